@@ -1,0 +1,176 @@
+"""Cards, suits, ranks and the four decks Stress is played with.
+
+A card is a rank and a suit; jokers have rank ``JOKER`` and no suit. Ranks are small
+integers (2..10, then 11 jack, 12 queen, 13 king, 14 ace) so that the rules can look up
+adjacency in a table. Cards compare by value: the two copies of a card in a Doppelkopf
+deck are equal, and card bookkeeping counts them as a multiset.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+JOKER = 0
+"""The rank of a joker: wild, it goes on any card and any card goes on it."""
+
+JACK, QUEEN, KING, ACE = 11, 12, 13, 14
+
+RANK_LETTERS = {
+    2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "T",
+    JACK: "J", QUEEN: "Q", KING: "K", ACE: "A",
+}
+"""One letter per rank, as used by the position notation (``T`` is the ten)."""
+
+RANK_NAMES = {**{r: str(r) for r in range(2, 11)}, JACK: "J", QUEEN: "Q", KING: "K", ACE: "A"}
+"""How a rank is shown to a player (``10`` rather than ``T``)."""
+
+
+class Suit(enum.Enum):
+    """The four French suits. Suits never matter for play; they are drawn on screen."""
+
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+
+    @property
+    def is_red(self) -> bool:
+        """Hearts and diamonds are red."""
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @property
+    def symbol(self) -> str:
+        """The suit's glyph."""
+        return _SUIT_SYMBOLS[self]
+
+
+_SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One playing card."""
+
+    rank: int
+    """2..14 (ace high in the cycle's order), or ``JOKER``."""
+    suit: Suit | None
+    """The suit; ``None`` for a joker."""
+
+    @property
+    def is_joker(self) -> bool:
+        """Whether this card is a wild joker."""
+        return self.rank == JOKER
+
+    def __str__(self) -> str:
+        """The card in notation: rank letter and suit letter, ``**`` for a joker.
+
+        >>> str(Card(10, Suit.HEARTS)), str(JOKER_CARD)
+        ('TH', '**')
+        """
+        if self.suit is None:
+            return "**"
+        return RANK_LETTERS[self.rank] + self.suit.value
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read a card in notation (``7S``, ``TH``, ``AC``, ``**``); case does not matter.
+
+        >>> Card.parse("qd")
+        Card(rank=12, suit=<Suit.DIAMONDS: 'D'>)
+        """
+        text = text.strip().upper()
+        if text == "**":
+            return JOKER_CARD
+        if text.startswith("10"):
+            text = "T" + text[2:]
+        if len(text) != 2 or text[0] not in _RANK_BY_LETTER:
+            raise ValueError(f"not a card: {text!r}")
+        try:
+            suit = Suit(text[1])
+        except ValueError:
+            raise ValueError(f"not a card: {text!r} (suits are C, D, H, S)") from None
+        return cls(_RANK_BY_LETTER[text[0]], suit)
+
+
+_RANK_BY_LETTER = {letter: rank for rank, letter in RANK_LETTERS.items()}
+
+JOKER_CARD = Card(JOKER, None)
+"""The joker (all jokers are alike)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """A kind of deck and the defaults the seed documents give for playing with it."""
+
+    name: str
+    """The name used by ``--deck`` and the notation."""
+    ranks: tuple[int, ...]
+    """The deck's ranks in cycle order, lowest first; the highest wraps to the lowest."""
+    copies: int
+    """How many copies of every card one deck holds (2 for Doppelkopf)."""
+    row_size: int
+    """Default number of piles in a player's row."""
+    wins: int
+    """Default number of round wins that take a match."""
+    deal: str
+    """Default deal: ``split`` (one deck halved) or ``each`` (a deck per player)."""
+    false_stress: str
+    """Default penalty for calling stress when there is none."""
+    stress_stop: bool
+    """Whether the Swiss stress stop is on by default."""
+    source: str
+    """Where these defaults come from."""
+
+    def cards(self, jokers: int = 0) -> list[Card]:
+        """One full deck in a fixed order (suits, then ranks, then copies), plus jokers."""
+        return [
+            Card(rank, suit)
+            for suit in Suit
+            for rank in self.ranks
+            for _ in range(self.copies)
+        ] + [JOKER_CARD] * jokers
+
+    def __len__(self) -> int:
+        return len(self.ranks) * 4 * self.copies
+
+
+DECKS: dict[str, Deck] = {
+    deck.name: deck
+    for deck in (
+        Deck(
+            "standard", tuple(range(2, 15)), 1, row_size=4, wins=3, deal="split",
+            false_stress="take", stress_stop=False,
+            source="000 (Swedish): 52 cards split 26/26, rows of four",
+        ),
+        Deck(
+            "jass", tuple(range(6, 15)), 1, row_size=4, wins=5, deal="split",
+            false_stress="ignore", stress_stop=True,
+            source="001 (German), Einfacher Kartensatz: Jass 36 cards 6..A, to 5 wins, "
+            "stress stop, a false call costs nothing",
+        ),
+        Deck(
+            "skat", tuple(range(7, 15)), 1, row_size=3, wins=3, deal="split",
+            false_stress="take", stress_stop=False,
+            source="001 (German), Variante für Skat-Spieler: 32 cards 7..A, three open cards",
+        ),
+        Deck(
+            "doppelkopf", tuple(range(9, 15)), 2, row_size=4, wins=3, deal="split",
+            false_stress="take", stress_stop=False,
+            source="001 (German), Verändertes Kartenblatt: 9..A, every card twice",
+        ),
+    )
+}
+"""The decks by name."""
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Cards in notation, separated by spaces."""
+    return " ".join(str(card) for card in cards)
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Cards in notation, separated by white space."""
+    return [Card.parse(token) for token in text.split()]
+

@@ -1,0 +1,766 @@
+"""The rules engine: a position, the actions players take, and the events that follow.
+
+Pure and deterministic: no terminal, no clock, no global random. Time arrives on every
+action as a number of seconds; the shuffle comes from the ``random.Random`` the caller
+gives. The same rules, seed and timed actions always give the same events.
+
+Players are numbered 0 and 1 (``p1`` and ``p2`` in the notation); play piles 0 (left)
+and 1 (right). Player 0 flips onto the left pile, player 1 onto the right.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .rules import Deal, FalseStress, Rules, StressPenalty
+
+PLAYERS = (0, 1)
+"""The two players' numbers."""
+
+
+class Phase(enum.Enum):
+    """Where a round stands."""
+
+    WAITING_FLIP = "waiting"
+    """The play piles wait for both players to flip a card (start, stall, after stress)."""
+    PLAYING = "playing"
+    """Anyone may play."""
+    STRESS = "stress"
+    """Stress is open: no card may be played, the first call wins."""
+    ROUND_OVER = "over"
+    """Someone has no card left; nothing more can happen."""
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Move row pile ``pile`` of ``player`` onto play pile ``target`` (0 left, 1 right)."""
+
+    player: int
+    """Who plays."""
+    pile: int
+    """Which pile of their row (0 is leftmost)."""
+    target: int
+    """Which play pile: 0 left, 1 right."""
+    time: float
+    """When the key arrived, in seconds."""
+
+
+@dataclass(frozen=True, slots=True)
+class CallStress:
+    """Call stress (and slap the piles)."""
+
+    player: int
+    """Who calls."""
+    time: float
+    """When the key arrived, in seconds."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyToFlip:
+    """Say one has nothing one wants to play: when both say so, new cards are flipped."""
+
+    player: int
+    """Who is ready."""
+    time: float
+    """When the key arrived, in seconds."""
+
+
+@dataclass(frozen=True, slots=True)
+class StopStress:
+    """The Swiss stress stop: if the opponent's next play makes stress, it is no stress."""
+
+    player: int
+    """Who stops."""
+    time: float
+    """When the key arrived, in seconds."""
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """Both players flip a card onto the play piles (sent by the table after its count)."""
+
+    time: float
+    """When the count reached three, in seconds."""
+
+
+Action = Play | CallStress | ReadyToFlip | StopStress | Flip
+"""Anything a player or the table can do."""
+
+
+class MalformedActionError(ValueError):
+    """An action that cannot even be judged: no such player or pile, or time running back."""
+
+
+class NoSuchPlayerError(MalformedActionError):
+    """The action names a player other than 0 and 1."""
+
+
+class NoSuchPileError(MalformedActionError):
+    """The action names a row pile or play pile that does not exist."""
+
+
+# --------------------------------------------------------------------------- events
+
+
+class RejectReason(enum.Enum):
+    """Why an action changed nothing. The value says it in a player's words."""
+
+    NOT_ADJACENT = "not one rank above or below"
+    EMPTY_PILE = "that place in the row is empty"
+    LOST_RACE = "too late: the other player was faster"
+    LOCKED_OUT = "locked out"
+    STRESS_OPEN = "stress is open"
+    NOT_PLAYING = "wait for the flip"
+    ROUND_OVER = "the round is over"
+    TOO_LATE = "too late: the stress is settled"
+    ALREADY = "already said"
+    NO_STRESS_THREAT = "no card of the opponent's would make stress"
+    RULE_OFF = "that rule is not in play"
+    NOTHING_TO_FLIP = "the flip is not due"
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A row pile went onto a play pile."""
+
+    player: int
+    """Who played."""
+    pile: int
+    """The row pile it came from."""
+    target: int
+    """The play pile it went on."""
+    cards: tuple[Card, ...]
+    """The cards moved (more than one for a stacked pile); the last is the new top."""
+    time: float
+    """When."""
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """A card came from the draw pile into the row."""
+
+    player: int
+    """Whose row."""
+    pile: int
+    """The row pile it went to."""
+    card: Card
+    """The card."""
+    stacked: bool
+    """Whether it was stacked onto a pile of its own rank rather than filling a gap."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """An action that changed nothing."""
+
+    player: int | None
+    """Whose action (``None`` for the table's flip)."""
+    action: Action
+    """The action."""
+    reason: RejectReason
+    """Why."""
+
+
+@dataclass(frozen=True, slots=True)
+class LockedOut:
+    """A player may not play until ``until``."""
+
+    player: int
+    """Who."""
+    until: float
+    """Until when, in seconds."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyNoted:
+    """A player said they are ready to flip."""
+
+    player: int
+    """Who."""
+
+
+@dataclass(frozen=True, slots=True)
+class StopDeclared:
+    """A player declared a stress stop against the opponent's next play."""
+
+    player: int
+    """Who."""
+
+
+@dataclass(frozen=True, slots=True)
+class StressStopped:
+    """A stress was made, but the player who declared a stop cancelled it."""
+
+    by: int
+    """Who had declared the stop."""
+
+
+@dataclass(frozen=True, slots=True)
+class StressOpened:
+    """Both play piles show the same rank (or a joker came up): the first call wins."""
+
+    time: float
+    """When it opened."""
+
+
+@dataclass(frozen=True, slots=True)
+class StressWon:
+    """The first call of an open stress."""
+
+    winner: int
+    """Who called first."""
+    loser: int
+    """Who was slower."""
+    time: float
+    """When."""
+
+
+@dataclass(frozen=True, slots=True)
+class FalseStressCalled:
+    """A call of stress when there was none."""
+
+    player: int
+    """Who called."""
+    penalty: FalseStress
+    """What it cost."""
+
+
+@dataclass(frozen=True, slots=True)
+class PilesTaken:
+    """Play piles went, shuffled, under a player's draw pile."""
+
+    player: int
+    """Who took them."""
+    piles: tuple[int, ...]
+    """Which play piles (0 left, 1 right)."""
+    count: int
+    """How many cards."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stalled:
+    """Nobody can play: new cards will be flipped."""
+
+
+@dataclass(frozen=True, slots=True)
+class FlipAgreed:
+    """Both players said they are ready: new cards will be flipped."""
+
+
+@dataclass(frozen=True, slots=True)
+class PilesRecycled:
+    """Both draw piles were empty: each player took a play pile as a new draw pile."""
+
+    counts: tuple[int, int]
+    """How many cards each player took."""
+
+
+@dataclass(frozen=True, slots=True)
+class Flipped:
+    """New cards on the play piles."""
+
+    cards: tuple[Card | None, Card | None]
+    """The card flipped onto each play pile (``None``: there was no card to flip)."""
+    sources: tuple[int | None, int | None]
+    """Whose draw pile each came from."""
+    time: float
+    """When."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundWon:
+    """A player has no card left in draw pile or row."""
+
+    player: int
+    """The winner."""
+    time: float
+    """When."""
+
+
+Event = (
+    Played | Drawn | Rejected | LockedOut | ReadyNoted | StopDeclared | StressStopped
+    | StressOpened | StressWon | FalseStressCalled | PilesTaken | Stalled | FlipAgreed
+    | PilesRecycled | Flipped | RoundWon
+)
+"""Everything that can happen; only events reach the screen, replays and statistics."""
+
+
+# --------------------------------------------------------------------------- position
+
+
+@dataclass(slots=True)
+class PlayerState:
+    """One player's cards and standing."""
+
+    draw_pile: list[Card]
+    """Face down, bottom first: the next card drawn is the last."""
+    row: list[list[Card]]
+    """The face-up piles, ``row_size`` places; an empty list is an empty place."""
+    ready: bool = False
+    """Said ready to flip since the last change to the play piles."""
+    locked_until: float = 0.0
+    """No play is accepted before this time."""
+    stop: bool = False
+    """Has declared a stress stop against the opponent's next play."""
+
+    def card_total(self) -> int:
+        """Cards in draw pile and row."""
+        return len(self.draw_pile) + sum(len(pile) for pile in self.row)
+
+
+@dataclass(frozen=True, slots=True)
+class Cover:
+    """Who put the top card(s) of a play pile there, when, and what lay on top before."""
+
+    player: int
+    """Who played it."""
+    time: float
+    """When."""
+    under: int
+    """The rank that was on top before."""
+
+
+@dataclass(slots=True)
+class State:
+    """A complete position: what the notation writes and reads."""
+
+    rules: Rules
+    """The rules in play."""
+    players: tuple[PlayerState, PlayerState]
+    """Player 0 (``p1``) and player 1 (``p2``)."""
+    play_piles: tuple[list[Card], list[Card]]
+    """Left and right play pile, bottom first."""
+    phase: Phase = Phase.WAITING_FLIP
+    """Where the round stands."""
+    time: float = 0.0
+    """The time of the last action."""
+    covers: list[Cover | None] = field(default_factory=lambda: [None, None])
+    """For each play pile, who played its top card (``None`` after a flip)."""
+    winner: int | None = None
+    """Who won the round, once it is over."""
+
+    def cards(self) -> Counter[Card]:
+        """Every card in the position, counted."""
+        counts: Counter[Card] = Counter()
+        for player in self.players:
+            counts.update(player.draw_pile)
+            for pile in player.row:
+                counts.update(pile)
+        for pile in self.play_piles:
+            counts.update(pile)
+        return counts
+
+
+# --------------------------------------------------------------------------- the game
+
+
+class Game:
+    """A round of Stress: a position and the random source for its shuffles."""
+
+    def __init__(self, state: State, rng: random.Random) -> None:
+        self.state = state
+        """The position (mutated by ``apply``)."""
+        self.rng = rng
+        """Shuffles taken piles; nothing else."""
+        self.rules = state.rules
+        """The rules in play."""
+
+    @classmethod
+    def deal(cls, rules: Rules, rng: random.Random) -> Game:
+        """Shuffle, deal and fill both rows; the round waits for the first flip."""
+        if rules.deal is Deal.EACH:
+            shares = []
+            for _ in PLAYERS:
+                deck = rules.spec.cards(rules.jokers)
+                rng.shuffle(deck)
+                shares.append(deck)
+        else:
+            deck = rules.spec.cards(rules.jokers)
+            rng.shuffle(deck)
+            half = (len(deck) + 1) // 2
+            shares = [deck[:half], deck[half:]]
+        players = (
+            PlayerState(shares[0], [[] for _ in range(rules.row_size)]),
+            PlayerState(shares[1], [[] for _ in range(rules.row_size)]),
+        )
+        game = cls(State(rules, players, ([], [])), rng)
+        for player in PLAYERS:
+            game._refill(player, [])
+        return game
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def phase(self) -> Phase:
+        """Where the round stands."""
+        return self.state.phase
+
+    @property
+    def winner(self) -> int | None:
+        """The round's winner, once it is over."""
+        return self.state.winner
+
+    def top(self, target: int) -> Card | None:
+        """The top card of a play pile, if any."""
+        pile = self.state.play_piles[target]
+        return pile[-1] if pile else None
+
+    def can_play(self, player: int, pile: int, target: int) -> bool:
+        """Whether the rules allow that play now (lockouts aside)."""
+        if self.state.phase is not Phase.PLAYING:
+            return False
+        row_pile = self.state.players[player].row[pile]
+        on = self.state.play_piles[target]
+        return bool(row_pile and on) and row_pile[0].rank in self.rules.fits[on[-1].rank]
+
+    def legal_plays(self, player: int) -> list[tuple[int, int]]:
+        """Every (row pile, play pile) the rules allow ``player`` now, lockouts aside."""
+        state = self.state
+        if state.phase is not Phase.PLAYING:
+            return []
+        fits = self.rules.fits
+        tops = [pile[-1].rank if pile else None for pile in state.play_piles]
+        plays = []
+        for i, row_pile in enumerate(state.players[player].row):
+            if row_pile:
+                rank = row_pile[0].rank
+                for target, top in enumerate(tops):
+                    if top is not None and rank in fits[top]:
+                        plays.append((i, target))
+        return plays
+
+    def is_stalled(self) -> bool:
+        """Whether no player could play anything on the play piles as they lie."""
+        fits = self.rules.fits
+        tops = [pile[-1].rank for pile in self.state.play_piles if pile]
+        for player in self.state.players:
+            for row_pile in player.row:
+                if row_pile:
+                    rank = row_pile[0].rank
+                    for top in tops:
+                        if rank in fits[top]:
+                            return False
+        return True
+
+    def is_stress(self) -> bool:
+        """Whether both play piles show the same rank, or a joker is on top."""
+        left, right = self.state.play_piles
+        if not left or not right:
+            return False
+        a, b = left[-1], right[-1]
+        return a.rank == b.rank or a.is_joker or b.is_joker
+
+    def stress_threats(self, player: int) -> list[tuple[int, int]]:
+        """The plays of ``player`` that would make stress (what a stress stop points at)."""
+        threats = []
+        piles = self.state.play_piles
+        for pile, target in self.legal_plays(player):
+            card = self.state.players[player].row[pile][0]
+            other = piles[1 - target]
+            if card.is_joker or (other and other[-1].rank == card.rank):
+                threats.append((pile, target))
+        return threats
+
+    def is_locked(self, player: int, time: float) -> bool:
+        """Whether ``player``'s plays are refused at ``time``."""
+        return time < self.state.players[player].locked_until
+
+    # ------------------------------------------------------------------ applying
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action; return what happened. Illegal actions change nothing and
+        come back as ``Rejected``; malformed ones raise ``MalformedActionError``."""
+        time = action.time
+        if not isinstance(time, (int, float)) or math.isnan(time) or math.isinf(time):
+            raise MalformedActionError(f"time must be a finite number, not {time!r}")
+        if time < self.state.time:
+            raise MalformedActionError(
+                f"time runs back: {time} after {self.state.time}"
+            )
+        if isinstance(action, Flip):
+            self.state.time = time
+            return self._flip(action)
+        player = action.player
+        if player not in PLAYERS or isinstance(player, bool):
+            raise NoSuchPlayerError(f"no player {player!r} (players are 0 and 1)")
+        if isinstance(action, Play):
+            self._check_play(action)
+        self.state.time = time
+        if isinstance(action, Play):
+            return self._play(action)
+        if isinstance(action, CallStress):
+            return self._call(action)
+        if isinstance(action, ReadyToFlip):
+            return self._ready(action)
+        if isinstance(action, StopStress):
+            return self._stop(action)
+        raise MalformedActionError(f"not an action: {action!r}")
+
+    def _check_play(self, action: Play) -> None:
+        size = self.rules.row_size
+        if not (isinstance(action.pile, int) and 0 <= action.pile < size):
+            raise NoSuchPileError(f"no row pile {action.pile!r} (row piles are 0..{size - 1})")
+        if not (isinstance(action.target, int) and action.target in (0, 1)):
+            raise NoSuchPileError(f"no play pile {action.target!r} (play piles are 0 and 1)")
+
+    def _reject(self, action: Action, reason: RejectReason) -> list[Event]:
+        player = None if isinstance(action, Flip) else action.player
+        return [Rejected(player, action, reason)]
+
+    def _phase_reason(self) -> RejectReason | None:
+        phase = self.state.phase
+        if phase is Phase.PLAYING:
+            return None
+        if phase is Phase.STRESS:
+            return RejectReason.STRESS_OPEN
+        if phase is Phase.ROUND_OVER:
+            return RejectReason.ROUND_OVER
+        return RejectReason.NOT_PLAYING
+
+    def _play(self, action: Play) -> list[Event]:
+        state = self.state
+        reason = self._phase_reason()
+        if reason is not None:
+            return self._reject(action, reason)
+        me = state.players[action.player]
+        if action.time < me.locked_until:
+            return self._reject(action, RejectReason.LOCKED_OUT)
+        row_pile = me.row[action.pile]
+        on = state.play_piles[action.target]
+        if not row_pile:
+            return self._misplay(action, RejectReason.EMPTY_PILE)
+        rank = row_pile[0].rank
+        if not on or rank not in self.rules.fits[on[-1].rank]:
+            cover = state.covers[action.target]
+            if (
+                cover is not None
+                and cover.player != action.player
+                and action.time - cover.time <= self.rules.race_window
+                and rank in self.rules.fits[cover.under]
+            ):
+                return self._reject(action, RejectReason.LOST_RACE)
+            return self._misplay(action, RejectReason.NOT_ADJACENT)
+
+        cards = tuple(row_pile)
+        state.covers[action.target] = Cover(action.player, action.time, on[-1].rank)
+        on.extend(cards)
+        me.row[action.pile] = []
+        events: list[Event] = [
+            Played(action.player, action.pile, action.target, cards, action.time)
+        ]
+        self._refill(action.player, events)
+        for player in state.players:
+            player.ready = False
+        if not me.draw_pile and not any(me.row):
+            state.phase = Phase.ROUND_OVER
+            state.winner = action.player
+            events.append(RoundWon(action.player, action.time))
+            return events
+        opponent = state.players[1 - action.player]
+        stopped = opponent.stop
+        opponent.stop = False
+        other = state.play_piles[1 - action.target]
+        top = cards[-1]
+        if top.is_joker or (other and other[-1].rank == top.rank):
+            if stopped:
+                events.append(StressStopped(1 - action.player))
+            else:
+                state.phase = Phase.STRESS
+                events.append(StressOpened(action.time))
+                return events
+        self._check_stall(events)
+        return events
+
+    def _misplay(self, action: Play, reason: RejectReason) -> list[Event]:
+        events = self._reject(action, reason)
+        if self.rules.lockout > 0:
+            until = action.time + self.rules.lockout
+            self.state.players[action.player].locked_until = until
+            events.append(LockedOut(action.player, until))
+        return events
+
+    def _check_stall(self, events: list[Event]) -> None:
+        if self.state.phase is Phase.PLAYING and self.is_stalled():
+            self.state.phase = Phase.WAITING_FLIP
+            events.append(Stalled())
+
+    def _call(self, action: CallStress) -> list[Event]:
+        state = self.state
+        phase = state.phase
+        if phase is Phase.ROUND_OVER:
+            return self._reject(action, RejectReason.ROUND_OVER)
+        if phase is Phase.WAITING_FLIP:
+            return self._reject(action, RejectReason.TOO_LATE)
+        if phase is Phase.STRESS:
+            loser = 1 - action.player
+            events: list[Event] = [StressWon(action.player, loser, action.time)]
+            self._take(loser, self._penalty_piles(), events)
+            self._await_flip()
+            return events
+        penalty = self.rules.false_stress
+        events = [FalseStressCalled(action.player, penalty)]
+        if penalty is FalseStress.TAKE:
+            self._take(action.player, (0, 1), events)
+            self._await_flip()
+        elif penalty is FalseStress.LOCKOUT and self.rules.lockout > 0:
+            until = action.time + self.rules.lockout
+            state.players[action.player].locked_until = until
+            events.append(LockedOut(action.player, until))
+        return events
+
+    def _penalty_piles(self) -> tuple[int, ...]:
+        penalty = self.rules.stress_penalty
+        if penalty is StressPenalty.BOTH:
+            return (0, 1)
+        left, right = (len(pile) for pile in self.state.play_piles)
+        if penalty is StressPenalty.ONE:
+            return (0,) if left <= right else (1,)
+        return (0,) if left >= right else (1,)
+
+    def _take(self, player: int, piles: tuple[int, ...], events: list[Event]) -> None:
+        """``player`` takes play piles, shuffled, under their draw pile."""
+        taken: list[Card] = []
+        for target in piles:
+            taken.extend(self.state.play_piles[target])
+            self.state.play_piles[target].clear()
+            self.state.covers[target] = None
+        self.rng.shuffle(taken)
+        draw = self.state.players[player].draw_pile
+        draw[:0] = taken
+        events.append(PilesTaken(player, piles, len(taken)))
+        self._refill(player, events)
+
+    def _await_flip(self) -> None:
+        self.state.phase = Phase.WAITING_FLIP
+        for player in self.state.players:
+            player.ready = False
+            player.stop = False
+
+    def _ready(self, action: ReadyToFlip) -> list[Event]:
+        reason = self._phase_reason()
+        if reason is not None:
+            return self._reject(action, reason)
+        me = self.state.players[action.player]
+        if me.ready:
+            return self._reject(action, RejectReason.ALREADY)
+        me.ready = True
+        events: list[Event] = [ReadyNoted(action.player)]
+        if all(player.ready for player in self.state.players):
+            self._await_flip()
+            events.append(FlipAgreed())
+        return events
+
+    def _stop(self, action: StopStress) -> list[Event]:
+        if not self.rules.stress_stop:
+            return self._reject(action, RejectReason.RULE_OFF)
+        reason = self._phase_reason()
+        if reason is not None:
+            return self._reject(action, reason)
+        me = self.state.players[action.player]
+        if me.stop:
+            return self._reject(action, RejectReason.ALREADY)
+        if not self.stress_threats(1 - action.player):
+            return self._reject(action, RejectReason.NO_STRESS_THREAT)
+        me.stop = True
+        return [StopDeclared(action.player)]
+
+    def _flip(self, action: Flip) -> list[Event]:
+        state = self.state
+        if state.phase is not Phase.WAITING_FLIP:
+            return self._reject(action, RejectReason.NOTHING_TO_FLIP)
+        events: list[Event] = []
+        players = state.players
+        if not players[0].draw_pile and not players[1].draw_pile:
+            counts = []
+            for player in PLAYERS:
+                pile = state.play_piles[player]
+                taken = list(pile)
+                pile.clear()
+                state.covers[player] = None
+                self.rng.shuffle(taken)
+                players[player].draw_pile.extend(taken)
+                counts.append(len(taken))
+            events.append(PilesRecycled((counts[0], counts[1])))
+            for player in PLAYERS:
+                self._refill(player, events)
+        cards: list[Card | None] = [None, None]
+        sources: list[int | None] = [None, None]
+        # Empty play piles are served first, so that one last card starts a pile.
+        order = sorted(PLAYERS, key=lambda target: bool(state.play_piles[target]))
+        for target in order:
+            source = target if players[target].draw_pile else 1 - target
+            if players[source].draw_pile:
+                card = players[source].draw_pile.pop()
+                state.play_piles[target].append(card)
+                state.covers[target] = None
+                cards[target] = card
+                sources[target] = source
+        events.append(Flipped((cards[0], cards[1]), (sources[0], sources[1]), action.time))
+        state.phase = Phase.PLAYING
+        for someone in players:
+            someone.ready = False
+            someone.stop = False
+        if any(card is not None and card.is_joker for card in cards) or self.is_stress():
+            state.phase = Phase.STRESS
+            events.append(StressOpened(action.time))
+            return events
+        self._check_stall(events)
+        return events
+
+    def _refill(self, player: int, events: list[Event]) -> None:
+        """Fill the row's empty places from the draw pile, stacking equal ranks."""
+        me = self.state.players[player]
+        row, draw = me.row, me.draw_pile
+        stacking = self.rules.stacking
+        while draw:
+            gap = next((i for i, pile in enumerate(row) if not pile), None)
+            if gap is None:
+                return
+            card = draw.pop()
+            if stacking and not card.is_joker:
+                same = next(
+                    (i for i, pile in enumerate(row) if pile and pile[0].rank == card.rank),
+                    None,
+                )
+                if same is not None:
+                    row[same].append(card)
+                    events.append(Drawn(player, same, card, True))
+                    continue
+            row[gap].append(card)
+            events.append(Drawn(player, gap, card, False))
+
+
+class Match:
+    """Rounds played to a number of wins, each dealt from the same random source."""
+
+    def __init__(self, rules: Rules, rng: random.Random) -> None:
+        self.rules = rules
+        """The rules every round is played by."""
+        self.rng = rng
+        """Deals every round."""
+        self.score = [0, 0]
+        """Round wins so far."""
+
+    def new_round(self) -> Game:
+        """Deal the next round."""
+        return Game.deal(self.rules, self.rng)
+
+    def record(self, winner: int) -> None:
+        """Count a round won."""
+        self.score[winner] += 1
+
+    @property
+    def winner(self) -> int | None:
+        """Who has won the match, if anyone yet."""
+        for player in PLAYERS:
+            if self.score[player] >= self.rules.wins:
+                return player
+        return None

@@ -1,0 +1,278 @@
+"""The text notation for positions: one ``key: value`` line per part of the table.
+
+    rules: standard
+    phase: playing
+    p1 row: 5H | 7S 7C | - | KD
+    p1 draw: 2C 3D 4S
+    piles: 4H 5C | 9D
+    p2 row: 6C | 8D | QS | 2H
+    p2 draw: -
+
+Piles and draw piles are written bottom first (the last card is the top, the next card
+drawn). ``docs/notation.md`` describes every line. ``parse_position`` and ``format_position``
+round-trip: a state written and read back is equal to it, and so is text in the
+canonical form ``format_position`` writes. Lines may also be separated by ``;``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .cards import JOKER, RANK_LETTERS, Card, format_cards, parse_cards
+from .engine import Cover, Phase, PlayerState, State
+from .rules import Deal, FalseStress, Rules, RulesError, StressPenalty
+
+
+class NotationError(ValueError):
+    """Text that is not a valid position."""
+
+
+# notation name -> (Rules field, kind)
+_RULE_NAMES: dict[str, tuple[str, str]] = {
+    "jokers": ("jokers", "int"),
+    "deal": ("deal", "deal"),
+    "row": ("row_size", "int"),
+    "stacking": ("stacking", "onoff"),
+    "wrap": ("wrap", "onoff"),
+    "penalty": ("stress_penalty", "penalty"),
+    "false-stress": ("false_stress", "false"),
+    "stress-stop": ("stress_stop", "onoff"),
+    "lockout": ("lockout", "float"),
+    "race": ("race_window", "float"),
+    "wins": ("wins", "int"),
+}
+_FIELD_NAMES = {field: name for name, (field, _) in _RULE_NAMES.items()}
+_PHASES = {phase.value: phase for phase in Phase}
+_RANK_BY_LETTER = {letter: rank for rank, letter in RANK_LETTERS.items()} | {"*": JOKER}
+
+
+def _num(value: float) -> str:
+    """A number of seconds, exactly, without a needless ``.0``."""
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+def _rank(rank: int) -> str:
+    return "*" if rank == JOKER else RANK_LETTERS[rank]
+
+
+def format_rules(rules: Rules) -> str:
+    """The rules as the deck's name followed by what differs from its defaults."""
+    parts = [rules.deck]
+    for field, value in rules.changes().items():
+        if isinstance(value, bool):
+            text = "on" if value else "off"
+        elif isinstance(value, (Deal, StressPenalty, FalseStress)):
+            text = value.value
+        elif isinstance(value, float):
+            text = _num(value)
+        else:
+            text = str(value)
+        parts.append(f"{_FIELD_NAMES[field]}={text}")
+    return " ".join(parts)
+
+
+def parse_rules(text: str) -> Rules:
+    """Read a ``rules:`` value: a deck name, then ``name=value`` settings."""
+    words = text.split()
+    if not words:
+        raise NotationError("rules: a deck name is needed")
+    settings: dict[str, Any] = {}
+    for word in words[1:]:
+        name, eq, value = word.partition("=")
+        if not eq or name not in _RULE_NAMES:
+            raise NotationError(f"rules: unknown setting {word!r}")
+        field, kind = _RULE_NAMES[name]
+        settings[field] = _setting(name, kind, value)
+    try:
+        return Rules.for_deck(words[0], **settings)
+    except RulesError as error:
+        raise NotationError(f"rules: {error}") from None
+
+
+def _setting(name: str, kind: str, value: str) -> object:
+    try:
+        if kind == "int":
+            return int(value)
+        if kind == "float":
+            return float(value)
+        if kind == "onoff":
+            if value not in ("on", "off"):
+                raise ValueError
+            return value == "on"
+    except ValueError:
+        raise NotationError(f"rules: bad value for {name}: {value!r}") from None
+    return value
+
+
+def _format_cards(cards: list[Card]) -> str:
+    return format_cards(cards) if cards else "-"
+
+
+def _format_piles(piles: list[list[Card]]) -> str:
+    return " | ".join(_format_cards(pile) for pile in piles)
+
+
+def _format_state(player: PlayerState) -> str | None:
+    parts = []
+    if player.ready:
+        parts.append("ready")
+    if player.stop:
+        parts.append("stop")
+    if player.locked_until:
+        parts.append(f"locked-until={_num(player.locked_until)}")
+    return " ".join(parts) or None
+
+
+def _format_cover(cover: Cover | None) -> str:
+    if cover is None:
+        return "-"
+    return f"p{cover.player + 1} {_num(cover.time)} {_rank(cover.under)}"
+
+
+def format_position(state: State) -> str:
+    """Write a position in canonical notation."""
+    lines = [f"rules: {format_rules(state.rules)}", f"phase: {state.phase.value}"]
+    if state.winner is not None:
+        lines.append(f"winner: p{state.winner + 1}")
+    if state.time:
+        lines.append(f"time: {_num(state.time)}")
+    p1, p2 = state.players
+    lines += _player_lines("p1", p1)
+    lines.append(f"piles: {_format_piles(list(state.play_piles))}")
+    if any(state.covers):
+        lines.append("covers: " + " | ".join(_format_cover(c) for c in state.covers))
+    lines += _player_lines("p2", p2)
+    return "\n".join(lines)
+
+
+def _player_lines(name: str, player: PlayerState) -> list[str]:
+    lines = [f"{name} row: {_format_piles(player.row)}",
+             f"{name} draw: {_format_cards(player.draw_pile)}"]
+    extra = _format_state(player)
+    if extra:
+        lines.append(f"{name} state: {extra}")
+    return lines
+
+
+def _parse_cards(text: str, where: str) -> list[Card]:
+    text = text.strip()
+    if text == "-":
+        return []
+    try:
+        return parse_cards(text)
+    except ValueError as error:
+        raise NotationError(f"{where}: {error}") from None
+
+
+def _parse_piles(text: str, where: str) -> list[list[Card]]:
+    return [_parse_cards(part, where) for part in text.split("|")]
+
+
+def _parse_state(text: str, player: PlayerState, where: str) -> None:
+    for word in text.split():
+        name, eq, value = word.partition("=")
+        if word == "ready":
+            player.ready = True
+        elif word == "stop":
+            player.stop = True
+        elif name == "locked-until" and eq:
+            player.locked_until = _float(value, where)
+        else:
+            raise NotationError(f"{where}: unknown word {word!r}")
+
+
+def _float(text: str, where: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise NotationError(f"{where}: not a number: {text!r}") from None
+    if value != value or value in (float("inf"), float("-inf")) or value < 0:
+        raise NotationError(f"{where}: not a time: {text!r}")
+    return value
+
+
+def _parse_cover(text: str, where: str) -> Cover | None:
+    words = text.split()
+    if words == ["-"]:
+        return None
+    if len(words) != 3 or words[0] not in ("p1", "p2") or words[2] not in _RANK_BY_LETTER:
+        raise NotationError(f"{where}: write a cover as 'p1 TIME RANK' or '-', not {text!r}")
+    return Cover(int(words[0][1]) - 1, _float(words[1], where), _RANK_BY_LETTER[words[2]])
+
+
+_KEYS = ("rules", "phase", "winner", "time", "p1 row", "p1 draw", "p1 state", "piles",
+         "covers", "p2 row", "p2 draw", "p2 state")
+
+
+def parse_position(text: str) -> State:
+    """Read a position. Raises ``NotationError`` naming the line that is wrong."""
+    values: dict[str, str] = {}
+    for raw in text.replace(";", "\n").splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, colon, value = line.partition(":")
+        key = " ".join(key.split())
+        if not colon or key not in _KEYS:
+            raise NotationError(f"not a notation line: {line!r}")
+        if key in values:
+            raise NotationError(f"{key}: given twice")
+        values[key] = value.strip()
+    for key in ("rules", "p1 row", "piles", "p2 row"):
+        if key not in values:
+            raise NotationError(f"{key}: missing")
+    rules = parse_rules(values["rules"])
+    players = []
+    for name in ("p1", "p2"):
+        row = _parse_piles(values[f"{name} row"], f"{name} row")
+        if len(row) != rules.row_size:
+            raise NotationError(
+                f"{name} row: {len(row)} piles, but the rules have rows of {rules.row_size}"
+            )
+        for pile in row:
+            _check_row_pile(pile, rules, f"{name} row")
+        player = PlayerState(_parse_cards(values.get(f"{name} draw", "-"), f"{name} draw"), row)
+        _parse_state(values.get(f"{name} state", ""), player, f"{name} state")
+        players.append(player)
+    piles = _parse_piles(values["piles"], "piles")
+    if len(piles) != 2:
+        raise NotationError(f"piles: two play piles, not {len(piles)}")
+    phase_text = values.get("phase", "playing")
+    if phase_text not in _PHASES:
+        raise NotationError(f"phase: one of {', '.join(_PHASES)}, not {phase_text!r}")
+    state = State(rules, (players[0], players[1]), (piles[0], piles[1]), _PHASES[phase_text])
+    if "time" in values:
+        state.time = _float(values["time"], "time")
+    if "covers" in values:
+        covers = [_parse_cover(part, "covers") for part in values["covers"].split("|")]
+        if len(covers) != 2:
+            raise NotationError("covers: one per play pile")
+        state.covers = covers
+    if "winner" in values:
+        if values["winner"] not in ("p1", "p2"):
+            raise NotationError("winner: p1 or p2")
+        state.winner = int(values["winner"][1]) - 1
+    if (state.phase is Phase.ROUND_OVER) != (state.winner is not None):
+        raise NotationError("winner: given exactly when the phase is over")
+    _check_cards(state)
+    return state
+
+
+def _check_row_pile(pile: list[Card], rules: Rules, where: str) -> None:
+    if len(pile) < 2:
+        return
+    if not rules.stacking:
+        raise NotationError(f"{where}: a stacked pile, but stacking is off")
+    if pile[0].is_joker or any(card.rank != pile[0].rank for card in pile):
+        raise NotationError(f"{where}: a stacked pile must hold one rank: {format_cards(pile)}")
+
+
+def _check_cards(state: State) -> None:
+    rules = state.rules
+    decks = 2 if rules.deal is Deal.EACH else 1
+    allowed = Counter(rules.spec.cards(rules.jokers) * decks)
+    for card, count in state.cards().items():
+        if count > allowed[card]:
+            what = "no such card in" if not allowed[card] else "too many of this card for"
+            raise NotationError(f"{card}: {what} the {rules.deck} deck as dealt")

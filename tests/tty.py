@@ -1,0 +1,424 @@
+"""Run a terminal program in a pseudo-terminal and read its screen back as text.
+
+The harness behind the end-to-end tests and the benchmarks in ``bench/``::
+
+    with TtySession(rows=24, cols=80) as s:      # python -m stress_tui
+        s.wait_text("Stress")                    # first frame is up
+        s.send(KEYS["left"])
+        s.wait_for(lambda: "▶" in s.row(3), what="cursor on row 3")
+        s.send("q")
+        assert s.wait_exit() == 0
+        assert restored(s.raw_log()), restore_problems(s.raw_log())
+        assert s.tty_mode_restored()
+
+Everything the child writes goes into a pyte screen, whose answers to terminal queries (cursor
+position, device attributes) go back to the child, so ``blessed.Terminal()`` starts in
+milliseconds instead of waiting 5 s per unanswered query. The raw bytes are kept too, to check
+what the program leaves the terminal in. See /work/shared/TESTING.md for the background.
+
+Note: this module is ``tests.tty``; ``tests/`` must stay a package (``tests/__init__.py``) so that
+it never shadows the standard library's ``tty`` module, which ``pexpect`` and ``pty`` import.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sys
+import termios
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, NoReturn
+
+import pexpect
+import pyte
+from pyte.screens import Char
+from wcwidth import wcwidth
+
+#: Variables taken out of the outer environment: they change what blessed emits (``NO_COLOR``
+#: turns off every sequence, cursor moves too), what it asks the terminal, or the size it sees.
+STRIPPED_ENV: tuple[str, ...] = (
+    "NO_COLOR",
+    "COLORTERM",
+    "TERM_PROGRAM",
+    "TERM_PROGRAM_VERSION",
+    "FORCE_COLOR",
+    "CLICOLOR_FORCE",
+    "LINES",
+    "COLUMNS",
+    "AMBIGUOUS_WIDE",
+    "ESCDELAY",
+    "BLESSED_QUERY_TIMEOUT_SECONDS",
+)
+
+#: What the child always gets, before the caller's extra variables.
+BASE_ENV: dict[str, str] = {
+    "TERM": "xterm-256color",
+    "LANG": "C.UTF-8",
+    "PYTHONUNBUFFERED": "1",
+}
+
+#: Bytes a terminal sends for common keys (normal cursor-key mode, as in cbreak without smkx).
+KEYS: dict[str, str] = {
+    "up": "\x1b[A",
+    "down": "\x1b[B",
+    "right": "\x1b[C",
+    "left": "\x1b[D",
+    "home": "\x1b[H",
+    "end": "\x1b[F",
+    "enter": "\r",
+    "tab": "\t",
+    "backspace": "\x7f",
+    "space": " ",
+    # A lone Esc is only recognised after blessed's escape delay (about 0.35 s).
+    "escape": "\x1b",
+    "ctrl_c": "\x03",
+    "f1": "\x1bOP",
+}
+
+DEFAULT_ROWS = 24
+DEFAULT_COLS = 80
+
+
+def child_env(extra: Mapping[str, str | None] | None = None) -> dict[str, str]:
+    """The child's environment: the outer one minus ``STRIPPED_ENV``, plus ``BASE_ENV``, plus
+    ``extra`` (where a value of ``None`` removes that variable)."""
+    env = {k: v for k, v in os.environ.items() if k not in STRIPPED_ENV}
+    env.update(BASE_ENV)
+    for key, value in (extra or {}).items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env
+
+
+class AnsweringScreen(pyte.Screen):
+    """A pyte screen that sends its answers to queries (``CSI 6 n``, ``CSI c``) to the child."""
+
+    def __init__(self, columns: int, lines: int, reply: Callable[[bytes], None]) -> None:
+        super().__init__(columns, lines)
+        self.reply = reply
+        self.replies = 0
+
+    def write_process_input(self, data: str) -> None:
+        self.replies += 1
+        self.reply(data.encode())
+
+
+# pyte 0.8.2 does not parse DCS strings (XTGETTCAP, ``ESC P ... ESC \``) nor CSI sequences with a
+# ``<`` or ``=`` prefix (kitty keyboard ``CSI = 1;1 u``, ``CSI < u``), and prints their tails as
+# text. They change nothing on a real screen, so they are dropped before pyte sees them.
+_DCS_RE = re.compile(rb"\x1bP[^\x1b]*\x1b\\")
+_CSI_LT_EQ_RE = re.compile(rb"\x1b\[[<=][0-9;:]*[\x20-\x2f]*[\x40-\x7e]")
+# A tail that may be the start of one of those: kept back until the next read.
+_PARTIAL_RE = re.compile(rb"\x1b(?:\[(?:[<=][0-9;:]*[\x20-\x2f]*)?)?\Z")
+
+
+class ScreenFilter:
+    """Incrementally removes the sequences pyte would print as text; see above."""
+
+    def __init__(self) -> None:
+        self._pending = b""
+
+    def feed(self, data: bytes) -> bytes:
+        buf = self._pending + data
+        buf = _CSI_LT_EQ_RE.sub(b"", _DCS_RE.sub(b"", buf))
+        cut = buf.find(b"\x1bP")  # an unterminated DCS string
+        if cut < 0:
+            match = _PARTIAL_RE.search(buf)
+            cut = match.start() if match else len(buf)
+        self._pending = buf[cut:]
+        return buf[:cut]
+
+
+_DEC_MODE_RE = re.compile(rb"\x1b\[\?([0-9;]+)([hl])")
+
+#: DEC private modes that switch to the alternate screen.
+ALT_SCREEN_MODES = (1049, 1047, 47)
+#: DEC private modes a program must not leave on: mouse reports, focus events, bracketed paste.
+MUST_BE_OFF_MODES = (1000, 1002, 1003, 1004, 1005, 1006, 1015, 2004)
+
+
+def final_dec_modes(log: bytes) -> dict[int, bool]:
+    """The last state set for each DEC private mode (``CSI ? n h`` on, ``CSI ? n l`` off)."""
+    modes: dict[int, bool] = {}
+    for match in _DEC_MODE_RE.finditer(log):
+        on = match.group(2) == b"h"
+        for param in match.group(1).split(b";"):
+            if param:
+                modes[int(param)] = on
+    return modes
+
+
+def restore_problems(log: bytes) -> list[str]:
+    """What the output leaves the terminal in that it should not; empty when all is well."""
+    modes = final_dec_modes(log)
+    problems = [
+        f"alternate screen still on (last ?{mode} was h)"
+        for mode in ALT_SCREEN_MODES
+        if modes.get(mode, False)
+    ]
+    if not any(mode in modes for mode in ALT_SCREEN_MODES):
+        problems.append("alternate screen never entered")
+    if not modes.get(25, True):
+        problems.append("cursor left hidden (last ?25 was l)")
+    problems += [
+        f"mode ?{mode} left on" for mode in MUST_BE_OFF_MODES if modes.get(mode, False)
+    ]
+    return problems
+
+
+def restored(log: bytes) -> bool:
+    """Whether the output ends with the terminal restored: the alternate screen was entered and
+    the last alternate-screen toggle is an exit, the cursor is visible at the end, and no mouse,
+    focus or bracketed-paste mode is left on."""
+    return not restore_problems(log)
+
+
+def render_line(line: Mapping[int, Char], columns: int) -> str:
+    """One screen row as text, exactly as ``pyte.Screen.display`` renders it."""
+    out: list[str] = []
+    skip = False
+    for x in range(columns):
+        if skip:  # the stub cell after a wide character
+            skip = False
+            continue
+        char = line[x].data
+        skip = bool(char) and wcwidth(char[0]) == 2
+        out.append(char)
+    return "".join(out)
+
+
+class TtySession:
+    """A program running in a pseudo-terminal, its output rendered by pyte.
+
+    ``argv`` defaults to ``[sys.executable, "-m", "stress_tui", *args]``. The session keeps
+    reading only when asked (``pump``, ``wait_for``, ...): call one of them regularly, or a
+    chatty child blocks once the pty buffer fills.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str] | None = None,
+        *,
+        args: Sequence[str] = (),
+        rows: int = DEFAULT_ROWS,
+        cols: int = DEFAULT_COLS,
+        env: Mapping[str, str | None] | None = None,
+        cwd: str | Path | None = None,
+    ) -> None:
+        if argv is None:
+            argv = [sys.executable, "-m", "stress_tui", *args]
+        elif args:
+            argv = [*argv, *args]
+        if not argv:
+            raise ValueError("empty argv")
+        self.argv: list[str] = list(argv)
+        self.log = bytearray()
+        self.eof = False
+        self._closed = False
+        self._filter = ScreenFilter()
+        self.screen = AnsweringScreen(cols, rows, self.send)
+        self.stream = pyte.ByteStream(self.screen)
+        self.child = pexpect.spawn(
+            self.argv[0],
+            self.argv[1:],
+            env=child_env(env),
+            cwd=None if cwd is None else str(cwd),
+            dimensions=(rows, cols),
+            timeout=None,
+        )
+        self.child.delaybeforesend = None
+        # The tty modes before the program touches them (spawn returns after exec).
+        self.initial_tty_mode = self.tty_mode()
+
+    # -- context manager -------------------------------------------------------------------------
+
+    def __enter__(self) -> TtySession:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def pump(self, timeout: float = 0.0) -> int:
+        """Read what the child has written, waiting up to ``timeout`` seconds for the first
+        byte, then everything immediately available; feed it to the screen. Returns the number
+        of bytes read (0 on timeout, or once the child's side of the pty is closed)."""
+        total = 0
+        wait = max(timeout, 0.0)
+        while not (self.eof or self._closed):
+            try:
+                data: bytes = self.child.read_nonblocking(65536, timeout=wait)
+            except pexpect.TIMEOUT:
+                break
+            except pexpect.EOF:
+                self.eof = True
+                break
+            self.log += data
+            self.stream.feed(self._filter.feed(data))
+            total += len(data)
+            wait = 0.0
+        return total
+
+    def wait_for(
+        self, predicate: Callable[[], bool], timeout: float = 5.0, what: str = "condition"
+    ) -> None:
+        """Read until ``predicate()`` is true; after ``timeout`` seconds, or once the child has
+        closed the terminal without it coming true, raise AssertionError showing the screen."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if predicate():
+                return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self._fail(f"timed out after {timeout} s waiting for {what}")
+            if self.eof:
+                self.pump()
+                if predicate():
+                    return
+                self._fail(f"program closed the terminal while waiting for {what}")
+            self.pump(min(remaining, 0.05))
+
+    def wait_text(self, text: str, timeout: float = 5.0, row: int | None = None) -> None:
+        """Wait until ``text`` is on the screen (or on row ``row``)."""
+        if row is None:
+            self.wait_for(lambda: text in self.text(), timeout, f"{text!r} on screen")
+        else:
+            self.wait_for(lambda: text in self.row(row), timeout, f"{text!r} on row {row}")
+
+    def _fail(self, message: str) -> NoReturn:
+        status = "running"
+        if not self.child.isalive():
+            status = f"exited, code {self.exit_code}"
+        tail = bytes(self.log[-400:])
+        raise AssertionError(
+            f"{message}\nprogram: {' '.join(self.argv)} ({status})\n"
+            f"--- screen {self.screen.columns}x{self.screen.lines}, "
+            f"cursor at row {self.screen.cursor.y} col {self.screen.cursor.x} ---\n"
+            f"{self.dump()}\n--- last {len(tail)} of {len(self.log)} bytes received ---\n"
+            f"{tail!r}"
+        )
+
+    # -- the screen ------------------------------------------------------------------------------
+
+    @property
+    def rows(self) -> int:
+        return int(self.screen.lines)
+
+    @property
+    def cols(self) -> int:
+        return int(self.screen.columns)
+
+    def row(self, y: int) -> str:
+        """Row ``y`` (0-based) as text, padded with spaces to the width. Cheaper than text()."""
+        return render_line(self.screen.buffer[y], self.screen.columns)
+
+    def text(self) -> str:
+        """The whole screen, rows joined with newlines."""
+        return "\n".join(self.screen.display)
+
+    def dump(self) -> str:
+        """The screen with row numbers and trailing spaces cut, for failure messages."""
+        return "\n".join(f"{y:3}|{line.rstrip()}" for y, line in enumerate(self.screen.display))
+
+    def cell(self, y: int, x: int) -> Char:
+        """The character at row ``y``, column ``x``, with its colours (``.fg``, ``.bg``) and
+        attributes (``.bold``, ``.reverse``, ...)."""
+        return self.screen.buffer[y][x]
+
+    def raw_log(self, start: int = 0) -> bytes:
+        """The bytes received so far, from offset ``start`` (take ``len(s.log)`` as a mark)."""
+        return bytes(self.log[start:])
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def send(self, data: str | bytes) -> None:
+        """Write keys to the program, as typed on its keyboard."""
+        raw = data.encode() if isinstance(data, str) else data
+        view = memoryview(raw)
+        while view:
+            written = os.write(self.child.child_fd, view)
+            view = view[written:]
+
+    def resize(self, rows: int, cols: int) -> None:
+        """Resize the terminal: the screen, then the pty, which sends SIGWINCH to the child."""
+        self.screen.resize(lines=rows, columns=cols)
+        self.child.setwinsize(rows, cols)
+
+    # -- the tty mode ----------------------------------------------------------------------------
+
+    def tty_mode(self) -> list[Any]:
+        """The terminal's termios attributes now (read through the pty master, which on Linux
+        reports the child's side; still readable after the child exits)."""
+        return termios.tcgetattr(self.child.child_fd)
+
+    def tty_mode_restored(self) -> bool:
+        """Whether the tty mode (echo, canonical input, control characters, ...) is back to what
+        it was when the program started: true after a clean exit, false after a crash in cbreak.
+        """
+        return self.tty_mode() == self.initial_tty_mode
+
+    # -- the process -----------------------------------------------------------------------------
+
+    @property
+    def pid(self) -> int:
+        return int(self.child.pid)
+
+    def alive(self) -> bool:
+        return bool(self.child.isalive())
+
+    @property
+    def exit_code(self) -> int | None:
+        """The exit status, or minus the signal number that ended the program, or None while it
+        runs (same convention as ``subprocess.Popen.returncode``)."""
+        if self.child.isalive():
+            return None
+        if self.child.exitstatus is not None:
+            return int(self.child.exitstatus)
+        return -int(self.child.signalstatus)
+
+    def wait_exit(self, timeout: float = 5.0) -> int:
+        """Read until the program exits; return ``exit_code``. AssertionError after
+        ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        while not self.eof:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self._fail(f"program still running after {timeout} s")
+            self.pump(min(remaining, 0.05))
+        # The pty closes when the process exits; reaping it follows within a moment.
+        while (code := self.exit_code) is None:
+            if time.monotonic() > deadline:
+                self._fail(f"program closed the terminal but did not exit within {timeout} s")
+            time.sleep(0.001)
+        return code
+
+    def close(self, grace: float = 1.0) -> int | None:
+        """End the session. A program still running gets SIGHUP, as when a terminal window is
+        closed, then SIGKILL after ``grace`` seconds. Returns ``exit_code``. Idempotent."""
+        if self._closed:
+            return self.exit_code
+        if self.child.isalive():
+            self.child.kill(signal.SIGHUP)
+            deadline = time.monotonic() + grace
+            while self.child.isalive() and time.monotonic() < deadline:
+                self.pump(0.01)
+            if self.child.isalive():
+                self.child.kill(signal.SIGKILL)
+                self.child.wait()
+        self.pump()
+        self.child.ptyproc.delayafterclose = 0.0  # it is dead already: no need to wait
+        self.child.close(force=True)
+        self._closed = True
+        return self.exit_code
