@@ -33,7 +33,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NoReturn
 
-import pexpect
+import pexpect  # type: ignore[import-untyped]  # no stubs in the test extras
 import pyte
 from pyte.screens import Char
 from wcwidth import wcwidth
@@ -166,9 +166,7 @@ def restore_problems(log: bytes) -> list[str]:
         problems.append("alternate screen never entered")
     if not modes.get(25, True):
         problems.append("cursor left hidden (last ?25 was l)")
-    problems += [
-        f"mode ?{mode} left on" for mode in MUST_BE_OFF_MODES if modes.get(mode, False)
-    ]
+    problems += [f"mode ?{mode} left on" for mode in MUST_BE_OFF_MODES if modes.get(mode, False)]
     return problems
 
 
