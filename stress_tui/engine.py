@@ -16,7 +16,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .cards import Card
+from .cards import JOKER, Card
 from .rules import Deal, FalseStress, Rules, StressPenalty
 
 PLAYERS = (0, 1)
@@ -720,22 +720,23 @@ class Game:
         me = self.state.players[player]
         row, draw = me.row, me.draw_pile
         stacking = self.rules.stacking
-        while draw:
-            gap = next((i for i, pile in enumerate(row) if not pile), None)
-            if gap is None:
+        for gap, place in enumerate(row):
+            if not draw:
                 return
-            card = draw.pop()
-            if stacking and not card.is_joker:
-                same = next(
-                    (i for i, pile in enumerate(row) if pile and pile[0].rank == card.rank),
-                    None,
-                )
-                if same is not None:
-                    row[same].append(card)
-                    events.append(Drawn(player, same, card, True))
-                    continue
-            row[gap].append(card)
-            events.append(Drawn(player, gap, card, False))
+            while not place and draw:
+                card = draw.pop()
+                if stacking and card.rank != JOKER:
+                    for i, pile in enumerate(row):
+                        if pile and pile[0].rank == card.rank:
+                            pile.append(card)
+                            events.append(Drawn(player, i, card, True))
+                            break
+                    else:
+                        place.append(card)
+                        events.append(Drawn(player, gap, card, False))
+                else:
+                    place.append(card)
+                    events.append(Drawn(player, gap, card, False))
 
 
 class Match:
