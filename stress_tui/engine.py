@@ -693,8 +693,12 @@ class Game:
                 self._refill(player, events)
         cards: list[Card | None] = [None, None]
         sources: list[int | None] = [None, None]
-        # Empty play piles are served first, so that one last card starts a pile.
-        order = sorted(PLAYERS, key=lambda target: bool(state.play_piles[target]))
+        # Empty play piles are served first, so that one last card starts a pile; then
+        # a player's own pile, so that one last card goes in front of its owner.
+        order = sorted(
+            PLAYERS,
+            key=lambda target: (bool(state.play_piles[target]), not players[target].draw_pile),
+        )
         for target in order:
             source = target if players[target].draw_pile else 1 - target
             if players[source].draw_pile:
