@@ -744,19 +744,23 @@ class Game:
 
 
 class Match:
-    """Rounds played to a number of wins, each dealt from the same random source."""
+    """Rounds played to a number of wins; each round gets its own seed from the match's
+    random source, so that any round can be replayed on its own."""
 
     def __init__(self, rules: Rules, rng: random.Random) -> None:
         self.rules = rules
         """The rules every round is played by."""
         self.rng = rng
-        """Deals every round."""
+        """Draws every round's seed."""
         self.score = [0, 0]
         """Round wins so far."""
+        self.round_seed: int | None = None
+        """The seed the current round was dealt (and shuffles) with."""
 
     def new_round(self) -> Game:
         """Deal the next round."""
-        return Game.deal(self.rules, self.rng)
+        self.round_seed = self.rng.getrandbits(63)
+        return Game.deal(self.rules, random.Random(self.round_seed))
 
     def record(self, winner: int) -> None:
         """Count a round won."""

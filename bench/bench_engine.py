@@ -1,0 +1,90 @@
+"""Benchmark the rules engine: a legality query, and whole seeded rounds by a simple policy.
+
+    python bench/bench_engine.py [--games N]
+
+Prints microseconds per legality query and per action, and complete rounds per second on
+one core. The policy: at every step a random player makes their first legal play; stress
+is called by a random player; the flip comes when due. Figures go to docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from stress_tui.engine import CallStress, Flip, Game, Phase, Play
+from stress_tui.notation import parse_position
+from stress_tui.rules import Rules
+
+POSITION = """
+rules: standard
+p1 row: 5H | 7S 7C | 9D | KD
+p1 draw: 2C 3D 4S
+piles: 4H 6C | 8D
+p2 row: 6D | 8S | QS | 2H
+p2 draw: AC
+"""
+
+
+def bench_legality(repeat: int = 200_000) -> float:
+    """Microseconds per ``legal_plays`` query on a fixed position."""
+    game = Game(parse_position(POSITION), random.Random(0))
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(repeat):
+            game.legal_plays(0)
+        best = min(best, (time.perf_counter() - start) / repeat)
+    return best * 1e6
+
+
+def play_round(seed: int, rules: Rules) -> int:
+    """Play one seeded round to its end; return how many actions it took."""
+    rng = random.Random(seed)
+    game = Game.deal(rules, rng)
+    now, actions = 0.0, 0
+    while game.state.phase is not Phase.ROUND_OVER:
+        now += 0.1
+        actions += 1
+        phase = game.state.phase
+        if phase is Phase.WAITING_FLIP:
+            game.apply(Flip(now))
+        elif phase is Phase.STRESS:
+            game.apply(CallStress(rng.randrange(2), now))
+        else:
+            player = rng.randrange(2)
+            plays = game.legal_plays(player)
+            if plays:
+                pile, target = plays[0]
+                game.apply(Play(player, pile, target, now))
+    return actions
+
+
+def bench_rounds(games: int, rules: Rules) -> tuple[float, float]:
+    """Rounds per second and microseconds per action (best of three runs)."""
+    rates, per_action = [], []
+    for _ in range(3):
+        start = time.perf_counter()
+        actions = sum(play_round(seed, rules) for seed in range(games))
+        elapsed = time.perf_counter() - start
+        rates.append(games / elapsed)
+        per_action.append(elapsed / actions * 1e6)
+    return max(rates), min(per_action)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    args = parser.parse_args()
+    print(f"legal_plays query: {bench_legality():.2f} us")
+    for deck in ("standard", "jass", "skat", "doppelkopf"):
+        rate, per_action = bench_rounds(args.games, Rules.for_deck(deck))
+        print(f"{deck:>10}: {rate:7.0f} rounds/s, {per_action:5.1f} us/action")
+    lengths = [play_round(seed, Rules.for_deck("standard")) for seed in range(200)]
+    print(f"standard round: median {statistics.median(lengths):.0f} actions")
+
+
+if __name__ == "__main__":
+    main()
