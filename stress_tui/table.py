@@ -39,7 +39,7 @@ class Table:
         game: Game,
         drivers: tuple[Driver, ...] = (),
         countdown: float = COUNTDOWN,
-        on_action: Callable[[Action], None] | None = None,
+        on_action: Callable[[Action, list[Event]], None] | None = None,
     ) -> None:
         self.game = game
         """The round."""
@@ -52,7 +52,7 @@ class Table:
         self.pending: dict[int, Action] = {}
         """Each computer player's move under way, stamped with the time it lands."""
         self.on_action = on_action
-        """Called with every action applied (for replays)."""
+        """Called with every action applied and its events (for replays)."""
         self.actions = 0
         """Actions applied so far."""
 
@@ -114,7 +114,7 @@ class Table:
         events = self.game.apply(action)
         self.actions += 1
         if self.on_action is not None:
-            self.on_action(action)
+            self.on_action(action, events)
         return events
 
     def _settle(self, now: float) -> None:

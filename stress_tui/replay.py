@@ -1,0 +1,297 @@
+"""Replays: every round as a JSON Lines file of its seed, rules, players and timed actions.
+
+A replay's first line is a header; then one line per action, written and flushed the
+moment it is applied, so a crash loses at most the action being written; the last line
+records the end (winner, final position in notation, a digest of every event). While a
+round is played the file is ``NAME.jsonl.part``; it is renamed to ``NAME.jsonl`` when the
+round ends, so each round has a file of its own and no round can spoil another.
+
+Playing the actions back on a game dealt from the same seed gives the same events: the
+engine is deterministic. ``verify`` checks exactly that.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from .engine import (
+    Action,
+    CallStress,
+    Event,
+    Flip,
+    Game,
+    MalformedActionError,
+    Play,
+    ReadyToFlip,
+    StopStress,
+)
+from .notation import NotationError, format_position, format_rules, parse_rules
+from .storage import StorageError, data_dir
+
+FORMAT = "stress-tui replay"
+VERSION = 1
+_KINDS: dict[str, type[CallStress] | type[ReadyToFlip] | type[StopStress]] = {
+    "stress": CallStress, "ready": ReadyToFlip, "stop": StopStress,
+}
+
+
+def replay_dir() -> Path:
+    """Where replays are kept."""
+    return data_dir() / "replays"
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """An action as a replay line."""
+    if isinstance(action, Flip):
+        return {"t": action.time, "a": "flip"}
+    if isinstance(action, Play):
+        return {"t": action.time, "a": "play", "p": action.player, "pile": action.pile,
+                "to": action.target}
+    name = next(name for name, kind in _KINDS.items() if isinstance(action, kind))
+    return {"t": action.time, "a": name, "p": action.player}
+
+
+def action_from_json(data: Any) -> Action:
+    """A replay line as an action; ``ValueError`` if it is not one."""
+    if not isinstance(data, dict):
+        raise ValueError("not an action")
+    time = data.get("t")
+    if isinstance(time, bool) or not isinstance(time, (int, float)):
+        raise ValueError("an action needs a time 't'")
+    kind = data.get("a")
+    if kind == "flip":
+        return Flip(float(time))
+    player = data.get("p")
+    if kind == "play":
+        pile, target = data.get("pile"), data.get("to")
+        if not all(isinstance(v, int) and not isinstance(v, bool)
+                   for v in (player, pile, target)):
+            raise ValueError("a play needs whole numbers 'p', 'pile' and 'to'")
+        return Play(player, pile, target, float(time))  # type: ignore[arg-type]
+    if kind in _KINDS and isinstance(player, int) and not isinstance(player, bool):
+        return _KINDS[kind](player, float(time))
+    raise ValueError(f"unknown action {kind!r}")
+
+
+def events_digest(events: Iterable[Event]) -> str:
+    """A fingerprint of an event sequence (equal sequences, equal digests)."""
+    digest = hashlib.sha256()
+    for event in events:
+        digest.update(repr(event).encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+@dataclass
+class Replay:
+    """A recorded round."""
+
+    path: Path
+    """Where it was read from."""
+    header: dict[str, Any]
+    """Seed, rules, players, names, start time, round and score."""
+    actions: list[Action]
+    """Every action applied, in order."""
+    end: dict[str, Any] | None
+    """The end line (winner, position, digest); ``None`` if the round was cut short."""
+
+    @property
+    def seed(self) -> int:
+        """The seed the round was dealt with."""
+        return int(self.header["seed"])
+
+    def new_game(self) -> Game:
+        """The round as dealt, before any action."""
+        rules = parse_rules(self.header["rules"])
+        return Game.deal(rules, random.Random(self.seed))
+
+
+class Recorder:
+    """Writes a round's replay as it is played."""
+
+    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+        self.path = path
+        """The final file name (``.jsonl``); written as ``.jsonl.part`` until the end."""
+        self.part = path.with_name(path.name + ".part")
+        """The file being written."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._fd: int | None = os.open(
+            self.part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644
+        )
+        self.events: list[Event] = []
+        """Every event of the round, for the end line's digest."""
+        self._write({"format": FORMAT, "version": VERSION, **header})
+
+    @classmethod
+    def start(cls, game: Game, seed: int, players: tuple[str, str], names: tuple[str, str],
+              round_number: int, score: tuple[int, int], folder: Path | None = None,
+              ) -> Recorder:
+        """Open a replay for a round about to be played."""
+        now = datetime.now(timezone.utc)
+        folder = folder if folder is not None else replay_dir()
+        stem = now.strftime("%Y%m%d-%H%M%S-%f")
+        header = {
+            "seed": seed, "rules": format_rules(game.rules), "players": list(players),
+            "names": list(names), "started": now.isoformat(timespec="seconds"),
+            "round": round_number, "score": list(score),
+        }
+        return cls(folder / f"{stem}.jsonl", header)
+
+    def record(self, action: Action, events: list[Event]) -> None:
+        """Write one action the moment it has been applied."""
+        self.events += events
+        self._write(action_to_json(action))
+
+    def finish(self, game: Game) -> Path:
+        """Write the end line and give the file its final name."""
+        self._write({
+            "end": True, "t": game.state.time, "winner": game.state.winner,
+            "position": format_position(game.state), "digest": events_digest(self.events),
+        })
+        self.close()
+        os.replace(self.part, self.path)
+        return self.path
+
+    def close(self) -> None:
+        """Stop writing (a round cut short keeps its ``.part`` file, readable as is)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def _write(self, data: dict[str, Any]) -> None:
+        if self._fd is None:
+            return
+        line = json.dumps(data, separators=(",", ":")) + "\n"
+        os.write(self._fd, line.encode())
+
+
+def load(path: Path) -> Replay:
+    """Read a replay. A torn last line (a crash while writing) is dropped; anything else
+    wrong raises ``StorageError`` in one line naming the file and line."""
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise StorageError(f"{path}: cannot read: {error.strerror or error}") from None
+    lines = raw.split(b"\n")
+    torn = lines[-1] != b""
+    lines = lines[:-1] if not torn else lines
+    records: list[Any] = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            records.append(json.loads(line))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            if number == len(lines) and torn:
+                break
+            raise StorageError(f"{path}:{number}: not a replay line") from None
+    if not records or not isinstance(records[0], dict) or records[0].get("format") != FORMAT:
+        raise StorageError(f"{path}: not a stress-tui replay")
+    header = records[0]
+    if header.get("version") != VERSION:
+        raise StorageError(f"{path}: replay version {header.get('version')!r} is not supported")
+    try:
+        parse_rules(str(header.get("rules")))
+        int(header["seed"])
+    except (NotationError, KeyError, TypeError, ValueError):
+        raise StorageError(f"{path}:1: the header's rules or seed are broken") from None
+    actions: list[Action] = []
+    end = None
+    for number, record in enumerate(records[1:], start=2):
+        if isinstance(record, dict) and record.get("end") is True:
+            end = record
+            if number != len(records):
+                raise StorageError(f"{path}:{number}: lines after the end line")
+            break
+        try:
+            actions.append(action_from_json(record))
+        except ValueError as error:
+            raise StorageError(f"{path}:{number}: {error}") from None
+    return Replay(path, header, actions, end)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What re-simulating a replay showed."""
+
+    ok: bool
+    """Whether the re-simulated round ends exactly as recorded."""
+    message: str
+    """One line saying so."""
+
+
+def play_back(replay: Replay) -> tuple[Game, list[Event]]:
+    """Apply every recorded action to a freshly dealt game."""
+    game = replay.new_game()
+    events: list[Event] = []
+    for action in replay.actions:
+        events += game.apply(action)
+    return game, events
+
+
+def verify(replay: Replay) -> Verdict:
+    """Re-simulate without a screen; compare the end with the recorded one."""
+    try:
+        game, events = play_back(replay)
+    except MalformedActionError as error:
+        return Verdict(False, f"{replay.path}: an action cannot be applied: {error}")
+    if replay.end is None:
+        return Verdict(False, f"{replay.path}: the round was cut short; no end to compare")
+    if format_position(game.state) != replay.end.get("position"):
+        return Verdict(False, f"{replay.path}: the final position differs from the recorded one")
+    if events_digest(events) != replay.end.get("digest"):
+        return Verdict(False, f"{replay.path}: the events differ from the recorded ones")
+    winner = game.state.winner
+    who = "nobody" if winner is None else replay.header.get("names", ["p1", "p2"])[winner]
+    return Verdict(True, f"{replay.path}: verified, {len(replay.actions)} actions, "
+                         f"winner {who}")
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One line of ``replay --list``."""
+
+    path: Path
+    started: str
+    players: str
+    rules: str
+    winner: str
+    seconds: float | None
+
+
+def summaries(folder: Path | None = None, limit: int = 20) -> tuple[list[Summary], list[str]]:
+    """The most recent replays, newest first, and one line for each unreadable file."""
+    folder = folder if folder is not None else replay_dir()
+    if not folder.is_dir():
+        return [], []
+    paths = sorted(
+        (p for p in folder.iterdir() if p.name.endswith((".jsonl", ".jsonl.part"))),
+        key=lambda p: p.name, reverse=True,
+    )[:limit]
+    found, problems = [], []
+    for path in paths:
+        try:
+            replay = load(path)
+        except StorageError as error:
+            problems.append(str(error))
+            continue
+        header = replay.header
+        names = header.get("names") or ["p1", "p2"]
+        kinds = header.get("players") or ["?", "?"]
+        players = " vs ".join(f"{n} ({k})" for n, k in zip(names, kinds, strict=False))
+        if replay.end is None:
+            winner, seconds = "(cut short)", replay.actions[-1].time if replay.actions else 0.0
+        else:
+            won = replay.end.get("winner")
+            winner = names[won] if won in (0, 1) else "nobody"
+            seconds = float(replay.end.get("t", 0.0))
+        found.append(Summary(path, str(header.get("started", "?")), players,
+                             str(header.get("rules")), winner, seconds))
+    return found, problems
+
