@@ -77,7 +77,7 @@ class RoundStats:
     winner: int | None
     """Who won, if the round was finished."""
     seconds: float
-    """From the first action to the last."""
+    """From the start of the round to its last action."""
 
 
 _MISPLAYS = (RejectReason.NOT_ADJACENT, RejectReason.EMPTY_PILE)
@@ -86,10 +86,11 @@ _MISPLAYS = (RejectReason.NOT_ADJACENT, RejectReason.EMPTY_PILE)
 def round_stats(game: Game, actions: Iterable[Action]) -> RoundStats:
     """Apply the actions to ``game`` (a round as it began) and measure both players."""
     stats = (PlayerStats(), PlayerStats())
-    possible_since: list[dict[tuple[int, int], float]] = [{}, {}]
+    start = game.state.time
+    possible_since = [{play: start for play in game.legal_plays(p)} for p in (0, 1)]
     chains: list[tuple[int, int] | None] = [None, None]  # per play pile: (player, length)
     stress_opened: float | None = None
-    last = 0.0
+    last = start
     for action in actions:
         events = game.apply(action)
         now = last = action.time

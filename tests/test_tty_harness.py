@@ -98,7 +98,7 @@ def test_wait_for_times_out_with_the_screen_shown(echo: TtySession) -> None:
     start = time.monotonic()
     with pytest.raises(AssertionError) as info:
         echo.wait_text("never shown", timeout=0.1)
-    assert time.monotonic() - start < 0.5
+    assert time.monotonic() - start < 1.0
     message = str(info.value)
     assert "timed out after 0.1 s waiting for 'never shown' on screen" in message
     assert "  0|key=- n=0" in message

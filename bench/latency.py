@@ -1,0 +1,231 @@
+"""Key-to-screen latency: write a key into the pty, time until the screen shows its effect.
+
+The clock starts just before the key's bytes are written to the pty master and stops when the
+screen (pyte, fed with everything read so far) satisfies the caller's predicate, so a sample
+covers the program's reading, handling and drawing plus our reading and parsing of its output.
+
+Library use (the game's benchmark will do the same against ``python -m stress_tui``)::
+
+    samples = measure_latency(
+        [sys.executable, "-m", "stress_tui", "--some-mode"],
+        next_key=lambda s, i: KEYS["left"] if i % 2 else KEYS["right"],
+        ready=lambda s: "Stress" in s.text(),
+        reflected=lambda s, i, key: cursor_column(s) == expected(i),
+        n=300,
+    )
+    print(summarize(samples).format())
+
+or, when the program needs to be brought into a state first, ``measure_keys(session, ...)`` on a
+``TtySession`` already there.
+
+As a script, measures the floor the game is compared with::
+
+    python bench/latency.py [--n 300] [--warmup 20] [--only echo|bare]
+
+``echo``: tests/fixtures/echo_app.py, a tiny blessed program reading keys with ``async_inkey``;
+``bare``: a plain cbreak os.read/os.write loop, the cost of the pty and this harness alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make `tests.tty` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.tty import TtySession
+
+Key = str | bytes
+#: ``(session, i) -> key to send``; ``i`` counts from 0 over the warm-up keys and then the
+#: measured ones, so it also tells how many keys the program has had before this one.
+NextKey = Callable[[TtySession, int], Key]
+#: ``(session, i, key) -> True`` once the screen shows the effect of key number ``i`` (and False
+#: before it is sent: that is checked). Called after every read, so keep it cheap: ``row(y)``
+#: costs some microseconds, ``text()`` about a millisecond.
+Reflected = Callable[[TtySession, int, Key], bool]
+#: ``(session) -> True`` once the program is ready for the first key.
+Ready = Callable[[TtySession], bool]
+
+
+def measure_keys(
+    session: TtySession,
+    next_key: NextKey,
+    reflected: Reflected,
+    n: int = 300,
+    *,
+    warmup: int = 20,
+    timeout: float = 2.0,
+) -> list[float]:
+    """Send ``warmup + n`` keys one at a time, each after the previous one's effect is on the
+    screen; return the latencies of the last ``n``, in seconds. AssertionError (with the
+    screen) if a key's effect does not show within ``timeout`` seconds."""
+    samples: list[float] = []
+    gc_was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()  # our own collections would show up as latency
+    try:
+        for i in range(warmup + n):
+            key = next_key(session, i)
+            session.pump()  # the rest of the previous frame, if any, is not this key's
+            if reflected(session, i, key):
+                raise AssertionError(f"reflected() is true for key {i} ({key!r}) before it is sent")
+            start = time.perf_counter()
+            session.send(key)
+            session.wait_for(partial(reflected, session, i, key), timeout, f"key {i} ({key!r})")
+            elapsed = time.perf_counter() - start
+            if i >= warmup:
+                samples.append(elapsed)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return samples
+
+
+def measure_latency(
+    argv: Sequence[str],
+    next_key: NextKey,
+    ready: Ready,
+    reflected: Reflected,
+    n: int = 300,
+    *,
+    env: Mapping[str, str | None] | None = None,
+    rows: int = 24,
+    cols: int = 80,
+    warmup: int = 20,
+    timeout: float = 2.0,
+    startup_timeout: float = 10.0,
+    quit_key: Key | None = None,
+) -> list[float]:
+    """Start ``argv`` in a ``rows`` x ``cols`` pty, wait until ``ready``, then
+    ``measure_keys``. Afterwards sends ``quit_key`` and waits for the exit, if given; the
+    program is ended in any case. Returns the ``n`` latencies in seconds."""
+    with TtySession(argv, rows=rows, cols=cols, env=env) as session:
+        session.wait_for(lambda: ready(session), startup_timeout, "the program to be ready")
+        samples = measure_keys(session, next_key, reflected, n, warmup=warmup, timeout=timeout)
+        if quit_key is not None:
+            session.send(quit_key)
+            session.wait_exit(startup_timeout)
+    return samples
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Summary of latency samples, in seconds."""
+
+    n: int
+    median: float
+    p90: float
+    p99: float
+    mean: float
+    min: float
+    max: float
+
+    def format(self) -> str:
+        ms = 1000.0
+        return (
+            f"n={self.n} median {self.median * ms:.3f} ms, p90 {self.p90 * ms:.3f} ms, "
+            f"p99 {self.p99 * ms:.3f} ms (mean {self.mean * ms:.3f}, "
+            f"min {self.min * ms:.3f}, max {self.max * ms:.3f})"
+        )
+
+
+def percentile(samples: Sequence[float], p: float) -> float:
+    """Nearest-rank percentile: the smallest sample with at least ``p`` % of them at or below."""
+    if not samples:
+        raise ValueError("no samples")
+    ordered = sorted(samples)
+    rank = max(1, math.ceil(p / 100.0 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def summarize(samples: Sequence[float]) -> Stats:
+    return Stats(
+        n=len(samples),
+        median=statistics.median(samples),
+        p90=percentile(samples, 90),
+        p99=percentile(samples, 99),
+        mean=statistics.fmean(samples),
+        min=min(samples),
+        max=max(samples),
+    )
+
+
+# -- the baselines -----------------------------------------------------------------------------
+
+ECHO_APP = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "echo_app.py"
+
+#: The floor under any program: cbreak mode, one os.read and one os.write per key, drawn in the
+#: echo app's format (``key=<k> n=<count>`` on row 0). ``-I``: no cwd on sys.path, so that no
+#: local module shadows ``tty``.
+BARE_ECHO = r"""
+import os, termios, tty
+old = termios.tcgetattr(0)
+tty.setcbreak(0)
+os.write(1, b"\x1b[H\x1b[2Jkey=- n=0")
+n = 0
+try:
+    while True:
+        data = os.read(0, 64)
+        if not data or data == b"q":
+            break
+        n += 1
+        os.write(1, b"\x1b[1;1Hkey=" + data + b" n=%d\x1b[K" % n)
+finally:
+    termios.tcsetattr(0, termios.TCSADRAIN, old)
+"""
+
+#: Keys for the baselines: letters, never the quitting ``q``.
+LETTERS = "abcdefghijklmnoprstuvwxyz"
+
+
+def letter(_session: TtySession, i: int) -> Key:
+    return LETTERS[i % len(LETTERS)]
+
+
+def echo_ready(session: TtySession) -> bool:
+    return session.row(0).startswith("key=- n=0 ")
+
+
+def echo_reflected(session: TtySession, i: int, key: Key) -> bool:
+    text = key.decode() if isinstance(key, bytes) else key
+    return session.row(0).startswith(f"key={text} n={i + 1} ")
+
+
+BASELINES: dict[str, list[str]] = {
+    "echo": [sys.executable, str(ECHO_APP)],
+    "bare": [sys.executable, "-I", "-c", BARE_ECHO],
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--n", type=int, default=300, help="measured keys (default 300)")
+    parser.add_argument("--warmup", type=int, default=20, help="unmeasured keys first")
+    parser.add_argument("--only", choices=sorted(BASELINES), help="one baseline only")
+    args = parser.parse_args(argv)
+    names = [args.only] if args.only else ["echo", "bare"]
+    for name in names:
+        samples = measure_latency(
+            BASELINES[name],
+            letter,
+            echo_ready,
+            echo_reflected,
+            args.n,
+            warmup=args.warmup,
+            quit_key="q",
+        )
+        print(f"{name:5} {summarize(samples).format()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

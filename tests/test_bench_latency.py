@@ -1,0 +1,41 @@
+"""The latency benchmark's machinery (bench/latency.py), run briefly against the echo app."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.latency import (
+    BASELINES,
+    echo_ready,
+    echo_reflected,
+    letter,
+    measure_latency,
+    percentile,
+    summarize,
+)
+
+
+def test_measure_latency_on_the_echo_app() -> None:
+    samples = measure_latency(
+        BASELINES["echo"], letter, echo_ready, echo_reflected, 20, warmup=3, quit_key="q"
+    )
+    assert len(samples) == 20
+    assert all(0.0 < x < 2.0 for x in samples)
+
+
+def test_a_predicate_true_before_the_key_is_refused() -> None:
+    with pytest.raises(AssertionError, match="before it is sent"):
+        measure_latency(BASELINES["bare"], letter, echo_ready, lambda s, i, k: True, 5)
+
+
+def test_percentile_and_summary() -> None:
+    samples = [float(x) for x in range(1, 101)]  # 1..100
+    assert percentile(samples, 50) == 50.0
+    assert percentile(samples, 99) == 99.0
+    assert percentile(samples, 100) == 100.0
+    assert percentile([3.0, 1.0, 2.0], 0) == 1.0
+    stats = summarize(samples)
+    assert (stats.n, stats.median, stats.p99, stats.min, stats.max) == (100, 50.5, 99.0, 1, 100)
+    assert "median 50500.000 ms" in stats.format()
+    with pytest.raises(ValueError):
+        percentile([], 50)
