@@ -14,7 +14,9 @@ import enum
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from .cards import JOKER, Card
 from .rules import Deal, FalseStress, Rules, StressPenalty
@@ -477,38 +479,29 @@ class Game:
 
     def apply(self, action: Action) -> list[Event]:
         """Apply one action; return what happened. Illegal actions change nothing and
-        come back as ``Rejected``; malformed ones raise ``MalformedActionError``."""
+        come back as ``Rejected``; malformed ones raise ``MalformedActionError`` and
+        change nothing either."""
+        handler = self._handlers.get(type(action))
+        if handler is None:
+            raise MalformedActionError(f"not an action: {action!r}")
         time = action.time
-        if not isinstance(time, (int, float)) or math.isnan(time) or math.isinf(time):
+        if type(time) not in (int, float) or math.isnan(time) or math.isinf(time):
             raise MalformedActionError(f"time must be a finite number, not {time!r}")
         if time < self.state.time:
-            raise MalformedActionError(
-                f"time runs back: {time} after {self.state.time}"
-            )
-        if isinstance(action, Flip):
-            self.state.time = time
-            return self._flip(action)
-        player = action.player
-        if player not in PLAYERS or isinstance(player, bool):
-            raise NoSuchPlayerError(f"no player {player!r} (players are 0 and 1)")
-        if isinstance(action, Play):
-            self._check_play(action)
+            raise MalformedActionError(f"time runs back: {time} after {self.state.time}")
+        if not isinstance(action, Flip):
+            if type(action.player) is not int or action.player not in PLAYERS:
+                raise NoSuchPlayerError(f"no player {action.player!r} (players are 0 and 1)")
+            if isinstance(action, Play):
+                self._check_play(action)
         self.state.time = time
-        if isinstance(action, Play):
-            return self._play(action)
-        if isinstance(action, CallStress):
-            return self._call(action)
-        if isinstance(action, ReadyToFlip):
-            return self._ready(action)
-        if isinstance(action, StopStress):
-            return self._stop(action)
-        raise MalformedActionError(f"not an action: {action!r}")
+        return handler(self, action)
 
     def _check_play(self, action: Play) -> None:
         size = self.rules.row_size
-        if not (isinstance(action.pile, int) and 0 <= action.pile < size):
+        if type(action.pile) is not int or not 0 <= action.pile < size:
             raise NoSuchPileError(f"no row pile {action.pile!r} (row piles are 0..{size - 1})")
-        if not (isinstance(action.target, int) and action.target in (0, 1)):
+        if type(action.target) is not int or action.target not in (0, 1):
             raise NoSuchPileError(f"no play pile {action.target!r} (play piles are 0 and 1)")
 
     def _reject(self, action: Action, reason: RejectReason) -> list[Event]:
@@ -689,8 +682,6 @@ class Game:
                 players[player].draw_pile.extend(taken)
                 counts.append(len(taken))
             events.append(PilesRecycled((counts[0], counts[1])))
-            for player in PLAYERS:
-                self._refill(player, events)
         cards: list[Card | None] = [None, None]
         sources: list[int | None] = [None, None]
         # Empty play piles are served first, so that one last card starts a pile; then
@@ -708,6 +699,10 @@ class Game:
                 cards[target] = card
                 sources[target] = source
         events.append(Flipped((cards[0], cards[1]), (sources[0], sources[1]), action.time))
+        # Recycled piles refill the rows only after the flip, so that there is a card to
+        # flip even when a pile is smaller than the row's gaps.
+        for player in PLAYERS:
+            self._refill(player, events)
         state.phase = Phase.PLAYING
         for someone in players:
             someone.ready = False
@@ -741,6 +736,10 @@ class Game:
                 else:
                     place.append(card)
                     events.append(Drawn(player, gap, card, False))
+
+    _handlers: ClassVar[dict[type, Callable[[Game, Any], list[Event]]]] = {
+        Play: _play, CallStress: _call, ReadyToFlip: _ready, StopStress: _stop, Flip: _flip,
+    }
 
 
 class Match:
