@@ -233,3 +233,29 @@ class Record:
             for name in sorted(self.standings)
             for rules, standing in sorted(self.standings[name].items())
         ]
+
+
+def _seconds(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}s"
+
+
+def record_table(record: Record) -> str:
+    """The record as a plain text table, one row per player and rule set."""
+    header = ("player", "rules", "matches", "rounds", "best reaction", "best round")
+    rows = [header] + [
+        (name, rules, f"{s.matches_won}-{s.matches_lost}", f"{s.rounds_won}-{s.rounds_lost}",
+         _seconds(s.best_reaction), _seconds(s.best_round))
+        for name, rules, s in record.rows()
+    ]
+    if len(rows) == 1:
+        return "No rounds recorded yet."
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+             for row in rows]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def record_json(record: Record) -> dict[str, Any]:
+    """The record for scripts: ``{"players": [{"name", "rules", ...standing}]}``."""
+    return {"players": [{"name": name, "rules": rules, **asdict(standing)}
+                        for name, rules, standing in record.rows()]}

@@ -115,3 +115,20 @@ def test_a_broken_or_foreign_record_is_reported_and_left_alone(
     assert "\n" not in str(caught.value)
     assert str(path) in str(caught.value)
     assert path.read_text() == content
+
+
+def test_the_record_prints_as_a_table_and_as_json(tmp_path: Path) -> None:
+    from stress_tui.stats import record_json, record_table
+
+    assert record_table(Record()) == "No rounds recorded yet."
+    game = Game(parse_position(RACE), random.Random(0))
+    record = Record()
+    record.add_round(("Ann", "Bo"), "jass", round_stats(game, RACE_ACTIONS))
+    lines = record_table(record).splitlines()
+    assert lines[0].split() == ["player", "rules", "matches", "rounds", "best", "reaction",
+                                "best", "round"]
+    assert lines[2].split() == ["Bo", "jass", "0-0", "1-0", "0.20s", "4.00s"]
+    data = record_json(record)
+    assert data["players"][1] == {"name": "Bo", "rules": "jass", "matches_won": 0,
+                                  "matches_lost": 0, "rounds_won": 1, "rounds_lost": 0,
+                                  "best_reaction": pytest.approx(0.2), "best_round": 4.0}
