@@ -1,0 +1,586 @@
+"""The config file: where it lives, what it may say, how it is read and how it is printed.
+
+``config.toml`` in the user's config directory for ``stress-tui`` (``platformdirs``), or the
+file named by the environment variable ``STRESS_TUI_CONFIG``, may set default house rules,
+names, players, display and key maps. Reading it checks every entry; a bad one raises
+``ConfigError`` whose text is the whole complaint, ``PATH:LINE: key: problem``. The file is
+never written: ``to_toml`` makes the text that ``--print-config`` prints.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import math
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from .cards import DECKS
+from .keys import default_keymap
+from .rules import Deal, FalseStress, Rules, RulesError, StressPenalty
+from .settings import PLAYER_KINDS, Settings
+
+ENV_VAR = "STRESS_TUI_CONFIG"
+"""The environment variable that names another config file (tests use it)."""
+
+RULE_KEYS: dict[str, str] = {
+    "deck": "deck",
+    "jokers": "jokers",
+    "deal": "deal",
+    "row": "row_size",
+    "stacking": "stacking",
+    "wrap": "wrap",
+    "stress-penalty": "stress_penalty",
+    "false-stress": "false_stress",
+    "stress-stop": "stress_stop",
+    "lockout": "lockout",
+    "wins": "wins",
+}
+"""The ``[rules]`` keys (also the flags' names, without ``--``) and the ``Rules`` field each
+sets."""
+
+RULE_FIELDS: dict[str, str] = {field: key for key, field in RULE_KEYS.items()}
+"""The ``[rules]`` key for each ``Rules`` field that can be set."""
+
+MAX_NAME = 16
+"""The longest name a player may have, in characters."""
+
+TABLES = ("rules", "players", "display", "keys")
+"""The tables a config file may have (besides the top-level ``names``)."""
+
+PLAYER_SIDES = ("p1", "p2")
+"""The players' keys in ``[players]`` and ``[keys.*]``."""
+
+
+class ConfigError(ValueError):
+    """A config or key file that cannot be used; the text is the whole one-line complaint
+    (``PATH:LINE: key: problem``), without the program's name."""
+
+
+class BadValue(ValueError):
+    """A value that cannot be used, wherever it came from; the text says why, without
+    naming the place (the caller knows if it was a flag or a file)."""
+
+
+# --------------------------------------------------------------------------- values
+
+
+def show(value: object) -> str:
+    """A value as it would be written in TOML, for messages."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return toml_string(value)
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, float):
+        return _number(value)
+    return str(value)
+
+
+def choose(text: str, choices: Iterable[str], what: str) -> str:
+    """One of ``choices``, written in any case with any blanks around; otherwise
+    ``BadValue`` listing them.
+
+    >>> choose(" Jass", ["standard", "jass"], "a deck")
+    'jass'
+    """
+    options = list(choices)
+    word = text.strip().lower()
+    if word in options:
+        return word
+    raise BadValue(f"{show(text)} is not {what} (choose from {', '.join(options)})")
+
+
+def player_kind(text: str) -> str:
+    """A player kind as written by a person: ``human``, ``bot:LEVEL``, or ``bot`` (the
+    normal bot); case and surrounding blanks do not matter."""
+    kind = text.strip().lower()
+    if kind == "bot":
+        kind = "bot:normal"
+    if kind in PLAYER_KINDS:
+        return kind
+    raise BadValue(f"{show(text)} is not a player (choose from {', '.join(PLAYER_KINDS)})")
+
+
+def player_names(names: Iterable[str]) -> tuple[str, str]:
+    """Two names, stripped, checked: non-empty, printable, at most ``MAX_NAME`` long,
+    different from each other."""
+    got = [name.strip() for name in names]
+    if len(got) != 2:
+        raise BadValue(f"give exactly two names, not {len(got)}")
+    for name in got:
+        if not name:
+            raise BadValue("a name may not be empty")
+        if len(name) > MAX_NAME:
+            raise BadValue(f"{show(name)} is longer than {MAX_NAME} characters")
+        if not name.isprintable():
+            raise BadValue(f"{show(name)} has a character that cannot be shown")
+    if got[0].casefold() == got[1].casefold():
+        raise BadValue(f"the two names must differ, not both {show(got[0])}")
+    return got[0], got[1]
+
+
+def _whole(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadValue(f"must be a whole number, not {show(value)}")
+    return value
+
+
+def _seconds(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise BadValue(f"must be a number of seconds, not {show(value)}")
+    if not math.isfinite(value):
+        raise BadValue(f"must be a number of seconds, not {show(value)}")
+    return float(value)
+
+
+def _yes_no(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise BadValue(f"must be true or false, not {show(value)}")
+    return value
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise BadValue(f"must be a string, not {show(value)}")
+    return value
+
+
+def _enum_value(choices: Iterable[str], what: str) -> Callable[[object], str]:
+    options = list(choices)
+
+    def check(value: object) -> str:
+        return choose(_text(value), options, what)
+
+    return check
+
+
+_RULE_CHECKS: dict[str, Callable[[object], Any]] = {
+    "deck": _enum_value(DECKS, "a deck"),
+    "jokers": _whole,
+    "deal": _enum_value((m.value for m in Deal), "a deal"),
+    "row": _whole,
+    "stacking": _yes_no,
+    "wrap": _yes_no,
+    "stress-penalty": _enum_value((m.value for m in StressPenalty), "a stress penalty"),
+    "false-stress": _enum_value((m.value for m in FalseStress), "a false-stress penalty"),
+    "stress-stop": _yes_no,
+    "lockout": _seconds,
+    "wins": _whole,
+}
+
+
+def split_rules_error(error: RulesError) -> tuple[str, str]:
+    """The ``Rules`` field a ``RulesError`` is about, and the rest of its message.
+
+    >>> split_rules_error(RulesError("wins must be between 1 and 99, not 0"))
+    ('wins', 'must be between 1 and 99, not 0')
+    """
+    message = str(error)
+    first, _, rest = message.partition(" ")
+    if first in RULE_FIELDS:
+        return first, rest
+    return "deck", message  # "unknown deck ...": nothing else starts otherwise
+
+
+def _check_alone(name: str, value: object) -> None:
+    """Check one rule's value on its own, with the ``Rules`` checks themselves: on the
+    largest share a player can have, so that only a combination can still be refused."""
+    roomy: dict[str, Any] = {"deal": "each", "jokers": 16}
+    roomy[name] = value
+    try:
+        Rules.for_deck(str(roomy.pop("deck", "standard")), **roomy)
+    except RulesError as error:
+        field, rest = split_rules_error(error)
+        if field != name:  # cannot happen: the roomy rules are fine on their own
+            raise
+        raise BadValue(re.sub(rf"\b{name}\b", RULE_FIELDS[name], rest)) from None
+
+
+# --------------------------------------------------------------------------- the file
+
+
+@dataclass(frozen=True)
+class Config:
+    """What a config file says; every entry is checked, ``None`` where it says nothing."""
+
+    path: Path | None = None
+    """The file read; ``None`` when there was none."""
+    rules: dict[str, Any] = field(default_factory=dict)
+    """``Rules`` settings by field name (``row_size``); enums as their strings."""
+    names: tuple[str, str] | None = None
+    """The players' names."""
+    players: dict[str, str] = field(default_factory=dict)
+    """Player kinds by side (``p1``, ``p2``)."""
+    ascii: bool | None = None
+    """Draw suits as letters."""
+    four_colour: bool | None = None
+    """Use a four-colour deck."""
+    keymap: dict[str, dict[str, str]] | None = None
+    """``[keys.p1]`` and ``[keys.p2]``: action name to key name, by side."""
+    lines: dict[str, int] = field(default_factory=dict)
+    """The line of each entry, by dotted key (``rules.row``), where it could be found."""
+
+    def where(self, key: str) -> str:
+        """The place of an entry for a message: ``PATH:LINE: key`` (or ``PATH: key``)."""
+        line = self.lines.get(key)
+        place = f"{self.path}:{line}" if line is not None else f"{self.path}"
+        return f"{place}: {key}"
+
+
+def default_path() -> Path:
+    """Where the config file is looked for: ``$STRESS_TUI_CONFIG`` if set and not empty,
+    else ``config.toml`` in the user's config directory for ``stress-tui``."""
+    named = os.environ.get(ENV_VAR, "")
+    if named:
+        return Path(named).expanduser()
+    return Path(platformdirs.user_config_dir("stress-tui")) / "config.toml"
+
+
+def load_config(path: Path | None = None) -> Config:
+    """Read and check the config file (``default_path()`` unless given). A missing file is
+    an empty config; anything wrong with it raises ``ConfigError``."""
+    path = default_path() if path is None else path
+    text = _read(path, missing_ok=True)
+    if text is None:
+        return Config()
+    return _Reader(path, text, TABLES).config()
+
+
+def load_keys(path: Path) -> Config:
+    """Read and check a key file (``--keys FILE``): only ``[keys.p1]`` and ``[keys.p2]``.
+    Returns a ``Config`` with only ``keymap`` (and ``path``, ``lines``) set."""
+    text = _read(path, missing_ok=False)
+    assert text is not None
+    return _Reader(path, text, ("keys",)).config()
+
+
+def _read(path: Path, *, missing_ok: bool) -> str | None:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        if missing_ok:
+            return None
+        raise ConfigError(f"{path}: cannot read: no such file") from None
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise ConfigError(f"{path}: cannot read: {reason}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise ConfigError(f"{path}:{line}: not UTF-8 text") from None
+
+
+def _toml_module() -> Any:
+    """``tomllib`` (3.11 on) or its backport ``tomli`` (3.10)."""
+    return importlib.import_module("tomllib" if sys.version_info >= (3, 11) else "tomli")
+
+
+_AT_LINE = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+
+
+def _parse_toml(path: Path, text: str) -> dict[str, Any]:
+    toml = _toml_module()
+    try:
+        data: dict[str, Any] = toml.loads(text)
+    except toml.TOMLDecodeError as error:
+        message = str(error).splitlines()[0] if str(error) else "syntax error"
+        found = _AT_LINE.search(message)
+        if found:
+            message = message[: found.start()] + f" (column {found.group(2)})"
+            raise ConfigError(f"{path}:{found.group(1)}: not valid TOML: {message}") from None
+        raise ConfigError(f"{path}: not valid TOML: {message}") from None
+    return data
+
+
+_BARE_OR_QUOTED = r"(?:[A-Za-z0-9_-]+|\"(?:[^\"\\]|\\.)*\"|'[^']*')"
+_KEY_LINE = re.compile(rf"^\s*({_BARE_OR_QUOTED}(?:\s*\.\s*{_BARE_OR_QUOTED})*)\s*=")
+_HEADER_LINE = re.compile(
+    rf"^\s*\[\[?\s*({_BARE_OR_QUOTED}(?:\s*\.\s*{_BARE_OR_QUOTED})*)\s*\]\]?\s*(?:#.*)?$"
+)
+_PART = re.compile(_BARE_OR_QUOTED)
+
+
+def _key_parts(text: str) -> tuple[str, ...]:
+    return tuple(
+        part[1:-1] if part[:1] in "\"'" else part for part in _PART.findall(text)
+    )
+
+
+def find_line(text: str, key: tuple[str, ...]) -> int | None:
+    """The line (from 1) where the entry ``key`` (a dotted path) is written, or failing
+    that the line of the table or inline table that holds it; ``None`` if not found.
+
+    >>> find_line("a = 1\\n[rules]\\n# row = 3\\nrow = 4\\n", ("rules", "row"))
+    4
+    """
+    table: tuple[str, ...] = ()
+    near: int | None = None
+    in_string: str | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if in_string is not None:
+            if line.count(in_string) % 2 == 1:
+                in_string = None
+            continue
+        header = _HEADER_LINE.match(line)
+        if header:
+            table = _key_parts(header.group(1))
+            path = table
+        else:
+            entry = _KEY_LINE.match(line)
+            if not entry:
+                continue
+            path = table + _key_parts(entry.group(1))
+            rest = line[entry.end():]
+            for quotes in ('"""', "'''"):
+                if rest.count(quotes) % 2 == 1:
+                    in_string = quotes
+        if path == key:
+            return number
+        if near is None and (path == key[: len(path)] or key == path[: len(key)]):
+            near = number
+    return near
+
+
+class _Reader:
+    """Checks the parsed TOML of one file, entry by entry, and builds a ``Config``."""
+
+    def __init__(self, path: Path, text: str, tables: tuple[str, ...]) -> None:
+        self.path = path
+        self.text = text
+        self.tables = tables
+        self.lines: dict[str, int] = {}
+
+    def fail(self, key: tuple[str, ...], problem: str) -> ConfigError:
+        line = find_line(self.text, key)
+        place = f"{self.path}:{line}" if line is not None else str(self.path)
+        return ConfigError(f"{place}: {'.'.join(key)}: {problem}")
+
+    def note(self, key: tuple[str, ...]) -> None:
+        line = find_line(self.text, key)
+        if line is not None:
+            self.lines[".".join(key)] = line
+
+    def unknown(self, key: tuple[str, ...], known: Iterable[str], what: str) -> ConfigError:
+        options = list(known)
+        close = difflib.get_close_matches(key[-1], options, n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        return self.fail(key, f"unknown {what} ({hint}known: {', '.join(options)})")
+
+    def table(self, key: tuple[str, ...], value: object) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(key, f"must be a table, not {show(value)}")
+        return value
+
+    def config(self) -> Config:
+        data = _parse_toml(self.path, self.text)
+        allowed = [*self.tables, *(["names"] if "rules" in self.tables else [])]
+        for name, value in data.items():
+            if name not in allowed:
+                raise self.unknown((name,), allowed, "table" if isinstance(value, dict) else "key")
+        rules: dict[str, Any] = {}
+        names: tuple[str, str] | None = None
+        players: dict[str, str] = {}
+        display: dict[str, bool] = {}
+        keymap: dict[str, dict[str, str]] | None = None
+        if "names" in data:
+            names = self.names(data["names"])
+        if "rules" in data:
+            rules = self.rules(self.table(("rules",), data["rules"]))
+        if "players" in data:
+            players = self.players(self.table(("players",), data["players"]))
+        if "display" in data:
+            display = self.display(self.table(("display",), data["display"]))
+        if "keys" in data:
+            keymap = self.keys(self.table(("keys",), data["keys"]))
+        return Config(
+            path=self.path,
+            rules=rules,
+            names=names,
+            players=players,
+            ascii=display.get("ascii"),
+            four_colour=display.get("four-colour"),
+            keymap=keymap,
+            lines=self.lines,
+        )
+
+    def names(self, value: object) -> tuple[str, str]:
+        key = ("names",)
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.fail(key, f"must be a list of two strings, not {show(value)}")
+        try:
+            names = player_names(value)
+        except BadValue as error:
+            raise self.fail(key, str(error)) from None
+        self.note(key)
+        return names
+
+    def rules(self, table: Mapping[str, Any]) -> dict[str, Any]:
+        rules: dict[str, Any] = {}
+        for name, value in table.items():
+            key = ("rules", name)
+            if name not in RULE_KEYS:
+                raise self.unknown(key, RULE_KEYS, "key")
+            try:
+                rules[RULE_KEYS[name]] = value = _RULE_CHECKS[name](value)
+                _check_alone(RULE_KEYS[name], value)
+            except BadValue as error:
+                raise self.fail(key, str(error)) from None
+            self.note(key)
+        return rules
+
+    def players(self, table: Mapping[str, Any]) -> dict[str, str]:
+        players: dict[str, str] = {}
+        for name, value in table.items():
+            key = ("players", name)
+            if name not in PLAYER_SIDES:
+                raise self.unknown(key, PLAYER_SIDES, "key")
+            try:
+                players[name] = player_kind(_text(value))
+            except BadValue as error:
+                raise self.fail(key, str(error)) from None
+            self.note(key)
+        return players
+
+    def display(self, table: Mapping[str, Any]) -> dict[str, bool]:
+        display: dict[str, bool] = {}
+        for name, value in table.items():
+            key = ("display", name)
+            if name not in ("ascii", "four-colour"):
+                raise self.unknown(key, ("ascii", "four-colour"), "key")
+            try:
+                display[name] = _yes_no(value)
+            except BadValue as error:
+                raise self.fail(key, str(error)) from None
+            self.note(key)
+        return display
+
+    def keys(self, table: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+        keymap: dict[str, dict[str, str]] = {}
+        for side, actions in table.items():
+            key = ("keys", side)
+            if side not in PLAYER_SIDES:
+                raise self.unknown(key, PLAYER_SIDES, "table")
+            keymap[side] = {}
+            for action, name in self.table(key, actions).items():
+                if not isinstance(name, str):
+                    raise self.fail((*key, action), f"must be a key name, not {show(name)}")
+                keymap[side][action] = name
+            self.note(key)
+        return keymap
+
+
+# --------------------------------------------------------------------------- printing
+
+
+def toml_string(text: str) -> str:
+    """``text`` as a TOML basic string.
+
+    >>> print(toml_string('say "hi"\\t'))
+    "say \\"hi\\"\\t"
+    """
+    out = ['"']
+    for char in text:
+        if char in ('"', "\\"):
+            out.append("\\" + char)
+        elif char == "\t":
+            out.append("\\t")
+        elif char == "\n":
+            out.append("\\n")
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04X}")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
+def toml_key(name: str) -> str:
+    """``name`` as a TOML key: bare where it may be, quoted otherwise."""
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else toml_string(name)
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return toml_string(value)
+    if isinstance(value, float):
+        return repr(value)
+    if hasattr(value, "value"):  # the rules' enums
+        return toml_string(str(value.value))
+    return str(value)
+
+
+def to_toml(settings: Settings, path: Path | None = None) -> str:
+    """The settings as a config file that gives the same settings when read back.
+
+    Rules at the deck's default are written as comments, so that the saved file keeps
+    following the deck (``--deck skat`` then still plays rows of three). The seed is not
+    kept: it belongs to one launch.
+    """
+    path = default_path() if path is None else path
+    rules = settings.rules
+    defaults = rules.defaults()
+    out = [
+        "# stress-tui settings; flags given at launch override what is here.",
+        f"# Save as {path}",
+        f"# (or name another file in the environment variable {ENV_VAR}).",
+        "",
+        f"names = [{toml_string(settings.names[0])}, {toml_string(settings.names[1])}]",
+        "",
+        "[rules]",
+        f"deck = {toml_string(rules.deck)}",
+        "# Lines starting with # are the deck's defaults: remove the # to keep a value",
+        "# whatever the deck.",
+    ]
+    for key, name in RULE_KEYS.items():
+        if key == "deck":
+            continue
+        value = getattr(rules, name)
+        line = f"{key} = {_toml_value(value)}"
+        out.append(line if value != getattr(defaults, name) else "# " + line)
+    out += [
+        "",
+        "[players]",
+        "# human, or bot:easy, bot:normal, bot:hard, bot:expert",
+        f"p1 = {toml_string(settings.players[0])}",
+        f"p2 = {toml_string(settings.players[1])}",
+        "",
+        "[display]",
+        f"ascii = {_toml_value(settings.ascii)}",
+        f"four-colour = {_toml_value(settings.four_colour)}",
+    ]
+    keymap = settings.keymap or {}
+    out += [
+        "",
+        "# [keys.p1] and [keys.p2] give a player's every action a key (docs/keys.md);",
+        "# a player without a table keeps the default layout, shown commented out.",
+    ]
+    layout = default_keymap(settings.players).as_config()
+    for side in PLAYER_SIDES:
+        table = keymap.get(side)
+        comment = "" if table is not None else "# "
+        if table is None:
+            table = layout.get(side)
+            if table is None:
+                continue
+        out += ["", f"{comment}[keys.{side}]"]
+        for action, key_name in table.items():
+            out.append(f"{comment}{toml_key(action)} = {toml_string(key_name)}")
+    return "\n".join(out) + "\n"
