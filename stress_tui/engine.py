@@ -24,6 +24,11 @@ from .rules import Deal, FalseStress, Rules, StressPenalty
 PLAYERS = (0, 1)
 """The two players' numbers."""
 
+DEAD_FLIPS = 12
+"""Flips in a row without a card played after which the table is dead and the round ends:
+some positions (one card left on each pile, nothing fits, or the same card flipped back
+into the same stress) would otherwise repeat for ever."""
+
 
 class Phase(enum.Enum):
     """Where a round stands."""
@@ -278,6 +283,22 @@ class Flipped:
 
 
 @dataclass(frozen=True, slots=True)
+class TableDead:
+    """``DEAD_FLIPS`` flips in a row and no card played: the round ends on card counts."""
+
+    counts: tuple[int, int]
+    """Cards each player still holds (draw pile and row)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDrawn:
+    """The table died with both players holding as many cards: nobody wins the round."""
+
+    time: float
+    """When."""
+
+
+@dataclass(frozen=True, slots=True)
 class RoundWon:
     """A player has no card left in draw pile or row."""
 
@@ -290,7 +311,7 @@ class RoundWon:
 Event = (
     Played | Drawn | Rejected | LockedOut | ReadyNoted | StopDeclared | StressStopped
     | StressOpened | StressWon | FalseStressCalled | PilesTaken | Stalled | FlipAgreed
-    | PilesRecycled | Flipped | RoundWon
+    | PilesRecycled | Flipped | TableDead | RoundDrawn | RoundWon
 )
 """Everything that can happen; only events reach the screen, replays and statistics."""
 
@@ -347,7 +368,9 @@ class State:
     covers: list[Cover | None] = field(default_factory=lambda: [None, None])
     """For each play pile, who played its top card (``None`` after a flip)."""
     winner: int | None = None
-    """Who won the round, once it is over."""
+    """Who won the round, once it is over (``None`` after a drawn round)."""
+    flips: int = 0
+    """Flips since a card was last played (the table dies at ``DEAD_FLIPS``)."""
 
     def cards(self) -> Counter[Card]:
         """Every card in the position, counted."""
@@ -546,6 +569,7 @@ class Game:
         state.covers[action.target] = Cover(action.player, action.time, on[-1].rank)
         on.extend(cards)
         me.row[action.pile] = []
+        state.flips = 0
         events: list[Event] = [
             Played(action.player, action.pile, action.target, cards, action.time)
         ]
@@ -615,8 +639,13 @@ class Game:
             return (0, 1)
         left, right = (len(pile) for pile in self.state.play_piles)
         if penalty is StressPenalty.ONE:
-            return (0,) if left <= right else (1,)
-        return (0,) if left >= right else (1,)
+            named = 0 if left <= right else 1
+        else:
+            named = 0 if left >= right else 1
+        # A single card taken alone would be flipped straight back into the same stress.
+        if len(self.state.play_piles[named]) <= 1:
+            return (0, 1)
+        return (named,)
 
     def _take(self, player: int, piles: tuple[int, ...], events: list[Event]) -> None:
         """``player`` takes play piles, shuffled, under their draw pile."""
@@ -671,6 +700,9 @@ class Game:
             return self._reject(action, RejectReason.NOTHING_TO_FLIP)
         events: list[Event] = []
         players = state.players
+        if state.flips >= DEAD_FLIPS:
+            return self._dead(action.time)
+        state.flips += 1
         if not players[0].draw_pile and not players[1].draw_pile:
             counts = []
             for player in PLAYERS:
@@ -712,6 +744,17 @@ class Game:
             events.append(StressOpened(action.time))
             return events
         self._check_stall(events)
+        return events
+
+    def _dead(self, time: float) -> list[Event]:
+        counts = (self.state.players[0].card_total(), self.state.players[1].card_total())
+        self.state.phase = Phase.ROUND_OVER
+        events: list[Event] = [TableDead(counts)]
+        if counts[0] == counts[1]:
+            events.append(RoundDrawn(time))
+        else:
+            self.state.winner = 0 if counts[0] < counts[1] else 1
+            events.append(RoundWon(self.state.winner, time))
         return events
 
     def _refill(self, player: int, events: list[Event]) -> None:

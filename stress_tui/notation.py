@@ -133,10 +133,12 @@ def _format_cover(cover: Cover | None) -> str:
 def format_position(state: State) -> str:
     """Write a position in canonical notation."""
     lines = [f"rules: {format_rules(state.rules)}", f"phase: {state.phase.value}"]
-    if state.winner is not None:
-        lines.append(f"winner: p{state.winner + 1}")
+    if state.phase is Phase.ROUND_OVER:
+        lines.append("winner: " + ("none" if state.winner is None else f"p{state.winner + 1}"))
     if state.time:
         lines.append(f"time: {_num(state.time)}")
+    if state.flips:
+        lines.append(f"flips: {state.flips}")
     p1, p2 = state.players
     lines += _player_lines("p1", p1)
     lines.append(f"piles: {_format_piles(list(state.play_piles))}")
@@ -201,7 +203,7 @@ def _parse_cover(text: str, where: str) -> Cover | None:
     return Cover(int(words[0][1]) - 1, _float(words[1], where), _RANK_BY_LETTER[words[2]])
 
 
-_KEYS = ("rules", "phase", "winner", "time", "p1 row", "p1 draw", "p1 state", "piles",
+_KEYS = ("rules", "phase", "winner", "time", "flips", "p1 row", "p1 draw", "p1 state", "piles",
          "covers", "p2 row", "p2 draw", "p2 state")
 
 
@@ -249,12 +251,17 @@ def parse_position(text: str) -> State:
         if len(covers) != 2:
             raise NotationError("covers: one per play pile")
         state.covers = covers
-    if "winner" in values:
-        if values["winner"] not in ("p1", "p2"):
-            raise NotationError("winner: p1 or p2")
-        state.winner = int(values["winner"][1]) - 1
-    if (state.phase is Phase.ROUND_OVER) != (state.winner is not None):
+    if "flips" in values:
+        if not values["flips"].isdigit():
+            raise NotationError(f"flips: a whole number, not {values['flips']!r}")
+        state.flips = int(values["flips"])
+    if (state.phase is Phase.ROUND_OVER) != ("winner" in values):
         raise NotationError("winner: given exactly when the phase is over")
+    if "winner" in values:
+        if values["winner"] not in ("p1", "p2", "none"):
+            raise NotationError("winner: p1, p2 or none (a drawn round)")
+        if values["winner"] != "none":
+            state.winner = int(values["winner"][1]) - 1
     _check_cards(state)
     return state
 

@@ -1,0 +1,44 @@
+"""Shared test helpers: a game from a position in notation, and its lines read back."""
+
+from __future__ import annotations
+
+import random
+
+from stress_tui.cards import Card, parse_cards
+from stress_tui.engine import Game
+from stress_tui.notation import format_position, parse_position
+
+
+def game(text: str, seed: int = 0) -> Game:
+    """A game at the position written in ``text``, shuffling with ``random.Random(seed)``."""
+    return Game(parse_position(text), random.Random(seed))
+
+
+def position(g: Game) -> str:
+    """The game's position in canonical notation."""
+    return format_position(g.state)
+
+
+def table(g: Game) -> str:
+    """The position without its ``time:`` line: the cards and who stands how."""
+    return "\n".join(text for text in position(g).splitlines() if not text.startswith("time:"))
+
+
+def line(g: Game, key: str) -> str | None:
+    """The value of one line of the game's position (``"p1 row"``, ``"piles"``...), if
+    the canonical notation writes it."""
+    for text in position(g).splitlines():
+        name, _, value = text.partition(": ")
+        if name == key:
+            return value
+    return None
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    """Cards in notation, as the tuple events carry (``cards("5H 5S")``)."""
+    return tuple(parse_cards(text))
+
+
+def card(text: str) -> Card:
+    """One card in notation."""
+    return Card.parse(text)
