@@ -619,7 +619,7 @@ class Game:
         if phase is Phase.STRESS:
             loser = 1 - action.player
             events: list[Event] = [StressWon(action.player, loser, action.time)]
-            self._take(loser, self._penalty_piles(), events)
+            self._take(loser, self._penalty_piles(loser), events)
             self._await_flip()
             return events
         penalty = self.rules.false_stress
@@ -633,7 +633,7 @@ class Game:
             events.append(LockedOut(action.player, until))
         return events
 
-    def _penalty_piles(self) -> tuple[int, ...]:
+    def _penalty_piles(self, loser: int) -> tuple[int, ...]:
         penalty = self.rules.stress_penalty
         if penalty is StressPenalty.BOTH:
             return (0, 1)
@@ -642,8 +642,9 @@ class Game:
             named = 0 if left <= right else 1
         else:
             named = 0 if left >= right else 1
-        # A single card taken alone would be flipped straight back into the same stress.
-        if len(self.state.play_piles[named]) <= 1:
+        # A single card taken into an empty draw pile would be flipped straight back
+        # into the same stress.
+        if len(self.state.play_piles[named]) <= 1 and not self.state.players[loser].draw_pile:
             return (0, 1)
         return (named,)
 

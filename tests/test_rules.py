@@ -454,8 +454,9 @@ def test_with_piles_of_equal_size_one_pile_penalties_take_the_left(
 
 def test_a_penalty_pile_of_one_card_makes_the_slower_take_both_piles() -> None:
     """Our choice (docs/rules.md): with ``penalty=one`` the slower takes the smaller pile,
-    but here that is the one card just flipped onto an empty pile; taken alone it would be
-    flipped straight back into the same stress for ever, so the slower takes both."""
+    but here that is the one card just flipped onto an empty pile, and the slower has no
+    other card to draw: taken alone it would be flipped straight back into the same stress
+    for ever, so the slower takes both."""
     g = game("""
         rules: standard penalty=one
         phase: waiting
