@@ -1,0 +1,210 @@
+"""The game's table in a real pty: key-to-screen latency, bytes per play, idle CPU, first frame.
+
+    python bench/bench_table.py [--n 320] [--idle 10] [--starts 5]
+
+Everything runs ``python -m stress_tui`` in an 80x24 pseudo-terminal read by pyte
+(``tests/tty.py``), exactly as the end-to-end tests do, and prints:
+
+- latency: a key written into the pty until the screen shows its effect, median and p99,
+  next to the same measurement for the minimal blessed program (``bench/latency.py``'s
+  ``echo`` baseline) in the same run. The game's key is a legal play: through the
+  ``STRESS_TUI_POSITION`` test hook, player 1's draw pile is laid out so that ``q`` always
+  plays the next rank onto the left pile (stacking off, the right pile empty, so no stress);
+  the effect looked for is the new card on the left pile. About 44 plays a round, so the
+  samples come from several rounds.
+- bytes: what the program writes for that one play, next to a full redraw (Ctrl-L) of the
+  same screen.
+- idle CPU: user+system time (``/proc/PID/stat``) of a dealt table waiting for keys after
+  the first flip, over ``--idle`` seconds.
+- first frame: from starting the process until the table is on screen, median of
+  ``--starts`` starts, next to the echo program's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make `bench` and `tests` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.latency import (
+    BASELINES,
+    echo_ready,
+    echo_reflected,
+    letter,
+    measure_keys,
+    measure_latency,
+    summarize,
+)
+from stress_tui.cards import RANK_NAMES, Card, Suit
+from stress_tui.render import layout
+from tests.tty import TtySession
+
+ROWS, COLS = 24, 80
+LAY = layout(COLS, ROWS, 4)
+assert LAY is not None
+GAME = [sys.executable, "-m", "stress_tui"]
+
+
+def run_position() -> tuple[str, list[Card]]:
+    """A position where ``q`` plays player 1's pile 1 onto the left pile again and again:
+    the left pile shows a 2, pile 1 a 3 and the draw pile the ranks after it in order. Returns
+    the position and the cards that will land, in order."""
+    order = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 2]
+    suits = [Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES]
+    run = [Card(order[i % 13], suits[(i // 13) % 4]) for i in range(44)]
+    left = Card(2, Suit.SPADES)
+    used = {*run, left}
+    rest = [Card(r, s) for s in suits for r in range(2, 15) if Card(r, s) not in used]
+    p1_row, p2_row = rest[:3], rest[3:7]
+    p1_draw = list(reversed(run[1:]))  # the last card is drawn first
+    position = (
+        "rules: standard stacking=off lockout=0; phase: playing;"
+        f" p1 row: {run[0]} | {' | '.join(map(str, p1_row))};"
+        f" p1 draw: {' '.join(map(str, p1_draw))};"
+        f" piles: {left} | -;"
+        f" p2 row: {' | '.join(map(str, p2_row))}; p2 draw: -"
+    )
+    return position, run
+
+
+def label(card: Card) -> str:
+    assert card.suit is not None
+    return RANK_NAMES[card.rank] + card.suit.symbol
+
+
+def left_top(s: TtySession) -> str:
+    x = LAY.pile_x[0]
+    return s.row(LAY.piles_y)[x + 1 : x + LAY.card_w - 1].strip()
+
+
+def game_session(env: dict[str, str | None] | None = None, seed: int = 12) -> TtySession:
+    s = TtySession(GAME, args=["--seed", str(seed)], rows=ROWS, cols=COLS, env=env)
+    s.wait_for(lambda: "STRESS" in s.row(0), 10, "the first frame")
+    return s
+
+
+def game_latency(n: int, warmup: int = 3) -> list[float]:
+    position, run = run_position()
+    per_round = len(run) - warmup - 1
+    samples: list[float] = []
+    while len(samples) < n:
+        with game_session({"STRESS_TUI_POSITION": position}) as s:
+            s.wait_for(lambda: left_top(s) == "2♠", 5, "the position")
+            count = min(per_round, n - len(samples))
+            samples += measure_keys(
+                s,
+                lambda _s, _i: "q",
+                lambda s, i, _k: left_top(s) == label(run[i]),
+                count,
+                warmup=warmup,
+            )
+    return samples
+
+
+def quiet(s: TtySession, for_seconds: float = 0.1) -> None:
+    """Read until the program has written nothing for ``for_seconds``."""
+    while s.pump(for_seconds):
+        pass
+
+
+def bytes_per_play() -> tuple[int, int]:
+    """Bytes written for one play, and for a full redraw of the same screen."""
+    position, run = run_position()
+    with game_session({"STRESS_TUI_POSITION": position}) as s:
+        s.wait_for(lambda: left_top(s) == "2♠", 5, "the position")
+        quiet(s)
+        plays = []
+        for i in range(5):
+            mark = len(s.log)
+            s.send("q")
+            s.wait_for(lambda i=i: left_top(s) == label(run[i]), 2, "the play")
+            quiet(s)
+            plays.append(len(s.log) - mark)
+        mark = len(s.log)
+        s.send("\x0c")  # Ctrl-L: draw everything again
+        s.wait_for(lambda: b"\x1b[2J" in s.raw_log(mark), 2, "a full redraw")
+        quiet(s)
+        full = len(s.log) - mark
+        s.send("\x03")
+        s.wait_exit()
+    return int(statistics.median(plays)), full
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def idle_cpu(seconds: float) -> tuple[float, int]:
+    """Share of one core used by a dealt table left alone after its first flip, and the
+    bytes it wrote meanwhile."""
+    with game_session(seed=12) as s:
+        s.wait_for(lambda: left_top(s) == "10♣", 5, "the first flip")
+        quiet(s, 0.3)
+        mark = len(s.log)
+        before = cpu_seconds(s.pid)
+        start = time.monotonic()
+        while time.monotonic() - start < seconds:
+            s.pump(0.5)
+        used = cpu_seconds(s.pid) - before
+        elapsed = time.monotonic() - start
+        written = len(s.log) - mark
+        s.send("\x03")
+        s.wait_exit()
+    return used / elapsed, written
+
+
+def first_frame(argv: list[str], ready: object, starts: int) -> float:
+    times = []
+    for _ in range(starts):
+        start = time.perf_counter()
+        with TtySession(argv, rows=ROWS, cols=COLS) as s:
+            s.wait_for(lambda s=s: ready(s), 10, "the first frame")  # type: ignore[operator]
+            times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--n", type=int, default=320, help="latency samples (default 320)")
+    parser.add_argument("--idle", type=float, default=10.0, help="idle seconds (default 10)")
+    parser.add_argument("--starts", type=int, default=5, help="starts timed (default 5)")
+    args = parser.parse_args(argv)
+
+    echo = summarize(measure_latency(
+        BASELINES["echo"], letter, echo_ready, echo_reflected, args.n, quit_key="q",
+    ))
+    game = summarize(game_latency(args.n))
+    print("key to screen (pty + pyte, 80x24)")
+    print(f"  echo  {echo.format()}")
+    print(f"  game  {game.format()}")
+    print(f"  game/echo: median {game.median / echo.median:.2f}x, p99 {game.p99 / echo.p99:.2f}x"
+          "  (goal: within 3x)")
+
+    play, full = bytes_per_play()
+    print("bytes written")
+    print(f"  one play {play} B, full redraw {full} B: {100 * play / full:.1f}%  (goal: <= 15%)")
+
+    share, written = idle_cpu(args.idle)
+    print(f"idle table over {args.idle:g} s")
+    print(f"  CPU {100 * share:.3f}% of one core, {written} B written  (goal: < 1%)")
+
+    game_start = first_frame(
+        [*GAME, "--seed", "12"], lambda s: "STRESS" in s.row(0), args.starts
+    )
+    echo_start = first_frame(BASELINES["echo"], echo_ready, args.starts)
+    print(f"time to first frame (median of {args.starts})")
+    print(f"  game {1000 * game_start:.0f} ms, echo {1000 * echo_start:.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

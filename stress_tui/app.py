@@ -1,0 +1,626 @@
+"""The terminal game: keys in, timed actions to the table, changed cells out, on one loop.
+
+``run(settings)`` owns the terminal from start to end. One asyncio task awaits
+``Terminal.async_inkey()``; every key is stamped with the round's clock (the loop's clock
+minus the round's start minus the time spent paused) and applied at once, in the order the
+keys arrived, so two keys in one burst are settled by their order. The table's own doings
+(the flip after "1 2 3", a computer player's move) and the countdown's ticks are carried
+out by one timer set for the next of them; with nothing due, nothing runs. A frame is drawn
+only after something changed, and only the cells that changed are written, in one write.
+
+The terminal is put back on every way out: quit, Ctrl-C (exit 130), SIGTERM (143), SIGHUP
+(129) and a crash (exit 1, the traceback printed after the terminal is restored). Ctrl-Z
+suspends with the terminal restored and draws everything again on ``fg``.
+
+Test hooks (environment variables, not for players): ``STRESS_TUI_POSITION`` starts the
+first round at a position in notation (``stress_tui.notation``) instead of dealing, with
+that position's rules; ``STRESS_TUI_TEST_CRASH=1`` makes the first key raise, to check the
+crash path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import functools
+import gc
+import os
+import random
+import secrets
+import signal
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from blessed import Terminal
+from blessed.keyboard import Keystroke
+
+from .engine import (
+    Action,
+    CallStress,
+    Event,
+    Game,
+    Match,
+    Play,
+    ReadyToFlip,
+    RoundWon,
+    StopStress,
+)
+from .keys import Binding, Intent, KeyMap, key_name, keymap_for
+from .render import (
+    Canvas,
+    Frame,
+    Layout,
+    Notices,
+    Overlay,
+    Palette,
+    RenderCache,
+    Result,
+    View,
+    countdown_ticks,
+    encode,
+    help_page,
+    layout,
+    render,
+    warm_cards,
+)
+from .rules import Rules
+from .settings import Settings
+from .table import Driver, Table
+
+EXIT_QUIT = 0
+EXIT_CRASH = 1
+EXIT_NOT_A_TERMINAL = 2
+EXIT_SIGHUP = 128 + signal.SIGHUP
+EXIT_SIGINT = 128 + signal.SIGINT
+EXIT_SIGTERM = 128 + signal.SIGTERM
+
+RESULT_GRACE = 0.5
+"""Seconds after a round ends during which the result screen ignores keys, so that a
+player still hammering their keys does not skip it (or quit)."""
+
+QUERY_TIMEOUT = 0.5
+"""Seconds to wait for the terminal to answer a question (kitty keyboard, sync output)."""
+
+POSITION_ENV = "STRESS_TUI_POSITION"
+CRASH_ENV = "STRESS_TUI_TEST_CRASH"
+
+_GONE = (errno.EIO, errno.EPIPE, errno.ENXIO, errno.EBADF)
+"""Errors that mean the terminal is no longer there."""
+
+_SYNC_BEGIN = "\x1b[?2026h"
+_SYNC_END = "\x1b[?2026l"
+
+
+def make_terminal() -> tuple[Terminal, bool]:
+    """A ``Terminal`` for the game, and whether colour may be used.
+
+    ``NO_COLOR`` makes blessed drop every sequence, cursor moves included, which would leave
+    a full-screen table unable to draw. So the terminal is made without it in sight and the
+    game honours it itself: no colours, only bold and reverse video.
+    """
+    no_color = bool(os.environ.get("NO_COLOR"))
+    if not no_color:
+        return Terminal(), True
+    saved = os.environ.pop("NO_COLOR")
+    try:
+        return Terminal(), False
+    finally:
+        os.environ["NO_COLOR"] = saved
+
+
+class App:
+    """One run of the game in a terminal."""
+
+    def __init__(self, term: Terminal, settings: Settings, colour: bool = True) -> None:
+        self.term = term
+        self.settings = settings
+        self.seed = settings.seed if settings.seed is not None else secrets.randbelow(10**6)
+        """The match's seed (shown on the result screen to replay the deal)."""
+        position = os.environ.get(POSITION_ENV)
+        self.first_game: Game | None = None
+        rules = settings.rules
+        if position:
+            from .notation import parse_position
+
+            state = parse_position(position)
+            rules = state.rules
+            self.first_game = Game(state, random.Random(self.seed))
+        self.rules: Rules = rules
+        self.match = Match(rules, random.Random(self.seed))
+        self.keymap: KeyMap = keymap_for(settings.players, settings.keymap)
+        self.palette = Palette(term, colour=colour, four_colour=settings.four_colour)
+        self.notices = Notices(settings.names)
+        self.crash_on_key = os.environ.get(CRASH_ENV) == "1"
+        self.out_fd = sys.stdout.fileno()
+
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.done: asyncio.Future[int] | None = None
+        self.table = self.new_table(self.first_game)
+        """The round being played."""
+        self.round_start = 0.0
+        self.paused_total = 0.0
+        self.paused_since = 0.0
+        self.paused: set[str] = set()
+        """Why the round's clock is stopped: ``help``, ``pause``, ``small``, ``suspend``."""
+        self.last_time = 0.0
+        self.result: Result | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.timer_due = 0.0
+        self.draw_pending = False
+        self.help_offset = 0
+        self.cache = RenderCache()
+        """Glyph widths, styled text and cards, kept from frame to frame."""
+        self.frame: Frame | None = None
+        """What the screen shows now (``None``: unknown, draw everything)."""
+        self.size = (0, 0)
+        self.sync = False
+        self.terminal_modes: contextlib.ExitStack | None = None
+        self.resumed = False
+        self.warm: tuple[int, int] | None = None
+        """The card size drawn ahead of time."""
+        self.bytes_written = 0
+        self.frames_written = 0
+
+    # ------------------------------------------------------------------ the clock
+
+    def loop_time(self) -> float:
+        assert self.loop is not None
+        return self.loop.time()
+
+    def game_time(self) -> float:
+        """Seconds since the round began, not counting paused time; never runs back."""
+        now = self.loop_time()
+        paused = self.paused_total + (now - self.paused_since if self.paused else 0.0)
+        self.last_time = max(self.last_time, now - self.round_start - paused)
+        return self.last_time
+
+    def pause(self, reason: str) -> None:
+        """Stop the round's clock for ``reason`` (several reasons may hold at once)."""
+        if not self.paused:
+            self.paused_since = self.loop_time()
+        self.paused.add(reason)
+        self.schedule()
+
+    def unpause(self, reason: str) -> None:
+        """Drop one reason to pause; the clock runs again when none is left."""
+        if reason not in self.paused:
+            return
+        self.paused.discard(reason)
+        if not self.paused:
+            self.paused_total += self.loop_time() - self.paused_since
+        self.schedule()
+
+    # ------------------------------------------------------------------ rounds
+
+    def drivers(self) -> tuple[Driver, ...]:
+        """Computer players for the sides that are not human (``bot:LEVEL``), each with a
+        random source of its own, seeded from the match's seed and the round."""
+        bots = [(i, kind[4:]) for i, kind in enumerate(self.settings.players)
+                if kind.startswith("bot:")]
+        if not bots:
+            return ()
+        from .bot import make_bot
+
+        round_number = sum(self.match.score)
+        return tuple(
+            make_bot(player=i, level=level, rng=random.Random(f"{self.seed}/{round_number}/{i}"))
+            for i, level in bots
+        )
+
+    def new_table(self, game: Game | None = None) -> Table:
+        """The next round's table: ``game``, or a new deal from the match."""
+        return Table(game or self.match.new_round(), drivers=self.drivers())
+
+    def begin_round(self) -> None:
+        """Start the round's clock (at the position's time) and its first count."""
+        game = self.table.game
+        now = self.loop_time()
+        self.round_start = now - game.state.time
+        self.paused_total = 0.0
+        self.paused_since = now
+        self.paused.discard("help")
+        self.paused.discard("pause")
+        self.last_time = game.state.time
+        self.result = None
+        self.notices.clear()
+        self.table.start(self.game_time())
+        self.schedule()
+        self.request_draw()
+
+    def next_round(self) -> None:
+        """After the result screen: the next round, or a new match once one is won."""
+        if self.match.winner is not None:
+            self.match = Match(self.rules, self.match.rng)
+        self.table = self.new_table()
+        self.begin_round()
+
+    def after_events(self, events: list[Event], now: float) -> None:
+        """Show what happened; end the round if it was won."""
+        if not events:
+            return
+        self.notices.note(events, now, self.table.game)
+        for event in events:
+            if isinstance(event, RoundWon):
+                self.match.record(event.player)
+                result = Result(event.player, self.match.winner is not None)
+                self.result = result
+                assert self.loop is not None
+                self.loop.call_later(
+                    RESULT_GRACE, self.guarded, functools.partial(self.result_keys_live, result)
+                )
+        self.request_draw()
+
+    def advance(self, now: float) -> None:
+        """Carry out what the table has due by ``now``."""
+        self.after_events(self.table.advance(now), now)
+
+    # ------------------------------------------------------------------ the timer
+
+    def schedule(self) -> None:
+        """Set the one timer for the next thing due: a flip, a computer's move, a tick of
+        the count, a notice or a lockout running out. None while paused or idle."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.loop is None or self.paused or self.result is not None:
+            return
+        now = self.game_time()
+        times = [
+            self.table.next_deadline(),
+            countdown_ticks(self.table, now),
+            self.notices.next_expiry(),
+        ]
+        times += [p.locked_until for p in self.table.game.state.players if p.locked_until > now]
+        due = [t for t in times if t is not None]
+        if not due:
+            return
+        self.timer_due = min(due)
+        when = self.round_start + self.paused_total + self.timer_due
+        self.timer = self.loop.call_at(when, self.guarded, self.on_timer)
+
+    def on_timer(self) -> None:
+        self.timer = None
+        now = max(self.game_time(), self.timer_due)
+        self.last_time = now
+        self.advance(now)
+        self.notices.expire(now)
+        # A tick of the count, a notice or a lockout running out: the screen changes.
+        self.request_draw()
+        self.schedule()
+
+    # ------------------------------------------------------------------ keys
+
+    async def read_keys(self) -> None:
+        """The one task that reads the keyboard."""
+        try:
+            while True:
+                keystroke = await self.term.async_inkey()
+                self.on_key(keystroke)
+        except asyncio.CancelledError:
+            raise
+        except OSError as error:
+            if error.errno in _GONE:
+                self.finish(EXIT_SIGHUP)
+            else:
+                self.fail(error)
+        except Exception as error:
+            self.fail(error)
+
+    @property
+    def overlay(self) -> str | None:
+        """What covers the table now."""
+        if "help" in self.paused:
+            return Overlay.HELP
+        if self.result is not None:
+            return Overlay.RESULT
+        if "pause" in self.paused:
+            return Overlay.PAUSE
+        return None
+
+    def on_key(self, keystroke: Keystroke) -> None:
+        """One key, as it arrived."""
+        if self.crash_on_key:
+            raise RuntimeError(f"{CRASH_ENV}: a crash on the first key, as asked")
+        if keystroke.repeated:
+            return  # kitty keyboard protocol: a held key plays once
+        name = key_name(keystroke)
+        if name is None:
+            return
+        if name == "ctrl+z":  # only seen as a key with the kitty protocol
+            self.suspend()
+            return
+        overlay = self.overlay
+        binding = self.keymap.lookup(name, menu=overlay is not None)
+        if binding is None:
+            return
+        self.on_binding(binding, overlay)
+        # The last key of a burst is drawn at once, without waiting for the loop to
+        # come round; earlier keys of the burst leave the drawing to it.
+        if self.draw_pending and not self.input_pending():
+            self.draw()
+
+    def on_binding(self, binding: Binding, overlay: str | None) -> None:
+        intent = binding.intent
+        if intent is Intent.QUIT:
+            self.finish(EXIT_SIGINT)
+        elif intent is Intent.REDRAW:
+            self.frame = None
+            self.request_draw()
+        elif intent is Intent.HELP:
+            if overlay == Overlay.HELP:
+                self.unpause("help")
+            else:
+                self.help_offset = 0
+                self.pause("help")
+            self.request_draw()
+        elif intent is Intent.PAUSE:
+            if overlay == Overlay.HELP:
+                self.unpause("help")
+            elif overlay == Overlay.PAUSE:
+                self.unpause("pause")
+            elif overlay is None:
+                self.pause("pause")
+            self.request_draw()
+        elif intent is Intent.CONFIRM:
+            if overlay == Overlay.RESULT and self.grace_over():
+                self.next_round()
+            elif overlay == Overlay.PAUSE:
+                self.unpause("pause")
+                self.request_draw()
+        elif intent is Intent.SCROLL_UP or intent is Intent.SCROLL_DOWN:
+            if overlay == Overlay.HELP:
+                step = 1 if binding.key in ("up", "down") else 10
+                step = -step if intent is Intent.SCROLL_UP else step
+                width, height = self.size
+                self.help_offset, _ = help_page(
+                    self.view(), min(width - 6, 90), height, self.help_offset + step
+                )
+                self.request_draw()
+        elif intent is Intent.MENU_QUIT:
+            if overlay != Overlay.RESULT or self.grace_over():
+                self.finish(EXIT_QUIT)
+        elif binding.player is not None and overlay is None and not self.paused:
+            self.play(binding)
+
+    def grace_over(self) -> bool:
+        return self.result is not None and self.result.keys_live
+
+    def result_keys_live(self, result: Result) -> None:
+        result.keys_live = True
+        self.request_draw()
+
+    def play(self, binding: Binding) -> None:
+        """A player's key becomes an action, stamped now, applied now."""
+        now = self.game_time()
+        self.advance(now)  # what fell due before this key comes first
+        if self.result is not None:
+            return
+        player = binding.player
+        assert player is not None
+        action: Action
+        if binding.intent is Intent.LEFT or binding.intent is Intent.RIGHT:
+            pile = binding.pile
+            assert pile is not None
+            if pile >= self.rules.row_size:
+                return
+            target = 0 if binding.intent is Intent.LEFT else 1
+            action = Play(player, pile, target, now)
+        elif binding.intent is Intent.STRESS:
+            action = CallStress(player, now)
+        elif binding.intent is Intent.READY:
+            action = ReadyToFlip(player, now)
+        elif binding.intent is Intent.STOP:
+            action = StopStress(player, now)
+        else:  # pragma: no cover - the key map gives players no other intents
+            return
+        self.after_events(self.table.submit(action), now)
+        self.schedule()
+        self.request_draw()
+
+    # ------------------------------------------------------------------ drawing
+
+    def request_draw(self) -> None:
+        """Draw soon: once the keys that arrived together have all been applied."""
+        if self.draw_pending or self.loop is None:
+            return
+        self.draw_pending = True
+        self.loop.call_soon(self.guarded, self.draw_if_pending)
+
+    def draw_if_pending(self) -> None:
+        if self.draw_pending:
+            self.draw()
+
+    def input_pending(self) -> bool:
+        """Whether more keys have already arrived: read ahead by blessed (it buffers the
+        rest of a burst) or waiting in the terminal."""
+        buffered = getattr(self.term, "_keyboard_buf", None)
+        return bool(buffered) or self.term.kbhit(timeout=0)
+
+    def view(self) -> View:
+        return View(
+            table=self.table,
+            now=self.game_time(),
+            keymap=self.keymap,
+            notices=self.notices,
+            names=self.settings.names,
+            kinds=self.settings.players,
+            score=(self.match.score[0], self.match.score[1]),
+            overlay=self.overlay,
+            result=self.result,
+            seed=self.seed,
+            ascii=self.settings.ascii,
+            help_offset=self.help_offset,
+        )
+
+    def draw(self) -> None:
+        """Render a frame and write what differs from the screen, in one write."""
+        self.draw_pending = False
+        if self.terminal_modes is None:
+            return
+        width, height = self.size
+        self.cache.trim()
+        canvas = Canvas(width, height, self.term.length, self.cache)
+        rows = render(self.view(), self.palette, canvas)
+        text = encode(self.frame, rows, self.term, clear=self.term.clear, cache=self.cache)
+        self.frame = rows
+        if text:
+            self.write(_SYNC_BEGIN + text + _SYNC_END if self.sync else text)
+
+    def write(self, text: str) -> None:
+        data = text.encode("utf-8")
+        view = memoryview(data)
+        try:
+            while view:
+                written = os.write(self.out_fd, view)
+                view = view[written:]
+        except OSError as error:
+            if error.errno in _GONE:  # the terminal has gone away: as good as a hangup
+                self.finish(EXIT_SIGHUP)
+                return
+            raise
+        self.bytes_written += len(data)
+        self.frames_written += 1
+
+    def on_resize(self) -> None:
+        """Lay the table out again for the terminal's size, pausing if it is too small."""
+        self.size = (self.term.width, self.term.height)
+        lay = layout(self.size[0], self.size[1], self.rules.row_size)
+        if lay is None:
+            self.pause("small")
+        else:
+            self.unpause("small")
+        self.frame = None
+        self.request_draw()
+        if lay is not None and self.loop is not None and self.warm != (lay.card_h, lay.card_w):
+            self.warm = (lay.card_h, lay.card_w)
+            self.loop.call_soon(self.guarded, self.warm_up, lay)
+
+    def warm_up(self, lay: Layout) -> None:
+        """After a frame is up: draw every card once, so that no play waits for its card's
+        drawing, and set everything made so far aside from the garbage collector, whose
+        full collections would otherwise walk it all in the middle of some key press."""
+        cards = self.rules.spec.cards(self.rules.jokers)
+        warm_cards(self.cache, self.term.length, self.palette, lay, cards, self.settings.ascii)
+        if not gc.get_freeze_count():
+            gc.collect()
+            gc.freeze()
+
+    # ------------------------------------------------------------------ the terminal
+
+    def enter_terminal(self) -> None:
+        """Full screen, cbreak, hidden cursor, kitty keys: all undone by ``leave_terminal``."""
+        term = self.term
+        stack = contextlib.ExitStack()
+        try:
+            stack.enter_context(term.fullscreen())
+            stack.enter_context(term.cbreak())
+            stack.enter_context(term.hidden_cursor())
+            stack.enter_context(term.enable_kitty_keyboard(
+                report_events=True, report_all_keys=True, report_text=True,
+                timeout=QUERY_TIMEOUT,
+            ))
+            self.sync = term.does_synchronized_output(timeout=QUERY_TIMEOUT)
+        except BaseException:
+            stack.close()
+            raise
+        self.terminal_modes = stack
+
+    def leave_terminal(self) -> None:
+        """Put the terminal back as it was (as far as a terminal that has gone allows)."""
+        stack, self.terminal_modes = self.terminal_modes, None
+        if stack is not None:
+            try:
+                stack.close()
+            except OSError as error:
+                if error.errno not in _GONE:
+                    raise
+
+    def suspend(self) -> None:
+        """Ctrl-Z: restore the terminal, stop; on ``fg`` take it again and draw it all."""
+        self.pause("suspend")
+        self.leave_terminal()
+        os.kill(os.getpid(), signal.SIGSTOP)
+        # Here again after SIGCONT.
+        self.enter_terminal()
+        self.unpause("suspend")
+        self.resumed = True
+        self.on_resize()
+
+    def on_continue(self) -> None:
+        """SIGCONT: after our own stop, already handled; after a stop from outside
+        (``kill -STOP``), the screen may be anything: draw it all."""
+        if self.resumed:
+            self.resumed = False
+            return
+        self.frame = None
+        self.request_draw()
+
+    # ------------------------------------------------------------------ running
+
+    def guarded(self, callback: Callable[..., Any], *args: Any) -> None:
+        """Run a loop callback; a crash in it ends the game (with the traceback)."""
+        try:
+            callback(*args)
+        except Exception as error:
+            self.fail(error)
+
+    def finish(self, code: int) -> None:
+        if self.done is not None and not self.done.done():
+            self.done.set_result(code)
+
+    def fail(self, error: BaseException) -> None:
+        if self.done is not None and not self.done.done():
+            self.done.set_exception(error)
+
+    async def main(self) -> int:
+        loop = asyncio.get_running_loop()
+        self.loop = loop
+        self.done = loop.create_future()
+        handlers: dict[signal.Signals, Callable[[], None]] = {
+            signal.SIGINT: functools.partial(self.finish, EXIT_SIGINT),
+            signal.SIGTERM: functools.partial(self.finish, EXIT_SIGTERM),
+            signal.SIGHUP: functools.partial(self.finish, EXIT_SIGHUP),
+            signal.SIGWINCH: self.on_resize,
+            signal.SIGTSTP: self.suspend,
+            signal.SIGCONT: self.on_continue,
+        }
+        for sig, callback in handlers.items():
+            loop.add_signal_handler(sig, self.guarded, callback)
+        reader: asyncio.Task[None] | None = None
+        try:
+            self.enter_terminal()
+            self.size = (self.term.width, self.term.height)
+            self.begin_round()
+            self.on_resize()
+            reader = asyncio.create_task(self.read_keys())
+            return await self.done
+        finally:
+            if self.timer is not None:
+                self.timer.cancel()
+            if reader is not None:
+                reader.cancel()
+            for sig in handlers:
+                loop.remove_signal_handler(sig)
+            self.leave_terminal()
+
+
+def run(settings: Settings) -> int:
+    """Play in this terminal until quit; return the exit status."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("stress-tui: not a terminal (stdin and stdout must be a terminal to play)",
+              file=sys.stderr)
+        return EXIT_NOT_A_TERMINAL
+    try:
+        term, colour = make_terminal()
+        app = App(term, settings, colour=colour)
+        return asyncio.run(app.main())
+    except KeyboardInterrupt:  # Ctrl-C before the loop took over SIGINT
+        return EXIT_SIGINT
+    except Exception:
+        # The terminal is already restored: main() leaves it in its finally.
+        sys.stdout.flush()
+        traceback.print_exc()
+        return EXIT_CRASH

@@ -1,0 +1,502 @@
+"""The key map: which key does what for whom, as one table the hints, help and config share.
+
+A key is named by a short string (``q``, ``;``, ``space``, ``escape``, ``f1``, ``ctrl+c``);
+letters are always lower case, so Caps Lock changes nothing. A ``Binding`` says what a key
+does: play row pile *i* onto the left or right play pile, call stress, say ready to flip,
+declare a stress stop, or (for every player) quit, pause, show help. The default layouts
+are tables of action names to keys, the same shape a ``--keys`` file or the config's
+``[keys.p1]`` / ``[keys.p2]`` sections have, so everything goes through
+``keymap_from_config``. ``docs/keys.md`` pictures the layouts.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+MAX_PILES = 9
+"""Row piles a key map can name (``left1`` .. ``left9``)."""
+
+REQUIRED_PILES = 4
+"""Row piles every player's key map must cover (a standard row)."""
+
+
+class KeyMapError(ValueError):
+    """A key map that cannot be used: a key given twice, a missing action, an unknown name."""
+
+
+class Intent(enum.Enum):
+    """What a key asks for."""
+
+    LEFT = "left"
+    """Play a row pile onto the left play pile."""
+    RIGHT = "right"
+    """Play a row pile onto the right play pile."""
+    STRESS = "stress"
+    """Call stress."""
+    READY = "ready"
+    """Say one is ready to flip new cards."""
+    STOP = "stop"
+    """Declare a stress stop against the opponent's next play (Swiss rule)."""
+    QUIT = "quit"
+    """Leave the game."""
+    PAUSE = "pause"
+    """Pause the round (and resume it)."""
+    HELP = "help"
+    """Show the keys and the rules (pauses the round)."""
+    REDRAW = "redraw"
+    """Draw the whole screen again."""
+    CONFIRM = "confirm"
+    """On a result or pause screen: go on (next round, rematch, resume)."""
+    MENU_QUIT = "menu-quit"
+    """On a result, pause or help screen: quit."""
+    SCROLL_UP = "scroll-up"
+    """On the help screen: show earlier lines."""
+    SCROLL_DOWN = "scroll-down"
+    """On the help screen: show later lines."""
+
+
+class Scope(enum.Enum):
+    """When a binding counts."""
+
+    PLAY = "play"
+    """While the table is up: a player's keys."""
+    GLOBAL = "global"
+    """Always."""
+    MENU = "menu"
+    """Only on a result, pause or help screen (where play keys do nothing)."""
+
+
+PLAYER_INTENTS = (Intent.LEFT, Intent.RIGHT, Intent.STRESS, Intent.READY, Intent.STOP)
+"""The intents a player's own keys carry."""
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """One key and what it does."""
+
+    key: str
+    """The key's name (see ``key_name``)."""
+    intent: Intent
+    """What it asks for."""
+    player: int | None = None
+    """Whose key (0 or 1); ``None`` for a key everyone shares."""
+    pile: int | None = None
+    """The row pile (0 is leftmost) for ``LEFT`` and ``RIGHT``."""
+    scope: Scope = Scope.PLAY
+    """When it counts."""
+
+    @property
+    def action(self) -> str:
+        """The action's name in a config file: ``left1``, ``right4``, ``stress``, ``quit``."""
+        if self.pile is not None:
+            return f"{self.intent.value}{self.pile + 1}"
+        return self.intent.value
+
+    @property
+    def label(self) -> str:
+        """What the action does, in a few words (for the help screen)."""
+        if self.pile is not None:
+            return f"pile {self.pile + 1} onto the {self.intent.value} pile"
+        return _LABELS[self.intent]
+
+
+_LABELS = {
+    Intent.STRESS: "call stress",
+    Intent.READY: "ready to flip",
+    Intent.STOP: "stress stop",
+    Intent.QUIT: "quit",
+    Intent.PAUSE: "pause",
+    Intent.HELP: "help",
+    Intent.REDRAW: "redraw",
+    Intent.CONFIRM: "go on",
+    Intent.MENU_QUIT: "quit",
+    Intent.SCROLL_UP: "scroll up",
+    Intent.SCROLL_DOWN: "scroll down",
+}
+
+# ----------------------------------------------------------------------------- key names
+
+_NAMED_KEYS = (
+    "space", "enter", "tab", "backspace", "escape", "up", "down", "left", "right",
+    "home", "end", "insert", "delete", "pageup", "pagedown",
+    *(f"f{n}" for n in range(1, 13)),
+)
+_CONTROL_KEYS = ("ctrl+c", "ctrl+l", "ctrl+z")
+
+_ALIASES = {
+    "esc": "escape", "return": "enter", "del": "delete", "ins": "insert",
+    "pgup": "pageup", "pgdn": "pagedown", "page_up": "pageup", "page_down": "pagedown",
+    "semicolon": ";", "comma": ",", "period": ".", "dot": ".", "slash": "/",
+    "backslash": "\\", "quote": "'", "apostrophe": "'", "minus": "-", "equals": "=",
+    "equal": "=", "backquote": "`", "grave": "`", "lbracket": "[", "rbracket": "]",
+    "spacebar": "space",
+}
+
+# blessed's names for the keys we know by name (``Keystroke.key_name``).
+_BLESSED_NAMES = {
+    "KEY_ENTER": "enter", "KEY_KP_ENTER": "enter", "KEY_ESCAPE": "escape", "KEY_TAB": "tab",
+    "KEY_BACKSPACE": "backspace", "KEY_DELETE": "delete", "KEY_INSERT": "insert",
+    "KEY_UP": "up", "KEY_DOWN": "down", "KEY_LEFT": "left", "KEY_RIGHT": "right",
+    "KEY_HOME": "home", "KEY_END": "end", "KEY_PGUP": "pageup", "KEY_PGDOWN": "pagedown",
+    "KEY_SPACE": "space", "KEY_CTRL_C": "ctrl+c", "KEY_CTRL_L": "ctrl+l",
+    "KEY_CTRL_Z": "ctrl+z",
+    **{f"KEY_F{n}": f"f{n}" for n in range(1, 13)},
+}
+
+# Kitty modifier bits that do not change what a key means to us: shift (the text already
+# carries it), caps lock, num lock.
+_IGNORED_MODIFIERS = 1 | 64 | 128
+
+
+class KeystrokeLike(Protocol):
+    """What ``key_name`` reads from a ``blessed.keyboard.Keystroke``."""
+
+    @property
+    def key_name(self) -> str | None: ...
+    @property
+    def value(self) -> str: ...
+    @property
+    def modifiers_bits(self) -> int: ...
+    @property
+    def released(self) -> bool: ...
+
+
+def key_name(keystroke: KeystrokeLike) -> str | None:
+    """The name of a key as the key map knows it, or ``None`` for a key it cannot name (a
+    modifier alone, Alt+letter, a key release). Repeats are named like presses: the caller
+    decides what to do with ``keystroke.repeated``.
+
+    Works the same for legacy input (``q``, ``\\x03``) and the kitty keyboard protocol
+    (``\\x1b[113u``, ``\\x1b[99;5u``).
+    """
+    if keystroke.released:
+        return None
+    known = _BLESSED_NAMES.get(keystroke.key_name or "")
+    if known is not None:
+        return known
+    text = keystroke.value
+    if len(text) != 1 or not text.isprintable():
+        return None
+    if keystroke.modifiers_bits & ~_IGNORED_MODIFIERS:
+        return None
+    if text == " ":
+        return "space"
+    return text.lower()
+
+
+def normalize_key(name: str) -> str:
+    """A key name from a config file in the canonical form; ``KeyMapError`` if unknown.
+
+    >>> normalize_key("Q"), normalize_key("semicolon"), normalize_key("Esc")
+    ('q', ';', 'escape')
+    """
+    if not isinstance(name, str):
+        raise KeyMapError(f"a key name must be text, not {name!r}")
+    if len(name) == 1:
+        if name.isprintable() and name != " ":
+            return name.lower()
+        raise KeyMapError(f"unknown key name {name!r} (write 'space' for the space bar)")
+    lowered = name.strip().lower()
+    lowered = _ALIASES.get(lowered, lowered)
+    if lowered in _NAMED_KEYS or lowered in _CONTROL_KEYS:
+        return lowered
+    if len(lowered) == 1 and lowered.isprintable():
+        return lowered
+    raise KeyMapError(
+        f"unknown key name {name!r} (a single character, or one of {', '.join(_NAMED_KEYS)})"
+    )
+
+
+_SHORT_NAMES = {
+    "space": "Spc", "enter": "Ent", "tab": "Tab", "backspace": "BkSp", "escape": "Esc",
+    "up": "Up", "down": "Dn", "left": "Lt", "right": "Rt", "home": "Home", "end": "End",
+    "insert": "Ins", "delete": "Del", "pageup": "PgUp", "pagedown": "PgDn",
+    "ctrl+c": "^C", "ctrl+l": "^L", "ctrl+z": "^Z",
+}
+
+
+def key_label(key: str) -> str:
+    """A key as written on screen: ``q``, ``;``, ``Spc``, ``Esc``, ``F1``, ``^C``."""
+    if key in _SHORT_NAMES:
+        return _SHORT_NAMES[key]
+    if len(key) > 1 and key[0] == "f" and key[1:].isdigit():
+        return key.upper()
+    return key
+
+
+# ----------------------------------------------------------------------------- the map
+
+
+@dataclass(frozen=True)
+class KeyMap:
+    """Every binding in play; a key does one thing per scope."""
+
+    bindings: tuple[Binding, ...]
+    """All bindings, in the order the help lists them."""
+    _play: dict[str, Binding] = field(init=False, repr=False, compare=False)
+    _menu: dict[str, Binding] = field(init=False, repr=False, compare=False)
+    _by_intent: dict[tuple[Intent, int | None, int | None], tuple[str, ...]] = field(
+        init=False, repr=False, compare=False
+    )
+    _piles: dict[tuple[int, int], tuple[str | None, str | None]] = field(
+        init=False, repr=False, compare=False
+    )
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        play: dict[str, Binding] = {}
+        menu: dict[str, Binding] = {}
+        by_intent: dict[tuple[Intent, int | None, int | None], tuple[str, ...]] = {}
+        piles: dict[tuple[int, int], tuple[str | None, str | None]] = {}
+        for binding in self.bindings:
+            where = (binding.intent, binding.player, binding.pile)
+            by_intent[where] = (*by_intent.get(where, ()), binding.key)
+            if binding.player is not None and binding.pile is not None:
+                left, right = piles.get((binding.player, binding.pile), (None, None))
+                if binding.intent is Intent.LEFT and left is None:
+                    left = binding.key
+                elif binding.intent is Intent.RIGHT and right is None:
+                    right = binding.key
+                piles[binding.player, binding.pile] = (left, right)
+            if binding.scope is Scope.MENU:
+                tables = [menu]
+            elif binding.scope is Scope.GLOBAL:
+                tables = [play, menu]
+            else:
+                tables = [play]
+            for table in tables:
+                other = table.get(binding.key)
+                if other is not None and other != binding:
+                    raise KeyMapError(
+                        f"key {binding.key!r} is given to two actions: "
+                        f"{_who(other)} {other.action} and {_who(binding)} {binding.action}"
+                    )
+                table[binding.key] = binding
+        object.__setattr__(self, "_play", play)
+        object.__setattr__(self, "_menu", menu)
+        object.__setattr__(self, "_by_intent", by_intent)
+        object.__setattr__(self, "_piles", piles)
+        object.__setattr__(self, "_hash", hash(self.bindings))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def lookup(self, key: str | None, menu: bool = False) -> Binding | None:
+        """What ``key`` does at the table (or, with ``menu``, on a result/pause/help
+        screen)."""
+        if key is None:
+            return None
+        return (self._menu if menu else self._play).get(key)
+
+    def keys_for(
+        self, intent: Intent, player: int | None = None, pile: int | None = None
+    ) -> tuple[str, ...]:
+        """The keys bound to an intent (for a player, for a row pile)."""
+        return self._by_intent.get((intent, player, pile), ())
+
+    def pile_keys(self, player: int, pile: int) -> tuple[str | None, str | None]:
+        """The keys that play a row pile onto the left and onto the right pile."""
+        return self._piles.get((player, pile), (None, None))
+
+    def key_for(
+        self, intent: Intent, player: int | None = None, pile: int | None = None
+    ) -> str | None:
+        """The first key bound to an intent, if any."""
+        keys = self.keys_for(intent, player, pile)
+        return keys[0] if keys else None
+
+    def player_bindings(self, player: int) -> tuple[Binding, ...]:
+        """One player's own keys."""
+        return tuple(b for b in self.bindings if b.player == player)
+
+    def global_bindings(self) -> tuple[Binding, ...]:
+        """The keys everyone shares (quit, pause, help, redraw) and the menu keys."""
+        return tuple(b for b in self.bindings if b.player is None)
+
+    def has_player(self, player: int) -> bool:
+        """Whether ``player`` has any keys (a computer player has none)."""
+        return any(b.player == player for b in self.bindings)
+
+    def only_players(self, players: Iterable[int]) -> KeyMap:
+        """The same map without the keys of the other players (computer players)."""
+        keep = set(players)
+        return KeyMap(tuple(b for b in self.bindings if b.player is None or b.player in keep))
+
+    def as_config(self) -> dict[str, dict[str, str]]:
+        """The players' keys in the shape ``keymap_from_config`` reads."""
+        out: dict[str, dict[str, str]] = {}
+        for b in self.bindings:
+            if b.player is not None:
+                out.setdefault(f"p{b.player + 1}", {})[b.action] = b.key
+        return out
+
+
+def _who(binding: Binding) -> str:
+    if binding.player is None:
+        return "everyone's" if binding.scope is not Scope.MENU else "the menu's"
+    return f"p{binding.player + 1}'s"
+
+
+GLOBAL_BINDINGS: tuple[Binding, ...] = (
+    Binding("?", Intent.HELP, scope=Scope.GLOBAL),
+    Binding("f1", Intent.HELP, scope=Scope.GLOBAL),
+    Binding("escape", Intent.PAUSE, scope=Scope.GLOBAL),
+    Binding("ctrl+c", Intent.QUIT, scope=Scope.GLOBAL),
+    Binding("ctrl+l", Intent.REDRAW, scope=Scope.GLOBAL),
+    Binding("enter", Intent.CONFIRM, scope=Scope.MENU),
+    Binding("q", Intent.MENU_QUIT, scope=Scope.MENU),
+    Binding("up", Intent.SCROLL_UP, scope=Scope.MENU),
+    Binding("pageup", Intent.SCROLL_UP, scope=Scope.MENU),
+    Binding("down", Intent.SCROLL_DOWN, scope=Scope.MENU),
+    Binding("pagedown", Intent.SCROLL_DOWN, scope=Scope.MENU),
+)
+"""Keys everyone shares. None is a letter in a play zone: a player cannot pause, quit or
+open help by a slip of the hand (Esc and ? are off the home rows, ? needs Shift, Ctrl-C
+needs Ctrl). On the result, pause and help screens, where no card can be played, Enter
+goes on and ``q`` quits; the arrow and page keys scroll the help."""
+
+RESERVED_KEYS = frozenset(
+    b.key for b in GLOBAL_BINDINGS if b.scope is Scope.GLOBAL
+) | {"ctrl+z"}
+"""Keys a player's map may not use (Ctrl-Z suspends)."""
+
+TWO_PLAYER_LAYOUT: dict[str, dict[str, str]] = {
+    "p1": {
+        "left1": "q", "left2": "w", "left3": "e", "left4": "r",
+        "right1": "a", "right2": "s", "right3": "d", "right4": "f",
+        "stress": "v", "ready": "c", "stop": "x",
+    },
+    "p2": {
+        "left1": "u", "left2": "i", "left3": "o", "left4": "p",
+        "right1": "j", "right2": "k", "right3": "l", "right4": ";",
+        "stress": "m", "ready": ",", "stop": ".",
+    },
+}
+"""Two people side by side on one QWERTY keyboard. Player 1 (top row on screen) has the left
+half, player 2 (bottom row) the right half; the columns T G B and Y H N between them are
+left free, so the hands never meet. For both, the upper letter row plays onto the left pile
+and the home row onto the right pile, one finger per pile from left to right; the index
+finger drops one row down for stress (V, M), the next fingers for ready (C, comma) and for the
+stress stop (X, period)."""
+
+SOLO_LAYOUT: dict[str, str] = {
+    "left1": "a", "left2": "s", "left3": "d", "left4": "f",
+    "right1": "j", "right2": "k", "right3": "l", "right4": ";",
+    "stress": "space", "ready": "g", "stop": "h",
+}
+"""One person against the computer, both hands on the home row: the left hand plays onto the
+left pile, the right hand onto the right pile, one finger per pile from left to right; the
+thumb calls stress on the space bar, the index fingers reach G (ready) and H (stress stop)."""
+
+
+def _player_actions() -> tuple[str, ...]:
+    names = [f"{side}{i}" for side in ("left", "right") for i in range(1, MAX_PILES + 1)]
+    return (*names, "stress", "ready", "stop")
+
+
+PLAYER_ACTIONS = _player_actions()
+"""Every action name a player's section may use."""
+
+REQUIRED_ACTIONS = (
+    *(f"{side}{i}" for side in ("left", "right") for i in range(1, REQUIRED_PILES + 1)),
+    "stress", "ready", "stop",
+)
+"""The actions every player's section must give a key."""
+
+
+def _player_bindings(player: int, actions: Mapping[str, str]) -> list[Binding]:
+    section = f"p{player + 1}"
+    if not isinstance(actions, Mapping):
+        raise KeyMapError(f"[keys.{section}] must be a table of action = key")
+    unknown = [name for name in actions if name not in PLAYER_ACTIONS]
+    if unknown:
+        raise KeyMapError(
+            f"[keys.{section}]: unknown action {unknown[0]!r} "
+            f"(actions are left1..left{MAX_PILES}, right1..right{MAX_PILES}, stress, "
+            "ready, stop)"
+        )
+    missing = [name for name in REQUIRED_ACTIONS if name not in actions]
+    if missing:
+        raise KeyMapError(f"[keys.{section}]: no key for {', '.join(missing)}")
+    bindings = []
+    for name in PLAYER_ACTIONS:
+        if name not in actions:
+            continue
+        key = normalize_key(actions[name])
+        if key in RESERVED_KEYS:
+            raise KeyMapError(
+                f"[keys.{section}] {name}: {key!r} is reserved "
+                "(? and F1 help, Esc pause, Ctrl-C quit, Ctrl-L redraw, Ctrl-Z suspend)"
+            )
+        if key in _CONTROL_KEYS:
+            raise KeyMapError(f"[keys.{section}] {name}: control keys cannot play")
+        if name[-1].isdigit():
+            intent = Intent.LEFT if name.startswith("left") else Intent.RIGHT
+            bindings.append(Binding(key, intent, player, int(name[-1]) - 1))
+        else:
+            bindings.append(Binding(key, Intent(name), player))
+    return bindings
+
+
+def keymap_from_config(
+    mapping: Mapping[str, Mapping[str, str]],
+    defaults: Mapping[str, Mapping[str, str]] | None = None,
+) -> KeyMap:
+    """A key map from ``{"p1": {"left1": "q", ...}, "p2": {...}}`` (what ``--keys FILE`` and
+    the config's ``[keys.p1]`` / ``[keys.p2]`` hold). A player's section must give a key for
+    every action in ``REQUIRED_ACTIONS`` (``left5`` .. ``left9`` and ``right5`` ..
+    ``right9`` are optional, for longer rows); a section left out keeps ``defaults`` (the
+    two-player layout). Raises ``KeyMapError`` for a key given to two actions (also across
+    players, and the shared keys), a player missing an action, an unknown key or action name,
+    an unknown section.
+
+    >>> keymap_from_config({}).key_for(Intent.STRESS, player=1)
+    'm'
+    """
+    if not isinstance(mapping, Mapping):
+        raise KeyMapError("keys must be a table with the sections p1 and p2")
+    base = TWO_PLAYER_LAYOUT if defaults is None else defaults
+    for section in mapping:
+        if section not in ("p1", "p2"):
+            raise KeyMapError(f"unknown keys section {section!r} (the sections are p1 and p2)")
+    bindings: list[Binding] = []
+    for player, section in enumerate(("p1", "p2")):
+        actions = mapping.get(section, base.get(section))
+        if actions is not None:
+            bindings += _player_bindings(player, actions)
+    return KeyMap((*bindings, *GLOBAL_BINDINGS))
+
+
+def default_keymap(players: tuple[str, str] = ("human", "human")) -> KeyMap:
+    """The default layout for who is playing: the two-player layout for two people, the
+    solo layout for one person against the computer (on whichever side they sit), and only
+    the shared keys when computers play each other."""
+    humans = [i for i, kind in enumerate(players) if kind == "human"]
+    if len(humans) == 1:
+        return keymap_from_config({f"p{humans[0] + 1}": SOLO_LAYOUT}, defaults={})
+    return keymap_from_config({}).only_players(humans)
+
+
+def keymap_for(
+    players: tuple[str, str], config: Mapping[str, Mapping[str, str]] | None
+) -> KeyMap:
+    """The key map a game uses: ``config`` (``Settings.keymap``) over the default layout for
+    ``players``, with no keys for computer players. Every section of ``config`` is checked,
+    even one for a side the computer plays (but its keys may then clash with the human's)."""
+    if not config:
+        return default_keymap(players)
+    if not isinstance(config, Mapping):
+        raise KeyMapError("keys must be a table with the sections p1 and p2")
+    for section, actions in config.items():
+        keymap_from_config({section: actions}, defaults={})
+    humans = [i for i, kind in enumerate(players) if kind == "human"]
+    sections = {f"p{i + 1}" for i in humans}
+    if len(humans) == 1:
+        defaults: Mapping[str, Mapping[str, str]] = {f"p{humans[0] + 1}": SOLO_LAYOUT}
+    else:
+        defaults = {s: v for s, v in TWO_PLAYER_LAYOUT.items() if s in sections}
+    chosen = {s: v for s, v in config.items() if s in sections}
+    return keymap_from_config(chosen, defaults=defaults)

@@ -1,0 +1,469 @@
+"""The real program in a pseudo-terminal, read back as a player would see it.
+
+Every test starts ``python -m stress_tui --seed N`` (or a position through the
+``STRESS_TUI_POSITION`` test hook) in an 80x24 pty and waits for what should appear, with a
+deadline. Seeds were found with the same rules and ``random.Random(seed)`` as the app (the
+default rules; the first flip comes 1.2 s after the start):
+
+- 12: after the flip the piles are 10C | 4H; p1's row JS | 2D | 9D | 4C. ``q`` (p1 pile 1
+  onto the left) is legal, ``w`` (the 2D onto the 10) is not.
+- 5: piles 6C | AH; p1 has 7D at pile 2 (``w``), p2 has 5C at pile 3 (``o``): both fit the
+  left pile, and whichever lands first makes the other too late.
+- 6: piles KC | QD; p1's QS at pile 2 onto the left (``w``) makes stress (Q and Q).
+- 8: the first flip (8H | 5D) leaves nobody a play: the round stalls and flips again.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from stress_tui.engine import Match
+from stress_tui.notation import format_position
+from stress_tui.render import Layout, layout
+from stress_tui.rules import Rules
+from stress_tui.table import Table
+from tests.tty import TtySession, restore_problems, restored
+
+ROWS, COLS = 24, 80
+LAY: Layout = layout(COLS, ROWS, 4)  # type: ignore[assignment]
+assert LAY is not None
+
+LEGAL_SEED = 12
+RACE_SEED = 5
+STRESS_SEED = 6
+STALL_SEED = 8
+
+
+def flipped(seed: int) -> dict[str, str | None]:
+    """The environment that starts the game at ``seed``'s deal just after its first flip
+    (the same table as ``--seed`` shows 1.2 s in, without waiting for the count)."""
+    game = Match(Rules(), random.Random(seed)).new_round()
+    table = Table(game)
+    table.start(0.0)
+    table.advance(table.countdown)
+    return {"STRESS_TUI_POSITION": format_position(game.state)}
+
+
+# No config file from the machine the tests run on.
+NO_CONFIG = {"STRESS_TUI_CONFIG": "/nonexistent/stress-tui-tests/config.toml"}
+
+
+@contextmanager
+def game(
+    seed: int | None = LEGAL_SEED,
+    env: dict[str, str | None] | None = None,
+    rows: int = ROWS,
+    cols: int = COLS,
+    args: tuple[str, ...] = (),
+) -> Iterator[TtySession]:
+    argv = [*(["--seed", str(seed)] if seed is not None else []), *args]
+    lay = layout(cols, rows, 4)
+    assert lay is not None
+    with TtySession(args=argv, rows=rows, cols=cols, env={**NO_CONFIG, **(env or {})}) as s:
+        # A frame is written top to bottom, maybe in several reads: wait for its last line
+        # (player 2's keys, or the computer's name where player 2 has no keys).
+        s.wait_for(
+            lambda: "STRESS" in s.row(0) and (
+                s.row(lay.hints_y[1]).strip() != ""
+                or "computer" in s.row(lay.rows_y[1] + 2)
+            ),
+            timeout=10, what="the first frame",
+        )
+        yield s
+
+
+def card_text(s: TtySession, y: int, x: int) -> str:
+    """The label at the top left of the card drawn at (y, x): ``10♣``, or ``""``."""
+    return s.row(y)[x + 1 : x + LAY.card_w - 1].strip()
+
+
+def pile_top(s: TtySession, target: int) -> str:
+    return card_text(s, LAY.piles_y, LAY.pile_x[target])
+
+
+def row_card(s: TtySession, player: int, pile: int) -> str:
+    x = LAY.row_x + pile * (LAY.card_w + LAY.gap)
+    return card_text(s, LAY.rows_y[player], x)
+
+
+def notice(s: TtySession, player: int) -> str:
+    return s.row(LAY.notice_y[player])
+
+
+def banner(s: TtySession) -> str:
+    return s.row(LAY.banner_y)
+
+
+def draw_count(s: TtySession, player: int) -> int:
+    words = s.row(LAY.rows_y[player] + 1).split()
+    return int(words[words.index("draw") + 1])
+
+
+def wait_flip(s: TtySession, left: str, right: str) -> None:
+    s.wait_for(
+        lambda: pile_top(s, 0) == left and pile_top(s, 1) == right,
+        timeout=3, what=f"the flip {left} | {right}",
+    )
+
+
+def countdown(s: TtySession) -> str:
+    x0 = LAY.pile_x[0] + LAY.card_w
+    return s.row(LAY.piles_y + LAY.card_h // 2)[x0 : LAY.pile_x[1]].strip()
+
+
+def quit_cleanly(s: TtySession) -> None:
+    s.send("\x03")
+    assert s.wait_exit() == 130
+    assert restored(s.raw_log()), restore_problems(s.raw_log())
+    assert s.tty_mode_restored()
+
+
+# ----------------------------------------------------------------------------- the table
+
+
+def test_the_table_appears_with_three_rows() -> None:
+    with game() as s:
+        assert "Player 1" in s.row(LAY.rows_y[0])
+        assert "Player 2" in s.row(LAY.rows_y[1])
+        assert [row_card(s, 0, i) for i in range(4)] == ["J♠", "2♦", "9♦", "4♣"]
+        assert all(row_card(s, 1, i) for i in range(4))
+        # The keys under every pile: onto the left pile, onto the right pile.
+        assert s.row(LAY.hints_y[0]).split() == ["<q", "a>", "<w", "s>", "<e", "d>", "<r", "f>"]
+        assert s.row(LAY.hints_y[1]).split() == ["<u", "j>", "<i", "k>", "<o", "l>", "<p", ";>"]
+        assert "New cards on three" in banner(s)
+        # The middle row fills at the flip, after "1 2 3".
+        assert pile_top(s, 0) == "" and pile_top(s, 1) == ""
+        wait_flip(s, "10♣", "4♥")
+        quit_cleanly(s)
+
+
+def test_a_legal_play_moves_the_card() -> None:
+    with game() as s:
+        wait_flip(s, "10♣", "4♥")
+        before = draw_count(s, 0)
+        s.send("q")
+        s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
+        assert row_card(s, 0, 0) != "J♠"  # refilled from the draw pile
+        assert draw_count(s, 0) == before - 1
+        assert pile_top(s, 1) == "4♥"
+        assert notice(s, 0).strip() == ""
+        quit_cleanly(s)
+
+
+def test_an_illegal_play_is_rejected_visibly_and_nothing_moves() -> None:
+    with game() as s:
+        wait_flip(s, "10♣", "4♥")
+        s.send("w")  # the 2♦ onto the 10♣
+        s.wait_for(
+            lambda: "2 on 10: not one rank above or below  (locked out)" in notice(s, 0),
+            timeout=2, what="the rejection next to player 1",
+        )
+        assert pile_top(s, 0) == "10♣" and pile_top(s, 1) == "4♥"
+        assert [row_card(s, 0, i) for i in range(4)] == ["J♠", "2♦", "9♦", "4♣"]
+        quit_cleanly(s)
+
+
+@pytest.mark.parametrize(
+    ("burst", "winner", "card"), [("wo", 0, "7♦"), ("ow", 1, "5♣")], ids=["p1-first", "p2-first"]
+)
+def test_two_keys_in_one_burst_the_earlier_wins(burst: str, winner: int, card: str) -> None:
+    with game(RACE_SEED) as s:
+        wait_flip(s, "6♣", "A♥")
+        s.send(burst)  # one write: both keys arrive in the same read
+        loser = 1 - winner
+        s.wait_for(
+            lambda: "too late: the other player was faster" in notice(s, loser)
+            and pile_top(s, 0) == card,
+            timeout=2, what="the faster play on the pile, the slower rejected",
+        )
+        assert notice(s, winner).strip() == ""
+        quit_cleanly(s)
+
+
+def test_stress_is_opened_called_and_the_slower_takes_the_piles() -> None:
+    with game(STRESS_SEED) as s:
+        wait_flip(s, "K♣", "Q♦")
+        s.send("w")  # Q♠ onto the K♣: Q and Q
+        s.wait_for(lambda: "STRESS!" in banner(s), timeout=2, what="STRESS!")
+        assert pile_top(s, 0) == "Q♠"
+        before = draw_count(s, 0)
+        s.send("m")  # player 2 calls first
+        s.wait_for(
+            lambda: "Player 2 called stress first: Player 1 takes 3 cards" in banner(s)
+            and "stress won" in notice(s, 1),
+            timeout=2, what="who won the stress",
+        )
+        assert draw_count(s, 0) == before + 3
+        assert pile_top(s, 0) == "" and pile_top(s, 1) == ""
+        quit_cleanly(s)
+
+
+def test_a_stall_counts_down_and_flips_new_cards() -> None:
+    with game(STALL_SEED) as s:
+        wait_flip(s, "8♥", "5♦")
+        s.wait_for(
+            lambda: "Nobody can play: new cards on three" in banner(s), timeout=1,
+            what="the stall",
+        )
+        s.wait_for(lambda: countdown(s) == "1", timeout=1, what="the count")
+        s.wait_for(lambda: countdown(s) == "1  2  3", timeout=1.5, what="three")
+        s.wait_for(
+            lambda: pile_top(s, 0) not in ("8♥", "") and pile_top(s, 1) not in ("5♦", ""),
+            timeout=1.5, what="new cards on the piles",
+        )
+        quit_cleanly(s)
+
+
+# A round one card from its end: p1's last card, the 5♥, fits the 4♣. One win takes the match.
+LAST_CARD = (
+    "rules: standard wins=1; phase: playing; p1 row: 5H | - | - | -; p1 draw: -;"
+    " piles: 4C | 9D; p2 row: 2C | 3C | 8D | KS; p2 draw: 7S 7H"
+)
+
+
+def test_a_round_ends_and_the_result_screen_offers_a_rematch() -> None:
+    with game(env={"STRESS_TUI_POSITION": LAST_CARD}) as s:
+        assert pile_top(s, 0) == "4♣"
+        s.send("q")
+        s.wait_text("Player 1 wins the match!", timeout=2)
+        s.wait_text("Player 1 1 : 0 Player 2", timeout=2)
+        s.wait_text("Enter: rematch    q: quit", timeout=2)
+        s.send("\r")
+        s.wait_for(
+            lambda: "wins 0/1" in s.row(LAY.rows_y[0] + 1) and "New cards" in banner(s),
+            timeout=2, what="a new deal",
+        )
+        assert all(row_card(s, 0, i) for i in range(4))
+        quit_cleanly(s)
+
+
+def test_the_help_overlay_pauses_the_round() -> None:
+    with game() as s:
+        s.wait_for(lambda: countdown(s) == "1", timeout=1, what="the count")
+        s.send("?")
+        s.wait_text("The rules in play", timeout=2)
+        assert "piles 1-4 onto the left pile:  q w e r" in s.text()
+        assert "piles 1-4 onto the right pile: j k l ;" in s.text()
+        # Unpaused, the count would be at three by now and flip 0.3 s later.
+        deadline = time.monotonic() + 0.9
+        while time.monotonic() < deadline:
+            s.pump(deadline - time.monotonic())
+        s.send("?")
+        s.wait_for(lambda: "The rules in play" not in s.text(), timeout=2, what="help closed")
+        assert countdown(s) in ("1", "1  2")  # where it stood when help opened
+        assert pile_top(s, 0) == ""
+        quit_cleanly(s)
+
+
+def test_play_keys_do_nothing_while_paused() -> None:
+    with game(env=flipped(LEGAL_SEED)) as s:
+        wait_flip(s, "10♣", "4♥")
+        s.send("\x1b")  # Esc: pause (after blessed's escape delay)
+        s.wait_text("Paused", timeout=2)
+        s.send("e?")  # e would put the 9♦ on the 10♣; ? shows it has been read
+        s.wait_text("The rules in play", timeout=2)
+        s.send("?")  # back to the pause screen
+        s.wait_for(lambda: "The rules in play" not in s.text(), timeout=2, what="help closed")
+        assert "Paused" in s.text()
+        s.send("\r")  # play on
+        s.wait_for(lambda: "Paused" not in s.text(), timeout=2, what="resumed")
+        assert pile_top(s, 0) == "10♣"
+        s.send("e")
+        s.wait_for(lambda: pile_top(s, 0) == "9♦", timeout=2, what="9♦ on the left pile")
+        quit_cleanly(s)
+
+
+def test_quit_from_the_pause_screen() -> None:
+    with game() as s:
+        s.send("\x1b")
+        s.wait_text("Paused", timeout=2)
+        s.send("q")
+        assert s.wait_exit() == 0
+        assert restored(s.raw_log()), restore_problems(s.raw_log())
+        assert s.tty_mode_restored()
+
+
+def test_resize_too_small_pauses_and_back_resumes() -> None:
+    with game(env=flipped(LEGAL_SEED)) as s:
+        wait_flip(s, "10♣", "4♥")
+        s.resize(12, 50)
+        s.wait_text("Make the window larger", timeout=2)
+        s.wait_text("this is 50x12", timeout=2)
+        mark = len(s.log)
+        s.send("q\x0c")  # no play while too small; Ctrl-L redraws, so q has been read
+        s.wait_for(lambda: b"\x1b[2J" in s.raw_log(mark), timeout=2, what="the redraw")
+        s.resize(ROWS, COLS)
+        s.wait_for(
+            lambda: "Player 1" in s.row(LAY.rows_y[0]) and pile_top(s, 0) == "10♣",
+            timeout=2, what="the table",
+        )
+        s.send("q")
+        s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
+        quit_cleanly(s)
+
+
+def test_a_larger_terminal_gets_larger_cards() -> None:
+    big = layout(120, 40, 4)
+    assert big is not None and big.card_h > LAY.card_h
+    with game(rows=40, cols=120) as s:
+        x = big.row_x
+        assert s.row(big.rows_y[0])[x + 1 : x + 4].strip() == "J♠"
+        quit_cleanly(s)
+
+
+def test_a_held_key_plays_once() -> None:
+    """With the kitty keyboard protocol a held key repeats as "repeated" events: ignored."""
+    with game(env=flipped(LEGAL_SEED)) as s:
+        wait_flip(s, "10♣", "4♥")
+        s.send("\x1b[113;1:2u?")  # q auto-repeated, then ? to know it has been read
+        s.wait_text("The rules in play", timeout=2)
+        s.send("?")
+        s.wait_for(lambda: "The rules in play" not in s.text(), timeout=2, what="help closed")
+        assert pile_top(s, 0) == "10♣"
+        s.send("\x1b[113u")  # q pressed, in the kitty protocol
+        s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
+        quit_cleanly(s)
+
+
+def test_no_color_draws_a_monochrome_table_that_works() -> None:
+    with game(env={"NO_COLOR": "1", **flipped(LEGAL_SEED)}) as s:
+        wait_flip(s, "10♣", "4♥")
+        colours = {
+            (cell.fg, cell.bg)
+            for y in range(ROWS) for x in range(COLS)
+            for cell in [s.cell(y, x)]
+        }
+        assert colours == {("default", "default")}
+        assert s.cell(LAY.piles_y, LAY.pile_x[0]).reverse  # cards in reverse video
+        s.send("q")
+        s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
+        quit_cleanly(s)
+
+
+def test_ascii_and_four_colours() -> None:
+    with game(env=flipped(LEGAL_SEED), args=("--ascii", "--four-colour")) as s:
+        wait_flip(s, "10C", "4H")
+        assert [row_card(s, 0, i) for i in range(4)] == ["JS", "2D", "9D", "4C"]
+        assert "♠" not in s.text() and "♣" not in s.text()
+
+        def colour(pile: int) -> str:
+            x = LAY.row_x + pile * (LAY.card_w + LAY.gap) + 1
+            return str(s.cell(LAY.rows_y[0], x).fg)
+
+        spades, diamonds, clubs = colour(0), colour(1), colour(3)
+        assert len({spades, diamonds, clubs}) == 3
+        quit_cleanly(s)
+
+
+def test_against_the_computer() -> None:
+    with game(args=("--p2", "bot:expert")) as s:
+        # The one human gets the home-row layout; the computer's row has no keys.
+        s.wait_for(lambda: row_card(s, 1, 3) != "", timeout=2, what="the computer's row")
+        assert s.row(LAY.hints_y[0]).split()[:2] == ["<a", "j>"]
+        assert s.row(LAY.hints_y[1]).strip() == ""
+        assert "computer, expert" in s.row(LAY.rows_y[1] + 2)
+        wait_flip(s, "10♣", "4♥")
+        s.wait_for(
+            lambda: (pile_top(s, 0), pile_top(s, 1)) != ("10♣", "4♥"),
+            timeout=3, what="the computer to play",
+        )
+        assert [row_card(s, 0, i) for i in range(4)] == ["J♠", "2♦", "9♦", "4♣"]
+        quit_cleanly(s)
+
+
+def test_keys_from_a_file(tmp_path: Path) -> None:
+    keys = tmp_path / "keys.toml"
+    keys.write_text(
+        "[keys.p1]\n" + "".join(
+            f'{action} = "{key}"\n' for action, key in (
+                ("left1", "1"), ("left2", "2"), ("left3", "3"), ("left4", "4"),
+                ("right1", "q"), ("right2", "w"), ("right3", "e"), ("right4", "r"),
+                ("stress", "space"), ("ready", "a"), ("stop", "s"),
+            )
+        )
+    )
+    with game(env=flipped(LEGAL_SEED), args=("--keys", str(keys))) as s:
+        assert s.row(LAY.hints_y[0]).split() == ["<1", "q>", "<2", "w>", "<3", "e>", "<4", "r>"]
+        assert "stress Spc" in s.row(LAY.rows_y[0] + 2)
+        wait_flip(s, "10♣", "4♥")
+        s.send("1")
+        s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
+        quit_cleanly(s)
+
+
+# ----------------------------------------------------------------------------- leaving
+
+
+def test_ctrl_c_leaves_the_terminal_restored() -> None:
+    with game() as s:
+        quit_cleanly(s)
+
+
+@pytest.mark.parametrize(
+    ("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)], ids=["SIGTERM", "SIGHUP"]
+)
+def test_a_signal_leaves_the_terminal_restored(sig: signal.Signals, code: int) -> None:
+    with game() as s:
+        s.child.kill(sig)
+        assert s.wait_exit() == code
+        assert restored(s.raw_log()), restore_problems(s.raw_log())
+        assert s.tty_mode_restored()
+
+
+def test_a_crash_restores_the_terminal_then_shows_the_traceback() -> None:
+    with game(env={"STRESS_TUI_TEST_CRASH": "1"}) as s:
+        s.send("x")
+        assert s.wait_exit() == 1
+        log = s.raw_log()
+        assert restored(log), restore_problems(log)
+        assert s.tty_mode_restored()
+        assert log.rfind(b"\x1b[?1049l") < log.rfind(b"Traceback") < log.rfind(b"a crash on")
+
+
+def test_ctrl_z_suspends_and_fg_redraws() -> None:
+    with game(env=flipped(LEGAL_SEED)) as s:
+        wait_flip(s, "10♣", "4♥")
+        mark = len(s.log)
+        s.send("\x1a")  # Ctrl-Z: SIGTSTP from the terminal
+        s.wait_for(lambda: b"\x1b[?1049l" in s.raw_log(mark), timeout=2, what="screen left")
+        s.wait_for(lambda: s.tty_mode_restored(), timeout=2, what="the tty mode restored")
+        deadline = time.monotonic() + 2
+        while _state(s.pid) != "T":
+            assert time.monotonic() < deadline, "the program did not stop"
+            s.pump(0.01)
+        mark = len(s.log)
+        os.kill(s.pid, signal.SIGCONT)  # what fg does
+        s.wait_for(lambda: b"\x1b[?1049h" in s.raw_log(mark), timeout=2, what="screen again")
+        s.wait_for(lambda: pile_top(s, 0) == "10♣", timeout=2, what="the table redrawn")
+        s.send("q")
+        s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
+        quit_cleanly(s)
+
+
+def _state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+def test_not_a_terminal_is_one_line_and_exit_2() -> None:
+    code = (
+        "import sys; from stress_tui.app import run; from stress_tui.settings import Settings;"
+        " sys.exit(run(Settings()))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], stdin=subprocess.DEVNULL, capture_output=True,
+        text=True, timeout=10,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "not a terminal" in done.stderr

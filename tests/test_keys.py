@@ -1,0 +1,257 @@
+"""The key map: the default layouts, the config's checks, and naming what a terminal sends."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from blessed import Terminal
+
+from stress_tui.keys import (
+    GLOBAL_BINDINGS,
+    REQUIRED_ACTIONS,
+    RESERVED_KEYS,
+    SOLO_LAYOUT,
+    TWO_PLAYER_LAYOUT,
+    Intent,
+    KeyMapError,
+    default_keymap,
+    key_label,
+    key_name,
+    keymap_for,
+    keymap_from_config,
+    normalize_key,
+)
+
+# The letter keys of a QWERTY keyboard by column, left to right, and the halves.
+COLUMNS = ["1qaz", "2wsx", "3edc", "4rfv", "5tgb", "6yhn", "7ujm", "8ik,", "9ol.", "0p;/"]
+LEFT_HALF = set("".join(COLUMNS[:4]))
+MIDDLE = set("tgbyhn")
+RIGHT_HALF = set("".join(COLUMNS[6:])) | {"'", "[", "]"}
+
+
+def p1_p2_keys() -> tuple[set[str], set[str]]:
+    keys = default_keymap()
+    return (
+        {b.key for b in keys.player_bindings(0)},
+        {b.key for b in keys.player_bindings(1)},
+    )
+
+
+# ----------------------------------------------------------------------------- the layouts
+
+
+def test_two_players_share_the_keyboard_by_halves_with_a_gap_between() -> None:
+    p1, p2 = p1_p2_keys()
+    assert p1 <= LEFT_HALF
+    assert p2 <= RIGHT_HALF
+    assert not (p1 | p2) & MIDDLE
+
+
+def test_every_player_has_every_action_for_rows_up_to_four() -> None:
+    keys = default_keymap()
+    for player in (0, 1):
+        for pile in range(4):
+            assert keys.key_for(Intent.LEFT, player, pile) is not None
+            assert keys.key_for(Intent.RIGHT, player, pile) is not None
+        for intent in (Intent.STRESS, Intent.READY, Intent.STOP):
+            assert keys.key_for(intent, player) is not None
+
+
+def test_the_default_layout_reads_left_to_right() -> None:
+    keys = default_keymap()
+    assert [keys.key_for(Intent.LEFT, 0, i) for i in range(4)] == list("qwer")
+    assert [keys.key_for(Intent.RIGHT, 0, i) for i in range(4)] == list("asdf")
+    assert [keys.key_for(Intent.LEFT, 1, i) for i in range(4)] == list("uiop")
+    assert [keys.key_for(Intent.RIGHT, 1, i) for i in range(4)] == list("jkl;")
+    assert (keys.key_for(Intent.STRESS, 0), keys.key_for(Intent.STRESS, 1)) == ("v", "m")
+
+
+def test_shared_keys_are_not_in_a_play_zone() -> None:
+    p1, p2 = p1_p2_keys()
+    shared = {b.key for b in GLOBAL_BINDINGS if b.scope.value == "global"}
+    assert shared == {"?", "f1", "escape", "ctrl+c", "ctrl+l"}
+    assert not shared & (p1 | p2)
+    assert not any(key.isalpha() and len(key) == 1 for key in shared)
+
+
+def test_menu_keys_only_count_on_menus() -> None:
+    keys = default_keymap()
+    play = keys.lookup("q")
+    menu = keys.lookup("q", menu=True)
+    assert play is not None and play.intent is Intent.LEFT and play.player == 0
+    assert menu is not None and menu.intent is Intent.MENU_QUIT
+    assert keys.lookup("enter") is None
+    confirm = keys.lookup("enter", menu=True)
+    assert confirm is not None and confirm.intent is Intent.CONFIRM
+    # Shared keys count everywhere.
+    for menu_scope in (False, True):
+        found = keys.lookup("?", menu=menu_scope)
+        assert found is not None and found.intent is Intent.HELP
+
+
+@pytest.mark.parametrize("human", [0, 1])
+def test_one_human_against_the_computer_gets_the_solo_layout(human: int) -> None:
+    players = ("human", "bot:normal") if human == 0 else ("bot:normal", "human")
+    keys = default_keymap(players)
+    assert keys.has_player(human) and not keys.has_player(1 - human)
+    assert keys.as_config() == {f"p{human + 1}": SOLO_LAYOUT}
+    space = keys.lookup("space")
+    assert space is not None and space.intent is Intent.STRESS and space.player == human
+
+
+def test_computers_alone_leave_only_the_shared_keys() -> None:
+    keys = default_keymap(("bot:easy", "bot:hard"))
+    assert not keys.has_player(0) and not keys.has_player(1)
+    assert keys.lookup("?") is not None
+
+
+def test_labels_and_action_names() -> None:
+    keys = default_keymap()
+    q = keys.lookup("q")
+    assert q is not None
+    assert (q.action, q.label) == ("left1", "pile 1 onto the left pile")
+    m = keys.lookup("m")
+    assert m is not None and (m.action, m.label) == ("stress", "call stress")
+    assert [key_label(k) for k in ("q", ";", "space", "escape", "f1", "ctrl+c")] == [
+        "q", ";", "Spc", "Esc", "F1", "^C",
+    ]
+
+
+# ----------------------------------------------------------------------------- the config
+
+
+def test_the_defaults_round_trip_through_the_config_shape() -> None:
+    assert default_keymap().as_config() == TWO_PLAYER_LAYOUT
+    assert keymap_from_config(TWO_PLAYER_LAYOUT) == default_keymap()
+
+
+def test_a_player_section_replaces_that_players_keys() -> None:
+    p1 = {**TWO_PLAYER_LAYOUT["p1"], "stress": "g", "left1": "1"}
+    keys = keymap_from_config({"p1": p1})
+    assert keys.key_for(Intent.STRESS, 0) == "g"
+    assert keys.key_for(Intent.LEFT, 0, 0) == "1"
+    assert keys.key_for(Intent.STRESS, 1) == "m"  # p2 keeps the default
+
+
+def test_longer_rows_may_have_more_keys() -> None:
+    p1 = {**TWO_PLAYER_LAYOUT["p1"], "left5": "t", "right5": "g"}
+    keys = keymap_from_config({"p1": p1})
+    assert keys.key_for(Intent.LEFT, 0, 4) == "t"
+    assert keys.key_for(Intent.RIGHT, 0, 4) == "g"
+
+
+def test_key_names_are_normalised() -> None:
+    assert normalize_key("Q") == "q"
+    assert normalize_key("semicolon") == ";"
+    assert normalize_key("Esc") == "escape"
+    assert normalize_key("SPACE") == "space"
+    assert normalize_key("F5") == "f5"
+    p1 = {**TWO_PLAYER_LAYOUT["p1"], "left1": "Q"}
+    assert keymap_from_config({"p1": p1}).key_for(Intent.LEFT, 0, 0) == "q"
+
+
+@pytest.mark.parametrize(
+    ("mapping", "words"),
+    [
+        ({"p1": {**TWO_PLAYER_LAYOUT["p1"], "left2": "q"}}, ["'q'", "two actions"]),
+        ({"p2": {**TWO_PLAYER_LAYOUT["p2"], "stress": "v"}}, ["'v'", "two actions", "p1", "p2"]),
+        ({"p1": {k: v for k, v in TWO_PLAYER_LAYOUT["p1"].items() if k != "ready"}},
+         ["[keys.p1]", "no key for ready"]),
+        ({"p1": {**TWO_PLAYER_LAYOUT["p1"], "left1": "banana"}}, ["unknown key name", "banana"]),
+        ({"p1": {**TWO_PLAYER_LAYOUT["p1"], "jump": "g"}}, ["unknown action", "jump"]),
+        ({"p3": TWO_PLAYER_LAYOUT["p1"]}, ["unknown keys section", "p3"]),
+        ({"p1": {**TWO_PLAYER_LAYOUT["p1"], "stress": "?"}}, ["reserved"]),
+        ({"p1": {**TWO_PLAYER_LAYOUT["p1"], "stress": "escape"}}, ["reserved"]),
+        ({"p1": {**TWO_PLAYER_LAYOUT["p1"], "stress": "ctrl+z"}}, ["reserved"]),
+        ({"p1": {**TWO_PLAYER_LAYOUT["p1"], "stress": " "}}, ["space"]),
+        ({"p1": {**TWO_PLAYER_LAYOUT["p1"], "stress": 7}}, ["must be text"]),
+        ({"p1": "qwer"}, ["must be a table"]),
+    ],
+    ids=[
+        "same-player-twice", "across-players", "missing-action", "unknown-key",
+        "unknown-action", "unknown-section", "reserved-help", "reserved-pause",
+        "reserved-suspend", "bare-space", "not-text", "not-a-table",
+    ],
+)
+def test_bad_key_maps_are_refused(mapping: dict[str, dict[str, str]], words: list[str]) -> None:
+    with pytest.raises(KeyMapError) as info:
+        keymap_from_config(mapping)
+    assert isinstance(info.value, ValueError)
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_every_required_action_is_required() -> None:
+    for action in REQUIRED_ACTIONS:
+        section = {k: v for k, v in TWO_PLAYER_LAYOUT["p1"].items() if k != action}
+        with pytest.raises(KeyMapError, match=f"no key for {action}"):
+            keymap_from_config({"p1": section})
+
+
+def test_keymap_for_checks_the_whole_config_but_keeps_only_human_keys() -> None:
+    config = {"p1": {**SOLO_LAYOUT, "stress": "b"}, "p2": TWO_PLAYER_LAYOUT["p2"]}
+    keys = keymap_for(("human", "bot:hard"), config)
+    assert keys.key_for(Intent.STRESS, 0) == "b"
+    assert not keys.has_player(1)
+    with pytest.raises(KeyMapError):
+        keymap_for(("human", "bot:hard"), {"p2": {**TWO_PLAYER_LAYOUT["p2"], "left1": "zz"}})
+    # Without a section for the human, the solo layout.
+    keys = keymap_for(("bot:hard", "human"), {"p1": TWO_PLAYER_LAYOUT["p1"]})
+    assert keys.as_config() == {"p2": SOLO_LAYOUT}
+
+
+def test_reserved_keys() -> None:
+    assert {"?", "f1", "escape", "ctrl+c", "ctrl+l", "ctrl+z"} == RESERVED_KEYS
+
+
+# ----------------------------------------------------------------------------- keystrokes
+
+
+@pytest.fixture(scope="module")
+def term() -> Terminal:
+    return Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
+
+
+def read(term: Terminal, text: str):  # type: ignore[no-untyped-def]
+    term.ungetch(text)
+    return term.inkey(timeout=0)
+
+
+@pytest.mark.parametrize(
+    ("sent", "name"),
+    [
+        ("q", "q"),
+        ("Q", "q"),  # Caps Lock changes nothing
+        (";", ";"),
+        (",", ","),
+        (" ", "space"),
+        ("?", "?"),
+        ("\r", "enter"),
+        ("\x03", "ctrl+c"),
+        ("\x0c", "ctrl+l"),
+        ("\x1bOP", "f1"),
+        ("\x1b[A", "up"),
+        ("\x1b[6~", "pagedown"),
+        ("\x1ba", None),  # Alt+a
+        # The kitty keyboard protocol.
+        ("\x1b[113u", "q"),
+        ("\x1b[113;1:2u", "q"),  # a repeat is named; the app drops it by .repeated
+        ("\x1b[113;1:3u", None),  # a release
+        ("\x1b[47;2;63u", "?"),  # Shift+/ with its text
+        ("\x1b[32u", "space"),
+        ("\x1b[27u", "escape"),
+        ("\x1b[99;5u", "ctrl+c"),
+        ("\x1b[122;5u", "ctrl+z"),
+        ("\x1b[57441u", None),  # left shift alone
+        ("\x1b[59u", ";"),
+    ],
+)
+def test_key_names_from_what_terminals_send(term: Terminal, sent: str, name: str | None) -> None:
+    assert key_name(read(term, sent)) == name
+
+
+def test_a_kitty_repeat_is_marked(term: Terminal) -> None:
+    assert read(term, "\x1b[113;1:2u").repeated
+    assert not read(term, "\x1b[113u").repeated
+    assert not read(term, "q").repeated

@@ -1,0 +1,378 @@
+"""The screen, drawn from positions: it fits, it says what happened, it sends only changes."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pyte
+import pytest
+from blessed import Terminal
+
+from stress_tui.cards import Suit
+from stress_tui.engine import (
+    CallStress,
+    Game,
+    Play,
+    ReadyToFlip,
+)
+from stress_tui.keys import default_keymap
+from stress_tui.notation import parse_position
+from stress_tui.render import (
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    Canvas,
+    Frame,
+    Notices,
+    Overlay,
+    Palette,
+    RenderCache,
+    Result,
+    View,
+    countdown_text,
+    encode,
+    help_lines,
+    layout,
+    plain_lines,
+    render,
+)
+from stress_tui.rules import Rules
+from stress_tui.table import Table
+
+PLAYING = (
+    "rules: standard; phase: playing;"
+    " p1 row: JS | 2D 2C | 9D | 4C; p1 draw: 5S 6S 7S;"
+    " piles: TC | 4H;"
+    " p2 row: JC | KS | 5C | TH; p2 draw: 8S 9S"
+)
+
+
+@pytest.fixture(scope="module")
+def term() -> Terminal:
+    return Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
+
+
+def table_at(text: str = PLAYING) -> Table:
+    table = Table(Game(parse_position(text), random.Random(1)))
+    table.start(table.game.state.time)
+    return table
+
+
+def view_of(table: Table, **kw: object) -> View:
+    fields: dict[str, object] = {
+        "table": table, "now": table.game.state.time, "keymap": default_keymap(),
+        "notices": Notices(),
+    }
+    fields.update(kw)
+    return View(**fields)  # type: ignore[arg-type]
+
+
+def draw(
+    term: Terminal, view: View, width: int = 80, height: int = 24, **palette: bool
+) -> Frame:
+    return render(view, Palette(term, **palette), Canvas(width, height, term.length))
+
+
+def text(frame: Frame) -> str:
+    return "\n".join(plain_lines(frame))
+
+
+def screen_of(term: Terminal, data: str, width: int, height: int) -> pyte.Screen:
+    screen = pyte.Screen(width, height)
+    pyte.Stream(screen).feed(data)
+    return screen
+
+
+# ----------------------------------------------------------------------------- fitting
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (120, 40), (60, 16), (200, 60)])
+def test_the_table_fits_the_screen(term: Terminal, width: int, height: int) -> None:
+    frame = draw(term, view_of(table_at()), width, height)
+    assert len(frame) == height
+    for row in frame:
+        assert len(row) == width
+        line = "".join(ch for ch, _ in row)
+        assert term.length(line) == width
+
+
+def test_bigger_terminals_get_bigger_cards() -> None:
+    small, medium, large = layout(60, 16, 4), layout(80, 24, 4), layout(120, 40, 4)
+    assert small is not None and medium is not None and large is not None
+    assert small.card_h < medium.card_h < large.card_h
+    assert small.card_w < medium.card_w < large.card_w
+
+
+def test_three_rows_top_middle_bottom(term: Terminal) -> None:
+    lay = layout(80, 24, 4)
+    assert lay is not None
+    lines = plain_lines(draw(term, view_of(table_at())))
+    assert lay.rows_y[0] < lay.piles_y < lay.rows_y[1]
+    assert "Player 1" in lines[lay.rows_y[0]]
+    assert "Player 2" in lines[lay.rows_y[1]]
+    assert "10♣" in lines[lay.piles_y] and "4♥" in lines[lay.piles_y]
+    # Name, draw pile and score beside each row.
+    assert "draw 3" in lines[lay.rows_y[0] + 1] and "wins 0/3" in lines[lay.rows_y[0] + 1]
+    assert "draw 2" in lines[lay.rows_y[1] + 1]
+    # A stacked pile says how many cards it holds; a play pile too.
+    assert "x2" in text(draw(term, view_of(table_at())))
+    assert "1 card" in lines[lay.piles_y + lay.card_h // 2]
+
+
+def test_the_keys_are_under_every_pile(term: Terminal) -> None:
+    lay = layout(80, 24, 4)
+    assert lay is not None
+    lines = plain_lines(draw(term, view_of(table_at())))
+    for player, (lefts, rights) in enumerate((("qwer", "asdf"), ("uiop", "jkl;"))):
+        hints = lines[lay.hints_y[player]]
+        for i in range(4):
+            x = lay.row_x + i * (lay.card_w + lay.gap)
+            under = hints[x : x + lay.card_w]
+            assert under == f"<{lefts[i]}" + " " * (lay.card_w - 4) + f"{rights[i]}>"
+    assert "stress v" in lines[lay.rows_y[0] + 2]
+    assert "stress m" in lines[lay.rows_y[1] + 2]
+
+
+def test_a_computer_row_has_no_keys(term: Terminal) -> None:
+    lay = layout(80, 24, 4)
+    assert lay is not None
+    players = ("human", "bot:hard")
+    view = view_of(table_at(), keymap=default_keymap(players), kinds=players)
+    lines = plain_lines(draw(term, view))
+    assert lines[lay.hints_y[1]].strip() == ""
+    assert "computer, hard" in "\n".join(lines[lay.rows_y[1] : lay.rows_y[1] + 3])
+    assert "Spc" in lines[lay.rows_y[0] + 2]  # the solo layout: stress on the space bar
+
+
+def test_skat_rows_of_three(term: Terminal) -> None:
+    position = (
+        "rules: skat; phase: playing; p1 row: JS | 9D | 7C; p1 draw: 8S;"
+        " piles: TC | KH; p2 row: JC | KS | AC; p2 draw: 8H"
+    )
+    lay = layout(80, 24, 3)
+    assert lay is not None
+    lines = plain_lines(draw(term, view_of(table_at(position))))
+    assert lines[lay.hints_y[0]].split() == ["<q", "a>", "<w", "s>", "<e", "d>"]
+
+
+def test_ascii_draws_suits_as_letters(term: Terminal) -> None:
+    frame = text(draw(term, view_of(table_at(), ascii=True)))
+    assert not set(frame) & {s.symbol for s in Suit}
+    assert "10C" in frame and "4H" in frame and "JS" in frame
+
+
+def test_jokers_show_as_jokers(term: Terminal) -> None:
+    position = (
+        "rules: standard jokers=2; phase: playing; p1 row: ** | 2D | 9D | 4C; p1 draw: 5S;"
+        " piles: TC | 4H; p2 row: JC | KS | 5C | TH; p2 draw: 8S"
+    )
+    frame = text(draw(term, view_of(table_at(position))))
+    assert "JOKER" in frame and "JK" in frame
+
+
+def test_wide_suits_still_fit(term: Terminal) -> None:
+    wide = Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
+    wide.ambiguous_width = 2
+    assert wide.length("♠") == 2
+    frame = draw(wide, view_of(table_at()))
+    for row in frame:
+        assert wide.length("".join(ch for ch, _ in row)) == 80
+
+
+def test_too_small_asks_for_a_larger_window(term: Terminal) -> None:
+    assert layout(MIN_WIDTH - 1, 24, 4) is None
+    assert layout(80, MIN_HEIGHT - 1, 4) is None
+    assert layout(MIN_WIDTH, MIN_HEIGHT, 4) is not None
+    lines = plain_lines(draw(term, view_of(table_at()), 50, 12))
+    assert "Make the window larger" in "\n".join(lines)
+    assert "60x16, this is 50x12" in "\n".join(lines)
+    tiny = plain_lines(draw(term, view_of(table_at()), 12, 3))
+    assert "Too small" in "\n".join(tiny)
+
+
+# ----------------------------------------------------------------------------- colour
+
+
+def test_red_and_black_and_four_colours(term: Terminal) -> None:
+    two = Palette(term)
+    assert two.suit_styles[Suit.HEARTS] == two.suit_styles[Suit.DIAMONDS]
+    assert two.suit_styles[Suit.SPADES] == two.suit_styles[Suit.CLUBS]
+    assert two.suit_styles[Suit.HEARTS] != two.suit_styles[Suit.SPADES]
+    four = Palette(term, four_colour=True)
+    assert len(set(four.suit_styles.values())) == 4
+
+
+def test_no_colour_uses_no_colour(term: Terminal) -> None:
+    frame = draw(term, view_of(table_at()), colour=False)
+    styles = {style for row in frame for _, style in row}
+    assert not any("38;" in s or "48;" in s for s in styles)
+    out = encode(None, frame, term)
+    screen = screen_of(term, out, 80, 24)
+    assert {(c.fg, c.bg) for line in screen.buffer.values() for c in line.values()} == {
+        ("default", "default")
+    }
+    lay = layout(80, 24, 4)
+    assert lay is not None
+    assert screen.buffer[lay.piles_y][lay.pile_x[0]].reverse
+
+
+# ----------------------------------------------------------------------------- notices
+
+
+def test_a_rejected_play_is_shown_next_to_its_player(term: Terminal) -> None:
+    table = table_at()
+    notices = Notices()
+    events = table.submit(Play(0, 1, 0, 1.0))  # the 2s onto the 10
+    notices.note(events, 1.0, table.game)
+    notice = notices.player[0]
+    assert notice is not None and notice.text == "2 on 10: not one rank above or below"
+    lay = layout(80, 24, 4)
+    assert lay is not None
+    lines = plain_lines(draw(term, view_of(table, now=1.0, notices=notices)))
+    assert "2 on 10: not one rank above or below  (locked out)" in lines[lay.notice_y[0]]
+    assert notices.next_expiry() == pytest.approx(3.0)
+    assert notices.expire(3.0) and notices.player[0] is None
+
+
+def test_stress_then_who_won_it(term: Terminal) -> None:
+    position = (
+        "rules: standard; phase: playing; p1 row: QS | 2D | 9D | 4C; p1 draw: 5S;"
+        " piles: KC | QD; p2 row: JC | KS | 5C | TH; p2 draw: 8S"
+    )
+    table = table_at(position)
+    notices = Notices()
+    notices.note(table.submit(Play(0, 0, 0, 1.0)), 1.0, table.game)
+    lay = layout(80, 24, 4)
+    assert lay is not None
+    lines = plain_lines(draw(term, view_of(table, now=1.0, notices=notices)))
+    assert "STRESS!" in lines[lay.banner_y] and "v or m" in lines[lay.banner_y]
+    notices.note(table.submit(CallStress(1, 1.2)), 1.2, table.game)
+    lines = plain_lines(draw(term, view_of(table, now=1.2, notices=notices)))
+    assert "Player 2 called stress first: Player 1 takes 3 cards" in lines[lay.banner_y]
+    assert "too slow" in lines[lay.notice_y[0]]
+
+
+def test_ready_to_flip_waits_for_the_other(term: Terminal) -> None:
+    table = table_at()
+    notices = Notices()
+    notices.note(table.submit(ReadyToFlip(1, 1.0)), 1.0, table.game)
+    notice = notices.player[1]
+    assert notice is not None and notice.text == "ready to flip (waiting for Player 1)"
+    notices.note(table.submit(ReadyToFlip(0, 1.1)), 1.1, table.game)
+    headline = notices.headline
+    assert headline is not None and "Both ready" in headline.text
+    notices.note(table.advance(1.1 + table.countdown), 2.5, table.game)
+    assert notices.player[1] is None and notices.headline is None
+
+
+def test_the_count_before_a_flip() -> None:
+    table = Table(Game.deal(Rules(), random.Random(1)))
+    table.start(0.0)
+    assert [countdown_text(table, t) for t in (0.0, 0.39, 0.41, 0.81, 1.19)] == [
+        "1", "1", "1  2", "1  2  3", "1  2  3",
+    ]
+    table.advance(1.2)
+    assert countdown_text(table, 1.2) is None
+
+
+# ----------------------------------------------------------------------------- overlays
+
+
+def test_the_help_lists_every_key_and_the_rules(term: Terminal) -> None:
+    view = view_of(table_at(), overlay=Overlay.HELP)
+    lines = "\n".join(t for t, _ in help_lines(view, 80))
+    for keys in ("q w e r", "a s d f", "u i o p", "j k l ;", "stress v", "stress m", "Esc",
+                 "^C", "?"):
+        assert keys in lines
+    assert "The rules in play" in lines
+    shown = text(draw(term, view))
+    assert "Paused." in shown and "piles 1-4 onto the left pile:  q w e r" in shown
+
+
+def test_the_result_screen(term: Terminal) -> None:
+    view = view_of(
+        table_at(), overlay=Overlay.RESULT, result=Result(0, True, keys_live=True),
+        score=(3, 1), seed=42,
+    )
+    shown = text(draw(term, view))
+    assert "Player 1 wins the match!" in shown
+    assert "Player 1 3 : 1 Player 2" in shown
+    assert "Enter: rematch    q: quit" in shown
+    assert "seed 42" in shown
+    view.result = Result(1, False)
+    shown = text(draw(term, view))
+    assert "Player 2 wins the round!" in shown and "Enter" not in shown
+
+
+# ----------------------------------------------------------------------------- encoding
+
+
+def test_the_changes_bring_the_screen_to_the_new_frame(term: Terminal) -> None:
+    table = table_at()
+    before = draw(term, view_of(table))
+    table.submit(Play(0, 0, 0, 1.0))  # J onto the 10
+    after = draw(term, view_of(table, now=1.0))
+    stepped = screen_of(term, encode(None, before, term) + encode(before, after, term), 80, 24)
+    fresh = screen_of(term, encode(None, after, term), 80, 24)
+    assert stepped.display == fresh.display
+    for y in range(24):
+        for x in range(80):
+            a, b = stepped.buffer[y][x], fresh.buffer[y][x]
+            assert (a.data, a.fg, a.bg, a.bold, a.reverse) == (
+                b.data, b.fg, b.bg, b.bold, b.reverse
+            )
+
+
+@pytest.mark.parametrize("colour", [True, False], ids=["colour", "no-colour"])
+def test_a_game_of_frames_stays_true_to_the_screen(term: Terminal, colour: bool) -> None:
+    """Frame after frame (plays, a rejection, stress, the help, the result), the changes
+    written leave the screen exactly as drawing the last frame afresh would."""
+    position = (
+        "rules: standard wins=1; phase: playing; p1 row: QS | 2D | 9D | 4C; p1 draw: 5S;"
+        " piles: KC | QD; p2 row: JC | KS | 5C | TH; p2 draw: 8S"
+    )
+    table = table_at(position)
+    notices = Notices()
+    cache = RenderCache()
+    palette = Palette(term, colour=colour, four_colour=True)
+    steps: list[tuple[object, dict[str, object]]] = [
+        (None, {}),
+        (Play(0, 1, 0, 1.0), {}),  # the 2 on the K: rejected, locked out
+        (None, {"overlay": Overlay.HELP}),
+        (None, {}),
+        (Play(0, 0, 0, 2.0), {}),  # the Q on the K: stress
+        (CallStress(1, 2.2), {}),
+        (None, {"overlay": Overlay.PAUSE}),
+        (None, {"overlay": Overlay.RESULT, "result": Result(1, True, keys_live=True)}),
+    ]
+    screen = pyte.Screen(80, 24)
+    stream = pyte.Stream(screen)
+    old: Frame | None = None
+    now = 0.0
+    for action, extra in steps:
+        if isinstance(action, (Play, CallStress)):
+            now = action.time
+            notices.note(table.submit(action), now, table.game)
+        view = view_of(table, now=now, notices=notices, **extra)
+        new = render(view, palette, Canvas(80, 24, term.length, cache))
+        stream.feed(encode(old, new, term, clear=term.clear, cache=cache))
+        fresh = screen_of(term, encode(None, new, term, clear=term.clear), 80, 24)
+        assert screen.display == fresh.display
+        for y in range(24):
+            for x in range(80):
+                a, b = screen.buffer[y][x], fresh.buffer[y][x]
+                assert (a.fg, a.bg, a.bold, a.reverse) == (b.fg, b.bg, b.bold, b.reverse), (
+                    action, y, x
+                )
+        old = new
+
+
+def test_one_play_sends_a_small_part_of_a_full_redraw(term: Terminal) -> None:
+    table = table_at()
+    before = draw(term, view_of(table))
+    table.submit(Play(0, 0, 0, 1.0))
+    after = draw(term, view_of(table, now=1.0))
+    full = len(encode(None, after, term, clear=term.clear).encode())
+    change = len(encode(before, after, term).encode())
+    assert change <= 0.15 * full, (change, full)
+    assert encode(after, after, term) == ""
