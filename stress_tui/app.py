@@ -45,6 +45,7 @@ from .engine import (
     Match,
     Play,
     ReadyToFlip,
+    RoundDrawn,
     RoundWon,
     StopStress,
 )
@@ -243,9 +244,12 @@ class App:
             return
         self.notices.note(events, now, self.table.game)
         for event in events:
-            if isinstance(event, RoundWon):
-                self.match.record(event.player)
-                result = Result(event.player, self.match.winner is not None)
+            if isinstance(event, (RoundWon, RoundDrawn)):
+                if isinstance(event, RoundWon):
+                    self.match.record(event.player)
+                    result = Result(event.player, self.match.winner is not None)
+                else:
+                    result = Result(None, False)
                 self.result = result
                 assert self.loop is not None
                 self.loop.call_later(

@@ -43,6 +43,7 @@ from .engine import (
     StopStress,
     StressStopped,
     StressWon,
+    TableDead,
 )
 from .keys import Intent, KeyMap, key_label
 from .rules import FalseStress, Rules
@@ -553,6 +554,9 @@ class Notices:
                 self._clear_sticky()
             elif isinstance(event, RoundWon):
                 self.headline = Notice(f"{names[event.player]} wins the round!", "good")
+            elif isinstance(event, TableDead):
+                self.headline = Notice("12 flips and no card played: the table is dead",
+                                       "warn")
 
     def _rejection(self, event: Rejected, game: Game) -> str:
         action = event.action
@@ -723,8 +727,8 @@ class Overlay:
 class Result:
     """The end of a round, for the result screen."""
 
-    winner: int
-    """Who won the round."""
+    winner: int | None
+    """Who won the round (``None``: drawn on a dead table)."""
     match_over: bool
     """Whether that round won the match."""
     keys_live: bool = False
@@ -1165,9 +1169,11 @@ def _result(view: View, palette: Palette, canvas: Canvas) -> None:
     result = view.result
     assert result is not None
     names = view.names
-    winner = names[result.winner]
     s1, s2 = view.score
-    head = f"{winner} wins the {'match' if result.match_over else 'round'}!"
+    if result.winner is None:
+        head = "Nobody can play on: a drawn round"
+    else:
+        head = f"{names[result.winner]} wins the {'match' if result.match_over else 'round'}!"
     score = f"{names[0]} {s1} : {s2} {names[1]}   (first to {view.rules.wins})"
     go = "Enter: rematch" if result.match_over else "Enter: next round"
     lines = [

@@ -247,6 +247,22 @@ def test_a_round_ends_and_the_result_screen_offers_a_rematch() -> None:
         quit_cleanly(s)
 
 
+# A dead table: both draw piles empty, nothing fits, and the twelfth flip in a row without a
+# card played is done; the next flip ends the round, drawn, as each holds one card.
+DEAD_TABLE = (
+    "rules: standard; phase: waiting; flips: 12; p1 row: 5H | - | - | -;"
+    " piles: KS | 2D; p2 row: 9C | - | - | -"
+)
+
+
+def test_a_dead_table_ends_the_round_drawn() -> None:
+    with game(env={"STRESS_TUI_POSITION": DEAD_TABLE}) as s:
+        s.wait_text("a drawn round", timeout=3)
+        s.wait_text("Player 1 0 : 0 Player 2", timeout=2)
+        s.wait_text("Enter: next round", timeout=2)
+        quit_cleanly(s)
+
+
 def test_the_help_overlay_pauses_the_round() -> None:
     with game() as s:
         s.wait_for(lambda: countdown(s) == "1", timeout=1, what="the count")
