@@ -1,0 +1,144 @@
+"""Benchmark the headless simulator: complete rounds per second on one core.
+
+    .venv/bin/python bench/bench_sim.py              # normal vs normal, standard deck
+    .venv/bin/python bench/bench_sim.py --games 5000 --repeat 5 --p1 hard --p2 expert
+    .venv/bin/python bench/bench_sim.py --profile    # where the time goes, by module
+    .venv/bin/python bench/bench_sim.py --levels --games 4000   # docs/bot.md's tables
+
+(``.venv`` is made by ``bash scripts/test``; ``PYTHONPATH=. python3`` works as well.)
+
+Reproducible: the same seed and number of games play the same rounds every time (the
+rounds/s figure is the only thing that varies). Each repeat plays the same rounds; the
+best repeat is the figure to quote (the others measure the machine's other work), on CPU
+time of this process, with wall-clock time beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import dataclasses
+import itertools
+import pstats
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from stress_tui.bot import LEVELS
+from stress_tui.rules import Rules
+from stress_tui.sim import play_round, simulate, win_rate
+
+TARGET = 1000.0
+"""Rounds per second the simulator should reach for normal vs normal, standard deck."""
+
+
+def _run(rules: Rules, players: tuple[str, str], games: int, seed: int) -> tuple[float, float]:
+    """CPU seconds and wall seconds for one pass."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    for index in range(games):
+        play_round(rules, players, seed, index)
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def _profile(rules: Rules, players: tuple[str, str], games: int, seed: int) -> None:
+    profile = cProfile.Profile()
+    profile.enable()
+    simulate(rules, players, games, seed)
+    profile.disable()
+    stats = pstats.Stats(profile)
+    by_module: dict[str, float] = {}
+    raw = stats.stats  # type: ignore[attr-defined]
+    for (filename, _, _), (_, _, own, _, _) in raw.items():
+        name = Path(filename).name if "stress_tui" in filename else "python (builtins, random)"
+        by_module[name] = by_module.get(name, 0.0) + own
+    total = sum(by_module.values())
+    print("\nown time by module (under cProfile, which inflates calls):")
+    for name, own in sorted(by_module.items(), key=lambda item: -item[1]):
+        print(f"  {name:28s} {100 * own / total:5.1f}%")
+    print()
+    stats.sort_stats("tottime").print_stats(25)
+
+
+ABLATIONS: tuple[tuple[str, str, str, dict[str, object]], ...] = (
+    ("standard", "normal", "chains and stacks", {"chains": False, "stacks": False}),
+    ("standard", "normal", "misses", {"miss": 0.0}),
+    ("standard", "easy", "misses and false calls", {"miss": 0.0, "false_call": 0.0}),
+    ("standard", "hard", "blocking", {"blocks": False}),
+    ("standard", "hard", "making stress", {"makes_stress": False}),
+    ("jass", "hard", "the stress stop", {"stops": False}),
+    ("standard", "expert", "all its sense", {
+        "chains": False, "stacks": False, "blocks": False, "makes_stress": False,
+        "stops": False,
+    }),
+)
+"""Which part of a level's sense is worth what: (deck, level, what is taken away, how)."""
+
+
+def _levels(games: int, seed: int) -> None:
+    """Each level against the one below, and each level against itself without a part of
+    its sense: the share of rounds won over both seatings (half the rounds each way)."""
+    print(f"each level against the one below: {games} rounds, seed {seed}, both seatings")
+    names = list(LEVELS)
+    for deck in ("standard", "jass", "skat", "doppelkopf"):
+        rules = Rules.for_deck(deck)
+        cells = []
+        for below, level in itertools.pairwise(names):
+            rate, *_ = win_rate(rules, level, below, games, seed)
+            cells.append(f"{level} > {below} {100 * rate:5.1f}%")
+        print(f"  {deck:11s} " + "   ".join(cells), flush=True)
+    print(f"\neach level against itself without a part of its sense: {games} rounds")
+    for deck, level, what, changes in ABLATIONS:
+        name = f"{level}-without"
+        LEVELS[name] = dataclasses.replace(LEVELS[level], name=name, **changes)  # type: ignore[arg-type]
+        try:
+            rate, *_ = win_rate(Rules.for_deck(deck), level, name, games, seed)
+        finally:
+            del LEVELS[name]
+        print(f"  {deck:9s} {level:7s} with {what} wins {100 * rate:5.1f}% against without",
+              flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2000, help="rounds per repeat")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="passes over the same rounds")
+    parser.add_argument("--p1", default="normal", help="level of player 1")
+    parser.add_argument("--p2", default="normal", help="level of player 2")
+    parser.add_argument("--deck", default="standard")
+    parser.add_argument("--profile", action="store_true", help="profile one pass instead")
+    parser.add_argument("--levels", action="store_true",
+                        help="measure the levels (docs/bot.md) instead")
+    args = parser.parse_args(argv)
+    if args.levels:
+        _levels(args.games, args.seed)
+        return 0
+    rules = Rules.for_deck(args.deck)
+    players = (f"bot:{args.p1}", f"bot:{args.p2}")
+    if args.profile:
+        _profile(rules, players, args.games, args.seed)
+        return 0
+    result = simulate(rules, players, min(args.games, 200), args.seed)  # warm up, check
+    if result.invariant_violations:
+        print(f"invariant violations: {result.invariant_violations}", file=sys.stderr)
+        return 1
+    cpu_rates, wall_rates = [], []
+    for _ in range(args.repeat):
+        cpu, wall = _run(rules, players, args.games, args.seed)
+        cpu_rates.append(args.games / cpu)
+        wall_rates.append(args.games / wall)
+    best = max(cpu_rates)
+    print(
+        f"{args.deck}, {players[0]} vs {players[1]}, {args.games} rounds, seed {args.seed}: "
+        f"{best:.0f} rounds/s (best of {args.repeat}, CPU time; "
+        f"median {statistics.median(cpu_rates):.0f}; wall best {max(wall_rates):.0f})"
+    )
+    if (args.deck, args.p1, args.p2) == ("standard", "normal", "normal"):
+        verdict = "meets" if best >= TARGET else "below"
+        print(f"target {TARGET:.0f} rounds/s: {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

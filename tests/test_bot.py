@@ -1,0 +1,586 @@
+"""The computer opponent: it sees what a player sees, reacts at its level's pace, and a
+decision that went stale on the way is rejected like a late human's."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import itertools
+import random
+import statistics
+from typing import NoReturn
+
+import pytest
+
+from stress_tui.bot import (
+    CALL_CAP,
+    EMPTY,
+    FLOOR,
+    LEVELS,
+    PLAY_CAP,
+    Bot,
+    View,
+    make_bot,
+    see,
+    stress_threats,
+)
+from stress_tui.engine import (
+    Action,
+    CallStress,
+    Flip,
+    Game,
+    LockedOut,
+    Phase,
+    Play,
+    ReadyToFlip,
+    Rejected,
+    RejectReason,
+    StopStress,
+)
+from stress_tui.rules import Rules
+from stress_tui.table import Table
+from tests.conftest import game
+
+ORDER = ("easy", "normal", "hard", "expert")
+
+# Player 2 (the bot, player 1 in the engine) can play only the 5 on the left 4.
+ONE_PLAY = """
+    rules: standard
+    phase: playing
+    p1 row: 3S | 9C | TD | KD
+    p1 draw: 2C
+    piles: 4H | 7D
+    p2 row: 5C | QH | QS | 2H
+    p2 draw: 3C AS
+"""
+
+
+@functools.cache
+def seen(position: str) -> Game:
+    """A position to show bots (planning only looks: one game serves many bots)."""
+    return game(position)
+
+
+def bot(level: str, seed: int = 0, player: int = 1) -> Bot:
+    made = make_bot(player, level, random.Random(seed))
+    assert isinstance(made, Bot)
+    return made
+
+
+def looked(b: Bot, position: str) -> Bot:
+    """The bot, having already seen play going on (so its next look is no flip)."""
+    b.plan(seen(position), 0.0)
+    return b
+
+
+# --------------------------------------------------------------------------- make_bot
+
+
+def test_make_bot_gives_a_driver_for_each_level_and_refuses_others() -> None:
+    for level in ORDER:
+        made = make_bot(0, level, random.Random(1))
+        assert made.player == 0
+        assert isinstance(made, Bot) and made.level is LEVELS[level]
+    for wrong in ("", "godlike", "Normal", "bot:normal"):
+        with pytest.raises(ValueError, match="no bot level"):
+            make_bot(0, wrong, random.Random(1))
+    with pytest.raises(ValueError, match="no player"):
+        make_bot(2, "easy", random.Random(1))
+
+
+def test_the_levels_get_faster_and_surer_from_easy_to_expert() -> None:
+    levels = [LEVELS[name] for name in ORDER]
+    assert list(LEVELS) == list(ORDER)
+    for slower, faster in itertools.pairwise(levels):
+        assert faster.look < slower.look
+        assert faster.chain < slower.chain
+        assert faster.call < slower.call
+        assert faster.anticipated_call < slower.anticipated_call
+        assert faster.miss <= slower.miss
+    for level in levels:
+        assert level.chain < level.look and level.anticipated_call < level.call
+        assert level.surprise > 1
+        assert level.call < CALL_CAP
+
+
+# --------------------------------------------------------------------------- what it sees
+
+
+class Sealed(list):  # type: ignore[type-arg]
+    """A face-down draw pile: its size shows, its cards do not."""
+
+    def _sealed(self, *args: object) -> NoReturn:
+        raise AssertionError("a bot looked into a draw pile")
+
+    __getitem__ = __iter__ = __contains__ = __reversed__ = _sealed
+    index = count = copy = pop = _sealed
+
+
+def test_the_view_holds_what_a_player_at_the_table_sees() -> None:
+    g = game("""
+        rules: standard
+        phase: playing
+        p1 row: 3S | 9C 9H | - | KD
+        p1 draw: 2C 4C
+        p1 state: ready
+        piles: 4H 6D | 7D
+        p2 row: 5C | QH | QS | 2H
+        p2 draw: 3C AS 8C
+        p2 state: locked-until=2.5 stop
+    """)
+    view = see(g, 1, 1.25)
+    assert view == View(
+        player=1, now=1.25, phase=Phase.PLAYING,
+        row=(5, 12, 12, 2), row_sizes=(1, 1, 1, 1), opponent_row=(3, 9, EMPTY, 13),
+        tops=(6, 7), pile_sizes=(2, 1), draw_count=3, opponent_draw_count=2,
+        locked_until=2.5, ready=False, opponent_ready=True, stop=True, opponent_stop=False,
+        rules=g.rules,
+    )
+    mine = see(g, 0, 1.25)
+    assert mine.row == (3, 9, EMPTY, 13) and mine.row_sizes == (1, 2, 0, 1)
+    assert mine.opponent_row == (5, 12, 12, 2) and mine.draw_count == 2
+
+
+class Blindfolded:
+    """A bot that, whenever it is asked, finds both draw piles face down."""
+
+    def __init__(self, inner: Bot) -> None:
+        self.inner = inner
+        self.player = inner.player
+
+    def plan(self, g: Game, now: float) -> Action | None:
+        piles = [player.draw_pile for player in g.state.players]
+        for player, cards in zip(g.state.players, piles, strict=True):
+            player.draw_pile = Sealed(cards)
+        try:
+            return self.inner.plan(g, now)
+        finally:
+            for player, cards in zip(g.state.players, piles, strict=True):
+                player.draw_pile = cards
+
+
+@pytest.mark.parametrize("level", ORDER)
+def test_a_bot_never_looks_into_a_draw_pile(level: str) -> None:
+    """Draw piles that raise when read: the bots play whole rounds from their sizes."""
+    for deck in ("standard", "jass"):
+        rules = Rules.for_deck(deck, jokers=1)
+        for seed in range(8):
+            g = Game.deal(rules, random.Random(seed))
+            drivers = (Blindfolded(bot(level, seed, 0)), Blindfolded(bot("expert", seed, 1)))
+            table = Table(g, drivers)
+            table.start(0.0)
+            while g.phase is not Phase.ROUND_OVER and table.actions < 3000:
+                deadline = table.next_deadline()
+                assert deadline is not None
+                table.advance(deadline)
+
+
+@pytest.mark.parametrize("level", ORDER)
+def test_positions_alike_but_for_the_order_of_the_draw_piles_get_the_same_plans(
+    level: str,
+) -> None:
+    rules = Rules.for_deck("standard", jokers=2)
+    for seed in range(150):
+        g = Game.deal(rules, random.Random(seed))
+        g.apply(Flip(0.0))
+        other = Game(copy.deepcopy(g.state), random.Random(seed))
+        for player in other.state.players:
+            random.Random(seed).shuffle(player.draw_pile)
+        assert [p.draw_pile for p in other.state.players] != [
+            p.draw_pile for p in g.state.players
+        ]
+        for side in (0, 1):
+            a, b = bot(level, seed, side), bot(level, seed, side)
+            assert see(g, side, 0.5) == see(other, side, 0.5)
+            plans = [a.plan(g, 0.5), a.plan(g, 0.75)]
+            assert plans == [b.plan(other, 0.5), b.plan(other, 0.75)]
+            assert a.rng.getstate() == b.rng.getstate()
+
+
+# --------------------------------------------------------------------------- how fast
+
+
+def _delays(level: str, position: str, first_seen: str | None, n: int = 600) -> list[float]:
+    """How long ``n`` fresh bots take to act on ``position`` (after seeing ``first_seen``)."""
+    out = []
+    for seed in range(n):
+        b = bot(level, seed)
+        if first_seen is not None:
+            looked(b, first_seen)
+        action = b.plan(seen(position), 10.0)
+        assert action is not None
+        out.append(action.time - 10.0)
+    return out
+
+
+LOOK_AFTER = ONE_PLAY.replace("piles: 4H | 7D", "piles: 6H | 7D")  # the opponent played
+
+
+@pytest.mark.parametrize("level", ORDER)
+def test_reaction_times_follow_the_level_s_distribution(level: str) -> None:
+    """A look after the opponent played, and the first look after a flip, take the
+    level's median (and its surprise factor), within the documented bounds."""
+    spec = LEVELS[level]
+    looks = _delays(level, LOOK_AFTER, ONE_PLAY)
+    assert all(FLOOR <= d <= PLAY_CAP for d in looks)
+    assert statistics.median(looks) == pytest.approx(spec.look, rel=0.06)
+    flips = _delays(level, ONE_PLAY, None)
+    assert statistics.median(flips) == pytest.approx(spec.look * spec.surprise, rel=0.06)
+    # The middle 90% of a lognormal: median * exp(+-1.645 sigma).
+    low, high = statistics.quantiles(looks, n=20)[0], statistics.quantiles(looks, n=20)[-1]
+    spread = 2.718281828 ** (1.645 * spec.sigma)
+    assert low == pytest.approx(spec.look / spread, rel=0.12)
+    assert high == pytest.approx(min(spec.look * spread, PLAY_CAP), rel=0.12)
+
+
+def test_median_delays_are_ordered_easy_slowest_expert_fastest() -> None:
+    medians = [statistics.median(_delays(level, LOOK_AFTER, ONE_PLAY, 300)) for level in ORDER]
+    assert medians == sorted(medians, reverse=True)
+    assert len(set(medians)) == len(medians)
+
+
+CHAIN_FIRST = """
+    rules: standard
+    phase: playing
+    p1 row: 3S | 9C | TD | KD
+    piles: 4H | 9D
+    p2 row: 5C | 6H | QS | 2H
+    p2 draw: 3C AS
+"""
+CHAIN_NEXT = """
+    rules: standard
+    phase: playing
+    p1 row: 3S | 9C | TD | KD
+    piles: 4H 5C | 9D
+    p2 row: AS | 6H | QS | 2H
+    p2 draw: 3C
+"""
+
+
+def test_the_next_card_of_a_chain_it_has_seen_comes_quicker() -> None:
+    """The 5 on the 4, then the 6 it had seen beside it on the 5: at chain speed."""
+    for level in ORDER:
+        times = []
+        for seed in range(300):
+            b = bot(level, seed)
+            first = b.plan(seen(CHAIN_FIRST), 0.0)
+            if not isinstance(first, Play):
+                continue  # overlooked it
+            assert (first.pile, first.target) == (0, 0)
+            second = b.plan(seen(CHAIN_NEXT), 5.0)
+            if isinstance(second, Play):
+                assert (second.pile, second.target) == (1, 0)
+                times.append(second.time - 5.0)
+        assert len(times) > 150
+        assert statistics.median(times) == pytest.approx(LEVELS[level].chain, rel=0.1)
+
+
+STRESS = """
+    rules: standard
+    phase: stress
+    p1 row: 3S | 9C | TD | KD
+    piles: 4H 7C | 7D
+    p2 row: 5C | QH | QS | 2H
+    p2 draw: 3C
+"""
+
+
+def test_a_stress_it_made_itself_is_called_quicker_than_one_it_did_not_see_coming() -> None:
+    making = """
+        rules: standard
+        phase: playing
+        p1 row: 3S | 9C | TD | KD
+        piles: 4H 8S | 7D
+        p2 row: 7C | QH | QS | 2H
+        p2 draw: 3C
+    """
+    for level in ORDER:
+        surprised, anticipated = [], []
+        for seed in range(300):
+            call = bot(level, seed).plan(seen(STRESS), 3.0)
+            assert isinstance(call, CallStress)
+            surprised.append(call.time - 3.0)
+            b = bot(level, seed)
+            play = b.plan(seen(making), 0.0)
+            if not isinstance(play, Play):
+                continue  # overlooked it
+            assert (play.pile, play.target) == (0, 0)
+            call = b.plan(seen(STRESS), 3.0)
+            assert isinstance(call, CallStress)
+            anticipated.append(call.time - 3.0)
+        spec = LEVELS[level]
+        assert statistics.median(surprised) == pytest.approx(spec.call, rel=0.1)
+        assert statistics.median(anticipated) == pytest.approx(spec.anticipated_call, rel=0.1)
+        assert max(surprised + anticipated) <= CALL_CAP
+
+
+# --------------------------------------------------------------------------- stale decisions
+
+
+def _bot_table(position: str) -> tuple[Table, Play]:
+    g = game(position)
+    table = Table(g, (bot("normal", 7),))
+    table.start(0.0)
+    planned = table.pending[1]
+    assert isinstance(planned, Play) and (planned.pile, planned.target) == (0, 0)
+    return table, planned
+
+
+def test_a_move_decided_on_a_pile_the_opponent_covered_meanwhile_loses_the_race() -> None:
+    """The bot sees the 4 and goes for it with its 5; the human puts the 3 on the 4 just
+    before the bot's card lands: rejected as a lost race, exactly as a late human's."""
+    table, planned = _bot_table(ONE_PLAY)
+    table.submit(Play(0, 0, 0, planned.time - 0.1))
+    events = table.advance(planned.time)
+    assert events == [Rejected(1, planned, RejectReason.LOST_RACE)]
+    assert table.game.top(0) is not None and table.game.top(0).rank == 3
+
+
+def test_a_move_decided_long_before_the_pile_changed_is_a_misplay() -> None:
+    """Covered well before it lands (beyond the race window): not adjacent, and locked out."""
+    table, planned = _bot_table(ONE_PLAY)
+    table.submit(Play(0, 0, 0, planned.time - 0.5))
+    events = table.advance(planned.time)
+    assert events[:2] == [
+        Rejected(1, planned, RejectReason.NOT_ADJACENT),
+        LockedOut(1, planned.time + table.game.rules.lockout),
+    ]
+
+
+def test_a_move_under_way_when_stress_opens_is_refused_and_the_bot_then_calls() -> None:
+    position = ONE_PLAY.replace("p1 row: 3S", "p1 row: 7S").replace("piles: 4H", "piles: 6H")
+    table, planned = _bot_table(position)
+    table.submit(Play(0, 0, 0, planned.time - 0.2))  # 7 on the 6: two sevens, stress
+    assert table.phase is Phase.STRESS
+    events = table.advance(planned.time)
+    assert events == [Rejected(1, planned, RejectReason.STRESS_OPEN)]
+    assert isinstance(table.pending[1], CallStress)
+
+
+# --------------------------------------------------------------------------- what it does
+
+
+def test_it_never_plans_a_play_before_its_lockout_ends() -> None:
+    locked = ONE_PLAY + "p2 state: locked-until=30\n"
+    for level in ORDER:
+        for seed in range(50):
+            action = bot(level, seed).plan(seen(locked), 29.0)
+            if isinstance(action, Play):
+                assert action.time >= 30.0
+
+
+def test_nothing_to_do_while_the_count_runs_or_after_the_round() -> None:
+    for phase in ("waiting", "over\nwinner: p1"):
+        position = ONE_PLAY.replace("phase: playing", f"phase: {phase}")
+        for level in ORDER:
+            assert bot(level).plan(seen(position), 1.0) is None
+
+
+NO_PLAY = """
+    rules: standard
+    phase: playing
+    p1 row: 3S | 9C | TD | KD
+    piles: 4H | 7D
+    p2 row: QC | QH | QS | 2H
+    p2 draw: 3C
+"""
+
+
+def test_with_nothing_to_play_it_waits_for_an_opponent_who_can_play() -> None:
+    for level in ORDER:
+        b = looked(bot(level), NO_PLAY)
+        assert b.plan(seen(NO_PLAY), 1.0) is None
+
+
+def test_with_nothing_to_play_it_says_ready_once_the_opponent_has() -> None:
+    ready = NO_PLAY + "p1 state: ready\n"
+    for level in ORDER:
+        action = bot(level).plan(seen(ready), 1.0)
+        assert isinstance(action, ReadyToFlip) and action.player == 1 and action.time > 1.0
+        said = ready.replace("p2 draw: 3C", "p2 draw: 3C\np2 state: ready")
+        assert bot(level).plan(seen(said), 2.0) is None
+
+
+def test_two_bots_with_nothing_they_see_to_play_get_the_cards_flipped() -> None:
+    """Easy overlooks plays; whoever cannot play then says ready too: never a standstill."""
+    rules = Rules.for_deck("standard")
+    for seed in range(40):
+        g = Game.deal(rules, random.Random(seed))
+        table = Table(g, (bot("easy", seed, 0), bot("easy", seed + 100, 1)))
+        table.start(0.0)
+        while g.phase is not Phase.ROUND_OVER and table.actions < 5000:
+            deadline = table.next_deadline()
+            assert deadline is not None, "nobody had anything to do"
+            table.advance(deadline)
+        assert g.phase is Phase.ROUND_OVER
+
+
+def test_easy_overlooks_plays_now_and_then_and_expert_never() -> None:
+    def missed(level: str) -> float:
+        actions = [looked(bot(level, seed), ONE_PLAY).plan(seen(LOOK_AFTER), 1.0)
+                   for seed in range(1000)]
+        return sum(not isinstance(a, Play) for a in actions) / len(actions)
+
+    assert missed("easy") == pytest.approx(LEVELS["easy"].miss + LEVELS["easy"].false_call,
+                                           abs=0.04)
+    assert missed("expert") == 0
+
+
+def test_only_easy_calls_a_false_stress_and_only_now_and_then() -> None:
+    def false_calls(level: str) -> int:
+        calls = 0
+        for seed in range(2000):
+            action = looked(bot(level, seed), ONE_PLAY).plan(seen(LOOK_AFTER), 1.0)
+            calls += isinstance(action, CallStress)
+        return calls
+
+    assert 0 < false_calls("easy") < 2000 * 3 * LEVELS["easy"].false_call
+    for level in ORDER[1:]:
+        assert false_calls(level) == 0
+
+
+def _choice(level: str, position: str) -> tuple[int, int]:
+    action = looked(bot(level), ONE_PLAY).plan(seen(position), 1.0)
+    assert isinstance(action, Play)
+    return action.pile, action.target
+
+
+def test_hard_makes_stress_when_it_can() -> None:
+    """Its 7 on the 8 makes two sevens (stress, and it calls first); its 9 would not."""
+    position = MAKES_STRESS
+    assert _choice("normal", position) == (1, 0)
+    assert _choice("hard", position) == (2, 0)
+    assert _choice("expert", position) == (2, 0)
+
+
+MAKES_STRESS = """
+    rules: standard
+    phase: playing
+    p1 row: 3S | 2C | 2D | 2S
+    piles: 8H | 7D
+    p2 row: QC | 9S | 7C | 2H
+    p2 draw: 3C
+"""
+MADE_STRESS = """
+    rules: standard
+    phase: stress
+    p1 row: 3S | 2C | 2D | 2S
+    piles: 8H 7C | 7D
+    p2 row: QC | 9S | 4C | 2H
+    p2 draw: 3C
+"""
+LOST_IT = """
+    rules: standard
+    phase: waiting
+    p1 row: 3S | 2C | 2D | 2S
+    piles: - | -
+    p2 row: QC | 9S | 4C | 2H
+    p2 draw: 3C 8H 7C 7D
+"""
+
+
+def test_a_bot_that_loses_the_stresses_it_makes_stops_making_them() -> None:
+    """Hard makes stress expecting to call first; beaten to the call twice (it had to take
+    the piles), it would rather play something else."""
+    b = looked(bot("hard"), ONE_PLAY)
+    for round_ in range(3):
+        play = b.plan(seen(MAKES_STRESS), 10.0 * round_)
+        assert isinstance(play, Play)
+        if round_ == 2:
+            assert (play.pile, play.target) == (1, 0)  # the 9: no stress
+            break
+        assert (play.pile, play.target) == (2, 0)  # the 7 beside the 7: stress
+        assert b.expects_to_win_its_stresses
+        call = b.plan(seen(MADE_STRESS), 10.0 * round_ + 1)
+        assert isinstance(call, CallStress)
+        assert call.time - (10.0 * round_ + 1) <= LEVELS["hard"].anticipated_call * 1.6
+        assert b.plan(seen(LOST_IT), 10.0 * round_ + 2) is None  # it holds more: lost
+    assert not b.expects_to_win_its_stresses
+
+
+def test_a_stress_it_meant_to_make_but_the_opponent_made_first_is_a_surprise() -> None:
+    """Its 7 was on the way, but the stress on the table is not the one it would make."""
+    b = looked(bot("expert"), ONE_PLAY)
+    assert isinstance(b.plan(seen(MAKES_STRESS), 0.0), Play)
+    other = MADE_STRESS.replace("piles: 8H 7C | 7D", "piles: 8H | 7D 8S")
+    calls = []
+    for seed in range(200):
+        b = looked(bot("expert", seed), ONE_PLAY)
+        b.plan(seen(MAKES_STRESS), 0.0)
+        call = b.plan(seen(other), 1.0)
+        assert isinstance(call, CallStress)
+        calls.append(call.time - 1.0)
+    assert statistics.median(calls) == pytest.approx(LEVELS["expert"].call, rel=0.1)
+
+
+def test_hard_blocks_the_play_it_sees_the_opponent_needs() -> None:
+    """Its 5 fits both piles. On the 6 it leaves the 4 open for the opponent's 3; on the 4
+    it covers the opponent's only play."""
+    position = """
+        rules: standard
+        phase: playing
+        p1 row: 3S | 9C | 9D | KD
+        piles: 6D | 4H
+        p2 row: 5C | QH | QS | AH
+        p2 draw: 3C
+    """
+    assert _choice("normal", position) == (0, 0)
+    assert _choice("hard", position) == (0, 1)
+    assert _choice("expert", position) == (0, 1)
+
+
+def test_higher_levels_prefer_the_card_that_starts_a_chain() -> None:
+    """On the 4: the 5 (then its 6 and 7 follow), not the 3 that leads nowhere."""
+    position = """
+        rules: standard
+        phase: playing
+        p1 row: 9S | 9C | TD | KD
+        piles: 4H | QD
+        p2 row: 3C | 6H | 5S | 7H
+        p2 draw: 3D
+    """
+    for level in ORDER[1:]:
+        assert _choice(level, position) == (2, 0)
+
+
+def test_the_stress_stop_when_it_has_nothing_to_play_and_the_rules_have_it() -> None:
+    """Jass: the opponent's 9 on the 8 would make two nines. With nothing to play itself,
+    the bot points at it; without the rule it just waits."""
+    position = """
+        rules: jass
+        phase: playing
+        p1 row: 9S | 6C | 6D | 6H
+        piles: 8H | 9D
+        p2 row: QC | QH | QS | KH
+        p2 draw: TC
+    """
+    g = game(position)
+    assert stress_threats(see(g, 1, 1.0)) == g.stress_threats(0) == [(0, 0)]
+    for level in ORDER[1:]:
+        action = looked(bot(level), position).plan(seen(position), 1.0)
+        assert isinstance(action, StopStress) and action.player == 1
+    assert looked(bot("easy"), position).plan(seen(position), 1.0) is None
+    off = position.replace("rules: jass", "rules: jass stress-stop=off")
+    assert looked(bot("expert"), off).plan(seen(off), 1.0) is None
+    stopped = position + "p2 state: stop\n"
+    assert looked(bot("expert"), stopped).plan(seen(stopped), 1.0) is None
+
+
+def test_stress_threats_match_the_engine_s_over_many_positions() -> None:
+    rules = Rules.for_deck("doppelkopf", jokers=2, stress_stop=True)
+    for seed in range(300):
+        g = Game.deal(rules, random.Random(seed))
+        g.apply(Flip(0.0))
+        if g.phase is Phase.PLAYING:
+            for side in (0, 1):
+                assert stress_threats(see(g, side, 0.0)) == g.stress_threats(1 - side)
+
+
+def test_plans_are_stamped_at_or_after_now() -> None:
+    rules = Rules.for_deck("skat")
+    for seed in range(200):
+        g = Game.deal(rules, random.Random(seed))
+        g.apply(Flip(0.0))
+        for level in ORDER:
+            action: Action | None = bot(level, seed).plan(g, 0.0)
+            assert action is None or action.time >= 0.0 + FLOOR

@@ -1,0 +1,350 @@
+"""The headless simulator: whole rounds on a virtual clock, the same for the same seed, and
+every round checked for cards created, lost or duplicated and for an end in bounds."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections.abc import Callable
+
+import pytest
+
+from stress_tui import sim
+from stress_tui.bot import LEVELS, make_bot
+from stress_tui.cards import Card
+from stress_tui.engine import Action, Game
+from stress_tui.rules import Rules
+from stress_tui.settings import Settings
+from stress_tui.sim import (
+    SimResult,
+    play_round,
+    rule_variants,
+    run_cli,
+    run_round,
+    simulate,
+    soak,
+    win_rate,
+)
+from stress_tui.table import Driver
+from tests.conftest import game
+
+KEYS = [
+    "games", "finished", "wins", "mean_actions", "mean_virtual_seconds", "stresses_per_game",
+    "stalls_per_game", "games_per_second", "invariant_violations",
+]
+STANDARD = Rules.for_deck("standard")
+NORMAL = ("bot:normal", "bot:normal")
+
+
+def _fixed(result: SimResult) -> dict[str, object]:
+    """Everything a seed fixes (all but the speed)."""
+    fields = dataclasses.asdict(result)
+    del fields["games_per_second"]
+    return fields
+
+
+# --------------------------------------------------------------------------- results
+
+
+def test_the_same_seed_gives_the_same_result() -> None:
+    first = simulate(STANDARD, ("bot:easy", "bot:hard"), 40, seed=11)
+    again = simulate(STANDARD, ("bot:easy", "bot:hard"), 40, seed=11)
+    assert _fixed(first) == _fixed(again)
+    other = simulate(STANDARD, ("bot:easy", "bot:hard"), 40, seed=12)
+    assert _fixed(other) != _fixed(first)
+
+
+def test_a_round_replays_alone_as_it_was_played_in_the_run() -> None:
+    rules = Rules.for_deck("jass")
+    results = [play_round(rules, NORMAL, 5, index) for index in range(10)]
+    assert play_round(rules, NORMAL, 5, 7) == results[7]
+    run = simulate(rules, NORMAL, 10, 5)
+    assert run.wins == [
+        sum(r.winner == side for r in results) for side in (0, 1)
+    ]
+    assert run.mean_actions == sum(r.actions for r in results) / 10
+
+
+def test_a_long_step_of_the_clock_plays_the_same_round_as_one_deadline_at_a_time() -> None:
+    """The table carries out everything due in a step in order, each action at its own
+    time: jumping four seconds at a time is the same as from deadline to deadline."""
+    for deck in ("standard", "skat"):
+        rules = Rules.for_deck(deck, jokers=2)
+        for index in range(12):
+            stepped = play_round(rules, ("bot:hard", "bot:easy"), 3, index, step=0.0)
+            assert play_round(rules, ("bot:hard", "bot:easy"), 3, index) == stepped
+            assert stepped.violation is None and stepped.finished
+
+
+def test_the_result_counts_what_happened() -> None:
+    result = simulate(STANDARD, NORMAL, 60, seed=2)
+    assert result.games == 60 == result.finished >= sum(result.wins) > 55
+    assert result.invariant_violations == 0
+    assert 20 < result.mean_actions < 400
+    assert 10 < result.mean_virtual_seconds < 300
+    assert 0 < result.stresses_per_game < 10
+    assert 0 < result.stalls_per_game < 30
+    assert result.games_per_second > 0
+
+
+def test_json_has_exactly_the_documented_keys() -> None:
+    result = simulate(STANDARD, NORMAL, 5, seed=1)
+    data = json.loads(result.to_json())
+    assert list(data) == KEYS
+    assert [f.name for f in dataclasses.fields(SimResult)] == KEYS
+    assert isinstance(data["wins"], list) and len(data["wins"]) == 2
+    assert data["games"] == 5 and data["invariant_violations"] == 0
+
+
+def test_no_games_is_an_empty_result() -> None:
+    result = simulate(STANDARD, NORMAL, 0, seed=1)
+    assert (result.games, result.finished, result.wins) == (0, 0, [0, 0])
+    assert result.mean_actions == 0.0
+
+
+def test_only_bots_at_known_levels_can_be_simulated() -> None:
+    for players in (("human", "bot:normal"), ("bot:normal", "bot:god"), ("bot:normal",)):
+        with pytest.raises(ValueError):
+            simulate(STANDARD, players, 1, seed=1)  # type: ignore[arg-type]
+
+
+def test_progress_is_reported_up_to_the_last_round() -> None:
+    seen: list[tuple[int, int]] = []
+    simulate(STANDARD, NORMAL, 7, seed=1, progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (7, 7)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def test_run_cli_prints_one_json_object_with_the_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    settings = Settings(rules=STANDARD, seed=4, players=("bot:easy", "bot:expert"))
+    assert run_cli(settings, 12, as_json=True) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert list(data) == KEYS and data["games"] == 12
+    assert err == ""  # no progress bar: stderr is not a terminal
+    assert _fixed(SimResult(**data)) == _fixed(simulate(STANDARD, settings.players, 12, 4))
+
+
+def test_run_cli_prints_a_readable_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    settings = Settings(rules=Rules.for_deck("skat"), seed=4, players=("bot:easy", "bot:hard"))
+    assert run_cli(settings, 10, as_json=False) == 0
+    out, err = capsys.readouterr()
+    for word in ("games:", "finished:", "wins:", "actions:", "virtual seconds", "stresses:",
+                 "stalls:", "games per second", "violations:", "seed:        4", "skat"):
+        assert word in out
+    assert err == ""
+
+
+def test_run_cli_without_a_seed_draws_one_and_says_which(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run_cli(Settings(rules=STANDARD, players=NORMAL), 2, as_json=False) == 0
+    assert "seed:" in capsys.readouterr().out
+    assert run_cli(Settings(rules=STANDARD, players=NORMAL), 2, as_json=True) == 0
+    out, err = capsys.readouterr()
+    assert list(json.loads(out)) == KEYS and err.startswith("seed: ")
+
+
+def test_the_progress_bar_draws_on_one_line_and_wipes_itself() -> None:
+    class Screen:
+        text = ""
+
+        def write(self, text: str) -> int:
+            self.text += text
+            return len(text)
+
+        def flush(self) -> None:
+            pass
+
+    screen = Screen()
+    show = sim.progress_bar(screen)  # type: ignore[arg-type]
+    show(5, 10)
+    assert screen.text.startswith("\r[") and "5/10" in screen.text and "\n" not in screen.text
+    show(10, 10)
+    assert screen.text.endswith("\r") and screen.text.split("\r")[-2].strip() == ""
+
+
+# --------------------------------------------------------------------------- invariants
+
+
+def test_invariants_hold_over_rounds_across_decks_and_house_rules() -> None:
+    """Every deck, deal, row size, stacking, wrap, penalty, false-stress rule and the stop,
+    every pairing of levels."""
+    variants = rule_variants()
+    problems = []
+    for index in range(240):
+        rules = variants[(index * 7) % len(variants)]
+        players = sim.LEVEL_PAIRS[index % len(sim.LEVEL_PAIRS)]
+        result = play_round(rules, players, 99, index)
+        if result.violation is not None or not result.finished:
+            problems.append((index, rules, players, result.violation))
+    assert problems == []
+
+
+def test_every_deck_and_house_rule_combination_is_in_the_soak() -> None:
+    variants = rule_variants()
+    assert len(variants) == len(set(variants))
+    assert {r.deck for r in variants} == {"standard", "jass", "skat", "doppelkopf"}
+    for name in ("deal", "jokers", "row_size", "stacking", "wrap", "stress_penalty",
+                 "false_stress", "stress_stop"):
+        assert len({getattr(r, name) for r in variants}) >= 2, name
+
+
+def test_a_stress_with_the_draw_piles_empty_and_penalty_one_still_ends_the_round() -> None:
+    """Found by the soak: the slower took the lone card of the smaller pile and flipped it
+    straight back into the same stress, for ever (the engine now gives both piles)."""
+    g = game("""
+        rules: standard penalty=one
+        phase: stress
+        p1 row: 7S | 8C | 4H | 2H
+        piles: 2C 3D 4S 5H 6C | 6D
+        p2 row: 7D | 8H | 3S | 2S
+    """)
+    bots = (make_bot(0, "expert", random.Random(1)), make_bot(1, "normal", random.Random(2)))
+    result = run_round(g, bots)
+    assert result.violation is None and result.finished and result.winner is not None
+    assert result.seconds < 60
+
+
+def test_a_dead_table_ends_the_round_drawn_and_that_is_finished() -> None:
+    """Nothing fits and nothing is left to flip but the same cards: after the engine's
+    dead-table count of flips the round ends on card counts, here equal: a draw."""
+    g = game("""
+        rules: standard
+        phase: waiting
+        p1 row: 5H | - | - | -
+        piles: 9C | JD
+        p2 row: 5S | - | - | -
+    """)
+    bots = (make_bot(0, "easy", random.Random(1)), make_bot(1, "easy", random.Random(2)))
+    result = run_round(g, bots)
+    assert result.violation is None and result.finished and result.winner is None
+
+
+class _Meddler:
+    """A driver that passes for a bot but does something to the game when asked."""
+
+    def __init__(self, player: int, meddle: Callable[[Game], None]) -> None:
+        self.inner = make_bot(player, "normal", random.Random(player))
+        self.player = player
+        self.meddle = meddle
+        self.calls = 0
+
+    def plan(self, g: Game, now: float) -> Action | None:
+        self.calls += 1
+        if self.calls == 25:
+            self.meddle(g)
+        return self.inner.plan(g, now)
+
+
+def _largest(g: Game) -> list[Card]:
+    """The biggest heap of cards on the table (a draw pile or a play pile)."""
+    heaps = [p.draw_pile for p in g.state.players] + list(g.state.play_piles)
+    return max(heaps, key=len)
+
+
+def _with(meddle: Callable[[Game], None]) -> sim.RoundResult:
+    g = Game.deal(STANDARD, random.Random(3))
+    drivers: tuple[Driver, ...] = (_Meddler(0, meddle), make_bot(1, "normal", random.Random(9)))
+    return run_round(g, drivers)
+
+
+def test_a_lost_card_is_a_violation_and_the_round_is_not_finished() -> None:
+    result = _with(lambda g: _largest(g).pop(0))
+    assert not result.finished and result.winner is None and result.violation is not None
+    assert "cards on the table" in result.violation
+
+
+def test_a_duplicated_card_is_a_violation() -> None:
+    def duplicate(g: Game) -> None:
+        heap = _largest(g)
+        heap.insert(0, heap[-1])
+
+    assert "cards on the table" in (_with(duplicate).violation or "")
+
+
+def test_a_card_swapped_for_another_is_a_violation_but_an_equal_copy_is_not() -> None:
+    def swap(g: Game) -> None:
+        heap = _largest(g)
+        heap[0] = Card(heap[0].rank % 13 + 2, heap[0].suit)  # another rank: a duplicate
+
+    def copy(g: Game) -> None:
+        heap = _largest(g)
+        heap[0] = Card(heap[0].rank, heap[0].suit)
+
+    assert (_with(swap).violation or "").startswith("lost ")
+    fine = _with(copy)
+    assert fine.violation is None and fine.finished
+
+
+def test_a_table_with_nothing_to_do_before_the_round_is_over_is_a_violation() -> None:
+    g = Game.deal(STANDARD, random.Random(3))
+    result = run_round(g, ())  # nobody at the table: the flip comes, then nothing
+    assert not result.finished and result.winner is None
+    assert (result.violation or "").startswith("nothing left to do")
+
+
+def test_a_round_over_the_bounds_is_a_violation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sim, "MAX_ACTIONS", 30)
+    result = play_round(STANDARD, NORMAL, 1, 0)
+    assert result.violation == "over 30 actions" and result.winner is None
+    monkeypatch.setattr(sim, "MAX_ACTIONS", 20_000)
+    monkeypatch.setattr(sim, "MAX_SECONDS", 10.0)
+    result = play_round(STANDARD, NORMAL, 1, 0)
+    assert result.violation == "over 10 virtual seconds"
+    counted = simulate(STANDARD, NORMAL, 3, 1)
+    assert counted.invariant_violations == 3 and counted.finished == 0
+
+
+def test_a_crash_is_a_violation_not_the_end_of_the_run() -> None:
+    def crash(g: Game) -> None:
+        raise RuntimeError("boom")
+
+    result = _with(crash)
+    assert result.violation == "RuntimeError: boom" and result.winner is None
+
+
+def test_violations_are_reported_with_the_round_to_replay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reported: list[tuple[int, str]] = []
+    monkeypatch.setattr(sim, "MAX_ACTIONS", 30)
+    simulate(STANDARD, NORMAL, 3, 1, on_violation=lambda i, what: reported.append((i, what)))
+    assert reported == [(i, "over 30 actions") for i in range(3)]
+    assert play_round(STANDARD, NORMAL, 1, 2).violation == "over 30 actions"
+
+
+# --------------------------------------------------------------------------- long runs
+
+
+@pytest.mark.slow
+def test_ten_thousand_rounds_across_every_deck_and_house_rule_keep_every_invariant() -> None:
+    problems: list[str] = []
+
+    def note(index: int, rules: Rules, players: tuple[str, str], what: str) -> None:
+        problems.append(f"round {index} {rules} {players}: {what}")
+
+    result = soak(10_000, seed=0, on_violation=note)
+    assert result.invariant_violations == 0, "\n".join(problems)
+    assert result.finished == result.games == 10_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("level", "below"), [
+    ("normal", "easy"), ("hard", "normal"), ("expert", "hard"),
+])
+def test_each_level_beats_the_one_below_in_at_least_70_percent_of_rounds(
+    level: str, below: str,
+) -> None:
+    """Standard deck, its default rules, 2,000 rounds: half with each side to play first."""
+    rate, first, second = win_rate(STANDARD, level, below, 2000, seed=1)
+    assert first.invariant_violations == second.invariant_violations == 0
+    assert rate >= 0.70, f"{level} beat {below} in {100 * rate:.1f}% of rounds"
+
+
+def test_levels_in_the_table_are_the_bot_s_levels() -> None:
+    assert {f"bot:{level}" for level in LEVELS} == {p for pair in sim.LEVEL_PAIRS for p in pair}
