@@ -9,6 +9,7 @@ deck are equal, and card bookkeeping counts them as a multiset.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -100,6 +101,12 @@ JOKER_CARD = Card(JOKER, None)
 """The joker (all jokers are alike)."""
 
 
+@functools.cache
+def _deck_cards(ranks: tuple[int, ...], copies: int) -> tuple[Card, ...]:
+    """A deck's cards, made once: every round deals copies of the same card values."""
+    return tuple(Card(rank, suit) for suit in Suit for rank in ranks for _ in range(copies))
+
+
 @dataclass(frozen=True, slots=True)
 class Deck:
     """A kind of deck and the defaults the seed documents give for playing with it."""
@@ -125,12 +132,7 @@ class Deck:
 
     def cards(self, jokers: int = 0) -> list[Card]:
         """One full deck in a fixed order (suits, then ranks, then copies), plus jokers."""
-        return [
-            Card(rank, suit)
-            for suit in Suit
-            for rank in self.ranks
-            for _ in range(self.copies)
-        ] + [JOKER_CARD] * jokers
+        return list(_deck_cards(self.ranks, self.copies)) + [JOKER_CARD] * jokers
 
     def __len__(self) -> int:
         return len(self.ranks) * 4 * self.copies

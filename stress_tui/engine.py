@@ -6,6 +6,10 @@ gives. The same rules, seed and timed actions always give the same events.
 
 Players are numbered 0 and 1 (``p1`` and ``p2`` in the notation); play piles 0 (left)
 and 1 (right). Player 0 flips onto the left pile, player 1 onto the right.
+
+Actions and events are values: never change one once made. They are plain slotted
+dataclasses rather than frozen ones because a frozen dataclass takes four times as long
+to build, and the simulator builds several per action (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from .rules import Deal, FalseStress, Rules, StressPenalty
 
 PLAYERS = (0, 1)
 """The two players' numbers."""
+
+_NOTHING: frozenset[int] = frozenset()
 
 DEAD_FLIPS = 12
 """Flips in a row without a card played after which the table is dead and the round ends:
@@ -46,7 +52,7 @@ class Phase(enum.Enum):
 # --------------------------------------------------------------------------- actions
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Play:
     """Move row pile ``pile`` of ``player`` onto play pile ``target`` (0 left, 1 right)."""
 
@@ -60,7 +66,7 @@ class Play:
     """When the key arrived, in seconds."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class CallStress:
     """Call stress (and slap the piles)."""
 
@@ -70,7 +76,7 @@ class CallStress:
     """When the key arrived, in seconds."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ReadyToFlip:
     """Say one has nothing one wants to play: when both say so, new cards are flipped."""
 
@@ -80,7 +86,7 @@ class ReadyToFlip:
     """When the key arrived, in seconds."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class StopStress:
     """The Swiss stress stop: if the opponent's next play makes stress, it is no stress."""
 
@@ -90,7 +96,7 @@ class StopStress:
     """When the key arrived, in seconds."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Flip:
     """Both players flip a card onto the play piles (sent by the table after its count)."""
 
@@ -134,7 +140,7 @@ class RejectReason(enum.Enum):
     NOTHING_TO_FLIP = "the flip is not due"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Played:
     """A row pile went onto a play pile."""
 
@@ -150,7 +156,7 @@ class Played:
     """When."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Drawn:
     """A card came from the draw pile into the row."""
 
@@ -164,7 +170,7 @@ class Drawn:
     """Whether it was stacked onto a pile of its own rank rather than filling a gap."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Rejected:
     """An action that changed nothing."""
 
@@ -176,7 +182,7 @@ class Rejected:
     """Why."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class LockedOut:
     """A player may not play until ``until``."""
 
@@ -186,7 +192,7 @@ class LockedOut:
     """Until when, in seconds."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ReadyNoted:
     """A player said they are ready to flip."""
 
@@ -194,7 +200,7 @@ class ReadyNoted:
     """Who."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class StopDeclared:
     """A player declared a stress stop against the opponent's next play."""
 
@@ -202,7 +208,7 @@ class StopDeclared:
     """Who."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class StressStopped:
     """A stress was made, but the player who declared a stop cancelled it."""
 
@@ -210,7 +216,7 @@ class StressStopped:
     """Who had declared the stop."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class StressOpened:
     """Both play piles show the same rank (or a joker came up): the first call wins."""
 
@@ -218,7 +224,7 @@ class StressOpened:
     """When it opened."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class StressWon:
     """The first call of an open stress."""
 
@@ -230,7 +236,7 @@ class StressWon:
     """When."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class FalseStressCalled:
     """A call of stress when there was none."""
 
@@ -240,7 +246,7 @@ class FalseStressCalled:
     """What it cost."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PilesTaken:
     """Play piles went, shuffled, under a player's draw pile."""
 
@@ -252,17 +258,17 @@ class PilesTaken:
     """How many cards."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Stalled:
     """Nobody can play: new cards will be flipped."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class FlipAgreed:
     """Both players said they are ready: new cards will be flipped."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PilesRecycled:
     """Both draw piles were empty: each player took a play pile as a new draw pile."""
 
@@ -270,7 +276,7 @@ class PilesRecycled:
     """How many cards each player took."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Flipped:
     """New cards on the play piles."""
 
@@ -282,7 +288,7 @@ class Flipped:
     """When."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class TableDead:
     """``DEAD_FLIPS`` flips in a row and no card played: the round ends on card counts."""
 
@@ -290,7 +296,7 @@ class TableDead:
     """Cards each player still holds (draw pile and row)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RoundDrawn:
     """The table died with both players holding as many cards: nobody wins the round."""
 
@@ -298,7 +304,7 @@ class RoundDrawn:
     """When."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RoundWon:
     """A player has no card left in draw pile or row."""
 
@@ -339,7 +345,7 @@ class PlayerState:
         return len(self.draw_pile) + sum(len(pile) for pile in self.row)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Cover:
     """Who put the top card(s) of a play pile there, when, and what lay on top before."""
 
@@ -465,14 +471,13 @@ class Game:
     def is_stalled(self) -> bool:
         """Whether no player could play anything on the play piles as they lie."""
         fits = self.rules.fits
-        tops = [pile[-1].rank for pile in self.state.play_piles if pile]
+        left, right = self.state.play_piles
+        on_left = fits[left[-1].rank] if left else _NOTHING
+        on_right = fits[right[-1].rank] if right else _NOTHING
         for player in self.state.players:
             for row_pile in player.row:
-                if row_pile:
-                    rank = row_pile[0].rank
-                    for top in tops:
-                        if rank in fits[top]:
-                            return False
+                if row_pile and (row_pile[0].rank in on_left or row_pile[0].rank in on_right):
+                    return False
         return True
 
     def is_stress(self) -> bool:

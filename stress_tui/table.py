@@ -74,10 +74,11 @@ class Table:
     def next_deadline(self) -> float | None:
         """When the table next has something to do by itself (``None``: only keys can
         change anything)."""
-        times = [action.time for action in self.pending.values()]
-        if self.flip_at is not None:
-            times.append(self.flip_at)
-        return min(times) if times else None
+        best = self.flip_at
+        for action in self.pending.values():
+            if best is None or action.time < best:
+                best = action.time
+        return best
 
     def submit(self, action: Action) -> list[Event]:
         """Apply an action that arrived from outside (a key, a replay)."""
@@ -100,9 +101,12 @@ class Table:
         best: Action | None = None
         if self.flip_at is not None and self.flip_at <= now:
             best = Flip(self.flip_at)
-        for player in sorted(self.pending):
-            action = self.pending[player]
-            if action.time <= now and (best is None or action.time < best.time):
+        pending = self.pending
+        for player in (0, 1):
+            action = pending.get(player)
+            if action is not None and action.time <= now and (
+                best is None or action.time < best.time
+            ):
                 best = action
         if isinstance(best, Flip):
             self.flip_at = None
