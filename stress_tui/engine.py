@@ -548,9 +548,8 @@ class Game:
 
     def _play(self, action: Play) -> list[Event]:
         state = self.state
-        reason = self._phase_reason()
-        if reason is not None:
-            return self._reject(action, reason)
+        if state.phase is not Phase.PLAYING:
+            return self._reject(action, self._phase_reason() or RejectReason.NOT_PLAYING)
         me = state.players[action.player]
         if action.time < me.locked_until:
             return self._reject(action, RejectReason.LOCKED_OUT)

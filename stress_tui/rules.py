@@ -8,6 +8,7 @@ a bad one raises ``RulesError`` naming the setting.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -203,6 +204,7 @@ def _coerced(settings: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+@functools.cache
 def _fits(ranks: tuple[int, ...], wrap: bool) -> tuple[frozenset[int], ...]:
     """The adjacency table: index a top rank, get the ranks that may be played on it."""
     table: list[frozenset[int]] = []
