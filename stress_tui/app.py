@@ -12,16 +12,29 @@ The terminal is put back on every way out: quit, Ctrl-C (exit 130), SIGTERM (143
 (129) and a crash (exit 1, the traceback printed after the terminal is restored). Ctrl-Z
 suspends with the terminal restored and draws everything again on ``fg``.
 
+Every round dealt from a seed is recorded as it is played (``stress_tui.replay``: each
+action written the moment it is applied), and when it ends its statistics are shown
+(``stress_tui.stats``) and counted in the record kept across matches. A recording or
+record problem (a data directory that cannot be written, a broken record file) is said
+once and the game plays on without it; it never ends the game.
+
+``Screen`` is what the game and the replay viewer (``stress_tui.playback``) share: the
+terminal, the round's clock (which a replay runs faster or slower), the one timer, the
+one task reading keys, and the drawing. ``App`` is the game.
+
 Test hooks (environment variables, not for players): ``STRESS_TUI_POSITION`` starts the
 first round at a position in notation (``stress_tui.notation``) instead of dealing, with
-that position's rules; ``STRESS_TUI_TEST_CRASH=1`` makes the first key raise, to check the
-crash path.
+that position's rules (such a round has no seed, so it is neither recorded nor counted in
+the record; its statistics are shown); ``STRESS_TUI_TEST_CRASH=1`` makes the first key
+raise, to check the crash path. ``STRESS_TUI_DATA_DIR`` puts replays and the record in
+another directory (``stress_tui.storage``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import errno
 import functools
 import gc
@@ -47,13 +60,16 @@ from .engine import (
     ReadyToFlip,
     RoundDrawn,
     RoundWon,
+    State,
     StopStress,
 )
 from .keys import Binding, Intent, KeyMap, key_name, keymap_for
+from .notation import format_rules
 from .render import (
     Canvas,
     Frame,
     Layout,
+    Notice,
     Notices,
     Overlay,
     Palette,
@@ -67,8 +83,11 @@ from .render import (
     render,
     warm_cards,
 )
+from .replay import Recorder, replay_dir
 from .rules import Rules
 from .settings import Settings
+from .stats import Record, RoundStats, round_stats
+from .storage import StorageError, reason
 from .table import Driver, Table
 
 EXIT_QUIT = 0
@@ -84,6 +103,9 @@ player still hammering their keys does not skip it (or quit)."""
 
 QUERY_TIMEOUT = 0.5
 """Seconds to wait for the terminal to answer a question (kitty keyboard, sync output)."""
+
+WARNING_SECONDS = 5.0
+"""How long a warning (replays off, a broken record file) stays on the banner line."""
 
 POSITION_ENV = "STRESS_TUI_POSITION"
 CRASH_ENV = "STRESS_TUI_TEST_CRASH"
@@ -112,25 +134,18 @@ def make_terminal() -> tuple[Terminal, bool]:
         os.environ["NO_COLOR"] = saved
 
 
-class App:
-    """One run of the game in a terminal."""
+class Screen:
+    """A round on the table in a terminal: the clock, the timer, the keys and the drawing.
+
+    Subclasses say what a round is (``begin_round``), what is due when (``due_times``,
+    ``advance``), what a key does (``on_binding``) and what a frame shows (``view``).
+    """
 
     def __init__(self, term: Terminal, settings: Settings, colour: bool = True) -> None:
         self.term = term
         self.settings = settings
-        self.seed = settings.seed if settings.seed is not None else secrets.randbelow(10**6)
-        """The match's seed (shown on the result screen to replay the deal)."""
-        position = os.environ.get(POSITION_ENV)
-        self.first_game: Game | None = None
-        rules = settings.rules
-        if position:
-            from .notation import parse_position
-
-            state = parse_position(position)
-            rules = state.rules
-            self.first_game = Game(state, random.Random(self.seed))
-        self.rules: Rules = rules
-        self.match = Match(rules, random.Random(self.seed))
+        self.rules: Rules = settings.rules
+        """The rules of the round on the table."""
         self.keymap: KeyMap = keymap_for(settings.players, settings.keymap)
         self.palette = Palette(term, colour=colour, four_colour=settings.four_colour)
         self.notices = Notices(settings.names)
@@ -139,8 +154,12 @@ class App:
 
         self.loop: asyncio.AbstractEventLoop | None = None
         self.done: asyncio.Future[int] | None = None
-        self.table = self.new_table(self.first_game)
-        """The round being played."""
+        self.table: Table
+        """The round on the table (set by the subclass)."""
+        self.speed = 1.0
+        """Seconds of the round's clock per second of the loop's (a replay's ``--speed``)."""
+        self.clock_origin = 0.0
+        """What the round's clock showed at ``round_start``."""
         self.round_start = 0.0
         self.paused_total = 0.0
         self.paused_since = 0.0
@@ -172,11 +191,27 @@ class App:
         return self.loop.time()
 
     def game_time(self) -> float:
-        """Seconds since the round began, not counting paused time; never runs back."""
+        """The round's clock: seconds since the round began, not counting paused time,
+        times ``speed``; never runs back."""
         now = self.loop_time()
         paused = self.paused_total + (now - self.paused_since if self.paused else 0.0)
-        self.last_time = max(self.last_time, now - self.round_start - paused)
+        shown = self.clock_origin + (now - self.round_start - paused) * self.speed
+        self.last_time = max(self.last_time, shown)
         return self.last_time
+
+    def loop_time_at(self, game_time: float) -> float:
+        """When (on the loop's clock) the round's clock shows ``game_time``, if it is not
+        paused meanwhile."""
+        return self.round_start + self.paused_total + (game_time - self.clock_origin) / self.speed
+
+    def set_clock(self, game_time: float) -> None:
+        """Make the round's clock show ``game_time`` now (stopped still if paused)."""
+        now = self.loop_time()
+        self.clock_origin = game_time
+        self.round_start = now
+        self.paused_total = 0.0
+        self.paused_since = now
+        self.last_time = game_time
 
     def pause(self, reason: str) -> None:
         """Stop the round's clock for ``reason`` (several reasons may hold at once)."""
@@ -194,72 +229,40 @@ class App:
             self.paused_total += self.loop_time() - self.paused_since
         self.schedule()
 
-    # ------------------------------------------------------------------ rounds
-
-    def drivers(self) -> tuple[Driver, ...]:
-        """Computer players for the sides that are not human (``bot:LEVEL``), each with a
-        random source of its own, seeded from the match's seed and the round."""
-        bots = [(i, kind[4:]) for i, kind in enumerate(self.settings.players)
-                if kind.startswith("bot:")]
-        if not bots:
-            return ()
-        from .bot import make_bot
-
-        round_number = sum(self.match.score)
-        return tuple(
-            make_bot(player=i, level=level, rng=random.Random(f"{self.seed}/{round_number}/{i}"))
-            for i, level in bots
-        )
-
-    def new_table(self, game: Game | None = None) -> Table:
-        """The next round's table: ``game``, or a new deal from the match."""
-        return Table(game or self.match.new_round(), drivers=self.drivers())
-
-    def begin_round(self) -> None:
-        """Start the round's clock (at the position's time) and its first count."""
-        game = self.table.game
-        now = self.loop_time()
-        self.round_start = now - game.state.time
-        self.paused_total = 0.0
-        self.paused_since = now
-        self.paused.discard("help")
-        self.paused.discard("pause")
-        self.last_time = game.state.time
-        self.result = None
-        self.notices.clear()
-        self.table.start(self.game_time())
+    def warn(self, text: str) -> None:
+        """Say something went wrong outside the game (on the banner line, for a while)."""
+        now = self.game_time() if self.loop is not None else self.last_time
+        shown = self.notices.headline
+        if shown is not None and shown.kind == "warn" and (shown.until or 0.0) > now:
+            text = f"{shown.text}; {text}"  # another warning still up: say both
+        self.notices.headline = Notice(text, "warn", now + WARNING_SECONDS)
         self.schedule()
         self.request_draw()
 
-    def next_round(self) -> None:
-        """After the result screen: the next round, or a new match once one is won."""
-        if self.match.winner is not None:
-            self.match = Match(self.rules, self.match.rng)
-        self.table = self.new_table()
-        self.begin_round()
+    # ------------------------------------------------------------------ the round
 
-    def after_events(self, events: list[Event], now: float) -> None:
-        """Show what happened; end the round if it was won."""
-        if not events:
-            return
-        self.notices.note(events, now, self.table.game)
-        for event in events:
-            if isinstance(event, (RoundWon, RoundDrawn)):
-                if isinstance(event, RoundWon):
-                    self.match.record(event.player)
-                    result = Result(event.player, self.match.winner is not None)
-                else:
-                    result = Result(None, False)
-                self.result = result
-                assert self.loop is not None
-                self.loop.call_later(
-                    RESULT_GRACE, self.guarded, functools.partial(self.result_keys_live, result)
-                )
-        self.request_draw()
+    def begin_round(self) -> None:
+        """Start the round's clock and draw it."""
+        raise NotImplementedError
+
+    def due_times(self) -> list[float | None]:
+        """When the round next has something to do by itself."""
+        raise NotImplementedError
 
     def advance(self, now: float) -> None:
-        """Carry out what the table has due by ``now``."""
-        self.after_events(self.table.advance(now), now)
+        """Carry out what is due by ``now``."""
+        raise NotImplementedError
+
+    def view(self) -> View:
+        """What a frame shows."""
+        raise NotImplementedError
+
+    def on_binding(self, binding: Binding, overlay: str | None) -> None:
+        """What a key does."""
+        raise NotImplementedError
+
+    def shut_down(self) -> None:
+        """On the way out, whichever way (quit, signal, crash): let go of what is open."""
 
     # ------------------------------------------------------------------ the timer
 
@@ -273,7 +276,7 @@ class App:
             return
         now = self.game_time()
         times = [
-            self.table.next_deadline(),
+            *self.due_times(),
             countdown_ticks(self.table, now),
             self.notices.next_expiry(),
         ]
@@ -282,8 +285,8 @@ class App:
         if not due:
             return
         self.timer_due = min(due)
-        when = self.round_start + self.paused_total + self.timer_due
-        self.timer = self.loop.call_at(when, self.guarded, self.on_timer)
+        self.timer = self.loop.call_at(self.loop_time_at(self.timer_due), self.guarded,
+                                       self.on_timer)
 
     def on_timer(self) -> None:
         self.timer = None
@@ -346,49 +349,6 @@ class App:
         if self.draw_pending and not self.input_pending():
             self.draw()
 
-    def on_binding(self, binding: Binding, overlay: str | None) -> None:
-        intent = binding.intent
-        if intent is Intent.QUIT:
-            self.finish(EXIT_SIGINT)
-        elif intent is Intent.REDRAW:
-            self.frame = None
-            self.request_draw()
-        elif intent is Intent.HELP:
-            if overlay == Overlay.HELP:
-                self.unpause("help")
-            else:
-                self.help_offset = 0
-                self.pause("help")
-            self.request_draw()
-        elif intent is Intent.PAUSE:
-            if overlay == Overlay.HELP:
-                self.unpause("help")
-            elif overlay == Overlay.PAUSE:
-                self.unpause("pause")
-            elif overlay is None:
-                self.pause("pause")
-            self.request_draw()
-        elif intent is Intent.CONFIRM:
-            if overlay == Overlay.RESULT and self.grace_over():
-                self.next_round()
-            elif overlay == Overlay.PAUSE:
-                self.unpause("pause")
-                self.request_draw()
-        elif intent is Intent.SCROLL_UP or intent is Intent.SCROLL_DOWN:
-            if overlay == Overlay.HELP:
-                step = 1 if binding.key in ("up", "down") else 10
-                step = -step if intent is Intent.SCROLL_UP else step
-                width, height = self.size
-                self.help_offset, _ = help_page(
-                    self.view(), min(width - 6, 90), height, self.help_offset + step
-                )
-                self.request_draw()
-        elif intent is Intent.MENU_QUIT:
-            if overlay != Overlay.RESULT or self.grace_over():
-                self.finish(EXIT_QUIT)
-        elif binding.player is not None and overlay is None and not self.paused:
-            self.play(binding)
-
     def grace_over(self) -> bool:
         return self.result is not None and self.result.keys_live
 
@@ -396,32 +356,13 @@ class App:
         result.keys_live = True
         self.request_draw()
 
-    def play(self, binding: Binding) -> None:
-        """A player's key becomes an action, stamped now, applied now."""
-        now = self.game_time()
-        self.advance(now)  # what fell due before this key comes first
-        if self.result is not None:
-            return
-        player = binding.player
-        assert player is not None
-        action: Action
-        if binding.intent is Intent.LEFT or binding.intent is Intent.RIGHT:
-            pile = binding.pile
-            assert pile is not None
-            if pile >= self.rules.row_size:
-                return
-            target = 0 if binding.intent is Intent.LEFT else 1
-            action = Play(player, pile, target, now)
-        elif binding.intent is Intent.STRESS:
-            action = CallStress(player, now)
-        elif binding.intent is Intent.READY:
-            action = ReadyToFlip(player, now)
-        elif binding.intent is Intent.STOP:
-            action = StopStress(player, now)
-        else:  # pragma: no cover - the key map gives players no other intents
-            return
-        self.after_events(self.table.submit(action), now)
-        self.schedule()
+    def show_result(self, result: Result) -> None:
+        """Cover the table with the round's result; its keys work a moment later."""
+        self.result = result
+        assert self.loop is not None
+        self.loop.call_later(
+            RESULT_GRACE, self.guarded, functools.partial(self.result_keys_live, result)
+        )
         self.request_draw()
 
     # ------------------------------------------------------------------ drawing
@@ -442,22 +383,6 @@ class App:
         rest of a burst) or waiting in the terminal."""
         buffered = getattr(self.term, "_keyboard_buf", None)
         return bool(buffered) or self.term.kbhit(timeout=0)
-
-    def view(self) -> View:
-        return View(
-            table=self.table,
-            now=self.game_time(),
-            keymap=self.keymap,
-            notices=self.notices,
-            names=self.settings.names,
-            kinds=self.settings.players,
-            score=(self.match.score[0], self.match.score[1]),
-            overlay=self.overlay,
-            result=self.result,
-            seed=self.seed,
-            ascii=self.settings.ascii,
-            help_offset=self.help_offset,
-        )
 
     def draw(self) -> None:
         """Render a frame and write what differs from the screen, in one write."""
@@ -608,19 +533,338 @@ class App:
                 reader.cancel()
             for sig in handlers:
                 loop.remove_signal_handler(sig)
-            self.leave_terminal()
+            try:
+                self.shut_down()
+            finally:
+                self.leave_terminal()
+
+
+class App(Screen):
+    """One run of the game in a terminal."""
+
+    def __init__(self, term: Terminal, settings: Settings, colour: bool = True) -> None:
+        self.seed = settings.seed if settings.seed is not None else secrets.randbelow(10**6)
+        """The match's seed (shown on the result screen to replay the deal)."""
+        position = os.environ.get(POSITION_ENV)
+        self.first_game: Game | None = None
+        rules = settings.rules
+        if position:
+            from .notation import parse_position
+
+            state = parse_position(position)
+            rules = state.rules
+            self.first_game = Game(state, random.Random(self.seed))
+        super().__init__(term, settings, colour)
+        self.rules = rules
+        self.match = Match(rules, random.Random(self.seed))
+        self.round_number = 1
+        """The round's number in the match."""
+        self.round_seed: int | None = None
+        """The seed the round was dealt with (``None``: a position from the test hook)."""
+        self.dealt: tuple[State, Any] | None = None
+        """The round as it began: its position and its random source's state."""
+        self.round_actions: list[Action] = []
+        """Every action applied this round, for its statistics."""
+        self.recorder: Recorder | None = None
+        """The round's replay being written (``None``: not recorded)."""
+        self.replays_off: str | None = None
+        """Why replays are not written this session (``None``: they are)."""
+        self.record_off: str | None = None
+        """Why the record is not updated this session (``None``: it is)."""
+        self.warnings: list[str] = []
+        """Said on the banner line when the first round begins."""
+        try:
+            Record.load()
+        except StorageError as error:
+            self.record_off = str(error)
+            self.warnings.append("The record file cannot be read: left alone, not updated "
+                                 "(stress-tui stats says why)")
+        self.table = self.new_table(self.first_game)
+
+    # ------------------------------------------------------------------ rounds
+
+    def drivers(self) -> tuple[Driver, ...]:
+        """Computer players for the sides that are not human (``bot:LEVEL``), each with a
+        random source of its own, seeded from the match's seed and the round."""
+        bots = [(i, kind[4:]) for i, kind in enumerate(self.settings.players)
+                if kind.startswith("bot:")]
+        if not bots:
+            return ()
+        from .bot import make_bot
+
+        round_number = sum(self.match.score)
+        return tuple(
+            make_bot(player=i, level=level, rng=random.Random(f"{self.seed}/{round_number}/{i}"))
+            for i, level in bots
+        )
+
+    def new_table(self, game: Game | None = None) -> Table:
+        """The next round's table: ``game``, or a new deal from the match."""
+        if game is None:
+            game = self.match.new_round()
+            self.round_seed = self.match.round_seed
+        else:
+            self.round_seed = None
+        self.dealt = (_copy_state(game.state), game.rng.getstate())
+        self.round_actions = []
+        return Table(game, drivers=self.drivers(), on_action=self.on_action)
+
+    def begin_round(self) -> None:
+        """Start the round's clock (at the position's time), its first count and its
+        recording."""
+        game = self.table.game
+        self.set_clock(game.state.time)
+        self.paused.discard("help")
+        self.paused.discard("pause")
+        self.result = None
+        self.notices.clear()
+        self.table.start(self.game_time())
+        for warning in self.warnings:
+            self.warn(warning)
+        self.warnings = []
+        self.start_recording()
+        self.schedule()
+        self.request_draw()
+
+    def next_round(self) -> None:
+        """After the result screen: the next round, or a new match once one is won."""
+        if self.match.winner is not None:
+            self.match = Match(self.rules, self.match.rng)
+            self.round_number = 1
+        else:
+            self.round_number += 1
+        self.table = self.new_table()
+        self.begin_round()
+
+    def after_events(self, events: list[Event], now: float) -> None:
+        """Show what happened; end the round if it was won."""
+        if not events:
+            return
+        self.notices.note(events, now, self.table.game)
+        for event in events:
+            if isinstance(event, (RoundWon, RoundDrawn)):
+                self.show_result(self.end_round(event))
+        self.request_draw()
+
+    def end_round(self, event: RoundWon | RoundDrawn) -> Result:
+        """Count the round, write its replay's end, measure it and count it in the record."""
+        winner = event.player if isinstance(event, RoundWon) else None
+        if winner is not None:
+            self.match.record(winner)
+        match_over = winner is not None and self.match.winner is not None
+        stats = round_stats(self.dealt_game(), self.round_actions)
+        notes = [self.finish_recording(), self.count_in_record(stats, match_over)]
+        return Result(winner, match_over, stats=stats,
+                      notes=tuple(note for note in notes if note))
+
+    def dealt_game(self) -> Game:
+        """A copy of the round as it began (for its statistics)."""
+        assert self.dealt is not None
+        state, rng_state = self.dealt
+        rng = random.Random()
+        rng.setstate(rng_state)
+        return Game(_copy_state(state), rng)
+
+    def advance(self, now: float) -> None:
+        """Carry out what the table has due by ``now``."""
+        self.after_events(self.table.advance(now), now)
+
+    def due_times(self) -> list[float | None]:
+        return [self.table.next_deadline()]
+
+    # ------------------------------------------------------------------ recording
+
+    def on_action(self, action: Action, events: list[Event]) -> None:
+        """Every action the table applies: kept for the statistics, written to the replay."""
+        self.round_actions.append(action)
+        if self.recorder is not None:
+            try:
+                self.recorder.record(action, events)
+            except OSError as error:
+                self.stop_recording(error)
+
+    def start_recording(self) -> None:
+        """Open the round's replay (a round dealt from a seed, while replays work)."""
+        self.recorder = None
+        if self.round_seed is None or self.replays_off is not None:
+            return
+        score = (self.match.score[0], self.match.score[1])
+        try:
+            self.recorder = Recorder.start(
+                self.table.game, self.round_seed, self.settings.players, self.settings.names,
+                self.round_number, score,
+            )
+        except OSError as error:
+            self.stop_recording(error)
+
+    def stop_recording(self, error: OSError) -> None:
+        """A replay could not be written: say so once, play on without replays."""
+        recorder, self.recorder = self.recorder, None
+        if recorder is not None:
+            with contextlib.suppress(OSError):
+                recorder.close()
+        self.replays_off = reason(error)
+        self.warn(f"Not recording replays ({self.replays_off}): {replay_dir()}")
+
+    def finish_recording(self) -> str | None:
+        """End the round's replay; a line for the result screen."""
+        if self.round_seed is None:
+            return "not recorded: a round set up from a position has no seed"
+        recorder, self.recorder = self.recorder, None
+        if recorder is None:
+            return None if self.replays_off is None else f"not recorded ({self.replays_off})"
+        try:
+            path = recorder.finish(self.table.game)
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                recorder.close()
+            self.replays_off = reason(error)
+            return f"replay not saved ({self.replays_off}): {recorder.part}"
+        return f"replay: {path.name}"
+
+    def count_in_record(self, stats: RoundStats, match_over: bool) -> str | None:
+        """Add the round (and the match) to the record; a line for the result screen if
+        that failed (said once: the record is then left alone for the session)."""
+        if self.round_seed is None or self.record_off is not None or stats.winner is None:
+            return None
+        names, rules = self.settings.names, format_rules(self.rules)
+        try:
+            record = Record.load()
+            record.add_round(names, rules, stats)
+            if match_over:
+                record.add_match(names, rules, stats.winner)
+            record.save()
+        except StorageError as error:
+            self.record_off = str(error)
+            return "record not updated: the file cannot be read (stress-tui stats says why)"
+        except OSError as error:
+            self.record_off = reason(error)
+            return f"record not updated ({self.record_off})"
+        return None
+
+    def shut_down(self) -> None:
+        """Quit mid-round: the replay keeps its ``.part`` file, readable as it is (unless
+        nothing happened yet: a round left during its first count leaves no file)."""
+        recorder, self.recorder = self.recorder, None
+        if recorder is not None:
+            with contextlib.suppress(OSError):
+                recorder.close()
+                if not self.round_actions:
+                    recorder.part.unlink()
+
+    # ------------------------------------------------------------------ keys
+
+    def on_binding(self, binding: Binding, overlay: str | None) -> None:
+        intent = binding.intent
+        if intent is Intent.QUIT:
+            self.finish(EXIT_SIGINT)
+        elif intent is Intent.REDRAW:
+            self.frame = None
+            self.request_draw()
+        elif intent is Intent.HELP:
+            if overlay == Overlay.HELP:
+                self.unpause("help")
+            else:
+                self.help_offset = 0
+                self.pause("help")
+            self.request_draw()
+        elif intent is Intent.PAUSE:
+            if overlay == Overlay.HELP:
+                self.unpause("help")
+            elif overlay == Overlay.PAUSE:
+                self.unpause("pause")
+            elif overlay is None:
+                self.pause("pause")
+            self.request_draw()
+        elif intent is Intent.CONFIRM:
+            if overlay == Overlay.RESULT and self.grace_over():
+                self.next_round()
+            elif overlay == Overlay.PAUSE:
+                self.unpause("pause")
+                self.request_draw()
+        elif intent is Intent.SCROLL_UP or intent is Intent.SCROLL_DOWN:
+            if overlay == Overlay.HELP:
+                step = 1 if binding.key in ("up", "down") else 10
+                step = -step if intent is Intent.SCROLL_UP else step
+                width, height = self.size
+                self.help_offset, _ = help_page(
+                    self.view(), min(width - 6, 90), height, self.help_offset + step
+                )
+                self.request_draw()
+        elif intent is Intent.MENU_QUIT:
+            if overlay != Overlay.RESULT or self.grace_over():
+                self.finish(EXIT_QUIT)
+        elif binding.player is not None and overlay is None and not self.paused:
+            self.play(binding)
+
+    def play(self, binding: Binding) -> None:
+        """A player's key becomes an action, stamped now, applied now."""
+        now = self.game_time()
+        self.advance(now)  # what fell due before this key comes first
+        if self.result is not None:
+            return
+        player = binding.player
+        assert player is not None
+        action: Action
+        if binding.intent is Intent.LEFT or binding.intent is Intent.RIGHT:
+            pile = binding.pile
+            assert pile is not None
+            if pile >= self.rules.row_size:
+                return
+            target = 0 if binding.intent is Intent.LEFT else 1
+            action = Play(player, pile, target, now)
+        elif binding.intent is Intent.STRESS:
+            action = CallStress(player, now)
+        elif binding.intent is Intent.READY:
+            action = ReadyToFlip(player, now)
+        elif binding.intent is Intent.STOP:
+            action = StopStress(player, now)
+        else:  # pragma: no cover - the key map gives players no other intents
+            return
+        self.after_events(self.table.submit(action), now)
+        self.schedule()
+        self.request_draw()
+
+    # ------------------------------------------------------------------ drawing
+
+    def view(self) -> View:
+        return View(
+            table=self.table,
+            now=self.game_time(),
+            keymap=self.keymap,
+            notices=self.notices,
+            names=self.settings.names,
+            kinds=self.settings.players,
+            score=(self.match.score[0], self.match.score[1]),
+            overlay=self.overlay,
+            result=self.result,
+            seed=self.seed,
+            ascii=self.settings.ascii,
+            help_offset=self.help_offset,
+        )
+
+
+def _copy_state(state: State) -> State:
+    """A copy of a position to apply actions to (its rules, which never change, shared)."""
+    return copy.deepcopy(state, {id(state.rules): state.rules})
 
 
 def run(settings: Settings) -> int:
     """Play in this terminal until quit; return the exit status."""
+    return run_screen(functools.partial(App, settings=settings))
+
+
+def run_screen(make: Callable[..., Screen]) -> int:
+    """Run the screen ``make(term, colour=...)`` makes in this terminal until it ends;
+    return the exit status."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("stress-tui: not a terminal (stdin and stdout must be a terminal to play)",
               file=sys.stderr)
         return EXIT_NOT_A_TERMINAL
     try:
         term, colour = make_terminal()
-        app = App(term, settings, colour=colour)
-        return asyncio.run(app.main())
+        screen = make(term, colour=colour)
+        return asyncio.run(screen.main())
     except KeyboardInterrupt:  # Ctrl-C before the loop took over SIGINT
         return EXIT_SIGINT
     except Exception:

@@ -1,6 +1,8 @@
 """The command line: flags and config file become ``Settings``; errors become one line.
 
-``stress-tui [flags]`` plays; ``stress-tui sim [flags]`` runs the headless simulator.
+``stress-tui [flags]`` plays; ``stress-tui sim [flags]`` runs the headless simulator;
+``stress-tui replay`` watches, checks and lists recorded rounds; ``stress-tui stats``
+prints the record across matches.
 Every setting comes from a flag if one is given, else from the config file, else from
 the deck's defaults. Anything wrong (a flag, a combination, a config entry) is reported as
 one line, ``stress-tui: WHERE: problem``, with exit status 2.
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import difflib
+import json
 import re
 import sys
 import textwrap
@@ -53,6 +56,15 @@ NOT_A_TERMINAL = "not a terminal (stdin and stdout must be a terminal to play; t
 SIM_DEFAULT_PLAYER = "bot:normal"
 """Who plays a side in ``sim`` when ``--p1``/``--p2`` is not given."""
 
+COMMANDS = ("sim", "replay", "stats")
+"""The commands, after the flags of the game."""
+
+EXIT_DIFFERS = 1
+"""``replay --verify``: the replay does not re-simulate to its recorded end."""
+
+MAX_SPEED = 100.0
+"""The fastest a replay can be watched (``--speed``)."""
+
 
 class UsageError(ValueError):
     """A bad flag or combination; the text is the whole complaint (``--row: ...``)."""
@@ -88,7 +100,7 @@ def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
         if name == "COMMAND":
             bad = re.search(r"invalid choice: '?([^' ]*)'?", problem)
             what = bad.group(1) if bad else "that"
-            return f"{what}: no such command (the command is sim; try --help)"
+            return f"{what}: no such command (the commands are {_and(COMMANDS)}; try --help)"
         if problem == "expected one argument":
             problem = "needs a value"
         return f"{name}: {problem.replace('argument ', '')}"
@@ -143,6 +155,16 @@ def _seconds(text: str) -> float:
     if seconds != seconds or seconds in (float("inf"), float("-inf")):
         raise BadValue(f"{show(text)} is not a number of seconds")
     return seconds
+
+
+def _speed(text: str) -> float:
+    try:
+        speed = float(text.strip())
+    except ValueError:
+        raise BadValue(f"{show(text)} is not a number") from None
+    if not 0 < speed <= MAX_SPEED:  # also refuses nan
+        raise BadValue(f"must be more than 0 and at most {MAX_SPEED:g}, not {show(text)}")
+    return speed
 
 
 def _positive(text: str) -> int:
@@ -315,21 +337,26 @@ def _epilog() -> str:
         "Settings not given as flags come from the config file, then from the deck's "
         f"defaults. The config file is {default_path()} (the environment variable "
         f"{ENV_VAR} names another); --print-config prints one. 'stress-tui sim' plays "
-        "bots against each other without a screen: see 'stress-tui sim --help'."
+        "bots against each other without a screen: see 'stress-tui sim --help'. Every "
+        "round is recorded: 'stress-tui replay --list' lists them, 'stress-tui replay "
+        "FILE' shows one again, 'stress-tui stats' prints the record of wins and best "
+        "times."
     )
     return textwrap.fill(text, width=78, break_on_hyphens=False, break_long_words=False)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``stress-tui`` argument parser (with its ``sim`` command)."""
+    """The ``stress-tui`` argument parser (with its commands)."""
     return _build()[0]
 
 
-def _build() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
-    """The main parser and its ``sim`` command's parser."""
+def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The main parser and its commands' parsers, by name."""
     parser = _Parser(
         prog=PROG,
-        usage=f"{PROG} [OPTION...]\n       {PROG} sim [OPTION...]",
+        usage=(f"{PROG} [OPTION...]\n       {PROG} sim [OPTION...]\n"
+               f"       {PROG} replay FILE [--speed X] | --verify FILE | --list\n"
+               f"       {PROG} stats [--json]"),
         description="The card game Stress, in real time, in the terminal.",
         epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -366,6 +393,7 @@ def _build() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS)
     sim = commands.add_parser(
         "sim", help="play bots against each other without a screen and print statistics",
+        usage=f"{PROG} sim [OPTION...]",
         description="Play whole rounds between bots on a virtual clock, as fast as the "
         "machine allows, and print statistics. House rules come from the flags and the "
         "config file as for a game.",
@@ -383,7 +411,66 @@ def _build() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         "--json", action="store_true", default=False,
         help="print one JSON object instead of a table",
     )
-    return parser, sim
+    replay = commands.add_parser(
+        "replay", help="watch, check or list recorded rounds",
+        usage=f"{PROG} replay FILE [--speed X] [--ascii] [--four-colour]\n"
+              f"       {PROG} replay --verify FILE\n       {PROG} replay --list",
+        description="Every round is recorded in the data directory "
+        f"({_replay_dir()}). 'replay FILE' shows one on the table at its own pace "
+        "(Space pauses and goes on, Right or . steps one action, q or Esc leaves); FILE "
+        "is a path or a name from --list.",
+        argument_default=argparse.SUPPRESS,
+        allow_abbrev=False,
+    )
+    replay.add_argument("file", nargs="?", metavar="FILE", help="the replay to show or check")
+    mode = replay.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--verify", action="store_true",
+        help="re-simulate FILE without a screen and say whether it ends exactly as "
+        "recorded: exit 0 if so, 1 if not, 2 if the file cannot be read",
+    )
+    mode.add_argument(
+        "--list", action="store_true",
+        help="list the recent rounds, newest first: date, players, rules, winner, length "
+        "and file name, one a line (files that cannot be read: one line each on stderr)",
+    )
+    replay.add_argument(
+        "--speed", type=_type(_speed, "speed"), metavar="X",
+        help=f"play back X times as fast (0.5: half as fast), up to {MAX_SPEED:g}; "
+        "default: 1",
+    )
+    replay.add_argument(
+        "--ascii", action=argparse.BooleanOptionalAction,
+        help="draw suits as letters; default: the config file's, else off",
+    )
+    replay.add_argument(
+        "--four-colour", action=argparse.BooleanOptionalAction,
+        help="a four-colour deck; default: the config file's, else off",
+    )
+    stats = commands.add_parser(
+        "stats", help="print the record across matches", usage=f"{PROG} stats [--json]",
+        description="Print the record kept across matches, per player name and rule set: "
+        "matches and rounds won and lost, the best reaction time and the shortest round "
+        f"won ({_record_path()}).",
+        argument_default=argparse.SUPPRESS,
+        allow_abbrev=False,
+    )
+    stats.add_argument(
+        "--json", action="store_true", help="print it as JSON, for scripts",
+    )
+    return parser, {"sim": sim, "replay": replay, "stats": stats}
+
+
+def _replay_dir() -> Path:
+    from .replay import replay_dir
+
+    return replay_dir()
+
+
+def _record_path() -> Path:
+    from .stats import record_path
+
+    return record_path()
 
 
 # --------------------------------------------------------------------------- settings
@@ -496,7 +583,8 @@ def _is_terminal() -> bool:
 
 
 def _check_options(
-    parser: argparse.ArgumentParser, sim: argparse.ArgumentParser, argv: Sequence[str]
+    parser: argparse.ArgumentParser, commands: dict[str, argparse.ArgumentParser],
+    argv: Sequence[str],
 ) -> None:
     """Refuse an unknown option before argparse takes its value for a command name."""
     current = parser
@@ -515,18 +603,24 @@ def _check_options(
             if action.nargs == 0 and "=" in word:
                 raise UsageError(f"{flag}: takes no value")
             skip = action.nargs is None and "=" not in word
-        elif current is parser and word == "sim":
-            current = sim
+        elif current is parser and word in commands:
+            current = commands[word]
 
 
 def _run(argv: list[str] | None) -> int:
-    parser, sim = _build()
+    parser, commands = _build()
     argv = sys.argv[1:] if argv is None else argv
-    _check_options(parser, sim, argv)
+    _check_options(parser, commands, argv)
     args = parser.parse_args(argv)
+    if args.command == "stats":
+        _only_display_flags(args, "stats")
+        return _stats(args)
     config = load_config()
     if args.command == "sim":
         return _sim(args, config)
+    if args.command == "replay":
+        _only_display_flags(args, "replay")
+        return _replay(args, config)
     settings = settings_from_args(args, config)
     if args.print_config:
         sys.stdout.write(to_toml(settings))
@@ -557,6 +651,77 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
     from .sim import run_cli
 
     return run_cli(settings, args.games, args.json)
+
+
+def _only_display_flags(args: argparse.Namespace, command: str) -> None:
+    """Refuse the game's flags (rules, players, seed) with a command that does not play:
+    a replay has its own, and the record keeps every rule set."""
+    if args.rules or args.print_config:
+        flag = "--rules" if args.rules else "--print-config"
+        raise UsageError(f"{flag}: not with the {command} command")
+    for key in ("seed", "p1", "p2", "names", "keys", *RULE_KEYS):
+        if getattr(args, key.replace("-", "_"), None) is not None:
+            raise UsageError(f"--{key}: not with the {command} command")
+    if command == "stats":
+        for key in ("ascii", "four-colour"):
+            if getattr(args, key.replace("-", "_"), None) is not None:
+                raise UsageError(f"--{key}: not with the stats command")
+
+
+def _replay(args: argparse.Namespace, config: Config) -> int:
+    from . import replay as replays
+    from .storage import StorageError
+
+    given = getattr(args, "file", None)
+    if getattr(args, "list", False):
+        if given is not None:
+            raise UsageError(f"{given}: --list takes no FILE")
+        found, problems = replays.summaries()
+        for line in replays.list_lines(found):
+            print(line)
+        for problem in problems:
+            print(f"{PROG}: {problem}", file=sys.stderr)
+        return 0
+    if given is None:
+        raise UsageError("replay: give a FILE (or --list; try stress-tui replay --help)")
+    path = Path(given)
+    if not path.exists() and path.name == given and (replays.replay_dir() / given).exists():
+        path = replays.replay_dir() / given  # a name as --list shows it
+    try:
+        replay = replays.load(path)
+    except StorageError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if getattr(args, "verify", False):
+        verdict = replays.verify(replay)
+        print(verdict.message)
+        return 0 if verdict.ok else EXIT_DIFFERS
+    if not _is_terminal():
+        print(f"{PROG}: {NOT_A_TERMINAL}", file=sys.stderr)
+        return EXIT_USAGE
+    display = Settings(
+        ascii=_first(getattr(args, "ascii", None), config.ascii, False),
+        four_colour=_first(getattr(args, "four_colour", None), config.four_colour, False),
+    )
+    from .playback import run
+
+    return run(replay, getattr(args, "speed", 1.0), display)
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from .stats import Record, record_json, record_table
+    from .storage import StorageError
+
+    try:
+        record = Record.load()
+    except StorageError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if getattr(args, "json", False):
+        print(json.dumps(record_json(record), indent=2))
+    else:
+        print(record_table(record))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -56,6 +56,8 @@ class Intent(enum.Enum):
     """On the help screen: show earlier lines."""
     SCROLL_DOWN = "scroll-down"
     """On the help screen: show later lines."""
+    STEP = "step"
+    """Watching a replay: apply the next recorded action (and pause)."""
 
 
 class Scope(enum.Enum):
@@ -115,6 +117,7 @@ _LABELS = {
     Intent.MENU_QUIT: "quit",
     Intent.SCROLL_UP: "scroll up",
     Intent.SCROLL_DOWN: "scroll down",
+    Intent.STEP: "step",
 }
 
 # ----------------------------------------------------------------------------- key names
@@ -357,6 +360,26 @@ GLOBAL_BINDINGS: tuple[Binding, ...] = (
 open help by a slip of the hand (Esc and ? are off the home rows, ? needs Shift, Ctrl-C
 needs Ctrl). On the result, pause and help screens, where no card can be played, Enter
 goes on and ``q`` quits; the arrow and page keys scroll the help."""
+
+REPLAY_BINDINGS: tuple[Binding, ...] = (
+    Binding("space", Intent.PAUSE, scope=Scope.GLOBAL),
+    Binding("right", Intent.STEP, scope=Scope.GLOBAL),
+    Binding(".", Intent.STEP, scope=Scope.GLOBAL),
+    Binding("q", Intent.MENU_QUIT, scope=Scope.GLOBAL),
+    Binding("escape", Intent.MENU_QUIT, scope=Scope.GLOBAL),
+    Binding("ctrl+c", Intent.QUIT, scope=Scope.GLOBAL),
+    Binding("ctrl+l", Intent.REDRAW, scope=Scope.GLOBAL),
+    Binding("enter", Intent.CONFIRM, scope=Scope.MENU),
+)
+"""Keys while watching a replay, where nobody plays: Space pauses and resumes, Right or
+the period steps one recorded action, q or Esc leaves; on the result screen Enter watches
+the round again."""
+
+
+def replay_keymap() -> KeyMap:
+    """The key map for watching a replay."""
+    return KeyMap(REPLAY_BINDINGS)
+
 
 RESERVED_KEYS = frozenset(
     b.key for b in GLOBAL_BINDINGS if b.scope is Scope.GLOBAL

@@ -48,6 +48,7 @@ from .engine import (
 from .keys import Intent, KeyMap, key_label
 from .rules import FalseStress, Rules
 from .rulestext import plain_words, short_line
+from .stats import PlayerStats, RoundStats
 from .table import Table
 
 if TYPE_CHECKING:
@@ -733,6 +734,28 @@ class Result:
     """Whether that round won the match."""
     keys_live: bool = False
     """Whether the result screen takes keys yet (a moment after the round ends)."""
+    stats: RoundStats | None = None
+    """Both players' statistics of the round."""
+    notes: tuple[str, ...] = ()
+    """Lines about the round's files: where its replay went, what could not be saved."""
+    headline: str | None = None
+    """Said instead of who won (a replay that stops before the end)."""
+    again: str | None = None
+    """What Enter does instead of the next round (a replay: watch it again)."""
+
+
+@dataclass(frozen=True)
+class ReplayBar:
+    """What the title line says while a replay is watched."""
+
+    speed: float
+    """Seconds of the round per second watched."""
+    paused: bool
+    """Whether the replay is stopped (Space goes on, Right steps)."""
+    done: int
+    """Recorded actions shown so far."""
+    total: int
+    """Recorded actions in the file."""
 
 
 @dataclass
@@ -763,6 +786,8 @@ class View:
     """Suits as letters."""
     help_offset: int = 0
     """The first line of the help shown (it scrolls when it does not fit)."""
+    replay: ReplayBar | None = None
+    """A replay being watched (``None``: a game being played)."""
 
     @property
     def game(self) -> Game:
@@ -811,9 +836,37 @@ def _too_small(view: View, palette: Palette, canvas: Canvas) -> None:
 
 def _title(view: View, palette: Palette, canvas: Canvas, lay: Layout) -> None:
     """The title line: the game, the rules in play, the keys everyone has."""
+    if view.replay is not None:
+        _replay_title(view, view.replay, palette, canvas, lay)
+        return
     key = ("title", canvas.width, view.rules, view.keymap, palette.title, palette.hint)
     rows = canvas.sprite(key, canvas.width, 1, lambda c: _draw_title(view, palette, c))
     canvas.blit(lay.title_y, 0, rows[0])
+
+
+def _replay_title(
+    view: View, bar: ReplayBar, palette: Palette, canvas: Canvas, lay: Layout
+) -> None:
+    """A replay's title line: that it is one, who played, how fast it runs, whether it is
+    paused, the rules; the keys on the right."""
+    y = lay.title_y
+    keys = "Spc go on  Rt step  q quit" if bar.paused else "Spc pause  Rt step  q quit"
+    x = canvas.put(y, 0, " REPLAY ", palette.title)
+    state = f" x{bar.speed:g}  {bar.done}/{bar.total}"
+    if bar.paused:
+        x = canvas.put(y, x, state + "  ", palette.hint)
+        x = canvas.put(y, x, "PAUSED", palette.warn)
+    else:
+        x = canvas.put(y, x, state, palette.hint)
+    right = canvas.width - canvas.text_width(keys) - 1
+    who = f"  {view.names[0]} v {view.names[1]}"
+    room = right - x - 2
+    if room > 8:
+        x = canvas.put(y, x, canvas.clip(who, room), palette.plain)
+    room = right - x - 4
+    if room > 8:
+        canvas.put(y, x + 2, canvas.clip(short_line(view.rules), room), palette.hint)
+    canvas.put(y, right, keys, palette.hint)
 
 
 def _draw_title(view: View, palette: Palette, canvas: Canvas) -> None:
@@ -1170,19 +1223,93 @@ def _result(view: View, palette: Palette, canvas: Canvas) -> None:
     assert result is not None
     names = view.names
     s1, s2 = view.score
-    if result.winner is None:
+    if result.headline is not None:
+        head = result.headline
+    elif result.winner is None:
         head = "Nobody can play on: a drawn round"
     else:
         head = f"{names[result.winner]} wins the {'match' if result.match_over else 'round'}!"
     score = f"{names[0]} {s1} : {s2} {names[1]}   (first to {view.rules.wins})"
-    go = "Enter: rematch" if result.match_over else "Enter: next round"
-    lines = [
-        (head, palette.panel_title),
-        ("", ""),
-        (score, palette.panel),
-        ("", ""),
-        (f"{go}    q: quit" if result.keys_live else "", palette.panel_key),
-    ]
+    if result.again is not None:
+        go = f"Enter: {result.again}"
+    else:
+        go = "Enter: rematch" if result.match_over else "Enter: next round"
+    about = []
+    if result.stats is not None:
+        about.append(f"round {_clock(result.stats.seconds)}")
     if view.seed is not None:
-        lines.append((f"seed {view.seed}", palette.panel))
+        about.append(f"seed {view.seed}")
+    top = [(head, palette.panel_title), ("", ""), (score, palette.panel)]
+    table = [] if result.stats is None else [
+        (text, palette.panel_title if i == 0 else palette.panel)
+        for i, text in enumerate(stats_lines(result.stats, names, canvas.width - 8))
+    ]
+    notes = [(text, palette.panel) for text in ("   ".join(about), *result.notes) if text]
+    keys = [(f"{go}    q: quit" if result.keys_live else "", palette.panel_key)]
+    blank = [("", "")]
+    room = canvas.height - 2
+    lines = [*top, *blank, *table, *blank, *notes, *blank, *keys]
+    if len(lines) > room:  # a low window: no blank lines around the statistics
+        lines = [*top, *blank, *table, *notes, *keys]
+    if len(lines) > room:  # lower still: the statistics go
+        lines = [*top, *blank, ("(a taller window shows the statistics)", palette.panel),
+                 *notes, *keys]
+    if len(lines) > room:
+        lines = [*top, *keys]
     _panel(canvas, palette, lines, min_w=40)
+
+
+_STATS_ROWS: tuple[tuple[str, Callable[[PlayerStats], str]], ...] = (
+    ("cards played", lambda p: str(p.cards_played)),
+    ("longest chain", lambda p: str(p.longest_chain)),
+    ("median reaction", lambda p: _seconds(p.median_reaction)),
+    ("stresses won", lambda p: _with_times(p.stresses_won, p.won_reactions)),
+    ("stresses lost", lambda p: _with_times(p.stresses_lost, p.late_reactions)),
+    ("false calls", lambda p: str(p.false_calls)),
+    ("misplays", lambda p: str(p.misplays)),
+    ("lockouts", lambda p: str(p.lockouts)),
+)
+
+
+def stats_lines(stats: RoundStats, names: tuple[str, str], width: int = 72) -> list[str]:
+    """The round's statistics as a small table at most ``width`` columns wide: a line of
+    names, then a line per measure (cards played, longest chain, median reaction, stresses
+    won and lost with the calls' reaction times, false calls, misplays, lockouts)."""
+    label_w = max(len(label) for label, _ in _STATS_ROWS) + 2
+    column = max(8, min(22, (width - label_w) // 2))
+    lines = ["".ljust(label_w) + names[0][: column - 1].ljust(column) + names[1][: column - 1]]
+    for label, measure in _STATS_ROWS:
+        cells = [_fit(measure(player), column - 1) for player in stats.players]
+        lines.append(label.ljust(label_w) + cells[0].ljust(column) + cells[1])
+    return [line.rstrip() for line in lines]
+
+
+def _seconds(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}s"
+
+
+def _with_times(count: int, times: Sequence[float]) -> str:
+    """``2 (0.41s 0.38s)``: a count and the reaction times of the calls behind it."""
+    if not times:
+        return str(count)
+    return f"{count} (" + " ".join(f"{t:.2f}s" for t in times) + ")"
+
+
+def _fit(text: str, width: int) -> str:
+    """A cell cut to ``width``: a list of times that does not fit keeps its count and
+    its fastest time."""
+    if len(text) <= width:
+        return text
+    count, _, times = text.partition(" (")
+    if times:
+        best = min(float(t.rstrip("s)")) for t in times.split())
+        short = f"{count} (best {best:.2f}s)"
+        if len(short) <= width:
+            return short
+    return text[:width]
+
+
+def _clock(seconds: float) -> str:
+    """``1:23.4``: minutes and seconds."""
+    minutes, rest = divmod(seconds, 60)
+    return f"{int(minutes)}:{rest:04.1f}"

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -34,7 +35,7 @@ from .engine import (
     StopStress,
 )
 from .notation import NotationError, format_position, format_rules, parse_rules
-from .storage import StorageError, data_dir
+from .storage import StorageError, create_temporary, data_dir, reason
 
 FORMAT = "stress-tui replay"
 VERSION = 1
@@ -63,22 +64,61 @@ def action_from_json(data: Any) -> Action:
     """A replay line as an action; ``ValueError`` if it is not one."""
     if not isinstance(data, dict):
         raise ValueError("not an action")
-    time = data.get("t")
-    if isinstance(time, bool) or not isinstance(time, (int, float)):
-        raise ValueError("an action needs a time 't'")
+    time = _seconds(data.get("t"))
+    if time is None:
+        raise ValueError("an action needs a time 't' (a finite number of seconds)")
     kind = data.get("a")
+    if not isinstance(kind, str):
+        raise ValueError("an action needs a kind 'a' (play, stress, ready, stop, flip)")
     if kind == "flip":
-        return Flip(float(time))
+        return Flip(time)
     player = data.get("p")
     if kind == "play":
         pile, target = data.get("pile"), data.get("to")
-        if not all(isinstance(v, int) and not isinstance(v, bool)
-                   for v in (player, pile, target)):
+        if not all(_whole(v) for v in (player, pile, target)):
             raise ValueError("a play needs whole numbers 'p', 'pile' and 'to'")
-        return Play(player, pile, target, float(time))  # type: ignore[arg-type]
-    if kind in _KINDS and isinstance(player, int) and not isinstance(player, bool):
-        return _KINDS[kind](player, float(time))
-    raise ValueError(f"unknown action {kind!r}")
+        return Play(player, pile, target, time)  # type: ignore[arg-type]
+    if kind in _KINDS and _whole(player):
+        return _KINDS[kind](player, time)  # type: ignore[arg-type]
+    raise ValueError(f"unknown action {kind[:20]!r}")
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seconds(value: Any) -> float | None:
+    """``value`` as a finite number of seconds, or ``None`` if it is not one."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        seconds = float(value)
+    except OverflowError:  # a whole number too large for a float
+        return None
+    return seconds if math.isfinite(seconds) else None
+
+
+def _two(value: Any, kind: type) -> bool:
+    return (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, kind) and not isinstance(v, bool) for v in value))
+
+
+_HEADER_FIELDS: dict[str, Callable[[Any], bool]] = {
+    "names": lambda v: _two(v, str),
+    "players": lambda v: _two(v, str),
+    "started": lambda v: isinstance(v, str),
+    "round": _whole,
+    "score": lambda v: _two(v, int),
+}
+"""Header fields a reader may rely on, each with its check (when present)."""
+
+_END_FIELDS: dict[str, Callable[[Any], bool]] = {
+    "t": lambda v: _seconds(v) is not None,
+    "winner": lambda v: v is None or (_whole(v) and v in (0, 1)),
+    "position": lambda v: isinstance(v, str),
+    "digest": lambda v: isinstance(v, str),
+}
+"""End-line fields, each with its check (when present)."""
 
 
 def events_digest(events: Iterable[Event]) -> str:
@@ -122,13 +162,10 @@ class Recorder:
         """The final file name (``.jsonl``); written as ``.jsonl.part`` until the end."""
         self.part = path.with_name(path.name + ".part")
         """The file being written."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd: int | None = os.open(
-            self.part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644
-        )
         self.events: list[Event] = []
         """Every event of the round, for the end line's digest."""
-        self._write({"format": FORMAT, "version": VERSION, **header})
+        self._fd: int | None = _create(self.part, _line({"format": FORMAT, "version": VERSION,
+                                                          **header}))
 
     @classmethod
     def start(cls, game: Game, seed: int, players: tuple[str, str], names: tuple[str, str],
@@ -167,10 +204,41 @@ class Recorder:
             self._fd = None
 
     def _write(self, data: dict[str, Any]) -> None:
-        if self._fd is None:
-            return
-        line = json.dumps(data, separators=(",", ":")) + "\n"
-        os.write(self._fd, line.encode())
+        if self._fd is not None:
+            _write_all(self._fd, _line(data))
+
+
+def _line(data: dict[str, Any]) -> bytes:
+    return (json.dumps(data, separators=(",", ":")) + "\n").encode()
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _create(path: Path, first: bytes) -> int:
+    """Make ``path`` holding ``first`` (the header line), so that it never exists without
+    it, and return it open for appending. ``first`` goes into a hidden temporary file
+    beside it that is then linked under the name (which must be new); a kill between the
+    two leaves only that hidden file, which nothing reads."""
+    fd, tmp = create_temporary(path.parent, path.name)
+    try:
+        _write_all(fd, first)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise
+        except OSError:  # a file system without hard links: the name is new all the same
+            os.rename(tmp, path)
+        else:
+            os.unlink(tmp)
+    except BaseException:
+        os.close(fd)
+        tmp.unlink(missing_ok=True)
+        raise
+    return fd
 
 
 def load(path: Path) -> Replay:
@@ -179,7 +247,7 @@ def load(path: Path) -> Replay:
     try:
         raw = path.read_bytes()
     except OSError as error:
-        raise StorageError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise StorageError(f"{path}: cannot read: {reason(error)}") from None
     lines = raw.split(b"\n")
     torn = lines[-1] != b""
     lines = lines[:-1] if not torn else lines
@@ -187,7 +255,7 @@ def load(path: Path) -> Replay:
     for number, line in enumerate(lines, start=1):
         try:
             records.append(json.loads(line))
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (ValueError, RecursionError):  # not JSON, not UTF-8, nested too deep
             if number == len(lines) and torn:
                 break
             raise StorageError(f"{path}:{number}: not a replay line") from None
@@ -198,9 +266,13 @@ def load(path: Path) -> Replay:
         raise StorageError(f"{path}: replay version {header.get('version')!r} is not supported")
     try:
         parse_rules(str(header.get("rules")))
-        int(header["seed"])
-    except (NotationError, KeyError, TypeError, ValueError):
-        raise StorageError(f"{path}:1: the header's rules or seed are broken") from None
+    except (NotationError, ValueError):
+        raise StorageError(f"{path}:1: the header's rules are broken") from None
+    if not _whole(header.get("seed")):
+        raise StorageError(f"{path}:1: the header's seed is not a whole number")
+    for name, check in _HEADER_FIELDS.items():
+        if name in header and not check(header[name]):
+            raise StorageError(f"{path}:1: the header's {name} is broken")
     actions: list[Action] = []
     end = None
     for number, record in enumerate(records[1:], start=2):
@@ -208,6 +280,9 @@ def load(path: Path) -> Replay:
             end = record
             if number != len(records):
                 raise StorageError(f"{path}:{number}: lines after the end line")
+            for name, check in _END_FIELDS.items():
+                if name in end and not check(end[name]):
+                    raise StorageError(f"{path}:{number}: the end line's {name} is broken")
             break
         try:
             actions.append(action_from_json(record))
@@ -258,20 +333,58 @@ class Summary:
     """One line of ``replay --list``."""
 
     path: Path
+    """The replay file."""
     started: str
+    """When the round began (ISO 8601, UTC)."""
     players: str
+    """``Ann (human) vs Bo (bot:hard)``."""
     rules: str
+    """The rules in notation."""
     winner: str
+    """The winner's name, ``nobody`` (a drawn round) or ``(cut short)``."""
     seconds: float | None
+    """How long the round lasted (to its last recorded action when cut short)."""
+
+    @property
+    def date(self) -> str:
+        """When the round began, in local time to the minute."""
+        try:
+            when = datetime.fromisoformat(self.started).astimezone()
+        except ValueError:
+            return self.started
+        return when.strftime("%Y-%m-%d %H:%M")
+
+    @property
+    def length(self) -> str:
+        """How long the round lasted, as ``m:ss.s``."""
+        if self.seconds is None:
+            return "-"
+        minutes, seconds = divmod(self.seconds, 60)
+        return f"{int(minutes)}:{seconds:04.1f}"
+
+
+def list_lines(found: list[Summary]) -> list[str]:
+    """``replay --list``: one line a round, in columns (date, players, rules, winner,
+    length, file name)."""
+    rows = [(s.date, s.players, s.rules, s.winner, s.length, s.path.name) for s in found]
+    if not rows:
+        return []
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False))
+            + "  " + row[5] for row in rows]
 
 
 def summaries(folder: Path | None = None, limit: int = 20) -> tuple[list[Summary], list[str]]:
     """The most recent replays, newest first, and one line for each unreadable file."""
     folder = folder if folder is not None else replay_dir()
-    if not folder.is_dir():
-        return [], []
+    try:
+        if not folder.is_dir():
+            return [], []
+        entries = list(folder.iterdir())
+    except OSError as error:
+        return [], [f"{folder}: cannot read: {reason(error)}"]
     paths = sorted(
-        (p for p in folder.iterdir() if p.name.endswith((".jsonl", ".jsonl.part"))),
+        (p for p in entries if p.name.endswith((".jsonl", ".jsonl.part"))),
         key=lambda p: p.name, reverse=True,
     )[:limit]
     found, problems = [], []

@@ -9,6 +9,7 @@ reaction from the moment stress opened to the call.
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -31,7 +32,7 @@ from .engine import (
     StressOpened,
     StressWon,
 )
-from .storage import StorageError, atomic_write_text, data_dir, read_json
+from .storage import StorageError, atomic_write_text, data_dir, read_json, reason
 
 
 @dataclass
@@ -50,6 +51,10 @@ class PlayerStats:
     """Stresses the other called first."""
     stress_reactions: list[float] = field(default_factory=list)
     """Seconds from stress opening to this player's call (won or too late)."""
+    won_reactions: list[float] = field(default_factory=list)
+    """Of those, the calls that won a stress."""
+    late_reactions: list[float] = field(default_factory=list)
+    """Of those, the calls that came too late (a stress lost without a call has none)."""
     false_calls: int = 0
     """Calls of stress when there was none."""
     misplays: int = 0
@@ -117,6 +122,7 @@ def round_stats(game: Game, actions: Iterable[Action]) -> RoundStats:
                 stats[event.loser].stresses_lost += 1
                 if stress_opened is not None:
                     stats[event.winner].stress_reactions.append(now - stress_opened)
+                    stats[event.winner].won_reactions.append(now - stress_opened)
             elif isinstance(event, FalseStressCalled):
                 stats[event.player].false_calls += 1
             elif isinstance(event, LockedOut):
@@ -128,6 +134,7 @@ def round_stats(game: Game, actions: Iterable[Action]) -> RoundStats:
                       and event.reason is RejectReason.TOO_LATE
                       and stress_opened is not None):
                     stats[event.player].stress_reactions.append(now - stress_opened)
+                    stats[event.player].late_reactions.append(now - stress_opened)
                     stress_opened = None
         for player in (0, 1):
             before = possible_since[player]
@@ -157,6 +164,25 @@ class Standing:
 RECORD_VERSION = 1
 
 
+def _sound(standing: Standing) -> bool:
+    """Whether a standing read from a file holds counts and times (not any JSON value)."""
+    counts = (standing.matches_won, standing.matches_lost, standing.rounds_won,
+              standing.rounds_lost)
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in counts):
+        return False
+    return all(t is None or _seconds_value(t) for t in (standing.best_reaction,
+                                                        standing.best_round))
+
+
+def _seconds_value(value: object) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value) and value >= 0
+    except OverflowError:  # a whole number too large for a float
+        return False
+
+
 def record_path() -> Path:
     """Where the record is kept."""
     return data_dir() / "record.json"
@@ -174,11 +200,17 @@ class Record:
         """Read the record; an absent file is an empty record, a broken or foreign one
         raises ``StorageError`` (and is never written over)."""
         path = path if path is not None else record_path()
-        if not path.exists():
-            return cls()
+        try:
+            if not path.exists():
+                return cls()
+        except OSError as error:
+            raise StorageError(f"{path}: cannot read: {reason(error)}") from None
         data = read_json(path)
         if not isinstance(data, dict) or data.get("format") != "stress-tui record":
             raise StorageError(f"{path}: not a stress-tui record; left as it is")
+        if data.get("version", RECORD_VERSION) != RECORD_VERSION:
+            raise StorageError(f"{path}: record version {data.get('version')!r} is not "
+                               "supported; left as it is")
         try:
             standings = {
                 name: {rules: Standing(**values) for rules, values in by_rules.items()}
@@ -186,6 +218,11 @@ class Record:
             }
         except (AttributeError, KeyError, TypeError):
             raise StorageError(f"{path}: the record is broken; left as it is") from None
+        for name, by_rules in standings.items():
+            for rules, standing in by_rules.items():
+                if not _sound(standing):
+                    raise StorageError(f"{path}: the record of {name[:20]!r} under "
+                                       f"{rules[:40]!r} is broken; left as it is")
         return cls(standings)
 
     def save(self, path: Path | None = None) -> None:

@@ -9,9 +9,12 @@ is reported in one line (``StorageError``) and left exactly as it is.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
-import tempfile
+import secrets
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -30,18 +33,35 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir("stress-tui", appauthor=False))
 
 
+def create_temporary(folder: Path, name: str) -> tuple[int, Path]:
+    """A new hidden file ``.NAME.XXXXXXXX.tmp`` in ``folder`` (made if need be), open for
+    writing. Its permissions are those of any new file (``0666`` less the umask), not the
+    ``0600`` of ``tempfile.mkstemp``, so that a file renamed from it looks like one
+    written in place."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for _ in range(100):
+        tmp = folder / f".{name}.{secrets.token_hex(4)}.tmp"
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary file name", str(folder))
+
+
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that the file is always whole, old or new."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    """Write ``text`` to ``path`` so that the file is always whole, old or new (and keeps
+    the permissions the old one had)."""
+    fd, tmp = create_temporary(path.parent, path.name)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
@@ -50,16 +70,19 @@ def read_json(path: Path) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise StorageError(f"{path}: cannot read: {_reason(error)}") from None
+        raise StorageError(f"{path}: cannot read: {reason(error)}") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise StorageError(
             f"{path}:{error.lineno}: not valid JSON ({error.msg}); left as it is"
         ) from None
+    except (ValueError, RecursionError):  # a number too long, brackets nested too deep
+        raise StorageError(f"{path}: not valid JSON; left as it is") from None
 
 
-def _reason(error: BaseException) -> str:
+def reason(error: BaseException) -> str:
+    """An error in a few words, for a one-line message (``permission denied``)."""
     if isinstance(error, OSError) and error.strerror:
         return error.strerror.lower()
     return str(error).splitlines()[0] if str(error) else type(error).__name__

@@ -1,12 +1,28 @@
-"""Shared test helpers: a game from a position in notation, and its lines read back."""
+"""Shared test helpers: a game from a position in notation, and its lines read back; and
+no test reads or writes the real config and data directories."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
 
 from stress_tui.cards import Card, parse_cards
 from stress_tui.engine import Game
 from stress_tui.notation import format_position, parse_position
+
+
+@pytest.fixture(autouse=True)
+def _private_files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Point the program (and every program a test starts) at empty folders of its own,
+    unless the test sets its own."""
+    folder = tmp_path_factory.mktemp("home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("STRESS_TUI_DATA_DIR", str(folder / "data"))
+        patch.setenv("STRESS_TUI_CONFIG", str(Path(folder / "config.toml")))
+        yield
 
 
 def game(text: str, seed: int = 0) -> Game:

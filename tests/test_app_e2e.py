@@ -15,6 +15,7 @@ default rules; the first flip comes 1.2 s after the start):
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -57,6 +58,19 @@ def flipped(seed: int) -> dict[str, str | None]:
 # No config file from the machine the tests run on.
 NO_CONFIG = {"STRESS_TUI_CONFIG": "/nonexistent/stress-tui-tests/config.toml"}
 
+# Replays and the record go to a directory of each test's own, never into the home of
+# the machine the tests run on (set by the fixture below).
+DATA_ENV: dict[str, str] = {}
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path) -> Iterator[Path]:
+    """The test's data directory (``STRESS_TUI_DATA_DIR`` for every program it starts)."""
+    folder = tmp_path / "data"
+    DATA_ENV["STRESS_TUI_DATA_DIR"] = str(folder)
+    yield folder
+    DATA_ENV.clear()
+
 
 @contextmanager
 def game(
@@ -69,7 +83,8 @@ def game(
     argv = [*(["--seed", str(seed)] if seed is not None else []), *args]
     lay = layout(cols, rows, 4)
     assert lay is not None
-    with TtySession(args=argv, rows=rows, cols=cols, env={**NO_CONFIG, **(env or {})}) as s:
+    env = {**NO_CONFIG, **DATA_ENV, **(env or {})}
+    with TtySession(args=argv, rows=rows, cols=cols, env=env) as s:
         # A frame is written top to bottom, maybe in several reads: wait for its last line
         # (player 2's keys, or the computer's name where player 2 has no keys).
         s.wait_for(
@@ -231,13 +246,17 @@ LAST_CARD = (
 )
 
 
-def test_a_round_ends_and_the_result_screen_offers_a_rematch() -> None:
+def test_a_round_ends_and_the_result_screen_offers_a_rematch(data_dir: Path) -> None:
     with game(env={"STRESS_TUI_POSITION": LAST_CARD}) as s:
         assert pile_top(s, 0) == "4♣"
         s.send("q")
         s.wait_text("Player 1 wins the match!", timeout=2)
         s.wait_text("Player 1 1 : 0 Player 2", timeout=2)
         s.wait_text("Enter: rematch    q: quit", timeout=2)
+        # The round's statistics; a position from the test hook has no seed to record.
+        assert "cards played     1" in s.text()
+        assert "not recorded: a round set up from a position has no seed" in s.text()
+        assert not (data_dir / "replays").exists() and not (data_dir / "record.json").exists()
         s.send("\r")
         s.wait_for(
             lambda: "wins 0/1" in s.row(LAY.rows_y[0] + 1) and "New cards" in banner(s),
@@ -483,3 +502,205 @@ def test_not_a_terminal_is_one_line_and_exit_2() -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and "not a terminal" in done.stderr
+
+
+# ----------------------------------------------------------------------------- replays
+
+
+# Two expert computers play a skat round to one win: with seed 55 it takes them about 4 s
+# (the bots decide how long; slower bots would make these tests slower, not wrong).
+BOTS_SEED = 55
+BOTS = ("--deck", "skat", "--wins", "1", "--p1", "bot:expert", "--p2", "bot:expert")
+STATS_LABELS = ("cards played", "longest chain", "median reaction", "stresses won",
+                "stresses lost", "false calls", "misplays", "lockouts")
+
+
+def stress_tui(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
+    """``stress-tui ARGS`` without a terminal, on the data directory ``data``."""
+    return subprocess.run(
+        [sys.executable, "-m", "stress_tui", *args], stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=30,
+        env={**os.environ, **NO_CONFIG, "STRESS_TUI_DATA_DIR": str(data)},
+    )
+
+
+def test_a_played_round_leaves_a_replay_that_verifies_and_counts_in_the_record(
+    data_dir: Path,
+) -> None:
+    from stress_tui.render import stats_lines
+    from stress_tui.replay import load
+    from stress_tui.stats import round_stats
+
+    with game(BOTS_SEED, args=BOTS) as s:
+        s.wait_text("Player 2 wins the match!", timeout=60)
+        s.wait_text("Enter: rematch    q: quit", timeout=2)
+        shown = s.text()
+        files = sorted((data_dir / "replays").iterdir())
+        assert [path.suffix for path in files] == [".jsonl"]
+        assert f"replay: {files[0].name}" in shown
+        # The statistics on the screen are those of the recorded round.
+        replay = load(files[0])
+        stats = round_stats(replay.new_game(), replay.actions)
+        for line in stats_lines(stats, ("Player 1", "Player 2"), COLS - 8):
+            assert line in shown, line
+        s.send("q")
+        assert s.wait_exit() == 0
+    verified = stress_tui("replay", "--verify", str(files[0]), data=data_dir)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    actions = len(replay.actions)
+    assert verified.stdout == f"{files[0]}: verified, {actions} actions, winner Player 2\n"
+    listed = stress_tui("replay", "--list", data=data_dir)
+    assert (listed.returncode, listed.stderr) == (0, "")
+    (line,) = listed.stdout.splitlines()
+    assert "Player 1 (bot:expert) vs Player 2 (bot:expert)  skat wins=1  Player 2" in line
+    assert line.endswith(files[0].name)
+    record = stress_tui("stats", data=data_dir)
+    assert record.returncode == 0
+    rows = [row.split() for row in record.stdout.splitlines()[1:]]
+    assert [row[:6] for row in rows] == [
+        ["Player", "1", "skat", "wins=1", "0-1", "0-1"],
+        ["Player", "2", "skat", "wins=1", "1-0", "1-0"],
+    ]
+    assert rows[1][-1] == f"{stats.seconds:.2f}s"  # the round is player 2's best
+    as_json = stress_tui("stats", "--json", data=data_dir)
+    assert json.loads(as_json.stdout)["players"][1]["rounds_won"] == 1
+
+
+def record_bots_round(folder: Path) -> Path:
+    """The same round as above (the computers seeded as the app seeds them), recorded in
+    this process."""
+    from stress_tui.bot import make_bot
+    from stress_tui.engine import Phase
+    from stress_tui.replay import Recorder
+
+    match = Match(Rules.for_deck("skat", wins=1), random.Random(BOTS_SEED))
+    game = match.new_round()
+    assert match.round_seed is not None
+    recorder = Recorder.start(game, match.round_seed, ("bot:expert", "bot:expert"),
+                              ("Ann", "Bo"), 1, (0, 0), folder)
+    drivers = tuple(make_bot(player=i, level="expert", rng=random.Random(f"{BOTS_SEED}/0/{i}"))
+                    for i in (0, 1))
+    table = Table(game, drivers, on_action=recorder.record)
+    table.start(0.0)
+    while game.state.phase is not Phase.ROUND_OVER and table.actions < 3000:
+        deadline = table.next_deadline()
+        assert deadline is not None
+        table.advance(deadline)
+    return recorder.finish(game)
+
+
+def progress(s: TtySession) -> tuple[int, int]:
+    """``done/total`` from a replay's title line."""
+    for word in s.row(0).split():
+        if "/" in word and word.replace("/", "").isdigit():
+            done, total = word.split("/")
+            return int(done), int(total)
+    raise AssertionError(f"no progress on the title line: {s.row(0)!r}")
+
+
+def test_a_replay_plays_on_the_table_pauses_steps_and_ends_with_the_statistics(
+    data_dir: Path,
+) -> None:
+    path = record_bots_round(data_dir / "replays")
+    argv = ["replay", str(path), "--speed", "2"]
+    env = {**NO_CONFIG, **DATA_ENV}
+    with TtySession(args=argv, rows=ROWS, cols=COLS, env=env) as s:
+        s.wait_for(lambda: "REPLAY" in s.row(0) and "x2" in s.row(0), timeout=10,
+                   what="the replay's title")
+        assert "Ann v Bo" in s.row(0) and "skat" in s.row(0)
+        s.wait_text("Ann", row=LAY.rows_y[0])
+        s.send(" ")
+        s.wait_text("PAUSED", row=0, timeout=2)
+        done, total = progress(s)
+        s.send(".")
+        s.wait_for(lambda: progress(s)[0] == done + 1, timeout=2, what="one step")
+        s.send("\x1b[C")  # Right
+        s.wait_for(lambda: progress(s)[0] == done + 2, timeout=2, what="another step")
+        deadline = time.monotonic() + 0.5
+        while time.monotonic() < deadline:  # paused: nothing moves
+            s.pump(deadline - time.monotonic())
+        assert progress(s)[0] == done + 2 and "PAUSED" in s.row(0)
+        s.send(" ")
+        s.wait_text("the same events as when it was played", timeout=10)
+        s.wait_text("Enter: watch again    q: quit", timeout=2)
+        assert progress(s) == (total, total)
+        for label in STATS_LABELS:
+            assert label in s.text()
+        s.send("\r")  # once more, from the start
+        s.wait_for(lambda: "watch again" not in s.text() and progress(s)[0] < total,
+                   timeout=2, what="the replay again")
+        s.send("q")
+        assert s.wait_exit() == 0
+        assert restored(s.raw_log()), restore_problems(s.raw_log())
+        assert s.tty_mode_restored()
+    assert path.exists() and sorted(p.name for p in path.parent.iterdir()) == [path.name]
+
+
+def test_a_tampered_replay_is_caught_by_verify(data_dir: Path) -> None:
+    path = record_bots_round(data_dir / "replays")
+    assert stress_tui("replay", "--verify", path.name, data=data_dir).returncode == 0
+    lines = path.read_text().splitlines()
+    flip = next(i for i, line in enumerate(lines) if '"a":"flip"' in line)
+    lines[flip] = lines[flip].replace('"t":1.2', '"t":1.3')
+    path.write_text("\n".join(lines) + "\n")
+    done = stress_tui("replay", "--verify", path.name, data=data_dir)
+    assert done.returncode == 1 and "differ" in done.stdout and done.stderr == ""
+
+
+def test_quitting_mid_round_keeps_a_readable_part_file(data_dir: Path) -> None:
+    from stress_tui.engine import Flip, Play
+    from stress_tui.replay import load
+
+    with game() as s:
+        wait_flip(s, "10♣", "4♥")
+        s.send("q")
+        s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
+        quit_cleanly(s)
+    (part,) = (data_dir / "replays").iterdir()
+    assert part.name.endswith(".jsonl.part")
+    replay = load(part)
+    assert replay.end is None
+    assert replay.seed == random.Random(LEGAL_SEED).getrandbits(63)  # the match's first round
+    assert [type(action) for action in replay.actions] == [Flip, Play]
+    assert replay.actions[1] == Play(0, 0, 0, replay.actions[1].time)
+    done = stress_tui("replay", "--verify", str(part), data=data_dir)
+    assert done.returncode == 1 and "cut short" in done.stdout
+    listed = stress_tui("replay", "--list", data=data_dir)
+    assert "(cut short)" in listed.stdout
+
+
+def test_a_round_left_before_anything_happened_leaves_no_replay(data_dir: Path) -> None:
+    with game() as s:
+        assert pile_top(s, 0) == ""  # still counting to the first flip
+        quit_cleanly(s)
+    assert list((data_dir / "replays").iterdir()) == []
+
+
+def test_a_broken_record_file_is_reported_once_and_never_written(data_dir: Path) -> None:
+    data_dir.mkdir()
+    record = data_dir / "record.json"
+    record.write_text('{"format": "somebody else\'s"}\n')
+    before = record.read_bytes(), os.stat(record).st_mtime_ns
+    with game(BOTS_SEED, args=BOTS) as s:
+        s.wait_text("The record file cannot be read", timeout=3)
+        s.wait_text("Enter: rematch    q: quit", timeout=60)
+        assert "record not updated" not in s.text()  # said once, at the start
+        s.send("q")
+        assert s.wait_exit() == 0
+    assert (record.read_bytes(), os.stat(record).st_mtime_ns) == before
+    assert len(list((data_dir / "replays").iterdir())) == 1  # replays go on regardless
+    done = stress_tui("stats", data=data_dir)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"stress-tui: {record}: not a stress-tui record; left as it is\n"
+
+
+def test_an_unwritable_data_directory_says_so_and_plays_on(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory\n")
+    with game(env={"STRESS_TUI_DATA_DIR": str(blocker / "data")}) as s:
+        s.wait_text("Not recording replays", timeout=2)
+        wait_flip(s, "10♣", "4♥")
+        s.send("q")
+        s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
+        quit_cleanly(s)
+    assert blocker.read_text() == "not a directory\n"

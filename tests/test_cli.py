@@ -398,7 +398,11 @@ def test_display_flags() -> None:
         (["--rwo", "3"], "stress-tui: --rwo: no such option (did you mean --row?)"),
         (["--wins=3", "--xyzzy"], "stress-tui: --xyzzy: no such option (try --help)"),
         (["--no-stacking=yes"], "stress-tui: --no-stacking: takes no value"),
-        (["play"], "stress-tui: play: no such command (the command is sim; try --help)"),
+        (
+            ["play"],
+            "stress-tui: play: no such command"
+            " (the commands are sim, replay and stats; try --help)",
+        ),
         (["--rules", "--print-config"], "stress-tui: --print-config: not allowed with --rules"),
         (["--keys", "/no/such/keys.toml"], "stress-tui: --keys: no such file: /no/such/keys.toml"),
         (["sim", "--games", "0"], "stress-tui: --games: must be at least 1, not 0"),
