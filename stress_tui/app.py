@@ -8,9 +8,15 @@ keys arrived, so two keys in one burst are settled by their order. The table's o
 out by one timer set for the next of them; with nothing due, nothing runs. A frame is drawn
 only after something changed, and only the cells that changed are written, in one write.
 
-The terminal is put back on every way out: quit, Ctrl-C (exit 130), SIGTERM (143), SIGHUP
-(129) and a crash (exit 1, the traceback printed after the terminal is restored). Ctrl-Z
-suspends with the terminal restored and draws everything again on ``fg``.
+The terminal is put back on every way out: quit, Ctrl-C (exit 130), Ctrl-\\ (131),
+SIGTERM (143), SIGHUP (129), SIGPIPE (141) and a crash (exit 1: one line saying so, then
+the traceback, printed after the terminal is restored). Ctrl-Z suspends with the terminal
+restored and draws everything again on ``fg``.
+
+What is not a key press is not acted on: the rest of an escape sequence blessed does not
+know and the inside of a bracketed paste are dropped (``keys.SequenceFilter``), bytes that
+are not UTF-8 become U+FFFD (no key), a flood of input larger than any typing is discarded,
+and flow control is off, so Ctrl-S cannot freeze the screen.
 
 Every round dealt from a seed is recorded as it is played (``stress_tui.replay``: each
 action written the moment it is applied), and when it ends its statistics are shown
@@ -33,6 +39,7 @@ another directory (``stress_tui.storage``).
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import copy
 import errno
@@ -43,6 +50,7 @@ import random
 import secrets
 import signal
 import sys
+import termios
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -63,7 +71,7 @@ from .engine import (
     State,
     StopStress,
 )
-from .keys import Binding, Intent, KeyMap, key_name, keymap_for
+from .keys import Binding, Intent, KeyMap, SequenceFilter, key_name, keymap_for
 from .notation import format_rules
 from .render import (
     Canvas,
@@ -96,6 +104,18 @@ EXIT_NOT_A_TERMINAL = 2
 EXIT_SIGHUP = 128 + signal.SIGHUP
 EXIT_SIGINT = 128 + signal.SIGINT
 EXIT_SIGTERM = 128 + signal.SIGTERM
+EXIT_SIGQUIT = 128 + signal.SIGQUIT
+EXIT_SIGPIPE = 128 + signal.SIGPIPE
+
+ESC_DELAY = 0.03
+"""Seconds to wait after Esc for the rest of a sequence. blessed's 0.35 s also holds up
+every key behind a sequence it does not know (a paste, a mouse report); a terminal sends
+a whole sequence at once, and 30 ms covers a slow link."""
+
+FLOOD = 512
+"""Characters read ahead past which the input is a flood (a paste, a stuck key repeating
+into a slow terminal), not typing: it is discarded, since blessed reads a burst in time
+that grows with the square of its length."""
 
 RESULT_GRACE = 0.5
 """Seconds after a round ends during which the result screen ignores keys, so that a
@@ -126,12 +146,30 @@ def make_terminal() -> tuple[Terminal, bool]:
     """
     no_color = bool(os.environ.get("NO_COLOR"))
     if not no_color:
-        return Terminal(), True
+        return _lenient(Terminal()), True
     saved = os.environ.pop("NO_COLOR")
     try:
-        return Terminal(), False
+        return _lenient(Terminal()), False
     finally:
         os.environ["NO_COLOR"] = saved
+
+
+def _lenient(term: Terminal) -> Terminal:
+    """Keyboard bytes that are not valid in the terminal's encoding become U+FFFD (a key
+    nobody has) instead of an exception out of blessed's strict decoder."""
+    encoding = getattr(term, "_encoding", None)
+    if encoding and hasattr(term, "_keyboard_decoder"):
+        term._keyboard_decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+    return term
+
+
+def _no_flow_control() -> None:
+    """Turn off XON/XOFF in the keyboard's terminal (cbreak leaves it on), so that Ctrl-S,
+    next to player 1's S, cannot stop the screen; the mode cbreak saved puts it back."""
+    fd = sys.stdin.fileno()
+    attrs = termios.tcgetattr(fd)
+    attrs[0] &= ~(termios.IXON | termios.IXOFF)
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
 
 
 class Screen:
@@ -147,6 +185,8 @@ class Screen:
         self.rules: Rules = settings.rules
         """The rules of the round on the table."""
         self.keymap: KeyMap = keymap_for(settings.players, settings.keymap)
+        self.sequences = SequenceFilter()
+        """Drops escape sequences and pastes that are not key presses."""
         self.palette = Palette(term, colour=colour, four_colour=settings.four_colour)
         self.notices = Notices(settings.names)
         self.crash_on_key = os.environ.get(CRASH_ENV) == "1"
@@ -304,8 +344,11 @@ class Screen:
         """The one task that reads the keyboard."""
         try:
             while True:
-                keystroke = await self.term.async_inkey()
+                keystroke = await self.term.async_inkey(esc_delay=ESC_DELAY)
                 self.on_key(keystroke)
+                if self.buffered() > FLOOD:
+                    self.term.flushinp()
+                    self.sequences = SequenceFilter()
         except asyncio.CancelledError:
             raise
         except OSError as error:
@@ -331,6 +374,8 @@ class Screen:
         """One key, as it arrived."""
         if self.crash_on_key:
             raise RuntimeError(f"{CRASH_ENV}: a crash on the first key, as asked")
+        if not self.sequences.passes(keystroke):
+            return
         if keystroke.repeated:
             return  # kitty keyboard protocol: a held key plays once
         name = key_name(keystroke)
@@ -378,11 +423,14 @@ class Screen:
         if self.draw_pending:
             self.draw()
 
+    def buffered(self) -> int:
+        """Characters blessed has read ahead (the rest of a burst), if it says."""
+        return len(getattr(self.term, "_keyboard_buf", ()))
+
     def input_pending(self) -> bool:
         """Whether more keys have already arrived: read ahead by blessed (it buffers the
         rest of a burst) or waiting in the terminal."""
-        buffered = getattr(self.term, "_keyboard_buf", None)
-        return bool(buffered) or self.term.kbhit(timeout=0)
+        return self.buffered() > 0 or self.term.kbhit(timeout=0)
 
     def draw(self) -> None:
         """Render a frame and write what differs from the screen, in one write."""
@@ -446,6 +494,7 @@ class Screen:
         try:
             stack.enter_context(term.fullscreen())
             stack.enter_context(term.cbreak())
+            _no_flow_control()
             stack.enter_context(term.hidden_cursor())
             stack.enter_context(term.enable_kitty_keyboard(
                 report_events=True, report_all_keys=True, report_text=True,
@@ -512,6 +561,8 @@ class Screen:
             signal.SIGINT: functools.partial(self.finish, EXIT_SIGINT),
             signal.SIGTERM: functools.partial(self.finish, EXIT_SIGTERM),
             signal.SIGHUP: functools.partial(self.finish, EXIT_SIGHUP),
+            signal.SIGQUIT: functools.partial(self.finish, EXIT_SIGQUIT),
+            signal.SIGPIPE: functools.partial(self.finish, EXIT_SIGPIPE),
             signal.SIGWINCH: self.on_resize,
             signal.SIGTSTP: self.suspend,
             signal.SIGCONT: self.on_continue,
@@ -867,8 +918,11 @@ def run_screen(make: Callable[..., Screen]) -> int:
         return asyncio.run(screen.main())
     except KeyboardInterrupt:  # Ctrl-C before the loop took over SIGINT
         return EXIT_SIGINT
-    except Exception:
+    except Exception as error:
         # The terminal is already restored: main() leaves it in its finally.
         sys.stdout.flush()
+        what = f"{type(error).__name__}: {error}".splitlines()[0]
+        print(f"stress-tui: stopped by a bug, not by anything you did ({what}); "
+              "the traceback below says where", file=sys.stderr)
         traceback.print_exc()
         return EXIT_CRASH

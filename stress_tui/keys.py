@@ -523,3 +523,48 @@ def keymap_for(
         defaults = {s: v for s, v in TWO_PLAYER_LAYOUT.items() if s in sections}
     chosen = {s: v for s, v in config.items() if s in sections}
     return keymap_from_config(chosen, defaults=defaults)
+
+
+class SequenceFilter:
+    """Drops what a terminal sends that is not a key press: the rest of an escape sequence
+    blessed does not know (a mouse report, focus in and out, a late answer to a query), and
+    everything inside a bracketed paste.
+
+    blessed hands such a sequence over as a ``CSI`` keystroke (``ESC [``) followed by each
+    of its remaining characters as keys of their own: without this filter the ``m`` that
+    ends a mouse report would call player 2's stress. A control sequence is parameter
+    characters (``0``-``?``), then intermediates (space to ``/``), then one final
+    character (``@`` to ``~``), which ends it.
+    """
+
+    PASTE_START = "200~"
+    PASTE_END = "201~"
+
+    def __init__(self) -> None:
+        self._sequence: str | None = None
+        """The characters of an unknown sequence read so far (``None``: not in one)."""
+        self._pasting = False
+        """Inside a bracketed paste."""
+
+    def passes(self, keystroke: KeystrokeLike) -> bool:
+        """Whether this keystroke is a key press to act on."""
+        text = keystroke.value if keystroke.key_name is None else ""
+        if self._sequence is not None:
+            if len(text) != 1 or not " " <= text <= "~":
+                self._sequence = None  # not part of a sequence after all
+            else:
+                self._sequence += text
+                if "@" <= text <= "~":
+                    self._end(self._sequence)
+                return False
+        if keystroke.key_name == "CSI":
+            self._sequence = ""
+            return False
+        return not self._pasting
+
+    def _end(self, sequence: str) -> None:
+        self._sequence = None
+        if sequence == self.PASTE_START:
+            self._pasting = True
+        elif sequence == self.PASTE_END:
+            self._pasting = False

@@ -255,3 +255,37 @@ def test_a_kitty_repeat_is_marked(term: Terminal) -> None:
     assert read(term, "\x1b[113;1:2u").repeated
     assert not read(term, "\x1b[113u").repeated
     assert not read(term, "q").repeated
+
+
+def _keys_of(data: str) -> list[str]:
+    """What a blessed terminal makes of ``data``, after the sequence filter: key names."""
+    from blessed import Terminal
+    from blessed.keyboard import resolve_sequence
+
+    from stress_tui.keys import SequenceFilter
+
+    term = Terminal(force_styling=True)
+    keep = SequenceFilter()
+    names = []
+    while data:
+        keystroke = resolve_sequence(data, term._keymap, term._keycodes,
+                                     term._keymap_prefixes, final=True)
+        data = data[len(keystroke):] if len(keystroke) else data[1:]
+        if keep.passes(keystroke):
+            names.append(key_name(keystroke) or "?")
+    return names
+
+
+@pytest.mark.parametrize(("data", "what"), [
+    ("\x1b[<0;10;5M", "a mouse click"),
+    ("\x1b[I\x1b[O", "focus in and out"),
+    ("\x1b[?0u", "a late answer to the kitty query"),
+    ("\x1b[200~asdf jkl;\x1b[201~", "a bracketed paste of play keys"),
+])
+def test_what_is_not_a_key_press_presses_no_key(data: str, what: str) -> None:
+    assert _keys_of(data) == [], what
+
+
+def test_keys_around_an_unknown_sequence_still_count() -> None:
+    assert _keys_of("q\x1b[<0;10;5Mw\x1b[200~x\x1b[201~e") == ["q", "w", "e"]
+    assert _keys_of("\x1b[A") == ["up"]
