@@ -348,7 +348,9 @@ class Screen:
                 self.on_key(keystroke)
                 if self.buffered() > FLOOD:
                     self.term.flushinp()
-                    self.sequences = SequenceFilter()
+                    self.sequences.burst_over()
+                elif not self.input_pending():
+                    self.sequences.burst_over()
         except asyncio.CancelledError:
             raise
         except OSError as error:

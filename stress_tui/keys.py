@@ -562,6 +562,12 @@ class SequenceFilter:
             return False
         return not self._pasting
 
+    def burst_over(self) -> None:
+        """No more input is waiting: a sequence or paste cut off here is over (a terminal
+        sends each at once; one whose end never comes must not leave the game deaf)."""
+        self._sequence = None
+        self._pasting = False
+
     def _end(self, sequence: str) -> None:
         self._sequence = None
         if sequence == self.PASTE_START:

@@ -289,3 +289,17 @@ def test_what_is_not_a_key_press_presses_no_key(data: str, what: str) -> None:
 def test_keys_around_an_unknown_sequence_still_count() -> None:
     assert _keys_of("q\x1b[<0;10;5Mw\x1b[200~x\x1b[201~e") == ["q", "w", "e"]
     assert _keys_of("\x1b[A") == ["up"]
+
+
+def test_a_sequence_or_paste_cut_off_ends_with_its_burst() -> None:
+    from blessed.keyboard import Keystroke
+
+    from stress_tui.keys import SequenceFilter
+
+    keep = SequenceFilter()
+    assert not keep.passes(Keystroke("\x1b[", name="CSI"))
+    for char in "200~":
+        assert not keep.passes(Keystroke(char))
+    assert not keep.passes(Keystroke("q")), "inside the paste"
+    keep.burst_over()
+    assert keep.passes(Keystroke("q")), "a key of its own, after the burst"
