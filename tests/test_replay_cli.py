@@ -30,6 +30,7 @@ from stress_tui.playback import Playback
 from stress_tui.replay import Recorder, load, summaries
 from stress_tui.rules import Rules
 from stress_tui.table import Table
+from tests.test_replay import RULE_SETS
 
 
 class Sloppy:
@@ -86,14 +87,6 @@ def play_round(rules: Rules, seed: int, folder: Path) -> tuple[Path, list[Event]
     return recorder.finish(game), events
 
 
-RULE_SETS = [
-    Rules.for_deck("standard"),
-    Rules.for_deck("standard", jokers=2, stacking=False, stress_penalty="one"),
-    Rules.for_deck("standard", wrap=False, false_stress="lockout", deal="each"),
-    Rules.for_deck("jass"),
-    Rules.for_deck("skat", stress_penalty="give"),
-    Rules.for_deck("doppelkopf", jokers=1, false_stress="ignore"),
-]
 
 
 def watch(playback: Playback, step: float = 0.25) -> list[Event]:
