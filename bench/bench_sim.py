@@ -3,6 +3,7 @@
     .venv/bin/python bench/bench_sim.py              # normal vs normal, standard deck
     .venv/bin/python bench/bench_sim.py --games 5000 --repeat 5 --p1 hard --p2 expert
     .venv/bin/python bench/bench_sim.py --profile    # where the time goes, by module
+    .venv/bin/python bench/bench_sim.py --bot        # the time the bots take to decide
     .venv/bin/python bench/bench_sim.py --levels --games 4000   # docs/bot.md's tables
 
 (``.venv`` is made by ``bash scripts/test``; ``PYTHONPATH=. python3`` works as well.)
@@ -25,9 +26,11 @@ import sys
 import time
 from pathlib import Path
 
-from stress_tui.bot import LEVELS
+from stress_tui.bot import LEVELS, make_bot
+from stress_tui.engine import Action, Game
 from stress_tui.rules import Rules
-from stress_tui.sim import play_round, simulate, win_rate
+from stress_tui.sim import play_round, round_rngs, run_round, simulate, win_rate
+from stress_tui.table import Driver
 
 TARGET = 1000.0
 """Rounds per second the simulator should reach for normal vs normal, standard deck."""
@@ -58,6 +61,65 @@ def _profile(rules: Rules, players: tuple[str, str], games: int, seed: int) -> N
         print(f"  {name:28s} {100 * own / total:5.1f}%")
     print()
     stats.sort_stats("tottime").print_stats(25)
+
+
+class _Timed:
+    """A driver that adds up the time the driver it wraps takes to plan."""
+
+    def __init__(self, inner: Driver, spent: list[float]) -> None:
+        self.inner = inner
+        self.player = inner.player
+        self.spent = spent
+
+    def plan(self, game: Game, now: float) -> Action | None:
+        clock = time.perf_counter
+        start = clock()
+        action = self.inner.plan(game, now)
+        self.spent[0] += clock() - start
+        self.spent[1] += 1
+        return action
+
+
+class _Idle:
+    """A driver that does nothing: what ``_Timed`` costs by itself."""
+
+    player = 0
+
+    def plan(self, game: Game, now: float) -> Action | None:
+        return None
+
+
+def _bot(rules: Rules, players: tuple[str, str], games: int, seed: int, repeat: int) -> None:
+    """The time spent in the bots' ``plan`` per round and per plan: the same rounds as the
+    benchmark, each bot wrapped in a timer (whose own cost is measured and taken off)."""
+    levels = [kind.partition(":")[2] for kind in players]
+    best = float("inf")
+    plans = 0.0
+    for _ in range(repeat):
+        spent = [0.0, 0.0]
+        for index in range(games):
+            deal_rng, *rngs = round_rngs(seed, index)
+            game = Game.deal(rules, deal_rng)
+            drivers = tuple(
+                _Timed(make_bot(side, level, rng), spent)
+                for side, (level, rng) in enumerate(zip(levels, rngs, strict=True))
+            )
+            run_round(game, drivers)
+        best, plans = min(best, spent[0]), spent[1]
+    idle, idle_spent = _Timed(_Idle(), [0.0, 0.0]), float("inf")
+    game = Game.deal(rules, round_rngs(seed, 0)[0])
+    for _ in range(repeat):
+        idle.spent[:] = [0.0, 0.0]
+        for _ in range(int(plans)):
+            idle.plan(game, 0.0)
+        idle_spent = min(idle_spent, idle.spent[0])
+    bots = best - idle_spent
+    print(
+        f"{rules.deck}, {players[0]} vs {players[1]}, {games} rounds, seed {seed}: the bots "
+        f"take {1e3 * bots / games:.3f} ms a round, {1e6 * bots / plans:.2f} us a plan "
+        f"({plans / games:.1f} plans a round; best of {repeat}, wall time, "
+        f"{1e6 * idle_spent / plans:.2f} us a plan of timing taken off)"
+    )
 
 
 ABLATIONS: tuple[tuple[str, str, str, dict[str, object]], ...] = (
@@ -108,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--p2", default="normal", help="level of player 2")
     parser.add_argument("--deck", default="standard")
     parser.add_argument("--profile", action="store_true", help="profile one pass instead")
+    parser.add_argument("--bot", action="store_true",
+                        help="time the bots' decisions instead")
     parser.add_argument("--levels", action="store_true",
                         help="measure the levels (docs/bot.md) instead")
     args = parser.parse_args(argv)
@@ -118,6 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     players = (f"bot:{args.p1}", f"bot:{args.p2}")
     if args.profile:
         _profile(rules, players, args.games, args.seed)
+        return 0
+    if args.bot:
+        _bot(rules, players, args.games, args.seed, args.repeat)
         return 0
     result = simulate(rules, players, min(args.games, 200), args.seed)  # warm up, check
     if result.invariant_violations:

@@ -19,17 +19,20 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from .cards import JOKER
+from .cards import JOKER, Card, Suit
 from .engine import (
     Action,
     CallStress,
     Game,
     Phase,
     Play,
+    PlayerState,
     ReadyToFlip,
+    State,
     StopStress,
 )
 from .rules import Rules
@@ -159,19 +162,13 @@ def see(game: Game, player: int, now: float) -> View:
     state = game.state
     me, them = state.players if player == 0 else state.players[::-1]
     left, right = state.play_piles
-    row = []
-    for pile in me.row:
-        row.append(pile[0].rank if pile else EMPTY)
-    opponent_row = []
-    for pile in them.row:
-        opponent_row.append(pile[0].rank if pile else EMPTY)
     return View(
         player,
         now,
         state.phase,
-        tuple(row),
+        tuple(pile[0].rank if pile else EMPTY for pile in me.row),
         tuple(map(len, me.row)),
-        tuple(opponent_row),
+        tuple(pile[0].rank if pile else EMPTY for pile in them.row),
         (left[-1].rank if left else EMPTY, right[-1].rank if right else EMPTY),
         (len(left), len(right)),
         len(me.draw_pile),
@@ -183,6 +180,55 @@ def see(game: Game, player: int, now: float) -> View:
         them.stop,
         game.rules,
     )
+
+
+def _shown(rank: int) -> Card:
+    """A card showing ``rank`` (its suit is not part of what a view shows)."""
+    return Card(rank, None if rank == JOKER else Suit.CLUBS)
+
+
+_HIDDEN = Card(2, Suit.CLUBS)
+"""Stands for a card whose face a view does not show (under a play pile's top, in a
+draw pile)."""
+
+_NO_SHUFFLES = random.Random(0)
+"""The random source of positions rebuilt from views: a bot never applies an action."""
+
+
+def _position(view: View) -> Game:
+    """A position that shows exactly what ``view`` shows: the ranks on top of every pile,
+    the sizes, the flags; every hidden card is the same stand-in. A bot deciding on it
+    decides as on any position that looks the same."""
+    ranks, sizes = view.row, view.row_sizes
+    mine = PlayerState(
+        [_HIDDEN] * view.draw_count,
+        [
+            [_shown(rank)] * size if rank != EMPTY else []
+            for rank, size in zip(ranks, sizes, strict=True)
+        ],
+        view.ready,
+        view.locked_until,
+        view.stop,
+    )
+    theirs = PlayerState(
+        [_HIDDEN] * view.opponent_draw_count,
+        [[_shown(rank)] if rank != EMPTY else [] for rank in view.opponent_row],
+        view.opponent_ready,
+        0.0,
+        view.opponent_stop,
+    )
+    piles = tuple(
+        [_HIDDEN] * (size - 1) + [_shown(top)] if size else []
+        for top, size in zip(view.tops, view.pile_sizes, strict=True)
+    )
+    state = State(
+        view.rules,
+        (mine, theirs) if view.player == 0 else (theirs, mine),
+        (piles[0], piles[1]),
+        view.phase,
+        view.now,
+    )
+    return Game(state, _NO_SHUFFLES)
 
 
 def stress_threats(view: View) -> list[tuple[int, int]]:
@@ -201,7 +247,8 @@ def stress_threats(view: View) -> list[tuple[int, int]]:
     return threats
 
 
-_QUANTILES = 4096
+_QUANTILE_BITS = 12
+_QUANTILES = 1 << _QUANTILE_BITS
 """Delays are drawn by inverting a lognormal's distribution at this many even steps."""
 
 
@@ -218,7 +265,77 @@ _SPREADS: dict[float, tuple[float, ...]] = {}
 
 _NOTHING: frozenset[int] = frozenset()
 
+Fit = tuple[tuple[tuple[int, ...], ...], ...]
+"""For a left top, a right top and a rank (each indexed by rank, ``EMPTY`` last): 1 if
+the rank fits on the left pile, 2 if on the right, 3 if on both, 0 if on neither."""
+
+
+def _fit(fits: tuple[frozenset[int], ...]) -> Fit:
+    """The ``Fit`` table of an adjacency table (``Rules.fits``)."""
+    on = (*fits, _NOTHING)  # an empty pile (EMPTY, -1: the last) takes nothing
+    ranks = (*range(len(fits)), EMPTY)
+    return tuple(
+        tuple(
+            tuple((rank in left) | (rank in right) << 1 for rank in ranks)
+            for right in on
+        )
+        for left in on
+    )
+
+
+_FITS: dict[tuple[frozenset[int], ...], tuple[Fit, tuple[frozenset[int], ...]]] = {}
+"""``_fit`` and the adjacency table with an empty pile's nothing last, by adjacency
+table (one per deck and wrap rule)."""
+
+_CODES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(code for code in range(8) if mask >> code & 1) for mask in range(256)
+)
+"""The plays in a mask of them: bit ``2 * pile + target`` is the play of ``pile`` onto
+``target``, and so is its code; in order, as a player runs an eye along the row."""
+
+_EVEN = int("01" * 256, 2)
+"""Bits 0, 2, 4...: one bit a pile in a mask of plays (for rows of up to 256 piles)."""
+
+
+def _codes(mask: int) -> Sequence[int]:
+    """The plays in a mask of them (``_CODES``, for any row)."""
+    if mask < 256:
+        return _CODES[mask]
+    return [code for code in range(mask.bit_length()) if mask >> code & 1]
+
+
+def _others(mask: int) -> Sequence[int]:
+    """For each play (by code), how many other piles of the row fit the other play pile,
+    given the mask of all the row's plays."""
+    return [
+        (mask >> (1 - (code & 1)) & _EVEN & ~(1 << 2 * (code >> 1))).bit_count()
+        for code in range(max(8, mask.bit_length()))
+    ]
+
+
+_OTHERS: tuple[Sequence[int], ...] = tuple(_others(mask) for mask in range(256))
+"""``_others`` of the masks of rows of up to four piles."""
+
+
+def _read(piles: list[list[Card]], fit: tuple[int, ...]) -> tuple[list[int], int]:
+    """A row's ranks (``EMPTY`` for an empty place) and the mask of the plays they have
+    on the tops that ``fit`` (``Fit[left][right]``) is for. ``Bot.plan`` reads a row of
+    four (the usual one) the same way inline; a row of three is unrolled too."""
+    if len(piles) == 3:
+        a, b, c = piles
+        ra = a[0].rank if a else EMPTY
+        rb = b[0].rank if b else EMPTY
+        rc = c[0].rank if c else EMPTY
+        return [ra, rb, rc], fit[ra] | fit[rb] << 2 | fit[rc] << 4
+    row = [pile[0].rank if pile else EMPTY for pile in piles]
+    mask = 0
+    for pile, rank in enumerate(row):
+        mask |= fit[rank] << 2 * pile
+    return row, mask
+
+
 _PLAYING = Phase.PLAYING
+_STRESS = Phase.STRESS
 
 
 class Bot:
@@ -233,18 +350,32 @@ class Bot:
         """How fast and how well it plays."""
         self.rng = rng
         """Its own random source: reaction times, misses and choices (nothing else)."""
-        if level.sigma not in _SPREADS:
-            _SPREADS[level.sigma] = _spread(level.sigma)
-        self._spread = _SPREADS[level.sigma]
+        spread = _SPREADS.get(level.sigma)
+        if spread is None:
+            spread = _SPREADS[level.sigma] = _spread(level.sigma)
+        self._spread = spread
+        # The level, read out once: ``plan`` runs at every change of the table.
+        self._opponent = 1 - player
         self._sense = level.chains or level.stacks or level.blocks or level.makes_stress
+        self._chains = level.chains
+        self._stacks = level.stacks
+        self._blocks = level.blocks
+        self._makes_stress = level.makes_stress
         self._miss = level.miss
         self._false_call = level.false_call
-        self._stops = level.stops
+        self._look = level.look
+        self._after_flip = level.look * level.surprise
+        self._chain = level.chain
+        self._game: Game | None = None
+        """The game it last looked at, and what it read of the rules:"""
+        self._stops_stress = False
+        self._fit: Fit = ()
+        self._on: tuple[frozenset[int], ...] = ()
         self._phase = Phase.WAITING_FLIP
         """The phase at its last look."""
-        self._tops: tuple[int, int] = (EMPTY, EMPTY)
+        self._top0 = self._top1 = EMPTY
         """The play piles' tops it expects once its planned action has landed."""
-        self._row: tuple[int, ...] = ()
+        self._row: list[int] = []
         """Its row as it last saw it."""
         self._played = -1
         """The place in its row it last played from (refilled with a card not yet seen)."""
@@ -264,44 +395,209 @@ class Bot:
     # ------------------------------------------------------------------ the driver
 
     def plan(self, game: Game, now: float) -> Action | None:
-        """What to do next, stamped with when the reaction ends; ``None`` to wait."""
-        phase = game.state.phase
-        if phase is _PLAYING:
-            return self._decide_playing(see(game, self.player, now))
-        if phase is Phase.STRESS or self._judging is not None:
-            return self.decide(see(game, self.player, now))
-        # Nothing a player can do while the count runs or after the round.
-        self._phase = phase
-        return None
+        """What to do next, stamped with when the reaction ends; ``None`` to wait.
+
+        It reads of ``game`` only what ``see`` shows (the same decision as ``decide``
+        on ``see(game, player, now)``), straight from the position: this runs at every
+        change of the table, and a play is the most frequent answer, so that path is
+        one function.
+        """
+        state = game.state
+        phase = state.phase
+        if phase is not _PLAYING:
+            if phase is _STRESS or self._judging is not None:
+                return self._not_playing(state, phase, now)
+            # Nothing a player can do while the count runs or after the round.
+            self._phase = phase
+            return None
+        players = state.players
+        me = players[self.player]
+        left, right = state.play_piles
+        top0 = left[-1].rank if left else EMPTY
+        top1 = right[-1].rank if right else EMPTY
+        if game is not self._game:
+            self._learn(game)
+        fit = self._fit[top0][top1]
+        # Its row, and every play it has (``_read``, inline for the usual row of four).
+        piles = me.row
+        fitting: Sequence[int]
+        if len(piles) == 4:
+            a, b, c, d = piles
+            ra = a[0].rank if a else EMPTY
+            rb = b[0].rank if b else EMPTY
+            rc = c[0].rank if c else EMPTY
+            rd = d[0].rank if d else EMPTY
+            row = [ra, rb, rc, rd]
+            mask = fit[ra] | fit[rb] << 2 | fit[rc] << 4 | fit[rd] << 6
+            fitting = _CODES[mask]
+        else:
+            row, mask = _read(piles, fit)
+            fitting = _codes(mask)
+        rng = self.rng
+        # A flip showed it new cards; otherwise the piles may be as it expected them.
+        flipped = self._phase is not _PLAYING
+        if flipped:
+            self._phase = _PLAYING
+            if self._judging is not None:  # (set at a look at a stress only)
+                self._judge(me)
+
+        if (
+            self._false_call
+            and (flipped or top0 != self._top0 or top1 != self._top1)
+            and rng.random() < self._false_call
+        ):
+            self._top0 = top0
+            self._top1 = top1
+            self._row = row
+            self._played = -1
+            self._expect_stress = False
+            return CallStress(self.player, now + self.delay(self.level.call, CALL_CAP))
+
+        # Each play it has (coded 2 * pile + target) it overlooks with its miss chance.
+        miss = self._miss
+        missed = False
+        plays: Sequence[int] = fitting
+        if miss and fitting:
+            if len(fitting) == 1:
+                if rng.random() < miss:
+                    missed = True
+                    plays = ()
+            else:
+                plays = []
+                for code in fitting:
+                    if rng.random() < miss:
+                        missed = True
+                    else:
+                        plays.append(code)
+
+        if not plays:
+            them = players[self._opponent]
+            continuing = not flipped and top0 == self._top0 and top1 == self._top1
+            self._top0 = top0
+            self._top1 = top1
+            self._row = row
+            self._played = -1
+            self._expect_stress = False
+            if (
+                self._stops_stress and not me.stop
+                and self._threatened(them, top0, top1)
+            ):
+                # Nothing to play: point at the opponent's stress card instead.
+                median = self._chain if continuing else self._look
+                return StopStress(self.player, now + self.delay(median))
+            if me.ready:
+                return None
+            if not missed and not them.ready:
+                for place in them.row:
+                    if place and fit[place[0].rank]:
+                        # The opponent can play: wait for it.
+                        return None
+            # Nothing to play (or so it thinks, or nothing it wants to): say so; the cards
+            # are flipped once the opponent says so too.
+            median = self._after_flip if flipped else self._look
+            return ReadyToFlip(self.player, now + self.delay(median))
+
+        if len(plays) == 1:
+            play = plays[0]
+        else:
+            them = players[self._opponent]
+            if self._made_lost > self._made_won and not them.stop:
+                plays = self._unstressing(plays, row, top0, top1)
+            if len(plays) == 1:
+                play = plays[0]
+            elif self._sense:
+                play = self._best(plays, row, mask, me, them, top0, top1)
+            else:
+                play = plays[int(rng.random() * len(plays))]
+
+        pile = play >> 1
+        rank = row[pile]
+        if flipped:
+            median = self._after_flip
+        elif (
+            top0 == self._top0 and top1 == self._top1  # its own card landed as planned
+            and pile != self._played and self._row[pile] == rank  # and it saw this one
+        ):
+            median = self._chain
+        else:
+            median = self._look
+        if play & 1:
+            target = 1
+            other = top0
+            self._top0 = top0
+            self._top1 = rank
+        else:
+            target = 0
+            other = top1
+            self._top0 = rank
+            self._top1 = top1
+        self._row = row
+        self._played = pile
+        # (Two comparisons: ``in (other, JOKER)`` would build a tuple at every play.)
+        self._expect_stress = (
+            (rank == other or rank == JOKER)  # noqa: SIM109
+            and not players[self._opponent].stop
+        )
+        # ``delay``, inline.
+        at = median * self._spread[rng.getrandbits(_QUANTILE_BITS)]
+        rng.getrandbits(1)
+        if at < FLOOR:
+            at = FLOOR
+        elif at > PLAY_CAP:
+            at = PLAY_CAP
+        at += now
+        if at < me.locked_until:
+            at = me.locked_until
+        return Play(self.player, pile, target, at)
 
     def decide(self, view: View) -> Action | None:
-        """Decide from a view alone (and the bot's memory of its earlier views)."""
-        phase = view.phase
-        if phase is _PLAYING:
-            return self._decide_playing(view)
+        """Decide from a view alone (and the bot's memory of its earlier views): the same
+        decision as ``plan`` on any position that looks like ``view``."""
+        if view.player != self.player:
+            raise ValueError(f"a view of player {view.player}, not of {self.player}")
+        return self.plan(_position(view), view.now)
+
+    def _not_playing(self, state: State, phase: Phase, now: float) -> Action | None:
+        """Stress open: call it; otherwise (the count runs, the round is over) wait."""
         self._phase = phase
-        if phase is Phase.STRESS:
+        if phase is _STRESS:
             level = self.level
-            if self._expect_stress and view.tops == self._tops:
+            left, right = state.play_piles
+            if (
+                self._expect_stress
+                and (left[-1].rank if left else EMPTY) == self._top0
+                and (right[-1].rank if right else EMPTY) == self._top1
+            ):
                 # The piles show the stress its own card made: it saw it coming.
                 median = level.anticipated_call
-                self._judging = view.draw_count + sum(view.row_sizes)
+                me = state.players[self.player]
+                self._judging = len(me.draw_pile) + sum(map(len, me.row))
             else:
                 median = level.call
             self._expect_stress = False
-            return CallStress(self.player, view.now + self.delay(median, CALL_CAP))
+            return CallStress(self.player, now + self.delay(median, CALL_CAP))
         if self._judging is not None:
-            self._judge(view)
+            self._judge(state.players[self.player])
         return None
 
-    def _judge(self, view: View) -> None:
+    def _judge(self, me: PlayerState) -> None:
         """It made a stress, and the stress is settled: it holds more if it lost."""
         if self._judging is not None:
-            if view.draw_count + sum(view.row_sizes) > self._judging:
+            if len(me.draw_pile) + sum(map(len, me.row)) > self._judging:
                 self._made_lost += 1
             else:
                 self._made_won += 1
             self._judging = None
+
+    def _learn(self, game: Game) -> None:
+        """Sit down at a new game: read its rules' tables."""
+        rules = game.rules
+        tables = _FITS.get(rules.fits)
+        if tables is None:
+            tables = _FITS[rules.fits] = (_fit(rules.fits), (*rules.fits, _NOTHING))
+        self._game = game
+        self._stops_stress = self.level.stops and rules.stress_stop
+        self._fit, self._on = tables
 
     @property
     def expects_to_win_its_stresses(self) -> bool:
@@ -311,153 +607,104 @@ class Bot:
 
     def delay(self, median: float, cap: float = PLAY_CAP) -> float:
         """A reaction time: lognormal around ``median``, within ``FLOOR`` and ``cap``."""
-        delay = median * self._spread[int(self.rng.random() * _QUANTILES)]
+        # The quantile ``int(random() * _QUANTILES)``, drawn as cheaply: ``random()`` takes
+        # two 32-bit words and its top bits are the first word's, so this is the same
+        # index; ``getrandbits(1)`` takes the second word, so the generator moves on
+        # just as far (``tests/test_bot.py`` holds it to that).
+        rng = self.rng
+        delay = median * self._spread[rng.getrandbits(_QUANTILE_BITS)]
+        rng.getrandbits(1)
         if delay < FLOOR:
             return FLOOR
         return cap if delay > cap else delay
 
     # ------------------------------------------------------------------ playing
 
-    def _decide_playing(self, view: View) -> Action | None:
-        level = self.level
-        rng = self.rng
-        tops = view.tops
-        row = view.row
-        flipped = self._phase is not _PLAYING
-        continuing = not flipped and tops == self._tops
-        self._phase = _PLAYING
-        self._expect_stress = False
-        if self._judging is not None:
-            self._judge(view)
+    def _threatened(self, them: PlayerState, top0: int, top1: int) -> bool:
+        """Whether the opponent has a play that would make stress (``stress_threats``)."""
+        on = self._on
+        on0, on1 = on[top0], on[top1]
+        for pile in them.row:
+            if pile:
+                rank = pile[0].rank
+                if (rank in on0 and rank in (JOKER, top1)) or (
+                    rank in on1 and rank in (JOKER, top0)
+                ):
+                    return True
+        return False
 
-        if self._false_call and not continuing and rng.random() < self._false_call:
-            self._tops = tops
-            self._row = row
-            self._played = -1
-            return CallStress(self.player, view.now + self.delay(level.call, CALL_CAP))
+    def _unstressing(
+        self, plays: Sequence[int], row: list[int], top0: int, top1: int
+    ) -> Sequence[int]:
+        """It has lost the stresses it made: the plays that make none, if there are any."""
+        wanted = []
+        for play in plays:
+            rank = row[play >> 1]
+            if rank != (top0 if play & 1 else top1) and rank != JOKER:
+                wanted.append(play)
+        return wanted or plays
 
-        fits = view.rules.fits
-        top0, top1 = tops
-        on0 = fits[top0] if top0 != EMPTY else _NOTHING
-        on1 = fits[top1] if top1 != EMPTY else _NOTHING
-        miss = self._miss
-        plays: list[tuple[int, int]] = []
-        missed = False
-        pile = 0
-        for rank in row:
-            if rank in on0:
-                if miss and rng.random() < miss:
-                    missed = True
-                else:
-                    plays.append((pile, 0))
-            if rank in on1:
-                if miss and rng.random() < miss:
-                    missed = True
-                else:
-                    plays.append((pile, 1))
-            pile += 1  # noqa: SIM113 (enumerate is slower here)
-
-        if len(plays) > 1 and self._made_lost > self._made_won and not view.opponent_stop:
-            # It has lost the stresses it made: it would rather play something else.
-            wanted = [p for p in plays if row[p[0]] != tops[1 - p[1]] and row[p[0]] != JOKER]
-            if wanted:
-                plays = wanted
-
-        if not plays:
-            self._tops = tops
-            self._row = row
-            self._played = -1
-            if self._stops and view.rules.stress_stop and not view.stop and stress_threats(view):
-                # Nothing to play: point at the opponent's stress card instead.
-                median = level.chain if continuing else level.look
-                return StopStress(self.player, view.now + self.delay(median))
-            if view.ready:
-                return None
-            if not missed and not view.opponent_ready:
-                for rank in view.opponent_row:
-                    if rank in on0 or rank in on1:
-                        # The opponent can play: wait for it.
-                        return None
-            # Nothing to play (or so it thinks, or nothing it wants to): say so; the cards
-            # are flipped once the opponent says so too.
-            median = level.look * level.surprise if flipped else level.look
-            return ReadyToFlip(self.player, view.now + self.delay(median))
-
-        if len(plays) == 1:
-            pile, target = plays[0]
-        elif self._sense:
-            pile, target = self._best(view, plays)
-        else:
-            pile, target = plays[int(rng.random() * len(plays))]
-
-        rank = row[pile]
-        if target:
-            other = top0
-            self._tops = (top0, rank)
-        else:
-            other = top1
-            self._tops = (rank, top1)
-        if flipped:
-            median = level.look * level.surprise
-        elif continuing and pile != self._played and self._row[pile] == rank:
-            median = level.chain
-        else:
-            median = level.look
-        self._row = row
-        self._played = pile
-        self._expect_stress = (rank in (other, JOKER)) and not view.opponent_stop
-        at = view.now + self.delay(median)
-        if at < view.locked_until:
-            at = view.locked_until
-        return Play(self.player, pile, target, at)
-
-    def _best(self, view: View, plays: list[tuple[int, int]]) -> tuple[int, int]:
-        """The play its level's sense likes best (the first of equals)."""
-        level = self.level
-        chains, stacks = level.chains, level.stacks
+    def _best(
+        self,
+        plays: Sequence[int],
+        row: list[int],
+        mask: int,
+        me: PlayerState,
+        them: PlayerState,
+        top0: int,
+        top1: int,
+    ) -> int:
+        """The play its level's sense likes best (the first of equals); ``mask`` has the
+        row's every play, as ``_codes`` reads it."""
+        chains, stacks = self._chains, self._stacks
         makes_stress = (
-            level.makes_stress and not view.opponent_stop and self.expects_to_win_its_stresses
+            self._makes_stress and not them.stop and self._made_won >= self._made_lost
         )
-        fits = view.rules.fits
-        row = view.row
-        sizes = view.row_sizes
-        tops = view.tops
-        opponent = (
-            [rank for rank in view.opponent_row if rank != EMPTY] if level.blocks else ()
-        )
+        on = self._on
+        piles = me.row
+        opponent = [pile[0].rank for pile in them.row if pile] if self._blocks else ()
+        others = _OTHERS[mask] if mask < 256 else _others(mask)
         best = plays[0]
         best_score = -1_000_000
         for play in plays:
-            pile, target = play
+            pile = play >> 1
             rank = row[pile]
-            other = tops[1 - target]
-            on_it = fits[rank]
-            on_other = fits[other] if other != EMPTY else _NOTHING
-            score = 2 * sizes[pile] if stacks else 0
+            score = 2 * len(piles[pile]) if stacks else 0
             if chains:
                 # The run this card starts on its pile (5, then 6, then 7), each card of
                 # which it will play at chain speed; then what still fits the other pile.
-                left = [*row[:pile], *row[pile + 1:]]
-                top = rank
-                while True:
+                after = on[rank]
+                if after.isdisjoint(row):
+                    # No run (the usual case; no card fits on its own rank, and a joker,
+                    # on which everything fits, never gets here): what fits the other
+                    # pile is the rest of the row's plays there.
+                    score += others[play]
+                else:
+                    left = row[:]
+                    del left[pile]
+                    while not after.isdisjoint(left):
+                        for follow in left:
+                            if follow in after:
+                                break
+                        score += 3
+                        left.remove(follow)
+                        after = on[follow]
+                    on_other = on[top0 if play & 1 else top1]
                     for follow in left:
-                        if follow in fits[top]:
-                            score += 3
-                            left.remove(follow)
-                            top = follow
-                            break
-                    else:
-                        break
-                for follow in left:
-                    if follow in on_other:
-                        score += 1
-            if makes_stress and (rank in (other, JOKER)):
-                score += 6
-            for theirs in opponent:
-                if theirs in on_it:
-                    score -= 4 if theirs in (other, JOKER) else 1
-                if theirs in on_other:
-                    score -= 4 if theirs in (rank, JOKER) else 1
+                        if follow in on_other:
+                            score += 1
+            if makes_stress or opponent:
+                other = top0 if play & 1 else top1
+                if makes_stress and (rank in (other, JOKER)):
+                    score += 6
+                if opponent:
+                    # What the move leaves the opponent: each play (more so a stress).
+                    on_it, on_other = on[rank], on[other]
+                    for theirs in opponent:
+                        if theirs in on_it:
+                            score -= 4 if theirs in (other, JOKER) else 1
+                        if theirs in on_other:
+                            score -= 4 if theirs in (rank, JOKER) else 1
             if score > best_score:
                 best, best_score = play, score
         return best

@@ -39,6 +39,9 @@ STEP = 4.0
 """Virtual seconds the clock moves past the table's next deadline at each step; after each
 step the simulator checks that the number of cards is unchanged and the bounds."""
 
+_TALLIED = frozenset({StressWon, Stalled, FlipAgreed})
+"""The events a round's result counts: stresses won, and stalls and agreed flips."""
+
 Progress = Callable[[int, int], None]
 """Called now and then with (rounds done, rounds in all)."""
 
@@ -166,6 +169,7 @@ def run_round(
     violation: str | None = None
     over = Phase.ROUND_OVER
     start = state.time
+    tallied = _TALLIED
     try:
         table.start(start)
         while state.phase is not over:
@@ -174,13 +178,20 @@ def run_round(
                 violation = f"nothing left to do in phase {state.phase.value} at {state.time}s"
                 break
             for event in table.advance(deadline + stride):
-                kind = type(event)
-                if kind is StressWon:
-                    stresses += 1
-                elif kind is Stalled or kind is FlipAgreed:
-                    stalls += 1
-            if _count(state) != total:
-                violation = f"{_count(state)} cards on the table, {total} dealt"
+                if type(event) in tallied:
+                    if type(event) is StressWon:
+                        stresses += 1
+                    else:
+                        stalls += 1
+            # The cards on the table (``_count``, inline: this runs at every step).
+            left, right = state.play_piles
+            one, two = state.players
+            count = (
+                len(left) + len(right) + len(one.draw_pile) + len(two.draw_pile)
+                + sum(map(len, one.row)) + sum(map(len, two.row))
+            )
+            if count != total:
+                violation = f"{count} cards on the table, {total} dealt"
                 break
             if table.actions > MAX_ACTIONS:
                 violation = f"over {MAX_ACTIONS} actions"

@@ -13,6 +13,7 @@ from typing import NoReturn
 import pytest
 
 from stress_tui.bot import (
+    _QUANTILES,
     CALL_CAP,
     EMPTY,
     FLOOR,
@@ -20,10 +21,12 @@ from stress_tui.bot import (
     PLAY_CAP,
     Bot,
     View,
+    _spread,
     make_bot,
     see,
     stress_threats,
 )
+from stress_tui.cards import JOKER
 from stress_tui.engine import (
     Action,
     CallStress,
@@ -195,6 +198,177 @@ def test_positions_alike_but_for_the_order_of_the_draw_piles_get_the_same_plans(
             plans = [a.plan(g, 0.5), a.plan(g, 0.75)]
             assert plans == [b.plan(other, 0.5), b.plan(other, 0.75)]
             assert a.rng.getstate() == b.rng.getstate()
+
+
+class Twins:
+    """A bot that plans on the game, and its twin (same level, same seed) that decides on
+    what ``see`` shows of it: whenever asked, both must come to the same action and have
+    drawn the same random numbers."""
+
+    def __init__(self, level: str, seed: int, player: int) -> None:
+        self.on_game, self.on_view = bot(level, seed, player), bot(level, seed, player)
+        self.player = player
+        self.looks = 0
+
+    def plan(self, g: Game, now: float) -> Action | None:
+        action = self.on_game.plan(g, now)
+        assert self.on_view.decide(see(g, self.player, now)) == action
+        assert self.on_game.rng.getstate() == self.on_view.rng.getstate()
+        self.looks += 1
+        return action
+
+
+VARIANTS = [
+    Rules.for_deck("standard"),
+    Rules.for_deck("standard", jokers=2, stacking=False, wrap=False),
+    Rules.for_deck("standard", row_size=6, stress_stop=True),
+    Rules.for_deck("jass"),
+    Rules.for_deck("skat", jokers=1),
+    Rules.for_deck("doppelkopf", row_size=3, stacking=False),
+]
+
+
+@pytest.mark.parametrize("level", ORDER)
+def test_plan_on_the_game_is_decide_on_what_it_shows(level: str) -> None:
+    """``plan`` reads the position itself (it runs at every change of the table); it must
+    decide exactly as ``decide`` on ``see``'s view of it, over whole rounds, every deck,
+    rows of three to six, jokers, stacking off and the stress stop."""
+    looks = 0
+    for rules in VARIANTS:
+        for seed in range(4):
+            g = Game.deal(rules, random.Random(seed))
+            drivers = (Twins(level, seed, 0), Twins("hard", seed + 50, 1))
+            table = Table(g, drivers)
+            table.start(0.0)
+            while g.phase is not Phase.ROUND_OVER and table.actions < 3000:
+                deadline = table.next_deadline()
+                assert deadline is not None
+                table.advance(deadline)
+            looks += drivers[0].looks
+    assert looks > 400
+
+
+def test_decide_takes_only_its_own_player_s_view() -> None:
+    view = see(seen(ONE_PLAY), 0, 1.0)
+    with pytest.raises(ValueError, match="a view of player 0"):
+        bot("normal", player=1).decide(view)
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda rules: f"{rules.deck}-{rules.row_size}")
+def test_a_bot_that_never_overlooks_plays_whenever_it_can_and_only_legally(
+    rules: Rules,
+) -> None:
+    """Expert misses nothing: on any position where it may play, it plays, a legal play;
+    and with no legal play it plays nothing (all row sizes, jokers, empty places)."""
+    for seed in range(60):
+        g = Game.deal(rules, random.Random(seed))
+        g.apply(Flip(0.0))
+        for step in range(40):
+            if g.phase is not Phase.PLAYING:
+                break
+            for side in (0, 1):
+                action = bot("expert", seed + step, side).plan(g, g.state.time)
+                legal = g.legal_plays(side)
+                if legal:
+                    assert isinstance(action, Play), (seed, step, side, legal, action)
+                    assert (action.pile, action.target) in legal
+                else:
+                    assert not isinstance(action, Play)
+            # Move on: the first legal play of either side, or a flip.
+            moves = [(side, play) for side in (0, 1) for play in g.legal_plays(side)]
+            if moves:
+                side, (pile, target) = moves[seed % len(moves)]
+                g.apply(Play(side, pile, target, g.state.time + 0.5))
+            else:
+                break
+
+
+def _plain_best(b: Bot, view: View, plays: list[tuple[int, int]]) -> tuple[int, int]:
+    """The choice between plays as docs/bot.md tells it, written plainly from a view:
+    what ``Bot._best`` must choose."""
+    level, fits, row, tops = b.level, view.rules.fits, view.row, view.tops
+    makes_stress = level.makes_stress and not view.opponent_stop and (
+        b.expects_to_win_its_stresses
+    )
+    opponent = [rank for rank in view.opponent_row if rank != EMPTY] if level.blocks else []
+    best, best_score = plays[0], -1_000_000
+    for pile, target in plays:
+        rank, other = row[pile], tops[1 - target]
+        on_other = fits[other] if other != EMPTY else frozenset()
+        score = 2 * view.row_sizes[pile] if level.stacks else 0
+        if level.chains:
+            left = [*row[:pile], *row[pile + 1:]]
+            top = rank
+            while True:
+                follow = next((card for card in left if card in fits[top]), None)
+                if follow is None:
+                    break
+                score += 3
+                left.remove(follow)
+                top = follow
+            score += sum(card in on_other for card in left)
+        if makes_stress and rank in (other, JOKER):
+            score += 6
+        for theirs in opponent:
+            if theirs in fits[rank]:
+                score -= 4 if theirs in (other, JOKER) else 1
+            if theirs in on_other:
+                score -= 4 if theirs in (rank, JOKER) else 1
+        if score > best_score:
+            best, best_score = (pile, target), score
+    return best
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda rules: f"{rules.deck}-{rules.row_size}")
+def test_the_choice_between_plays_is_the_one_docs_bot_md_describes(rules: Rules) -> None:
+    """``Bot._best`` is written for speed; it must choose as the plain description does,
+    for every level with sense, whether it expects to win its stresses or not."""
+    compared = 0
+    for seed in range(150):
+        g = Game.deal(rules, random.Random(seed))
+        g.apply(Flip(0.0))
+        for step in range(30):
+            if g.phase is not Phase.PLAYING:
+                break
+            for side in (0, 1):
+                legal = g.legal_plays(side)
+                if len(legal) < 2:
+                    continue
+                view = see(g, side, 0.0)
+                for level in ORDER[1:]:
+                    b = bot(level, seed, side)
+                    b.plan(g, 0.0)  # sits down at the game
+                    b._made_lost = float(step % 3)  # now and then, it lost its stresses
+                    players = g.state.players
+                    codes = [2 * pile + target for pile, target in legal]
+                    chosen = b._best(
+                        codes, list(view.row), sum(1 << code for code in codes),
+                        players[side], players[1 - side], *view.tops,
+                    )
+                    assert divmod(chosen, 2) == _plain_best(b, view, legal)
+                    compared += 1
+            moves = [(side, play) for side in (0, 1) for play in g.legal_plays(side)]
+            if not moves:
+                break
+            side, (pile, target) = moves[(seed + step) % len(moves)]
+            g.apply(Play(side, pile, target, g.state.time + 0.5))
+    assert compared > 200
+
+
+def test_delays_draw_the_quantile_random_would_and_as_much_of_the_generator() -> None:
+    """A delay takes ``int(random() * _QUANTILES)``'s quantile without the float: the same
+    index, and the generator moved on just as far (so rounds are as they were)."""
+    for level in ORDER:
+        spread = _spread(LEVELS[level].sigma)
+        for seed in range(100):
+            b = bot(level, seed)
+            twin = random.Random(seed)
+            for _ in range(30):
+                median = twin.choice((0.3, 0.8, 2.0))
+                b.rng.choice((0.3, 0.8, 2.0))
+                expected = median * spread[int(twin.random() * _QUANTILES)]
+                assert b.delay(median, cap=1.5) == max(FLOOR, min(1.5, expected))
+            assert b.rng.getstate() == twin.getstate()
 
 
 # --------------------------------------------------------------------------- how fast
