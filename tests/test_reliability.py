@@ -1,0 +1,786 @@
+"""Trying hard to break the real program: bad input, resizes, signals, a crash, long play,
+broken files. Nothing may crash, freeze, lose a card or leave the terminal broken.
+
+Every test here runs ``python -m stress_tui`` (or the same under ``bench.fuzz.audited_main``,
+which only counts the cards of every round from inside the process) in a pseudo-terminal,
+or the very modules that read and write the program's files. The long versions are in
+``bench/`` (``fuzz.py``, ``resize_storm.py``, ``soak.py``) and in ``-m slow``; figures and
+the commands that reproduce them are in ``docs/reliability.md``.
+
+Positions and seeds (default rules unless said):
+
+- ``--seed 12``: the first flip (1.2 s in) shows 10♣ | 4♥; ``after_first_flip(12)`` is that
+  table at once (``STRESS_TUI_POSITION``). Player 1's ``q`` puts the J♠ on the 10♣.
+- ``after_first_flip(6)``: player 1's ``w`` (Q♠ onto the K♣) opens stress.
+- ``LAST_CARD``: player 1's ``q`` plays their last card: the result screen.
+- ``--deck skat --wins 1 --seed 55``, two expert computers: a round of about 4 s that player
+  2 wins (what ``test_app_e2e`` uses for the files a round writes).
+
+A test whose docstring says "Found" guards a bug these tests found (docs/reliability.md,
+"Findings", has its cause and fix): it failed before the fix.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import json
+import os
+import random
+import select
+import signal
+import stat
+import subprocess
+import sys
+import termios
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyte
+import pytest
+
+from bench.fuzz import (
+    CLEAR,
+    NO_CONFIG,
+    REDRAW,
+    REPO,
+    answered,
+    parse_stream,
+    private_env,
+    redraw_latency,
+    run_fuzz,
+    send_all,
+    table_whole,
+    wait_table,
+)
+from bench.resize_storm import LAST_CARD, after_first_flip, run_storm, settle
+from tests.tty import AnsweringScreen, ScreenFilter, TtySession, restore_problems, restored
+
+SKAT_BOTS = ("--deck", "skat", "--wins", "1", "--p1", "bot:expert", "--p2", "bot:expert",
+             "--seed", "55")
+"""Two expert computers, a round of about 4 s (player 2 wins)."""
+
+PHASES = ("countdown", "playing", "stress", "help", "result")
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+@contextlib.contextmanager
+def game(
+    tmp_path: Path,
+    args: tuple[str, ...] = ("--seed", "12"),
+    env: dict[str, str | None] | None = None,
+    argv: list[str] | None = None,
+) -> Iterator[TtySession]:
+    """The real program (``python -m stress_tui ARGS``) in an 80x24 pty, home, XDG
+    directories and data directory all in ``tmp_path``; after its first whole frame."""
+    full_env = {**private_env(tmp_path), **(env or {})}
+    with TtySession(argv, args=args, env=full_env, cwd=REPO) as s:
+        wait_table(s)
+        yield s
+
+
+def data_dir(tmp_path: Path) -> Path:
+    """Where ``private_env`` puts replays and the record."""
+    return tmp_path / "stress_tui_data_dir"
+
+
+def enter_phase(s: TtySession, phase: str) -> None:
+    """Bring a game started by ``phase_game`` to ``phase`` and wait until it shows."""
+    if phase == "countdown":
+        s.wait_text("New cards on three", timeout=1)
+    elif phase == "playing":
+        s.wait_for(lambda: "10♣" in s.text(), timeout=2, what="the table after the flip")
+    elif phase == "stress":
+        s.send("w")
+        s.wait_text("STRESS!", timeout=2)
+    elif phase == "help":
+        s.send("?")
+        s.wait_text("The rules in play", timeout=2)
+    elif phase == "result":
+        s.send("q")
+        s.wait_text("Enter: rematch", timeout=3)
+    else:  # pragma: no cover
+        raise ValueError(phase)
+
+
+def shows(s: TtySession, phase: str) -> bool:
+    """Whether the screen is whole for ``phase``: the table, or the help over it."""
+    if phase == "help":
+        return "The rules in play" in s.text() and "STRESS" in s.row(0)
+    return table_whole(s)
+
+
+def phase_env(phase: str) -> dict[str, str | None]:
+    if phase in ("playing", "help"):
+        return {"STRESS_TUI_POSITION": after_first_flip(12)}
+    if phase == "stress":
+        return {"STRESS_TUI_POSITION": after_first_flip(6)}
+    if phase == "result":
+        return {"STRESS_TUI_POSITION": LAST_CARD}
+    return {}
+
+
+def assert_restored(s: TtySession, log: bytes | None = None) -> None:
+    log = s.raw_log() if log is None else log
+    assert restored(log), restore_problems(log)
+    assert s.tty_mode_restored(), "the tty mode (echo, canonical input) was not restored"
+
+
+def proc_state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+def wait_stopped(s: TtySession, timeout: float = 3.0) -> None:
+    deadline = time.monotonic() + timeout
+    while proc_state(s.pid) != "T":
+        assert time.monotonic() < deadline, "the program did not stop"
+        s.pump(0.01)
+
+
+def answers(s: TtySession, within: float) -> float | None:
+    """Seconds until Ctrl-L is answered with a full redraw, or None if not ``within``."""
+    mark = len(s.log)
+    start = time.perf_counter()
+    s.send(REDRAW)
+    deadline = time.monotonic() + within
+    while CLEAR not in s.log[mark:]:
+        if time.monotonic() > deadline or s.eof:
+            return None
+        s.pump(0.01)
+    return time.perf_counter() - start
+
+
+def unchanged_by(s: TtySession, data: bytes) -> list[str]:
+    """Send ``data`` to a settled table, then Ctrl-L; the rows that differ afterwards."""
+    settle(s)
+    before = s.screen.display[:]
+    send_all(s, data)
+    redraw_latency(s, timeout=10)
+    settle(s)
+    return [
+        f"{y}: {a.rstrip()!r} -> {b.rstrip()!r}"
+        for y, (a, b) in enumerate(zip(before, s.screen.display, strict=True)) if a != b
+    ]
+
+
+def left_pile(s: TtySession) -> str:
+    """The top card of the left play pile at 80x24 (``10♣``), or ``""``."""
+    from stress_tui.render import layout
+
+    lay = layout(80, 24, 4)
+    assert lay is not None
+    x = lay.pile_x[0]
+    return s.row(lay.piles_y)[x + 1 : x + lay.card_w - 1].strip()
+
+
+def stress_tui(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``stress-tui ARGS`` without a terminal, with ``tmp_path``'s data directory."""
+    env = {**os.environ, **{k: v for k, v in private_env(tmp_path).items() if v}}
+    return subprocess.run([sys.executable, "-m", "stress_tui", *args], cwd=REPO, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+
+
+# ----------------------------------------------------------------------------- input fuzz
+
+
+def test_fuzz_with_keys_leaves_the_game_answering_counting_and_restored(
+    tmp_path: Path,
+) -> None:
+    """15,000 random bytes of keys (both players', others, controls, every sequence blessed
+    knows as a key, kitty reports, Alt+key, UTF-8, two lone Esc) in bursts of 512, each sent
+    as soon as the program has taken the one before."""
+    result = run_fuzz(15_000, seed=7, folder=tmp_path, profile="known", latency_samples=10)
+    summary = result.summary()
+    assert result.failure is None, summary
+    assert result.alive_after and result.answers_in_usual_time, summary
+    assert result.screen_cards == result.deck_cards == 52, summary
+    assert result.rounds and all(r["same"] for r in result.rounds), summary
+    assert result.exit_code == 130 and result.restored, summary
+
+
+INVALID_UTF8 = [b"\xff", b"\xc0\xaf", b"\xed\xa0\x80", b"\x9b", b"\xe2\x82z"]
+"""Not UTF-8: a byte that never is, an overlong slash, a surrogate, an 8-bit CSI, a
+character cut short."""
+
+
+def test_invalid_utf8_does_not_crash_the_game(tmp_path: Path) -> None:
+    """Found (F1): blessed 1.52 decodes keyboard bytes with a strict UTF-8 decoder in
+    ``getch`` and ``async_inkey``; one such byte raised UnicodeDecodeError out of
+    ``read_keys`` and the game ended with exit 1."""
+    with game(tmp_path) as s:
+        for data in INVALID_UTF8:
+            s.send(data)
+            took = answers(s, within=2.0)
+            assert took is not None, f"{data!r}: no answer; exit {s.exit_code}"
+        s.send(b"\x03")
+        assert s.wait_exit() == 130
+        assert_restored(s)
+
+
+@pytest.mark.parametrize(("data", "what"), [
+    (b"\x1b[<0;10;5M", "a mouse click (SGR)"),
+    (b"\x1b[I", "focus in"),
+    (b"\x1b[?0u", "a late answer to the kitty keyboard query"),
+], ids=["mouse", "focus", "kitty-reply"])
+def test_an_escape_sequence_blessed_does_not_know_presses_no_keys(
+    tmp_path: Path, data: bytes, what: str,
+) -> None:
+    """Found (F3): blessed resolves an unknown sequence to ``ESC [`` and hands every byte
+    after it to the game as a key: a mouse click ended in ``m`` (player 2 called a false
+    stress and took the piles), focus-in was ``i`` (player 2 misplayed), a late answer to
+    the kitty query started with ``?`` (the help screen opened)."""
+    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
+        changed = unchanged_by(s, data)
+        assert changed == [], f"{what} changed the screen:\n" + "\n".join(changed)
+
+
+def test_escape_sequences_blessed_does_not_know_do_not_hold_up_the_keys(
+    tmp_path: Path,
+) -> None:
+    """Found (F2): for each sequence it does not know, blessed waits its escape delay
+    (0.35 s by default) for more bytes although they are already there
+    (``_is_incomplete_keystroke`` is true for any text that starts with a known prefix
+    such as ``ESC [``): two pasted lines (their start and end markers: four sequences)
+    held up the next key for 1.4 s. The game now waits 30 ms (``app.ESC_DELAY``)."""
+    paste = b"\x1b[200~2024\x1b[201~"  # a bracketed paste of digits: no player's keys
+    assert parse_stream(paste * 2).stalls == 4
+    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
+        s.send(paste * 2)
+        took = answers(s, within=5.0)
+        assert took is not None and took < 0.5, f"Ctrl-L answered after {took} s"
+
+
+def test_a_paste_start_without_its_end_does_not_make_the_game_deaf(tmp_path: Path) -> None:
+    """Was F13: ``keys.SequenceFilter`` dropped every key from a bracketed-paste start
+    (``ESC [ 200 ~``) until its end (``ESC [ 201 ~``). The game never turns bracketed paste
+    on, so a start marker can only be noise, a cut-off paste or a stray sequence, and its
+    end may never come: one such 6-byte sequence leaves the game deaf to every key but the
+    signal keys, for good."""
+    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
+        s.send(b"\x1b[200~")
+        deadline = time.monotonic() + 0.3  # a player's next key comes later, on its own
+        while (left := deadline - time.monotonic()) > 0:
+            s.pump(left)
+        s.send("q")
+        s.wait_for(lambda: left_pile(s) == "J♠", timeout=2, what="J♠ on the left pile")
+        s.send(b"\x03")
+        assert s.wait_exit() == 130
+
+
+def test_a_pasted_flood_does_not_make_the_game_deaf(tmp_path: Path) -> None:
+    """20,000 bytes pasted at once (digits: keys nobody has), then Ctrl-L again and again
+    until it is answered: within 2 s of the paste, and the next key plays.
+
+    Was F4: ``async_inkey`` moves the whole read-ahead buffer into a string and back for
+    every key (``flushinp``, ``ungetch``), so n bytes read together cost n² steps: this
+    paste took 16 s. The game now drops input past ``app.FLOOD`` characters read ahead."""
+    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
+        send_all(s, b"0123456789" * 2000)
+        answered(s, timeout=2.0)  # Ctrl-L again and again: the flood may take one along
+        s.send("q")
+        s.wait_for(lambda: left_pile(s) == "J♠", timeout=2, what="J♠ on the left pile")
+        s.send(b"\x03")
+        assert s.wait_exit() == 130
+
+
+def test_ctrl_s_does_not_freeze_the_game(tmp_path: Path) -> None:
+    """Found (F5): blessed's cbreak leaves the terminal's flow control (IXON) on, so Ctrl-S
+    (next to player 1's ``s``) stopped the game's output; its next write blocked the event
+    loop, and the table stayed frozen until someone knew to press Ctrl-Q."""
+    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
+        s.send(b"\x13")
+        took = answers(s, within=1.5)
+        s.send(b"\x11")  # Ctrl-Q: let it go on either way
+        assert took is not None, "the game froze after Ctrl-S"
+        s.send(b"\x03")
+        assert s.wait_exit() == 130
+
+
+def test_the_fuzz_stream_holds_no_quitting_key_and_predicts_no_stall() -> None:
+    """The harness itself: the ``known`` streams parse to no ``q``, Ctrl-C, Ctrl-Z or Ctrl-L
+    and no escape-delay stall; the ``all`` streams have sequences that stall."""
+    from bench.fuzz import FORBIDDEN_KEYS, safe_stream
+
+    _, stream, parsed = safe_stream(20_000, 7, "known")
+    assert not FORBIDDEN_KEYS & set(parsed.names) and parsed.stalls == 0
+    assert all(stream.counts.values())
+    assert parse_stream(b"\x1b[<0;10;5M").stalls == 1
+    _, _, everything = safe_stream(5_000, 7, "all")
+    assert everything.stalls > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("profile", ["known", "all"])
+def test_fuzz_100k_bytes(tmp_path: Path, profile: str) -> None:
+    """The full fuzz (``python bench/fuzz.py --bytes 100000 --profile PROFILE``): ``all``
+    has every kind of input, unknown sequences and invalid UTF-8 too."""
+    result = run_fuzz(100_000, seed=1, folder=tmp_path, profile=profile, drain_timeout=5)
+    assert result.held, result.summary()
+
+
+# ----------------------------------------------------------------------------- resize storms
+
+
+@pytest.mark.parametrize("phase", ["countdown", "playing", "stress", "result"])
+def test_a_resize_storm_leaves_the_table_whole_at_the_final_size(
+    tmp_path: Path, phase: str,
+) -> None:
+    """100 size changes, 1x1, 1xN, Nx1 and 0x0 among them, half of them each drawn before the
+    next, half a flood; then 100x30: the table whole, the same as a full redraw, every card
+    there, the terminal restored on Ctrl-C."""
+    result = run_storm(phase, 100, tmp_path, seed=3)
+    assert result.held, result.summary()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("phase", ["countdown", "playing", "stress", "result"])
+def test_a_storm_of_a_thousand_resizes(tmp_path: Path, phase: str) -> None:
+    result = run_storm(phase, 1000, tmp_path, seed=1)
+    assert result.held, result.summary()
+
+
+# ----------------------------------------------------------------------------- signals
+
+EXIT_STATUS = {
+    signal.SIGINT: 130,
+    signal.SIGTERM: 143,
+    signal.SIGHUP: 129,
+    signal.SIGPIPE: 141,
+}
+"""128 plus the signal's number, as a shell reports a program the signal ended. SIGPIPE
+included: the game has no pipe to lose, so a SIGPIPE can only come from outside, and then
+it ends the game like SIGTERM does (see docs/reliability.md)."""
+
+
+@pytest.mark.parametrize("phase", PHASES)
+@pytest.mark.parametrize("sig", list(EXIT_STATUS), ids=lambda sig: sig.name)
+def test_a_signal_in_any_phase_restores_the_terminal_and_exits_with_its_status(
+    tmp_path: Path, phase: str, sig: signal.Signals,
+) -> None:
+    """SIGPIPE was F7: Python starts with SIGPIPE ignored and the game set no handler, so
+    it played on after ``kill -PIPE``."""
+    args = ("--seed", "12")
+    with game(tmp_path, args, phase_env(phase)) as s:
+        enter_phase(s, phase)
+        s.child.kill(sig)
+        try:
+            code = s.wait_exit(timeout=1.5)
+        except AssertionError:
+            code = None
+        assert code == EXIT_STATUS[sig], f"{sig.name}: exit {code} (None: still running)"
+        assert_restored(s)
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_sigtstp_then_sigcont_restores_the_terminal_then_brings_the_table_back_whole(
+    tmp_path: Path, phase: str,
+) -> None:
+    """``kill -TSTP`` (what Ctrl-Z does) in every phase: while stopped the terminal is as
+    it was before the game; on SIGCONT (``fg``) the whole screen comes back as it was."""
+    with game(tmp_path, ("--seed", "12"), phase_env(phase)) as s:
+        enter_phase(s, phase)
+        if phase != "countdown":
+            settle(s)
+        before = s.screen.display[:]
+        mark = len(s.log)
+        s.child.kill(signal.SIGTSTP)
+        wait_stopped(s)
+        s.pump(0.05)
+        assert_restored(s, s.raw_log(mark))
+        mark = len(s.log)
+        s.child.kill(signal.SIGCONT)
+        s.wait_for(lambda: b"\x1b[?1049h" in s.raw_log(mark) and shows(s, phase), timeout=3,
+                   what="the table again")
+        if phase == "countdown":  # the count goes on where it stood, to the flip
+            s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip")
+        else:
+            settle(s)
+            assert s.screen.display == before
+        s.send(b"\x03")
+        assert s.wait_exit() == 130
+        assert_restored(s)
+
+
+def test_sigstop_from_outside_then_sigcont_draws_everything_again(tmp_path: Path) -> None:
+    """``kill -STOP`` cannot be caught; on SIGCONT the screen may hold anything, so the game
+    draws it all again."""
+    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
+        settle(s)
+        before = s.screen.display[:]
+        s.child.kill(signal.SIGSTOP)
+        wait_stopped(s)
+        s.screen.reset()  # what another program may have left on the screen
+        mark = len(s.log)
+        s.child.kill(signal.SIGCONT)
+        s.wait_for(lambda: CLEAR in s.raw_log(mark) and table_whole(s), timeout=3,
+                   what="a full redraw")
+        settle(s)
+        assert s.screen.display == before
+        s.send(b"\x03")
+        assert s.wait_exit() == 130
+
+
+def test_ctrl_backslash_restores_the_terminal_and_exits_131(tmp_path: Path) -> None:
+    """Found (F6): Ctrl-\\ (SIGQUIT from the terminal) had no handler: Python's default
+    ended the game at once, in the alternate screen, cursor hidden, echo off."""
+    with game(tmp_path) as s:
+        s.send(b"\x1c")
+        assert s.wait_exit() == 131
+        assert_restored(s)
+
+
+def test_closing_the_terminal_ends_the_game_promptly_with_129() -> None:
+    """A real hangup: the pty's master side is closed (a terminal window closed), so the
+    kernel sends SIGHUP and every later read or write fails."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, b"\x18\x00\x50\x00\x00\x00\x00\x00")  # 24x80
+
+    def controlling_tty() -> None:
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLORTERM")}
+    env.update({"TERM": "xterm-256color", "LANG": "C.UTF-8", **NO_CONFIG,
+                "STRESS_TUI_DATA_DIR": "/nonexistent/stress-tui-reliability"})
+    child = subprocess.Popen(
+        [sys.executable, "-m", "stress_tui", "--seed", "12"], stdin=slave, stdout=slave,
+        stderr=slave, cwd=REPO, env=env, start_new_session=True, preexec_fn=controlling_tty,
+    )
+    os.close(slave)
+    screen = AnsweringScreen(80, 24, lambda data: os.write(master, data))
+    stream, screen_filter = pyte.ByteStream(screen), ScreenFilter()
+    try:
+        deadline = time.monotonic() + 10
+        while "draw" not in "\n".join(screen.display):
+            assert time.monotonic() < deadline, "no table"
+            if select.select([master], [], [], 0.05)[0]:
+                stream.feed(screen_filter.feed(os.read(master, 65536)))
+        os.close(master)
+        master = -1
+        assert child.wait(timeout=2) == 129
+    finally:
+        if master >= 0:
+            os.close(master)
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+
+
+# ----------------------------------------------------------------------------- a crash
+
+
+def crash_session(tmp_path: Path, stderr: Path) -> TtySession:
+    """The game with the crash hook, its standard error going to ``stderr``."""
+    argv = ["sh", "-c", 'exec "$@" 2>"$STRESS_TUI_STDERR"', "sh",
+            sys.executable, "-m", "stress_tui", "--seed", "12"]
+    env = {**private_env(tmp_path), "STRESS_TUI_TEST_CRASH": "1",
+           "STRESS_TUI_STDERR": str(stderr)}
+    return TtySession(argv, env=env, cwd=REPO)
+
+
+def test_a_crash_restores_the_terminal_and_puts_the_traceback_on_stderr(
+    tmp_path: Path,
+) -> None:
+    """The crash hook raises inside the loop: exit 1, the terminal restored, the traceback
+    on standard error (not on the screen), and the round's replay left readable. (That the
+    terminal is restored before the traceback is printed: ``test_app_e2e``.)"""
+    from stress_tui.replay import load
+
+    err = tmp_path / "stderr.txt"
+    with crash_session(tmp_path, err) as s:
+        wait_table(s)
+        s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip")  # recorded
+        s.send("x")
+        assert s.wait_exit() == 1
+        assert_restored(s)
+        assert b"Traceback" not in s.raw_log()
+    text = err.read_text()
+    assert "Traceback (most recent call last)" in text
+    assert text.rstrip().endswith(
+        "RuntimeError: STRESS_TUI_TEST_CRASH: a crash on the first key, as asked"
+    )
+    (part,) = (data_dir(tmp_path) / "replays").iterdir()
+    assert part.name.endswith(".jsonl.part")
+    assert load(part).end is None
+
+
+def test_a_crash_says_what_happened_in_one_line_before_the_traceback(tmp_path: Path) -> None:
+    """Found (F8): after a crash the game printed the bare traceback; nothing said in words
+    that stress-tui stopped because of a bug."""
+    err = tmp_path / "stderr.txt"
+    with crash_session(tmp_path, err) as s:
+        wait_table(s)
+        s.send("x")
+        assert s.wait_exit() == 1
+    first = err.read_text().splitlines()[0]
+    assert first.startswith("stress-tui: ") and "RuntimeError" in first, first
+
+
+# ----------------------------------------------------------------------------- long play
+
+
+@pytest.mark.parametrize("deck", ["standard", "jass", "skat", "doppelkopf"])
+def test_the_simulator_keeps_every_invariant_on_every_deck(deck: str, tmp_path: Path) -> None:
+    """``stress-tui sim --json``: 60 rounds a deck, with jokers, the weakest against the
+    strongest computer (the module-level short and long runs over every house rule and
+    level: ``tests/test_sim.py``)."""
+    done = stress_tui("sim", "--games", "60", "--json", "--deck", deck, "--jokers", "2",
+                      "--p1", "bot:easy", "--p2", "bot:expert", "--seed", "3", tmp_path=tmp_path)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["invariant_violations"] == 0
+    assert result["finished"] == result["games"] == 60
+
+
+@pytest.mark.slow
+def test_a_short_soak_of_bots_in_the_real_table(tmp_path: Path) -> None:
+    """25 s of ``bench/soak.py`` (skat to one win, seed 55: the first round ends in about
+    4 s, then rematches): the next round begins, every round's cards counted inside, the
+    table never silent for long, the terminal restored."""
+    from bench.soak import run_soak
+
+    result = run_soak(25, tmp_path, interval=1.0, seed=55, audit=True,
+                      extra_args=("--deck", "skat", "--wins", "1"))
+    assert result.failure is None and result.rounds >= 1, result.summary()
+    assert len(result.inside) >= 2 and all(r["same"] for r in result.inside), result.summary()
+    assert result.exit_code == 130 and not result.restore_problems, result.summary()
+    assert result.tty_mode_restored and result.longest_silence < 5, result.summary()
+    assert result.files_steady, result.summary()
+
+
+# ----------------------------------------------------------------------------- files
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_round_writes_only_whole_files_and_a_kill_in_the_next_leaves_them_whole(
+    tmp_path: Path,
+) -> None:
+    """A real round between computers: the config file is read and left as it was; the
+    only files written anywhere (home, XDG directories) are the round's replay and the
+    record, both whole, no temporary file left. Then SIGKILL (nothing can be cleaned up)
+    in the middle of the next round: its replay ``.part`` reads (cut short, its last line
+    at worst torn), the finished replay and the record are untouched. (The module-level
+    kill test at five points of writing: ``tests/test_replay.py``.)"""
+    from stress_tui.replay import load, verify
+    from stress_tui.stats import Record
+
+    config = tmp_path / "config.toml"
+    config.write_text('names = ["Ann", "Bo"]\n')
+    os.utime(config, ns=(1_000_000_000, 1_000_000_000))
+    before = tree(tmp_path)
+    data = data_dir(tmp_path).name
+    with game(tmp_path, SKAT_BOTS, {"STRESS_TUI_CONFIG": str(config)}) as s:
+        s.wait_text("Enter: rematch", timeout=30)
+        written = tree(tmp_path)
+        new = sorted(set(written) - set(before))
+        assert len(new) == 2 and new[0] == f"{data}/record.json", new
+        assert new[1].startswith(f"{data}/replays/") and new[1].endswith(".jsonl"), new
+        assert verify(load(tmp_path / new[1])).ok
+        record = Record.load(tmp_path / new[0])
+        assert [name for name, _, _ in record.rows()] == ["Ann", "Bo"]
+        s.send("\r")  # the next match's first round, recorded as it is played
+        folder = data_dir(tmp_path) / "replays"
+        s.wait_for(lambda: any(p.name.endswith(".part") for p in folder.iterdir())
+                   and "1 card" in s.text(), timeout=5, what="the next round under way")
+        s.child.kill(signal.SIGKILL)
+        assert s.wait_exit() == -signal.SIGKILL
+    assert config.read_bytes() == before["config.toml"]
+    assert config.stat().st_mtime_ns == 1_000_000_000
+    after = tree(tmp_path)
+    (part,) = sorted(set(after) - set(written))
+    assert part.startswith(f"{data}/replays/") and part.endswith(".jsonl.part"), part
+    assert load(tmp_path / part).end is None
+    assert {k: after[k] for k in new} == {k: written[k] for k in new}
+
+
+BROKEN_RECORDS = {
+    "nested-too-deep": "[" * 100_000 + "]" * 100_000 + "\n",
+    "wrong-kinds-of-values": json.dumps({"format": "stress-tui record", "version": 1,
+                                         "players": {"Player 2": {"skat wins=1": {
+                                             "rounds_won": "x", "best_round": "fast"}}}}),
+}
+"""Record files that ``Record.load`` does not turn into a one-line StorageError.
+
+``nested-too-deep``: ``storage.read_json`` catches JSONDecodeError but not the
+RecursionError ``json.loads`` raises for deeply nested brackets. ``wrong-kinds-of-values``:
+``Record.load`` takes any JSON value as a count or a time (``"rounds_won": "x"``)."""
+
+
+def write_record(tmp_path: Path, case: str) -> Path:
+    folder = data_dir(tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    record = folder / "record.json"
+    record.write_text(BROKEN_RECORDS[case])
+    return record
+
+
+@pytest.mark.parametrize("case", list(BROKEN_RECORDS))
+def test_a_broken_record_is_one_line_from_the_stats_command(tmp_path: Path, case: str) -> None:
+    """Found (F9, F10): ``stress-tui stats`` printed a traceback (RecursionError; ValueError
+    while formatting ``"fast"`` as seconds) instead of one line and exit 2."""
+    record = write_record(tmp_path, case)
+    done = stress_tui("stats", tmp_path=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr[-300:]
+    assert record.read_text() == BROKEN_RECORDS[case]
+
+
+@pytest.mark.parametrize("case", list(BROKEN_RECORDS))
+def test_a_broken_record_never_stops_the_game(tmp_path: Path, case: str) -> None:
+    """Found (F9, F10): nested too deep, the game did not start (RecursionError out of
+    ``Record.load`` in ``App.__init__``: exit 1, a traceback); with a count that is not a
+    number it crashed at the end of the round, adding one to it (``count_in_record``
+    catches only StorageError and OSError). A broken record must be said once and left alone (as
+    ``test_app_e2e::test_a_broken_record_file_is_reported_once_and_never_written`` checks
+    for a foreign one)."""
+    record = write_record(tmp_path, case)
+    start_only = case == "nested-too-deep"  # broken from the start: no need to end a round
+    args = ("--seed", "12") if start_only else SKAT_BOTS
+    with TtySession(args=args, env=private_env(tmp_path), cwd=REPO) as s:
+        if start_only:
+            s.wait_for(lambda: table_whole(s) or s.eof, timeout=10, what="the table")
+            assert table_whole(s), f"the game did not start: exit {s.exit_code}"
+        else:
+            s.wait_for(lambda: "Enter: rematch" in s.text() or s.eof, timeout=30,
+                       what="the result screen")
+            assert "Enter: rematch" in s.text(), f"the game ended: exit {s.exit_code}"
+        s.send(b"\x03")
+        assert s.wait_exit() == 130
+    assert record.read_text() == BROKEN_RECORDS[case]
+
+
+BROKEN_REPLAYS = {
+    "nested": b"\n" + b"[" * 100_000 + b"]" * 100_000 + b"\n",
+    "kind-is-an-object": b'\n{"t":1.2,"a":{}}\n',
+    "kind-is-a-list": b'\n{"t":1.2,"a":[]}\n',
+    "seed-infinite": None,
+}
+
+
+@pytest.mark.parametrize("case", list(BROKEN_REPLAYS))
+def test_a_broken_replay_is_a_one_line_error(tmp_path: Path, case: str) -> None:
+    """Found (F11): ``replay.load`` let RecursionError (deep nesting), TypeError (an action
+    kind that is not a string: ``kind in _KINDS``) and OverflowError (``"seed": 1e999``)
+    out: ``stress-tui replay --verify`` and ``--list`` printed a traceback."""
+    header = '{"format":"stress-tui replay","version":1,"seed":3,"rules":"standard"}'
+    body = BROKEN_REPLAYS[case]
+    if body is None:
+        content = header.replace('"seed":3', '"seed":1e999').encode() + b"\n"
+    else:
+        content = header.encode() + body
+    folder = data_dir(tmp_path) / "replays"
+    folder.mkdir(parents=True)
+    path = folder / "broken.jsonl"
+    path.write_bytes(content)
+    verify = stress_tui("replay", "--verify", str(path), tmp_path=tmp_path)
+    assert verify.returncode == 2 and verify.stderr.count("\n") == 1, verify.stderr[-300:]
+    listed = stress_tui("replay", "--list", tmp_path=tmp_path)
+    assert "Traceback" not in listed.stderr, listed.stderr[-300:]
+    assert path.read_bytes() == content
+
+
+def test_no_damaged_replay_ever_escapes_as_anything_but_a_one_line_error(
+    tmp_path: Path,
+) -> None:
+    """Found F11 (the cases above) first: 1,500 random damages to a real recorded round (bytes
+    changed, cut, lines swapped or dropped, a value replaced by another JSON value); each
+    either loads and verifies to a verdict, or is a one-line StorageError; the file is never
+    touched."""
+    from stress_tui.engine import Game, Phase
+    from stress_tui.replay import Recorder, load, verify
+    from stress_tui.rules import Rules
+    from stress_tui.storage import StorageError
+    from stress_tui.table import Table
+    from tests.test_replay import FirstPlay
+
+    game_ = Game.deal(Rules.for_deck("standard"), random.Random(3))
+    recorder = Recorder.start(game_, 3, ("bot", "bot"), ("A", "B"), 1, (0, 0), tmp_path)
+    table = Table(game_, (FirstPlay(0, 0.31), FirstPlay(1, 0.37)), on_action=recorder.record)
+    table.start(0.0)
+    while game_.state.phase is not Phase.ROUND_OVER:
+        deadline = table.next_deadline()
+        assert deadline is not None
+        table.advance(deadline)
+    good = recorder.finish(game_).read_bytes()
+    values = [b"1e999", b"-1e999", b"NaN", b"null", b"true", b"[]", b"{}", b'"x"', b"-1",
+              b"99999999999999999999999", b"[" * 3000 + b"]" * 3000]
+    rng = random.Random(11)
+    escaped: dict[str, str] = {}
+    path = tmp_path / "damaged.jsonl"
+    for _ in range(1500):
+        lines = good.split(b"\n")
+        how = rng.randrange(5)
+        if how == 0:
+            data = bytearray(good)
+            for _ in range(rng.randint(1, 4)):
+                data[rng.randrange(len(data))] = rng.randrange(256)
+            damaged = bytes(data)
+        elif how == 1:
+            damaged = good[: rng.randrange(len(good))]
+        elif how == 2:
+            i = rng.randrange(len(lines) - 1)
+            record = json.loads(lines[i])
+            key = rng.choice(list(record))
+            record[key] = "\0MARK\0"
+            lines[i] = json.dumps(record).encode().replace(b'"\\u0000MARK\\u0000"',
+                                                           rng.choice(values))
+            damaged = b"\n".join(lines)
+        elif how == 3:
+            a, b = rng.randrange(1, len(lines) - 1), rng.randrange(1, len(lines) - 1)
+            lines[a], lines[b] = lines[b], lines[a]
+            damaged = b"\n".join(lines)
+        else:
+            del lines[rng.randrange(len(lines))]
+            damaged = b"\n".join(lines)
+        path.write_bytes(damaged)
+        try:
+            verdict = verify(load(path))
+            assert "\n" not in verdict.message
+        except StorageError as error:
+            assert "\n" not in str(error)
+        except Exception as error:  # what must not happen
+            escaped.setdefault(type(error).__name__, f"{error}"[:80])
+        assert path.read_bytes() == damaged
+    assert escaped == {}
+
+
+def test_an_atomic_write_that_fails_leaves_the_old_file_and_no_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A full disk (ENOSPC from fsync, the last step before the rename): the record is
+    the old one, whole, and no temporary file is left; the error reaches the caller as an
+    OSError (which the game reports as "record not updated")."""
+    from stress_tui.storage import atomic_write_text
+
+    path = tmp_path / "record.json"
+    atomic_write_text(path, "old\n")
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError) as caught:
+        atomic_write_text(path, "new\n" * 10_000)
+    assert caught.value.errno == errno.ENOSPC
+    assert path.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["record.json"]
+
+
+def test_an_atomic_rewrite_keeps_the_file_s_permissions(tmp_path: Path) -> None:
+    """Found (F12): ``atomic_write_text`` wrote through ``tempfile.mkstemp``, whose file is
+    always 0600, and renamed it over the old one: a record the user made readable to
+    others (0644) became private after the next round."""
+    from stress_tui.stats import Record
+
+    path = tmp_path / "record.json"
+    Record().save(path)
+    path.chmod(0o644)
+    Record().save(path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
