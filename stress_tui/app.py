@@ -552,6 +552,9 @@ class Screen:
             self.done.set_result(code)
 
     def fail(self, error: BaseException) -> None:
+        if isinstance(error, OSError) and error.errno in _GONE:
+            self.finish(EXIT_SIGHUP)  # the terminal has gone: a hangup, however noticed
+            return
         if self.done is not None and not self.done.done():
             self.done.set_exception(error)
 
@@ -920,11 +923,20 @@ def run_screen(make: Callable[..., Screen]) -> int:
         return asyncio.run(screen.main())
     except KeyboardInterrupt:  # Ctrl-C before the loop took over SIGINT
         return EXIT_SIGINT
+    except OSError as error:
+        if error.errno not in _GONE:
+            return _crashed(error)
+        return EXIT_SIGHUP  # the terminal went away while the game was leaving it
     except Exception as error:
-        # The terminal is already restored: main() leaves it in its finally.
-        sys.stdout.flush()
-        what = f"{type(error).__name__}: {error}".splitlines()[0]
-        print(f"stress-tui: stopped by a bug, not by anything you did ({what}); "
-              "the traceback below says where", file=sys.stderr)
-        traceback.print_exc()
-        return EXIT_CRASH
+        return _crashed(error)
+
+
+def _crashed(error: Exception) -> int:
+    """Say in one line that a bug stopped the game, then print the traceback (the terminal
+    is already restored: ``main`` leaves it in its ``finally``)."""
+    sys.stdout.flush()
+    what = f"{type(error).__name__}: {error}".splitlines()[0]
+    print(f"stress-tui: stopped by a bug, not by anything you did ({what}); "
+          "the traceback below says where", file=sys.stderr)
+    traceback.print_exc()
+    return EXIT_CRASH
