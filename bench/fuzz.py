@@ -66,6 +66,9 @@ REPO = Path(__file__).resolve().parent.parent
 AUDIT_ENV = "STRESS_TUI_AUDIT"
 """The file ``audited_main`` writes every round's card count to (a harness variable, not the
 app's)."""
+AUDIT_CACHE_CAPS_ENV = "STRESS_TUI_AUDIT_CACHE_CAPS"
+"""``CELLS,SPRITES``: ``audited_main`` caps the drawing caches lower than the game does (an
+experiment, to tell growth of the caches from a leak)."""
 AUDIT_MEMORY_ENV = "STRESS_TUI_AUDIT_MEMORY"
 """Set: ``audited_main`` also traces allocations (``tracemalloc``) and writes the sites that
 grew most from the start of the fourth round to the exit."""
@@ -124,6 +127,19 @@ def audited_main(argv: list[str]) -> int:
     rounds: list[dict[str, Any]] = []
     current: list[tuple[Any, Counter[Any]]] = []
     memory: dict[str, Any] = {}
+    caps = os.environ.get(AUDIT_CACHE_CAPS_ENV)
+    if caps:  # an experiment, not the game: smaller drawing caches, to see memory level off
+        from stress_tui import render
+
+        cells_cap, sprites_cap = (int(n) for n in caps.split(","))
+
+        def trim(self: Any) -> None:
+            if len(self.cells) > cells_cap:
+                self.cells.clear()
+            if len(self.sprites) > sprites_cap:
+                self.sprites.clear()
+
+        render.RenderCache.trim = trim  # type: ignore[method-assign]
     if os.environ.get(AUDIT_MEMORY_ENV):
         import tracemalloc
 

@@ -99,7 +99,7 @@ def resize(s: TtySession, rows: int, cols: int) -> None:
     s.child.setwinsize(rows, cols)
 
 
-def settle(s: TtySession, quiet: float = 0.4, timeout: float = 5.0) -> None:
+def settle(s: TtySession, quiet: float = 0.3, timeout: float = 5.0) -> None:
     """Read until the program has written nothing for ``quiet`` seconds (the frame and
     anything the storm left to draw are all out)."""
     deadline = time.monotonic() + timeout

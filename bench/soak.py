@@ -15,7 +15,7 @@ median of the last quarter of the samples against the median of the first quarte
 least-squares slope over all of them.
 
     python bench/soak.py --minutes 30 [--interval 5] [--seed 1] [--deck D] [--wins N]
-                         [--audit] [--trace-memory] [--out FILE]
+                         [--audit] [--trace-memory] [--cache-caps 4096,1024] [--out FILE]
     python bench/soak.py --sim 10000 [--seed 0]
 """
 
@@ -35,7 +35,15 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make `tests.tty` and `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.fuzz import AUDIT_ENV, AUDIT_MEMORY_ENV, REPO, Audit, audited_argv, private_env
+from bench.fuzz import (
+    AUDIT_CACHE_CAPS_ENV,
+    AUDIT_ENV,
+    AUDIT_MEMORY_ENV,
+    REPO,
+    Audit,
+    audited_argv,
+    private_env,
+)
 from tests.tty import TtySession, restore_problems
 
 BOTS = ["--p1", "bot:expert", "--p2", "bot:expert"]
@@ -188,6 +196,7 @@ def run_soak(
     seed: int = 1,
     audit: bool = False,
     trace_memory: bool = False,
+    cache_caps: str | None = None,
     extra_args: tuple[str, ...] | list[str] = (),
     progress: bool = False,
 ) -> SoakResult:
@@ -199,6 +208,8 @@ def run_soak(
         env[AUDIT_ENV] = str(audit_file)
         if trace_memory:
             env[AUDIT_MEMORY_ENV] = "1"
+        if cache_caps:
+            env[AUDIT_CACHE_CAPS_ENV] = cache_caps
     argv = audited_argv(args) if audit else None
     result = SoakResult(seconds, audit)
     with TtySession(argv, args=() if audit else args, env=env, cwd=REPO) as s:
@@ -283,6 +294,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="count every round's cards from inside the program")
     parser.add_argument("--trace-memory", action="store_true",
                         help="with --audit: trace allocations and show the sites that grew")
+    parser.add_argument("--cache-caps", metavar="CELLS,SPRITES",
+                        help="with --audit: an experiment with smaller drawing caches than "
+                        "the game's 4096,1024, to tell their growth from a leak")
     parser.add_argument("--out", type=Path, help="write the result (samples too) as JSON")
     parser.add_argument("--sim", type=int, metavar="ROUNDS",
                         help="run the simulator's soak of ROUNDS rounds instead")
@@ -294,8 +308,10 @@ def main(argv: list[str] | None = None) -> int:
                  *(["--wins", str(args.wins)] if args.wins else [])]
     with tempfile.TemporaryDirectory() as tmp:
         result = run_soak(args.minutes * 60, Path(tmp), interval=args.interval,
-                          seed=args.seed, audit=args.audit or args.trace_memory,
-                          trace_memory=args.trace_memory, progress=args.progress,
+                          seed=args.seed,
+                          audit=args.audit or args.trace_memory or bool(args.cache_caps),
+                          trace_memory=args.trace_memory, cache_caps=args.cache_caps,
+                          progress=args.progress,
                           extra_args=game_args)
     print(result.summary())
     print(f"  => {'held' if result.held else 'FAILED'}")

@@ -191,10 +191,10 @@ def stress_tui(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
 def test_fuzz_with_keys_leaves_the_game_answering_counting_and_restored(
     tmp_path: Path,
 ) -> None:
-    """15,000 random bytes of keys (both players', others, controls, every sequence blessed
+    """12,000 random bytes of keys (both players', others, controls, every sequence blessed
     knows as a key, kitty reports, Alt+key, UTF-8, two lone Esc) in bursts of 512, each sent
     as soon as the program has taken the one before."""
-    result = run_fuzz(15_000, seed=7, folder=tmp_path, profile="known", latency_samples=10)
+    result = run_fuzz(12_000, seed=7, folder=tmp_path, profile="known", latency_samples=10)
     summary = result.summary()
     assert result.failure is None, summary
     assert result.alive_after and result.answers_in_usual_time, summary
