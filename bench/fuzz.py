@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import os
 import random
@@ -319,7 +320,16 @@ def to_the_table(s: TtySession, timeout: float = 10.0) -> None:
             s.send("\r")
         else:
             continue
-        s.wait_for(lambda m=mark: len(s.log) > m, timeout=2, what="the overlay to change")
+        s.wait_for(functools.partial(_grown, s, mark), timeout=2, what="the overlay to change")
+
+
+def _grown(s: TtySession, mark: int) -> bool:
+    return len(s.log) > mark
+
+
+def redrawn_since(s: TtySession, mark: int) -> bool:
+    """Whether the program has started a full redraw since offset ``mark`` of its output."""
+    return CLEAR in s.log[mark:]
 
 
 def count_on_screen(s: TtySession) -> int:

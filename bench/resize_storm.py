@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import random
 import sys
 import tempfile
@@ -47,6 +48,7 @@ from bench.fuzz import (
     audited_game,
     count_on_screen,
     redraw_latency,
+    redrawn_since,
     table_whole,
 )
 from tests.tty import TtySession, restore_problems
@@ -198,7 +200,7 @@ def run_storm(phase: str, n: int, folder: Path, seed: int = 1) -> StormResult:
                 if index % 2 or (rows, cols) == previous:
                     s.pump(0)  # a flood: the next size before this one is drawn
                 else:  # paced: drawn at this very size before the next
-                    s.wait_for(lambda m=mark: CLEAR in s.log[m:], timeout=2,
+                    s.wait_for(functools.partial(redrawn_since, s, mark), timeout=2,
                                what=f"the redraw at {cols}x{rows}")
                 previous = (rows, cols)
             resize(s, *FINAL)

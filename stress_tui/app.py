@@ -165,10 +165,14 @@ def _lenient(term: Terminal) -> Terminal:
 
 def _no_flow_control() -> None:
     """Turn off XON/XOFF in the keyboard's terminal (cbreak leaves it on), so that Ctrl-S,
-    next to player 1's S, cannot stop the screen; the mode cbreak saved puts it back."""
+    next to player 1's S, cannot stop the screen, and keep input on a signal key (NOFLSH);
+    the mode cbreak saved puts both back."""
     fd = sys.stdin.fileno()
     attrs = termios.tcgetattr(fd)
     attrs[0] &= ~(termios.IXON | termios.IXOFF)
+    # Keep unread input when Ctrl-C, Ctrl-\ or Ctrl-Z raise their signal: flushing it can
+    # leave blessed blocked reading a byte it saw waiting, with the signal never handled.
+    attrs[3] |= termios.NOFLSH
     termios.tcsetattr(fd, termios.TCSANOW, attrs)
 
 
