@@ -301,6 +301,21 @@ class Screen:
         """What a frame shows."""
         raise NotImplementedError
 
+    def frame_view(self, **differing: Any) -> View:
+        """A frame's ``View`` with what every screen shows the same way filled in, and
+        ``differing`` (score, result, seed...) as the screen gives it."""
+        return View(
+            table=self.table,
+            now=self.game_time(),
+            keymap=self.keymap,
+            notices=self.notices,
+            names=self.settings.names,
+            kinds=self.settings.players,
+            overlay=self.overlay,
+            ascii=self.settings.ascii,
+            **differing,
+        )
+
     def on_binding(self, binding: Binding, overlay: str | None) -> None:
         """What a key does."""
         raise NotImplementedError
@@ -888,18 +903,10 @@ class App(Screen):
     # ------------------------------------------------------------------ drawing
 
     def view(self) -> View:
-        return View(
-            table=self.table,
-            now=self.game_time(),
-            keymap=self.keymap,
-            notices=self.notices,
-            names=self.settings.names,
-            kinds=self.settings.players,
+        return self.frame_view(
             score=(self.match.score[0], self.match.score[1]),
-            overlay=self.overlay,
             result=self.result,
             seed=self.seed,
-            ascii=self.settings.ascii,
             help_offset=self.help_offset,
         )
 

@@ -267,18 +267,10 @@ class ReplayApp(Screen):
             won = [score[0], score[1]]
             won[result.winner] += 1
             score = (won[0], won[1])
-        return View(
-            table=self.table,
-            now=self.game_time(),
-            keymap=self.keymap,
-            notices=self.notices,
-            names=self.settings.names,
-            kinds=self.settings.players,
+        return self.frame_view(
             score=score,
-            overlay=self.overlay,
             result=result,
             seed=self.replay.seed,
-            ascii=self.settings.ascii,
             replay=ReplayBar(self.speed, "pause" in self.paused,
                              len(self.playback.applied), self.playback.total),
         )
