@@ -60,11 +60,6 @@ class Table:
         """Begin the round: the first count starts now."""
         self._settle(now)
 
-    @property
-    def phase(self) -> Phase:
-        """Where the round stands."""
-        return self.game.state.phase
-
     def count_left(self, now: float) -> float | None:
         """Seconds until the pending flip, if a count is running."""
         if self.flip_at is None:

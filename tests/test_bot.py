@@ -525,7 +525,7 @@ def test_a_move_under_way_when_stress_opens_is_refused_and_the_bot_then_calls() 
     position = ONE_PLAY.replace("p1 row: 3S", "p1 row: 7S").replace("piles: 4H", "piles: 6H")
     table, planned = _bot_table(position)
     table.submit(Play(0, 0, 0, planned.time - 0.2))  # 7 on the 6: two sevens, stress
-    assert table.phase is Phase.STRESS
+    assert table.game.phase is Phase.STRESS
     events = table.advance(planned.time)
     assert events == [Rejected(1, planned, RejectReason.STRESS_OPEN)]
     assert isinstance(table.pending[1], CallStress)
