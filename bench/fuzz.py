@@ -133,14 +133,8 @@ def audited_main(argv: list[str]) -> int:
         from stress_tui import render
 
         cells_cap, sprites_cap = (int(n) for n in caps.split(","))
-
-        def trim(self: Any) -> None:
-            if len(self.cells) > cells_cap:
-                self.cells.clear()
-            if len(self.sprites) > sprites_cap:
-                self.sprites.clear()
-
-        render.RenderCache.trim = trim  # type: ignore[method-assign]
+        render.RenderCache.cells_limit = cells_cap
+        render.RenderCache.sprites_limit = sprites_cap
     if os.environ.get(AUDIT_MEMORY_ENV):
         import tracemalloc
 

@@ -15,7 +15,7 @@ median of the last quarter of the samples against the median of the first quarte
 least-squares slope over all of them.
 
     python bench/soak.py --minutes 30 [--interval 5] [--seed 1] [--deck D] [--wins N]
-                         [--audit] [--trace-memory] [--cache-caps 4096,1024] [--out FILE]
+                         [--audit] [--trace-memory] [--cache-caps 1024,256] [--out FILE]
     python bench/soak.py --sim 10000 [--seed 0]
 """
 
@@ -296,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --audit: trace allocations and show the sites that grew")
     parser.add_argument("--cache-caps", metavar="CELLS,SPRITES",
                         help="with --audit: an experiment with smaller drawing caches than "
-                        "the game's 4096,1024, to tell their growth from a leak")
+                        "the game's 1024,256, to tell their growth from a leak")
     parser.add_argument("--out", type=Path, help="write the result (samples too) as JSON")
     parser.add_argument("--sim", type=int, metavar="ROUNDS",
                         help="run the simulator's soak of ROUNDS rounds instead")

@@ -693,6 +693,7 @@ class App(Screen):
         self.paused.discard("pause")
         self.result = None
         self.notices.clear()
+        self.cache.new_round()
         self.table.start(self.game_time())
         for warning in self.warnings:
             self.warn(warning)

@@ -18,7 +18,7 @@ import re
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from .cards import RANK_NAMES, Card, Suit
 from .engine import (
@@ -176,12 +176,25 @@ class RenderCache:
     switches: dict[tuple[str, str], str] = field(default_factory=dict)
     """From one style to another: the sequence that does it."""
 
+    cells_limit: ClassVar[int] = 1024
+    """Past this many texts, ``trim`` forgets them all."""
+    sprites_limit: ClassVar[int] = 256
+    """Past this many drawn pieces, ``trim`` forgets them all."""
+
     def trim(self) -> None:
-        """Forget everything if it has grown large (scores and counts keep changing)."""
-        if len(self.cells) > 4096:
+        """Forget the texts or the pieces if a long round has made many (scores and counts
+        keep changing)."""
+        if len(self.cells) > self.cells_limit:
             self.cells.clear()
-        if len(self.sprites) > 1024:
+        if len(self.sprites) > self.sprites_limit:
             self.sprites.clear()
+
+    def new_round(self) -> None:
+        """Forget what only one round shows (its cards, counts, times and the result
+        screen's figures), so that a long match keeps no more than one round's worth.
+        What belongs to the terminal (glyph widths, cursor moves, style changes) stays."""
+        self.cells.clear()
+        self.sprites.clear()
 
 
 class Canvas:

@@ -376,3 +376,21 @@ def test_one_play_sends_a_small_part_of_a_full_redraw(term: Terminal) -> None:
     change = len(encode(before, after, term).encode())
     assert change <= 0.15 * full, (change, full)
     assert encode(after, after, term) == ""
+
+
+def test_the_drawing_caches_keep_one_round_and_the_terminal_s_measures() -> None:
+    """A long match keeps no more than one round's drawn texts and pieces; glyph widths
+    and cursor moves, which belong to the terminal, stay."""
+    cache = RenderCache()
+    canvas = Canvas(80, 24, len, cache)
+    canvas.put(0, 0, "draw 23 \u2660", "")
+    cache.moves[(1, 1)] = "\x1b[2;2H"
+    assert cache.cells and cache.widths
+    cache.new_round()
+    assert not cache.cells and not cache.sprites
+    assert cache.widths and cache.moves
+    for n in range(RenderCache.cells_limit + 1):
+        canvas.put(0, 0, f"draw {n}", "")
+    assert len(cache.cells) == RenderCache.cells_limit + 1
+    cache.trim()
+    assert not cache.cells
