@@ -14,6 +14,9 @@ from typing import Protocol
 
 from .engine import Action, Event, Flip, Game, Phase
 
+_WAITING_FLIP = Phase.WAITING_FLIP
+_ROUND_OVER = Phase.ROUND_OVER
+
 COUNTDOWN = 1.2
 """Seconds from "1" to the flip: one, two, three, as players count at a real table."""
 
@@ -84,30 +87,58 @@ class Table:
     def advance(self, now: float) -> list[Event]:
         """Carry out everything due by ``now``, in the order it falls due, each at its own
         time (a tie goes to the flip, then to player 1)."""
+        # ``_next_due``, ``_apply`` and ``_settle`` in one loop: the simulator spends a
+        # good part of its time here, once per action (docs/performance.md).
         events: list[Event] = []
-        while True:
-            action = self._next_due(now)
-            if action is None:
-                return events
-            events += self._apply(action)
-            self._settle(action.time)
-
-    def _next_due(self, now: float) -> Action | None:
-        best: Action | None = None
-        if self.flip_at is not None and self.flip_at <= now:
-            best = Flip(self.flip_at)
+        game = self.game
+        state = game.state
         pending = self.pending
-        for player in (0, 1):
-            action = pending.get(player)
-            if action is not None and action.time <= now and (
-                best is None or action.time < best.time
-            ):
-                best = action
-        if isinstance(best, Flip):
-            self.flip_at = None
-        elif best is not None:
-            del self.pending[best.player]
-        return best
+        drivers = self.drivers
+        on_action = self.on_action
+        while True:
+            # The next action due: the flip first, then player 1, then player 2.
+            flip_at = self.flip_at
+            due = flip_at if flip_at is not None and flip_at <= now else None
+            who = -1
+            for player in (0, 1):
+                waiting = pending.get(player)
+                if waiting is not None:
+                    at = waiting.time
+                    if at <= now and (due is None or at < due):
+                        due = at
+                        who = player
+            if due is None:
+                return events
+            action: Action
+            if who < 0:
+                self.flip_at = None
+                action = Flip(due)
+            else:
+                action = pending.pop(who)
+            applied = game.apply(action)
+            self.actions += 1
+            if on_action is not None:
+                on_action(action, applied)
+            events += applied
+            # Settle (``_settle``): a count if the piles wait for a flip, and a look for
+            # every idle computer player.
+            phase = state.phase
+            if phase is _WAITING_FLIP:
+                if self.flip_at is None:
+                    self.flip_at = due + self.countdown
+            else:
+                self.flip_at = None
+                if phase is _ROUND_OVER:
+                    pending.clear()
+                    continue
+            for driver in drivers:
+                player = driver.player
+                if player not in pending:
+                    planned = driver.plan(game, due)
+                    if planned is not None:
+                        if planned.time < due:
+                            raise ValueError(f"a driver planned into the past: {planned}")
+                        pending[player] = planned
 
     def _apply(self, action: Action) -> list[Event]:
         events = self.game.apply(action)
