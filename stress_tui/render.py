@@ -18,6 +18,8 @@ import re
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import compress, count
+from operator import ne
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from .cards import RANK_NAMES, Card, Suit
@@ -346,53 +348,123 @@ def encode(
 ) -> str:
     """What to write to turn the screen showing ``old`` into ``new``: only the runs of cells
     that changed, each after a cursor move (runs closer than ``gap`` cells are joined).
-    ``old=None`` draws everything that is not blank, after ``clear``."""
+    ``old=None`` draws everything that is not blank, after ``clear``.
+
+    The runs are written in an order that keeps a style on as long as there are runs in
+    it (a move does not change the style), so that a play's few cards take one colour
+    change, not one per card: fewer bytes for the terminal to read."""
     out: list[str] = []
     if old is None or len(old) != len(new) or (new and len(old[0]) != len(new[0])):
         out.append(clear)
         blank: Cell = (" ", "")
         old = [[blank] * len(row) for row in new]
+    runs = _runs(old, new, gap)
+    if not runs:
+        return "".join(out)
     moves = cache.moves if cache is not None else {}
     switches = cache.switches if cache is not None else {}
     normal = term.normal
     current = ""
+    for y, start, end in _by_style(runs, new):
+        move = moves.get((y, start))
+        if move is None:
+            move = moves[y, start] = _move(term, y, start, cache)
+        out.append(move)
+        for ch, style in new[y][start:end]:
+            if not ch:
+                continue
+            if style != current:
+                out.append(_switch(current, style, normal, switches))
+                current = style
+            out.append(ch)
+    if current:
+        out.append(normal)
+    return "".join(out)
+
+
+Run = tuple[int, int, int]
+"""Cells that changed: a row and the columns from ``start`` up to ``end``."""
+
+
+def _runs(old: Frame, new: Frame, gap: int) -> list[Run]:
+    """The runs of cells that differ, row by row, left to right (runs closer than ``gap``
+    cells joined; a wide glyph never cut in two)."""
+    runs: list[Run] = []
     for y, (before, after) in enumerate(zip(old, new, strict=True)):
-        if before == after:
+        if before is after or before == after:
             continue
         width = len(after)
-        x = 0
-        while x < width:
-            if before[x] == after[x]:
-                chunk = x + 8
-                x = chunk if chunk <= width and before[x:chunk] == after[x:chunk] else x + 1
-                continue
-            start = x
-            last = x
-            x += 1
-            while x < width and x - last <= gap:
-                if before[x] != after[x]:
-                    last = x
-                x += 1
+        changed = _changed(before, after)
+        i, count, x = 0, len(changed), 0
+        while i < count:
+            start = last = changed[i]
+            i += 1
+            if start < x:
+                continue  # already written with the run before (a wide glyph's half)
+            while i < count and changed[i] - last <= gap:
+                last = changed[i]
+                i += 1
             if after[start][0] == "" and start > 0:
                 start -= 1
             end = last + 1
             if end < width and after[end][0] == "":
                 end += 1
-            move = moves.get((y, start))
-            if move is None:
-                move = moves[y, start] = _move(term, y, start, cache)
-            out.append(move)
-            for ch, style in after[start:end]:
-                if not ch:
-                    continue
-                if style != current:
-                    out.append(_switch(current, style, normal, switches))
-                    current = style
-                out.append(ch)
+            runs.append((y, start, end))
             x = end
-    if current:
-        out.append(normal)
-    return "".join(out)
+    return runs
+
+
+def _by_style(runs: list[Run], new: Frame) -> list[Run]:
+    """The runs in the order to write them: after each run, the next one (in screen order)
+    that begins in the style the last one ended in, if any is left; else the first left."""
+    if len(runs) < 2:
+        return runs
+    waiting: dict[str, list[int]] = {}
+    for i, (y, start, end) in enumerate(runs):
+        waiting.setdefault(_first_style(new[y], start, end), []).append(i)
+    for indices in waiting.values():
+        indices.reverse()  # popped from the end: screen order
+    done = [False] * len(runs)
+    order: list[Run] = []
+    first_left = 0
+    style = ""
+    for _ in runs:
+        queue = waiting.get(style)
+        while queue and done[queue[-1]]:
+            queue.pop()
+        if queue:
+            i = queue.pop()
+        else:
+            while done[first_left]:
+                first_left += 1
+            i = first_left
+        done[i] = True
+        y, start, end = runs[i]
+        order.append(runs[i])
+        style = _last_style(new[y], start, end, style)
+    return order
+
+
+def _first_style(row: list[Cell], start: int, end: int) -> str:
+    """The style of the first cell a run writes."""
+    for ch, style in row[start:end]:
+        if ch:
+            return style
+    return ""
+
+
+def _last_style(row: list[Cell], start: int, end: int, before: str) -> str:
+    """The style in effect after writing a run, ``before`` having been in effect."""
+    for x in range(end - 1, start - 1, -1):
+        ch, style = row[x]
+        if ch:
+            return style
+    return before
+
+
+def _changed(before: Sequence[Cell], after: Sequence[Cell]) -> list[int]:
+    """The columns where two rows differ (compared cell by cell without a Python loop)."""
+    return list(compress(count(), map(ne, before, after)))
 
 
 _SGR_OFF = {"bold": "22", "dim": "22", "reverse": "27", "underline": "24", "fg": "39",
