@@ -487,13 +487,13 @@ class Game:
 
     def is_stalled(self) -> bool:
         """Whether no player could play anything on the play piles as they lie."""
-        fits = self.rules.fits
         left, right = self.state.play_piles
-        on_left = fits[left[-1].rank] if left else _NOTHING
-        on_right = fits[right[-1].rank] if right else _NOTHING
+        fits_either = self._fits_either[left[-1].rank if left else _EMPTY][
+            right[-1].rank if right else _EMPTY
+        ]
         for player in self.state.players:
             for row_pile in player.row:
-                if row_pile and (row_pile[0].rank in on_left or row_pile[0].rank in on_right):
+                if row_pile and row_pile[0].rank in fits_either:
                     return False
         return True
 
@@ -804,30 +804,30 @@ class Game:
         return events
 
     def _refill(self, player: int, events: list[Event]) -> None:
-        """Fill the row's empty places from the draw pile, stacking equal ranks."""
+        """Fill the row's empty places from the draw pile, left to right, stacking equal
+        ranks."""
         me = self.state.players[player]
         row, draw = me.row, me.draw_pile
         stacking = self.rules.stacking
-        for gap, place in enumerate(row):
-            if place:
-                continue
-            if not draw:
-                return
-            while not place and draw:
-                card = draw.pop()
-                rank = card.rank
-                if stacking and rank != JOKER:
-                    for i, pile in enumerate(row):
-                        if pile and pile[0].rank == rank:
-                            pile.append(card)
-                            events.append(Drawn(player, i, card, True))
-                            break
-                    else:
-                        place.append(card)
-                        events.append(Drawn(player, gap, card, False))
+        empty: list[Card] = []
+        # The leftmost empty place, found by the list's own search rather than a loop
+        # here; the places left of it are full and stay full.
+        while draw and empty in row:
+            gap = row.index(empty)
+            card = draw.pop()
+            rank = card.rank
+            if stacking and rank != JOKER:
+                for i, pile in enumerate(row):
+                    if pile and pile[0].rank == rank:
+                        pile.append(card)
+                        events.append(Drawn(player, i, card, True))
+                        break
                 else:
-                    place.append(card)
+                    row[gap].append(card)
                     events.append(Drawn(player, gap, card, False))
+            else:
+                row[gap].append(card)
+                events.append(Drawn(player, gap, card, False))
 
     _handlers: ClassVar[dict[type, Callable[[Game, Any], list[Event]]]] = {
         Play: _play, CallStress: _call, ReadyToFlip: _ready, StopStress: _stop, Flip: _flip,
