@@ -177,9 +177,9 @@ def run_round(
             if deadline is None:
                 violation = f"nothing left to do in phase {state.phase.value} at {state.time}s"
                 break
-            for event in table.advance(deadline + stride):
-                if type(event) in tallied:
-                    if type(event) is StressWon:
+            for kind in map(type, table.advance(deadline + stride)):
+                if kind in tallied:
+                    if kind is StressWon:
                         stresses += 1
                     else:
                         stalls += 1
