@@ -763,12 +763,12 @@ class Game:
         cards: list[Card | None] = [None, None]
         sources: list[int | None] = [None, None]
         # Empty play piles are served first, so that one last card starts a pile; then
-        # a player's own pile, so that one last card goes in front of its owner.
-        order = sorted(
-            PLAYERS,
-            key=lambda target: (bool(state.play_piles[target]), not players[target].draw_pile),
-        )
-        for target in order:
+        # a player's own pile, so that one last card goes in front of its owner (the left
+        # pile first when they are alike).
+        left, right = state.play_piles
+        one, two = players
+        right_first = (bool(right), not two.draw_pile) < (bool(left), not one.draw_pile)
+        for target in (1, 0) if right_first else PLAYERS:
             source = target if players[target].draw_pile else 1 - target
             if players[source].draw_pile:
                 card = players[source].draw_pile.pop()
