@@ -74,8 +74,8 @@ from .engine import (
 from .keys import Binding, Intent, KeyMap, SequenceFilter, key_name, keymap_for
 from .notation import format_rules
 from .render import (
-    Canvas,
     Frame,
+    FrameCanvas,
     Layout,
     Notice,
     Notices,
@@ -219,6 +219,8 @@ class Screen:
         """Glyph widths, styled text and cards, kept from frame to frame."""
         self.frame: Frame | None = None
         """What the screen shows now (``None``: unknown, draw everything)."""
+        self.canvas: FrameCanvas | None = None
+        """Where frames are drawn, kept from one to the next (for the screen's size)."""
         self.size = (0, 0)
         self.sync = False
         self.terminal_modes: contextlib.ExitStack | None = None
@@ -460,7 +462,9 @@ class Screen:
             return
         width, height = self.size
         self.cache.trim()
-        canvas = Canvas(width, height, self.term.length, self.cache)
+        canvas = self.canvas
+        if canvas is None or (canvas.width, canvas.height) != (width, height):
+            canvas = self.canvas = FrameCanvas(width, height, self.term.length, self.cache)
         rows = render(self.view(), self.palette, canvas)
         text = encode(self.frame, rows, self.term, clear=self.term.clear, cache=self.cache)
         self.frame = rows

@@ -3,8 +3,10 @@
 Nothing here decides a rule; it asks the engine (``Game``, ``Table``) and shows what
 happened (``Notices``, built from events). ``render`` returns one frame as rows of cells;
 ``encode`` turns the difference between two frames into the text to write, so that only
-the cells that changed are sent. The app owns the terminal; this module only reads the
-``blessed.Terminal`` for its sequences and for the width of glyphs.
+the cells that changed are sent. The game draws on a ``FrameCanvas``, which keeps the last
+frame and draws again only the pieces and rows that changed. The app owns the terminal;
+this module only reads the ``blessed.Terminal`` for its sequences and for the width of
+glyphs.
 
 Layout, from the top: a title line; player 1's row (name, draw pile and match score
 beside it, the keys that play each pile under it, then a line for that player's notices);
@@ -14,6 +16,7 @@ line; player 2's notices, row and keys. Cards grow with the terminal.
 
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
@@ -314,6 +317,21 @@ class Canvas:
             self.cache.sprites[key] = rows
         return rows
 
+    def piece(self, key: tuple[object, ...], draw: Callable[[], None]) -> None:
+        """A part of the frame, drawn on this canvas by ``draw``, that is the same
+        whenever ``key`` is (``FrameCanvas`` then puts it back without drawing it)."""
+        draw()
+
+    def blit_rows(self, y: int, x: int, rows: Sequence[Sequence[Cell]]) -> None:
+        """Copy a drawing's rows (as drawn on another canvas), the first to row ``y``, from
+        column ``x``."""
+        for dy, cells in enumerate(rows):
+            self.blit(y + dy, x, cells)
+
+    def frame(self) -> Frame:
+        """The rows drawn, once everything is on the canvas."""
+        return self.rows
+
     def fill(self, y: int, x: int, width: int, style: str, ch: str = " ") -> None:
         """Fill ``width`` cells from column ``x`` with ``ch`` in ``style``."""
         self.blit(y, x, [(ch, style)] * width)
@@ -335,6 +353,119 @@ class Canvas:
             out.append(ch)
             used += w
         return "".join(out)
+
+
+Stroke = tuple[int, Sequence[Cell]] | tuple[int, str, str]
+"""One thing put on a row: ``(x, cells)`` copied there, or ``(x, text, style)`` written
+there (text holding a wide or zero-width glyph)."""
+
+
+class FrameCanvas(Canvas):
+    """A canvas kept from frame to frame, which draws again only what changes.
+
+    ``render`` puts the whole table on it every frame, as on any canvas, but each stroke is
+    only noted, row by row. A piece (``piece``) whose key is the same as in the last frame
+    is not drawn again: its strokes from then are noted once more. ``frame()`` then draws a
+    row afresh (on blank cells, stroke by stroke, as ``Canvas`` would) only if its strokes
+    differ from the last frame's, and hands back the last frame's row otherwise. A play
+    that moves one card thus draws the pieces it changed and the rows they cover, not the
+    screen. It keeps one frame (its rows, strokes and pieces), so it holds no more than
+    the screen, however long the match. A canvas is drawn with one palette.
+    """
+
+    def __init__(
+        self, width: int, height: int, measure: Callable[[str], int],
+        cache: RenderCache | None = None,
+    ) -> None:
+        super().__init__(width, height, measure, cache)
+        self.strokes: list[list[Stroke]] = [[] for _ in range(height)]
+        """What this frame has put on each row so far."""
+        self.last_strokes: list[list[Stroke]] | None = None
+        """What the last frame put on each row (``None``: no frame yet)."""
+        self.last_rows: Frame = self.rows
+        """The last frame's rows, as drawn from ``last_strokes``."""
+        self.pieces: list[tuple[tuple[object, ...], list[tuple[int, Stroke]]]] = []
+        """This frame's pieces so far, in order: key, and the strokes (row, stroke) that
+        drew it."""
+        self.last_pieces: list[tuple[tuple[object, ...], list[tuple[int, Stroke]]]] = []
+        """The last frame's pieces (a piece is matched with the one drawn in the same
+        place in the order, so that keys are compared, never hashed)."""
+        self.noting: list[tuple[int, Stroke]] | None = None
+        """The strokes of the piece being drawn, if one is."""
+
+    def put(self, y: int, x: int, text: str, style: str = "") -> int:
+        cells = self._cells(text, style)
+        if cells is not None:
+            self.blit(y, x, cells)
+            return x + len(cells)
+        if 0 <= y < self.height:
+            self._note(y, (x, text, style))
+        return x + self.text_width(text)
+
+    def blit(self, y: int, x: int, cells: Sequence[Cell]) -> None:
+        if 0 <= y < self.height:
+            self._note(y, (x, cells))
+
+    def blit_rows(self, y: int, x: int, rows: Sequence[Sequence[Cell]]) -> None:
+        strokes, noting = self.strokes, self.noting
+        for cells in rows:
+            if 0 <= y < self.height:
+                stroke = (x, cells)
+                strokes[y].append(stroke)
+                if noting is not None:
+                    noting.append((y, stroke))
+            y += 1
+
+    def _note(self, y: int, stroke: Stroke) -> None:
+        self.strokes[y].append(stroke)
+        if self.noting is not None:
+            self.noting.append((y, stroke))
+
+    def piece(self, key: tuple[object, ...], draw: Callable[[], None]) -> None:
+        n = len(self.pieces)
+        last = self.last_pieces
+        if n < len(last) and last[n][0] == key:
+            strokes = last[n][1]
+            for y, stroke in strokes:
+                self._note(y, stroke)
+        else:
+            outer, self.noting = self.noting, []
+            try:
+                draw()
+                strokes = self.noting
+            finally:
+                self.noting = outer
+            if outer is not None:  # a piece within a piece: part of both
+                outer += strokes
+        self.pieces.append((key, strokes))
+
+    def frame(self) -> Frame:
+        last = self.last_strokes
+        rows = list(self.last_rows)
+        self.rows = rows
+        width = self.width
+        blank: Cell = (" ", "")
+        for y, strokes in enumerate(self.strokes):
+            if last is not None and strokes == last[y]:
+                continue  # drawn the same as last time
+            row = rows[y] = [blank] * width  # a new list: the last frame's rows stay as they are
+            for stroke in strokes:
+                if len(stroke) == 3:
+                    Canvas.put(self, y, stroke[0], stroke[1], stroke[2])
+                    continue
+                x, cells = stroke
+                end = x + len(cells)
+                if (
+                    x >= 0 and end <= width and cells and cells[0][0] and row[x][0]
+                    and (end == width or row[end][0])
+                ):  # Canvas.blit's common case, without the call
+                    row[x:end] = cells
+                else:
+                    Canvas.blit(self, y, x, cells)
+        self.last_strokes, self.last_rows = self.strokes, rows
+        self.strokes = [[] for _ in range(self.height)]
+        self.last_pieces, self.pieces = self.pieces, []
+        return rows
 
 
 def plain_lines(frame: Frame) -> list[str]:
@@ -742,8 +873,11 @@ def minimum_size(row_size: int) -> tuple[int, int]:
     )
 
 
+@functools.lru_cache(maxsize=16)
 def layout(width: int, height: int, row_size: int) -> Layout | None:
-    """Lay the table out, with the largest cards that fit; ``None`` if it does not fit."""
+    """Lay the table out, with the largest cards that fit; ``None`` if it does not fit.
+    Kept for the last few sizes: every frame asks, and the answer is the same object, which
+    drawn pieces compare at no cost."""
     min_w, min_h = minimum_size(row_size)
     if width < min_w or height < min_h:
         return None
@@ -890,7 +1024,7 @@ def render(view: View, palette: Palette, canvas: Canvas) -> Frame:
     lay = layout(canvas.width, canvas.height, view.rules.row_size)
     if lay is None:
         _too_small(view, palette, canvas)
-        return canvas.rows
+        return canvas.frame()
     _title(view, palette, canvas, lay)
     for player in (0, 1):
         _player(view, palette, canvas, lay, player)
@@ -901,7 +1035,7 @@ def render(view: View, palette: Palette, canvas: Canvas) -> Frame:
         _pause(view, palette, canvas)
     elif view.overlay == Overlay.RESULT and view.result is not None:
         _result(view, palette, canvas)
-    return canvas.rows
+    return canvas.frame()
 
 
 def _too_small(view: View, palette: Palette, canvas: Canvas) -> None:
@@ -980,13 +1114,15 @@ def _card(
     canvas: Canvas, palette: Palette, lay: Layout, y: int, x: int,
     pile: Sequence[Card], ascii_only: bool,
 ) -> None:
-    """A pile drawn as its top card (``pile[-1]``), with its size when it holds more."""
+    """A pile drawn as its top card (``pile[-1]``), with its size when it holds more (on a
+    line of its own, kept apart from the card, so that a growing pile draws no new card)."""
     h, w = lay.card_h, lay.card_w
     if not pile:
         key: tuple[object, ...] = ("slot", h, w, palette.slot)
         rows = canvas.sprite(key, w, h, lambda c: _draw_slot(c, palette.slot))
     else:
         card = pile[-1]
+        face = palette.card_face
         if card.is_joker:
             style, label, centre = palette.joker, "JK", "JOKER"
         else:
@@ -994,13 +1130,17 @@ def _card(
             style = palette.suit_styles[card.suit]
             suit = _suit_text(card, ascii_only)
             label, centre = RANK_NAMES[card.rank] + suit, suit
-        count = f"x{len(pile)}" if len(pile) > 1 else ""
-        key = ("card", h, w, palette.card_face, style, label, centre, count)
-        rows = canvas.sprite(
-            key, w, h, lambda c: _draw_card(c, palette.card_face, style, label, centre, count)
-        )
-    for dy, cells in enumerate(rows):
-        canvas.blit(y + dy, x, cells)
+        key = ("card", h, w, face, style, label, centre)
+        rows = canvas.sprite(key, w, h, lambda c: _draw_card(c, face, style, label, centre))
+        if len(pile) > 1:
+            count = f"x{len(pile)}"
+            line = canvas.sprite(
+                ("count", w, face, style, count), w, 1,
+                lambda c: _draw_count(c, face, style, count),
+            )
+            rows = rows[:]
+            rows[h // 2 + (h > 3)] = line[0]  # under the suit; on a small card, instead of it
+    canvas.blit_rows(y, x, rows)
 
 
 def warm_cards(
@@ -1021,20 +1161,20 @@ def _draw_slot(canvas: Canvas, style: str) -> None:
         canvas.put(y, x, ".", style)
 
 
-def _draw_card(
-    canvas: Canvas, face: str, style: str, label: str, centre: str, count: str
-) -> None:
-    """A card face: the label at two corners, the suit in the middle, the count below it."""
+def _draw_card(canvas: Canvas, face: str, style: str, label: str, centre: str) -> None:
+    """A card face: the label at two corners, the suit in the middle."""
     w, h = canvas.width, canvas.height
     for dy in range(h):
         canvas.fill(dy, 0, w, face)
     canvas.put(0, 1, label, style)
-    mid = h // 2
-    canvas.put_centered(mid, 0, w, centre, style)
+    canvas.put_centered(h // 2, 0, w, centre, style)
     canvas.put(h - 1, w - 1 - canvas.text_width(label), label, style)
-    if count:  # under the suit; on a small card, instead of it
-        canvas.fill(mid + (h > 3), 0, w, face)
-        canvas.put_centered(mid + (h > 3), 0, w, count, style)
+
+
+def _draw_count(canvas: Canvas, face: str, style: str, count: str) -> None:
+    """The line of a card that says how many cards its pile holds."""
+    canvas.fill(0, 0, canvas.width, face)
+    canvas.put_centered(0, 0, canvas.width, count, style)
 
 
 def _hint(keys: KeyMap, player: int, pile: int) -> tuple[str, str] | None:
@@ -1045,58 +1185,79 @@ def _hint(keys: KeyMap, player: int, pile: int) -> tuple[str, str] | None:
 
 
 def _player(view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
-    """A player's row with its keys and the block beside it (drawn once for each thing it
-    can show, and kept), and the player's notice line."""
-    game = view.game
-    state = game.state.players[player]
+    """A player's row (one piece, for what it shows), and the player's notice line."""
+    state = view.game.state.players[player]
     tops = tuple((pile[-1], len(pile)) if pile else None for pile in state.row)
     key = (
         "player", player, lay, tops, len(state.draw_pile), view.score[player], view.rules,
         view.names[player], view.kinds[player], view.keymap, view.ascii,
     )
-    y = lay.rows_y[player]
-    rows = canvas.sprite(
-        key, canvas.width, lay.card_h + 1,
-        lambda c: _player_row(view, palette, c, lay, player, 0),
-    )
-    for dy, cells in enumerate(rows):
-        canvas.blit(y + dy, 0, cells)
+    canvas.piece(key, lambda: _player_row(view, palette, canvas, lay, player))
     _player_notice(view, palette, canvas, lay, player)
 
 
-def _player_row(
-    view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int, y: int
-) -> None:
+def _player_row(view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
+    """Each pile's top card, the keys under the row and the block beside it (the keys and
+    the block drawn once for each thing they can show, and kept)."""
     state = view.game.state.players[player]
-    keys = view.keymap
-    hy = y + lay.card_h
-    # The row, and the keys under it.
+    y = lay.rows_y[player]
     for i, pile in enumerate(state.row):
+        _card(canvas, palette, lay, y, lay.row_x + i * (lay.card_w + lay.gap), pile, view.ascii)
+    keys_key = ("pile keys", player, canvas.width, lay.row_x, lay.card_w, lay.gap,
+                len(state.row), view.keymap)
+    keys = canvas.sprite(
+        keys_key, canvas.width, 1,
+        lambda c: _pile_keys(view.keymap, palette, c, lay, player, len(state.row)),
+    )
+    canvas.blit(y + lay.card_h, 0, keys[0])
+    rules = view.rules
+    info_key = (
+        "player info", player, lay.card_h, lay.info_w, view.score[player], rules.wins,
+        rules.stress_stop, view.names[player], view.kinds[player], view.keymap,
+    )
+    info = canvas.sprite(
+        info_key, lay.info_w, lay.card_h, lambda c: _player_info(view, palette, c, lay, player)
+    )
+    canvas.blit_rows(y, 0, info)
+    # The draw pile's count, which every play from it changes, on the line left for it.
+    canvas.put(y + 1, 1, canvas.clip(_draw_line(view, lay, player), lay.info_w - 2),
+               palette.plain)
+
+
+def _pile_keys(
+    keys: KeyMap, palette: Palette, canvas: Canvas, lay: Layout, player: int, piles: int
+) -> None:
+    """The keys that play each of a player's ``piles`` row piles, under them (one line)."""
+    for i in range(piles):
         x = lay.row_x + i * (lay.card_w + lay.gap)
-        _card(canvas, palette, lay, y, x, pile, view.ascii)
         hint = _hint(keys, player, i)
         if hint is None:
             continue
         left, right = hint
         text = f"<{left}" + " " * max(1, lay.card_w - len(left) - len(right) - 2) + f"{right}>"
         if len(text) <= lay.card_w:
-            canvas.put(hy, x, "<", palette.hint)
-            canvas.put(hy, x + 1, left, palette.hint_key)
-            canvas.put(hy, x + lay.card_w - 1 - len(right), right, palette.hint_key)
-            canvas.put(hy, x + lay.card_w - 1, ">", palette.hint)
+            canvas.put(0, x, "<", palette.hint)
+            canvas.put(0, x + 1, left, palette.hint_key)
+            canvas.put(0, x + lay.card_w - 1 - len(right), right, palette.hint_key)
+            canvas.put(0, x + lay.card_w - 1, ">", palette.hint)
         else:
-            canvas.put_centered(hy, x, lay.card_w, f"{left}/{right}", palette.hint_key)
-    # Beside the row: name, draw pile, score, the player's other keys.
+            canvas.put_centered(0, x, lay.card_w, f"{left}/{right}", palette.hint_key)
+
+
+def _player_info(
+    view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int
+) -> None:
+    """Beside the row: name, score, the player's other keys, and a line left blank for the
+    draw pile (``_draw_line``)."""
+    keys = view.keymap
     name = view.names[player]
     kind = view.kinds[player]
     info_w = lay.info_w - 2
-    draw = len(state.draw_pile)
-    wins = f"wins {view.score[player]}/{view.rules.wins}"
     lines: list[tuple[str, str]] = [(canvas.clip(name, info_w), palette.names[player])]
     if lay.card_h > 5:
-        lines += [(f"draw {draw}", palette.plain), (wins, palette.plain), ("", "")]
+        lines += [("", ""), (_wins(view, player), palette.plain), ("", "")]
     else:
-        lines.append((f"draw {draw:<3} {wins}", palette.plain))
+        lines.append(("", ""))
     if kind.startswith("bot:"):
         lines.append((f"computer, {kind[4:]}", palette.info))
     else:
@@ -1113,7 +1274,20 @@ def _player_row(
         else:
             lines.append(("  ".join(f"{what} {key}" for what, key in extra), palette.hint))
     for dy, (text, style) in enumerate(lines[: max(lay.card_h, 3)]):
-        canvas.put(y + dy, 1, canvas.clip(text, info_w), style)
+        canvas.put(dy, 1, canvas.clip(text, info_w), style)
+
+
+def _wins(view: View, player: int) -> str:
+    """A player's rounds won, out of the rounds that win the match."""
+    return f"wins {view.score[player]}/{view.rules.wins}"
+
+
+def _draw_line(view: View, lay: Layout, player: int) -> str:
+    """The line under a player's name: the draw pile (and the score, beside small cards)."""
+    draw = len(view.game.state.players[player].draw_pile)
+    if lay.card_h > 5:
+        return f"draw {draw}"
+    return f"draw {draw:<3} {_wins(view, player)}"
 
 
 def _player_notice(
@@ -1162,19 +1336,10 @@ def _middle(view: View, palette: Palette, canvas: Canvas, lay: Layout) -> None:
     game = view.game
     y = lay.piles_y
     mid = y + lay.card_h // 2
-    for target, x in enumerate(lay.pile_x):
-        pile = game.state.play_piles[target]
-        _card(canvas, palette, lay, y, x, pile, view.ascii)
-        if not pile:
-            continue
-        size = f"{len(pile)} card" + ("" if len(pile) == 1 else "s")
-        room = x - 2 if target == 0 else canvas.width - x - lay.card_w - 2
-        if len(size) > room:
-            size = str(len(pile))
-        if target == 0:
-            canvas.put(mid, x - 2 - len(size), size, palette.hint)
-        else:
-            canvas.put(mid, x + lay.card_w + 2, size, palette.hint)
+    piles = game.state.play_piles
+    tops = tuple((pile[-1], len(pile)) if pile else None for pile in piles)
+    key = ("play piles", lay, tops, view.ascii)
+    canvas.piece(key, lambda: _play_piles(view, palette, canvas, lay))
     between_x = lay.pile_x[0] + lay.card_w
     between_w = lay.pile_x[1] - between_x
     count = countdown_text(view.table, view.now)
@@ -1195,6 +1360,25 @@ def _middle(view: View, palette: Palette, canvas: Canvas, lay: Layout) -> None:
         canvas.put_centered(lay.banner_y, 0, canvas.width, headline.text, style)
     elif game.phase is Phase.WAITING_FLIP:
         canvas.put_centered(lay.banner_y, 0, canvas.width, "New cards on three", palette.banner)
+
+
+def _play_piles(view: View, palette: Palette, canvas: Canvas, lay: Layout) -> None:
+    """The two piles in the middle, with their sizes beside them."""
+    y = lay.piles_y
+    mid = y + lay.card_h // 2
+    for target, x in enumerate(lay.pile_x):
+        pile = view.game.state.play_piles[target]
+        _card(canvas, palette, lay, y, x, pile, view.ascii)
+        if not pile:
+            continue
+        size = f"{len(pile)} card" + ("" if len(pile) == 1 else "s")
+        room = x - 2 if target == 0 else canvas.width - x - lay.card_w - 2
+        if len(size) > room:
+            size = str(len(pile))
+        if target == 0:
+            canvas.put(mid, x - 2 - len(size), size, palette.hint)
+        else:
+            canvas.put(mid, x + lay.card_w + 2, size, palette.hint)
 
 
 # ----------------------------------------------------------------------------- overlays

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+from typing import cast
 
 import pyte
 import pytest
@@ -23,6 +24,7 @@ from stress_tui.render import (
     MIN_WIDTH,
     Canvas,
     Frame,
+    FrameCanvas,
     Notices,
     Overlay,
     Palette,
@@ -325,8 +327,10 @@ def test_the_changes_bring_the_screen_to_the_new_frame(term: Terminal) -> None:
 
 @pytest.mark.parametrize("colour", [True, False], ids=["colour", "no-colour"])
 def test_a_game_of_frames_stays_true_to_the_screen(term: Terminal, colour: bool) -> None:
-    """Frame after frame (plays, a rejection, stress, the help, the result), the changes
-    written leave the screen exactly as drawing the last frame afresh would."""
+    """Frame after frame (plays, a rejection, stress, the help, resizes, the pause, the
+    result, a new round), drawn as the game draws them (on a ``FrameCanvas`` kept from frame
+    to frame, which draws again only what changed), each frame is the one a fresh canvas
+    draws, and the changes written leave the screen exactly as drawing it afresh would."""
     position = (
         "rules: standard wins=1; phase: playing; p1 row: QS | 2D | 9D | 4C; p1 draw: 5S;"
         " piles: KC | QD; p2 row: JC | KS | 5C | TH; p2 draw: 8S"
@@ -339,27 +343,46 @@ def test_a_game_of_frames_stays_true_to_the_screen(term: Terminal, colour: bool)
         (None, {}),
         (Play(0, 1, 0, 1.0), {}),  # the 2 on the K: rejected, locked out
         (None, {"overlay": Overlay.HELP}),
-        (None, {}),
+        (None, {"size": (120, 40)}),  # larger cards
         (Play(0, 0, 0, 2.0), {}),  # the Q on the K: stress
+        (None, {"size": (50, 12)}),  # too small
+        (None, {"size": (80, 24)}),
         (CallStress(1, 2.2), {}),
         (None, {"overlay": Overlay.PAUSE}),
         (None, {"overlay": Overlay.RESULT, "result": Result(1, True, keys_live=True)}),
+        ("new round", {}),
+        (Play(0, 0, 0, 1.0), {}),  # the J on the 10
+        (Play(1, 0, 0, 1.5), {}),  # the J on the J: rejected
+        (Play(0, 3, 1, 2.0), {}),  # the 4 on the 4: rejected
+        (Play(1, 3, 1, 2.5), {}),  # the 10 on the 4: rejected
     ]
-    screen = pyte.Screen(80, 24)
+    size = (80, 24)
+    screen = pyte.Screen(*size)
     stream = pyte.Stream(screen)
+    canvas = FrameCanvas(*size, term.length, cache)
     old: Frame | None = None
     now = 0.0
     for action, extra in steps:
-        if isinstance(action, (Play, CallStress)):
+        if action == "new round":
+            table, now = table_at(), 0.0
+            notices.clear()
+            cache.new_round()
+        elif isinstance(action, (Play, CallStress)):
             now = action.time
             notices.note(table.submit(action), now, table.game)
+        if "size" in extra:  # as the game does on a resize: a new canvas, everything drawn
+            size = cast(tuple[int, int], extra.pop("size"))
+            screen.resize(size[1], size[0])
+            canvas = FrameCanvas(*size, term.length, cache)
+            old = None
         view = view_of(table, now=now, notices=notices, **extra)
-        new = render(view, palette, Canvas(80, 24, term.length, cache))
+        new = render(view, palette, canvas)
+        assert new == render(view, palette, Canvas(*size, term.length)), action
         stream.feed(encode(old, new, term, clear=term.clear, cache=cache))
-        fresh = screen_of(term, encode(None, new, term, clear=term.clear), 80, 24)
+        fresh = screen_of(term, encode(None, new, term, clear=term.clear), *size)
         assert screen.display == fresh.display
-        for y in range(24):
-            for x in range(80):
+        for y in range(size[1]):
+            for x in range(size[0]):
                 a, b = screen.buffer[y][x], fresh.buffer[y][x]
                 assert (a.fg, a.bg, a.bold, a.reverse) == (b.fg, b.bg, b.bold, b.reverse), (
                     action, y, x
