@@ -7,11 +7,13 @@ Everything runs ``python -m stress_tui`` in an 80x24 pseudo-terminal read by pyt
 
 - latency: a key written into the pty until the screen shows its effect, median and p99,
   next to the same measurement for the minimal blessed program (``bench/latency.py``'s
-  ``echo`` baseline) in the same run. The game's key is a legal play: through the
-  ``STRESS_TUI_POSITION`` test hook, player 1's draw pile is laid out so that ``q`` always
-  plays the next rank onto the left pile (stacking off, the right pile empty, so no stress);
-  the effect looked for is the new card on the left pile. About 44 plays a round, so the
-  samples come from several rounds.
+  ``echo`` baseline) in the same run, taken in alternating blocks of ``BLOCK`` keys (each
+  program started afresh for each block), so that both meet the same machine: a load
+  that comes and goes during the run weighs on both alike. The game's key is a legal
+  play: through the ``STRESS_TUI_POSITION`` test hook, player 1's draw pile is laid out so
+  that ``q`` always plays the next rank onto the left pile (stacking off, the right pile
+  empty, so no stress); the effect looked for is the new card on the left pile. About 44
+  plays a round, so the samples come from several rounds.
 - bytes: what the program writes for that one play, next to a full redraw (Ctrl-L) of the
   same screen.
 - idle CPU: user+system time (``/proc/PID/stat``) of a dealt table waiting for keys after
@@ -46,6 +48,8 @@ from stress_tui.render import layout
 from tests.tty import TtySession
 
 ROWS, COLS = 24, 80
+BLOCK = 40
+"""Keys measured in a row for one program before the other has its turn."""
 LAY = layout(COLS, ROWS, 4)
 assert LAY is not None
 GAME = [sys.executable, "-m", "stress_tui"]
@@ -179,10 +183,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--starts", type=int, default=5, help="starts timed (default 5)")
     args = parser.parse_args(argv)
 
-    echo = summarize(measure_latency(
-        BASELINES["echo"], letter, echo_ready, echo_reflected, args.n, quit_key="q",
-    ))
-    game = summarize(game_latency(args.n))
+    echo_samples: list[float] = []
+    game_samples: list[float] = []
+    while len(game_samples) < args.n:
+        block = min(BLOCK, args.n - len(game_samples))
+        echo_samples += measure_latency(
+            BASELINES["echo"], letter, echo_ready, echo_reflected, block, quit_key="q",
+        )
+        game_samples += game_latency(block)
+    echo, game = summarize(echo_samples), summarize(game_samples)
     print("key to screen (pty + pyte, 80x24)")
     print(f"  echo  {echo.format()}")
     print(f"  game  {game.format()}")
