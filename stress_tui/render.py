@@ -426,8 +426,11 @@ class FrameCanvas(Canvas):
         last = self.last_pieces
         if n < len(last) and last[n][0] == key:
             strokes = last[n][1]
+            rows = self.strokes
             for y, stroke in strokes:
-                self._note(y, stroke)
+                rows[y].append(stroke)
+            if self.noting is not None:
+                self.noting += strokes
         else:
             outer, self.noting = self.noting, []
             try:
