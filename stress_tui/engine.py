@@ -407,27 +407,6 @@ class State:
 # --------------------------------------------------------------------------- the game
 
 
-def _shuffle(cards: list[Card], rng: random.Random) -> None:
-    """Shuffle ``cards`` in place exactly as ``rng.shuffle(cards)`` does: the same order
-    and the same random numbers drawn, without a Python call per card.
-
-    ``random.Random.shuffle`` swaps each place, from the last down, with one below it
-    drawn by ``_randbelow(n)``: ``getrandbits(k)`` for ``k`` the bit length of ``n``,
-    drawn again until it is below ``n``. Any other kind of random source shuffles its own
-    way (``tests/test_rules.py`` holds this to ``random.Random.shuffle``)."""
-    if type(rng) is not random.Random:
-        rng.shuffle(cards)
-        return
-    getrandbits = rng.getrandbits
-    for place in range(len(cards) - 1, 0, -1):
-        below = place + 1
-        bits = below.bit_length()
-        other = getrandbits(bits)
-        while other >= below:
-            other = getrandbits(bits)
-        cards[place], cards[other] = cards[other], cards[place]
-
-
 class Game:
     """A round of Stress: a position and the random source for its shuffles."""
 
@@ -449,11 +428,11 @@ class Game:
             shares = []
             for _ in PLAYERS:
                 deck = rules.spec.cards(rules.jokers)
-                _shuffle(deck, rng)
+                rng.shuffle(deck)
                 shares.append(deck)
         else:
             deck = rules.spec.cards(rules.jokers)
-            _shuffle(deck, rng)
+            rng.shuffle(deck)
             half = (len(deck) + 1) // 2
             shares = [deck[:half], deck[half:]]
         players = (
@@ -721,7 +700,7 @@ class Game:
             taken.extend(self.state.play_piles[target])
             self.state.play_piles[target].clear()
             self.state.covers[target] = None
-        _shuffle(taken, self.rng)
+        self.rng.shuffle(taken)
         draw = self.state.players[player].draw_pile
         draw[:0] = taken
         events.append(PilesTaken(player, piles, len(taken)))
@@ -777,7 +756,7 @@ class Game:
                 taken = list(pile)
                 pile.clear()
                 state.covers[player] = None
-                _shuffle(taken, self.rng)
+                self.rng.shuffle(taken)
                 players[player].draw_pile.extend(taken)
                 counts.append(len(taken))
             events.append(PilesRecycled((counts[0], counts[1])))

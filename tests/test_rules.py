@@ -43,7 +43,6 @@ from stress_tui.engine import (
     StressStopped,
     StressWon,
     TableDead,
-    _shuffle,
 )
 from stress_tui.rules import FalseStress, Rules
 from tests.conftest import card, cards, game, line, position
@@ -333,31 +332,6 @@ def test_different_seeds_deal_differently() -> None:
     rules = Rules.for_deck("standard")
     deals = {position(Game.deal(rules, random.Random(seed))) for seed in range(5)}
     assert len(deals) == 5
-
-
-def test_the_engine_shuffles_exactly_as_random_shuffle_does() -> None:
-    """The engine shuffles without a call per card; the same cards come out in the same
-    order, and the generator is left where ``random.Random.shuffle`` leaves it (replays
-    and seeded rounds depend on it)."""
-    deck = DECKS["doppelkopf"].cards(16) * 2
-    for seed in range(300):
-        for size in (0, 1, 2, 3, 7, 16, 26, 36, 52, 54, 96, 128):
-            ours, theirs = random.Random(seed), random.Random(seed)
-            shuffled, expected = deck[:size], deck[:size]
-            _shuffle(shuffled, ours)
-            theirs.shuffle(expected)
-            assert shuffled == expected
-            assert ours.getstate() == theirs.getstate()
-
-
-def test_any_other_random_source_shuffles_its_own_way() -> None:
-    class Reversing(random.Random):
-        def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
-            x.reverse()
-
-    cards = DECKS["standard"].cards()
-    _shuffle(cards, Reversing(1))
-    assert cards == DECKS["standard"].cards()[::-1]
 
 
 def test_the_first_flip_puts_each_player_s_top_card_on_their_own_pile() -> None:
