@@ -137,6 +137,28 @@ _SYNC_BEGIN = "\x1b[?2026h"
 _SYNC_END = "\x1b[?2026l"
 
 
+class KeyboardClosedError(OSError):
+    """The keyboard's end was read: the terminal has gone (a hangup)."""
+
+
+class GameTerminal(Terminal):
+    """blessed's ``Terminal``, with the keyboard's end reported as the terminal gone.
+
+    When the terminal closes, a read of the keyboard finds its end: blessed's ``getch``
+    raises ``EOFError``, which ``flushinp`` (run at the start of every ``async_inkey``)
+    swallows, after which ``async_inkey`` waits for a byte that never comes in a loop that
+    never sleeps: a game whose SIGHUP did not arrive spun at 100% of a core, and one whose
+    read came before its SIGHUP exited with 1 as if it had crashed. Raised as an
+    ``OSError`` with ``EIO`` instead, the end leaves ``async_inkey`` and the game ends as on
+    a hangup (129)."""
+
+    def getch(self, decode_latin1: bool = False) -> str:
+        try:
+            return super().getch(decode_latin1=decode_latin1)
+        except EOFError:
+            raise KeyboardClosedError(errno.EIO, "the keyboard has closed") from None
+
+
 def make_terminal() -> tuple[Terminal, bool]:
     """A ``Terminal`` for the game, and whether colour may be used.
 
@@ -146,10 +168,10 @@ def make_terminal() -> tuple[Terminal, bool]:
     """
     no_color = bool(os.environ.get("NO_COLOR"))
     if not no_color:
-        return _lenient(Terminal()), True
+        return _lenient(GameTerminal()), True
     saved = os.environ.pop("NO_COLOR")
     try:
-        return _lenient(Terminal()), False
+        return _lenient(GameTerminal()), False
     finally:
         os.environ["NO_COLOR"] = saved
 
