@@ -189,8 +189,16 @@ def audited_main(argv: list[str]) -> int:
 
 
 def _memory_now(app: Any) -> dict[str, int]:
-    """The process's resident memory and the sizes of the app's drawing caches, now."""
-    sizes = {"rss_kb": 0}
+    """The process's resident memory, the objects the garbage collector tracks, the memory
+    Python has allocated (when ``tracemalloc`` traces) and the sizes of the app's drawing
+    caches, now: resident memory can grow while the rest stays flat (the allocator's
+    pages), which tells that apart from objects being kept."""
+    import gc
+    import tracemalloc
+
+    sizes = {"rss_kb": 0, "objects": len(gc.get_objects())}
+    if tracemalloc.is_tracing():
+        sizes["traced_kb"] = tracemalloc.get_traced_memory()[0] // 1024
     with contextlib.suppress(OSError, ValueError), open("/proc/self/status") as status:
         for line in status:
             if line.startswith("VmRSS:"):
