@@ -9,6 +9,7 @@ virtual one, and a replay feeds back the logged actions: the game's events are t
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Protocol
 
@@ -52,8 +53,9 @@ class Table:
         """Seconds from the start of a count to its flip."""
         self.flip_at: float | None = None
         """When the pending flip is due (``None``: no count running)."""
-        self.pending: dict[int, Action] = {}
-        """Each computer player's move under way, stamped with the time it lands."""
+        self.pending: list[Action | None] = [None, None]
+        """Each player's computer move under way, stamped with the time it lands
+        (``None``: none)."""
         self.on_action = on_action
         """Called with every action applied and its events (for replays)."""
         self.actions = 0
@@ -73,8 +75,8 @@ class Table:
         """When the table next has something to do by itself (``None``: only keys can
         change anything)."""
         best = self.flip_at
-        for action in self.pending.values():
-            if best is None or action.time < best:
+        for action in self.pending:
+            if action is not None and (best is None or action.time < best):
                 best = action.time
         return best
 
@@ -87,35 +89,37 @@ class Table:
     def advance(self, now: float) -> list[Event]:
         """Carry out everything due by ``now``, in the order it falls due, each at its own
         time (a tie goes to the flip, then to player 1)."""
-        # ``_next_due``, ``_apply`` and ``_settle`` in one loop: the simulator spends a
-        # good part of its time here, once per action (docs/performance.md).
+        # ``_apply`` and ``_settle`` in one loop: the simulator spends a good part of its
+        # time here, once per action (docs/performance.md).
         events: list[Event] = []
         game = self.game
+        apply = game.apply
         state = game.state
         pending = self.pending
         drivers = self.drivers
         on_action = self.on_action
+        # Due by ``now`` means earlier than the next float after it.
+        beyond = math.nextafter(now, math.inf)
         while True:
             # The next action due: the flip first, then player 1, then player 2.
             flip_at = self.flip_at
-            due = flip_at if flip_at is not None and flip_at <= now else None
-            who = -1
-            for player in (0, 1):
-                waiting = pending.get(player)
-                if waiting is not None:
-                    at = waiting.time
-                    if at <= now and (due is None or at < due):
-                        due = at
-                        who = player
-            if due is None:
-                return events
-            action: Action
-            if who < 0:
+            due = flip_at if flip_at is not None and flip_at < beyond else beyond
+            action: Action | None = None
+            first, second = pending
+            if first is not None and first.time < due:
+                due = first.time
+                action = first
+            if second is not None and second.time < due:
+                due = second.time
+                action = second
+            if action is not None:
+                pending[0 if action is first else 1] = None
+            elif due < beyond:
                 self.flip_at = None
                 action = Flip(due)
             else:
-                action = pending.pop(who)
-            applied = game.apply(action)
+                return events
+            applied = apply(action)
             self.actions += 1
             if on_action is not None:
                 on_action(action, applied)
@@ -129,11 +133,11 @@ class Table:
             else:
                 self.flip_at = None
                 if phase is _ROUND_OVER:
-                    pending.clear()
+                    pending[0] = pending[1] = None
                     continue
             for driver in drivers:
                 player = driver.player
-                if player not in pending:
+                if pending[player] is None:
                     planned = driver.plan(game, due)
                     if planned is not None:
                         if planned.time < due:
@@ -157,10 +161,10 @@ class Table:
         else:
             self.flip_at = None
         if phase is Phase.ROUND_OVER:
-            self.pending.clear()
+            self.pending[0] = self.pending[1] = None
             return
         for driver in self.drivers:
-            if driver.player not in self.pending:
+            if self.pending[driver.player] is None:
                 action = driver.plan(self.game, now)
                 if action is not None:
                     if action.time < now:
