@@ -720,6 +720,12 @@ class App(Screen):
         self.result = None
         self.notices.clear()
         self.cache.new_round()
+        # Between rounds, before the first count: what the last round left for the garbage
+        # collector (the record's JSON writer leaves cycles) and the free lists it filled
+        # go now, instead of piling up until a full collection of Python's own choosing
+        # (docs/reliability.md, F15). With startup's objects frozen (``warm_up``) this
+        # takes 0.3-2 ms a round (8 ms for each of the first two).
+        gc.collect()
         self.table.start(self.game_time())
         for warning in self.warnings:
             self.warn(warning)
