@@ -17,14 +17,7 @@ p2 row: 5S | 9D | - | -
 p2 draw: 2D 3S
 """
 
-PLAYING = """
-rules: standard
-p1 row: 5H | 9C | - | -
-p1 draw: 2C 3D
-piles: 4H | KD
-p2 row: 5S | 9D | - | -
-p2 draw: 2D 3S
-"""
+PLAYING = WAITING.replace("phase: waiting\n", "")
 
 
 class Once:
