@@ -14,9 +14,9 @@ import random
 import statistics
 import time
 
-from stress_tui.engine import CallStress, Flip, Game, Phase, Play
-from stress_tui.notation import parse_position
-from stress_tui.rules import Rules
+from stress_tui.core.engine import CallStress, Flip, Game, Phase, Play
+from stress_tui.core.notation import parse_position
+from stress_tui.core.rules import Rules
 
 POSITION = """
 rules: standard

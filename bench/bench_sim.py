@@ -26,11 +26,11 @@ import sys
 import time
 from pathlib import Path
 
-from stress_tui.bot import LEVELS, make_bot
-from stress_tui.engine import Action, Game
-from stress_tui.rules import Rules
-from stress_tui.sim import play_round, round_rngs, run_round, simulate, win_rate
-from stress_tui.table import Driver
+from stress_tui.core.engine import Action, Game
+from stress_tui.core.rules import Rules
+from stress_tui.core.table import Driver
+from stress_tui.players.bot import LEVELS, make_bot
+from stress_tui.players.sim import play_round, round_rngs, run_round, simulate, win_rate
 
 TARGET = 1000.0
 """Rounds per second the simulator should reach for normal vs normal, standard deck."""
@@ -129,10 +129,18 @@ ABLATIONS: tuple[tuple[str, str, str, dict[str, object]], ...] = (
     ("standard", "hard", "blocking", {"blocks": False}),
     ("standard", "hard", "making stress", {"makes_stress": False}),
     ("jass", "hard", "the stress stop", {"stops": False}),
-    ("standard", "expert", "all its sense", {
-        "chains": False, "stacks": False, "blocks": False, "makes_stress": False,
-        "stops": False,
-    }),
+    (
+        "standard",
+        "expert",
+        "all its sense",
+        {
+            "chains": False,
+            "stacks": False,
+            "blocks": False,
+            "makes_stress": False,
+            "stops": False,
+        },
+    ),
 )
 """Which part of a level's sense is worth what: (deck, level, what is taken away, how)."""
 
@@ -157,8 +165,10 @@ def _levels(games: int, seed: int) -> None:
             rate, *_ = win_rate(Rules.for_deck(deck), level, name, games, seed)
         finally:
             del LEVELS[name]
-        print(f"  {deck:9s} {level:7s} with {what} wins {100 * rate:5.1f}% against without",
-              flush=True)
+        print(
+            f"  {deck:9s} {level:7s} with {what} wins {100 * rate:5.1f}% against without",
+            flush=True,
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -170,10 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--p2", default="normal", help="level of player 2")
     parser.add_argument("--deck", default="standard")
     parser.add_argument("--profile", action="store_true", help="profile one pass instead")
-    parser.add_argument("--bot", action="store_true",
-                        help="time the bots' decisions instead")
-    parser.add_argument("--levels", action="store_true",
-                        help="measure the levels (docs/bot.md) instead")
+    parser.add_argument("--bot", action="store_true", help="time the bots' decisions instead")
+    parser.add_argument(
+        "--levels", action="store_true", help="measure the levels (docs/bot.md) instead"
+    )
     args = parser.parse_args(argv)
     if args.levels:
         _levels(args.games, args.seed)

@@ -43,8 +43,8 @@ from bench.latency import (
     measure_latency,
     summarize,
 )
-from stress_tui.cards import RANK_NAMES, Card, Suit
-from stress_tui.render import layout
+from stress_tui.core.cards import RANK_NAMES, Card, Suit
+from stress_tui.terminal.render import layout
 from tests.tty import TtySession
 
 ROWS, COLS = 24, 80
@@ -188,15 +188,22 @@ def main(argv: list[str] | None = None) -> int:
     while len(game_samples) < args.n:
         block = min(BLOCK, args.n - len(game_samples))
         echo_samples += measure_latency(
-            BASELINES["echo"], letter, echo_ready, echo_reflected, block, quit_key="q",
+            BASELINES["echo"],
+            letter,
+            echo_ready,
+            echo_reflected,
+            block,
+            quit_key="q",
         )
         game_samples += game_latency(block)
     echo, game = summarize(echo_samples), summarize(game_samples)
     print("key to screen (pty + pyte, 80x24)")
     print(f"  echo  {echo.format()}")
     print(f"  game  {game.format()}")
-    print(f"  game/echo: median {game.median / echo.median:.2f}x, p99 {game.p99 / echo.p99:.2f}x"
-          "  (goal: within 3x)")
+    print(
+        f"  game/echo: median {game.median / echo.median:.2f}x, p99 {game.p99 / echo.p99:.2f}x"
+        "  (goal: within 3x)"
+    )
 
     play, full = bytes_per_play()
     print("bytes written")
@@ -206,9 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"idle table over {args.idle:g} s")
     print(f"  CPU {100 * share:.3f}% of one core, {written} B written  (goal: < 1%)")
 
-    game_start = first_frame(
-        [*GAME, "--seed", "12"], lambda s: "STRESS" in s.row(0), args.starts
-    )
+    game_start = first_frame([*GAME, "--seed", "12"], lambda s: "STRESS" in s.row(0), args.starts)
     echo_start = first_frame(BASELINES["echo"], echo_ready, args.starts)
     print(f"time to first frame (median of {args.starts})")
     print(f"  game {1000 * game_start:.0f} ms, echo {1000 * echo_start:.0f} ms")

@@ -81,9 +81,17 @@ ROWS, COLS = 24, 80
 
 # Player 1's keys with row pile 1 onto the left pile on ``t`` instead of ``q``.
 P1_KEYS = {
-    "left1": "t", "left2": "w", "left3": "e", "left4": "r",
-    "right1": "a", "right2": "s", "right3": "d", "right4": "f",
-    "stress": "v", "ready": "c", "stop": "x",
+    "left1": "t",
+    "left2": "w",
+    "left3": "e",
+    "left4": "r",
+    "right1": "a",
+    "right2": "s",
+    "right3": "d",
+    "right4": "f",
+    "stress": "v",
+    "ready": "c",
+    "stop": "x",
 }
 P1_PLAY = "twerasdfvcx"
 P2_PLAY = "uiopjkl;m,."
@@ -92,7 +100,7 @@ FORBIDDEN_BYTES = frozenset(b"\x03\x1a\x1c\x11\x13\x0cqQ")
 """Bytes the random stream never holds: the signal keys, flow control, ``q``, and Ctrl-L
 (the redraw this harness asks for to know the program has read everything before it)."""
 FORBIDDEN_KEYS = frozenset({"q", "ctrl+c", "ctrl+z", "ctrl+l"})
-"""Key names (``stress_tui.keys.key_name``) no keystroke of the stream may have."""
+"""Key names (``stress_tui.terminal.keys.key_name``) no keystroke of the stream may have."""
 
 CLEAR = b"\x1b[2J"
 """What a full redraw (Ctrl-L) starts with."""
@@ -120,9 +128,9 @@ def audited_main(argv: list[str]) -> int:
     """
     from collections import Counter
 
-    from stress_tui import app as app_module
-    from stress_tui import cli
-    from stress_tui.notation import format_position
+    from stress_tui.cli import main as cli
+    from stress_tui.core.notation import format_position
+    from stress_tui.terminal import app as app_module
 
     out = Path(os.environ[AUDIT_ENV])
     rounds: list[dict[str, Any]] = []
@@ -130,7 +138,7 @@ def audited_main(argv: list[str]) -> int:
     memory: dict[str, Any] = {}
     caps = os.environ.get(AUDIT_CACHE_CAPS_ENV)
     if caps:  # an experiment, not the game: smaller drawing caches, to see memory level off
-        from stress_tui import render
+        from stress_tui.terminal import render
 
         cells_cap, sprites_cap = (int(n) for n in caps.split(","))
         render.RenderCache.cells_limit = cells_cap
@@ -145,7 +153,9 @@ def audited_main(argv: list[str]) -> int:
         now = game.state.cards()
         same = now == dealt
         entry: dict[str, Any] = {
-            "dealt": sum(dealt.values()), "now": sum(now.values()), "same": same,
+            "dealt": sum(dealt.values()),
+            "now": sum(now.values()),
+            "same": same,
             "phase": game.state.phase.value,
         }
         if last or not same:
@@ -178,9 +188,14 @@ def audited_main(argv: list[str]) -> int:
             import tracemalloc
 
             diff = tracemalloc.take_snapshot().compare_to(memory["after_round_3"], "traceback")
-            grown = [f"{d.size_diff:+d} B in {d.count_diff:+d} blocks: "
-                     + " < ".join(f"{f.filename.rsplit('/', 2)[-1]}:{f.lineno}"
-                                  for f in reversed(d.traceback[-5:])) for d in diff[:12]]
+            grown = [
+                f"{d.size_diff:+d} B in {d.count_diff:+d} blocks: "
+                + " < ".join(
+                    f"{f.filename.rsplit('/', 2)[-1]}:{f.lineno}"
+                    for f in reversed(d.traceback[-5:])
+                )
+                for d in diff[:12]
+            ]
         text = json.dumps({"exit": code, "rounds": rounds, "memory": grown})
         tmp = out.with_name(out.name + ".tmp")
         tmp.write_text(text)
@@ -240,8 +255,14 @@ def private_env(folder: Path) -> dict[str, str | None]:
     """Every place a program may write to (home, XDG directories, the data directory)
     inside ``folder``, and no config file."""
     env: dict[str, str | None] = dict(NO_CONFIG)
-    for name in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
-                 "XDG_CACHE_HOME", "STRESS_TUI_DATA_DIR"):
+    for name in (
+        "HOME",
+        "XDG_CONFIG_HOME",
+        "XDG_DATA_HOME",
+        "XDG_STATE_HOME",
+        "XDG_CACHE_HOME",
+        "STRESS_TUI_DATA_DIR",
+    ):
         path = folder / name.lower()
         path.mkdir(exist_ok=True)
         env[name] = str(path)
@@ -277,7 +298,7 @@ def wait_table(s: TtySession, timeout: float = 10.0) -> None:
 
 def table_whole(s: TtySession) -> bool:
     """Whether the screen shows the whole table at 80x24 (title, both rows, both hints)."""
-    from stress_tui.render import layout
+    from stress_tui.terminal.render import layout
 
     lay = layout(s.cols, s.rows, 4)
     if lay is None:
@@ -337,7 +358,7 @@ def redrawn_since(s: TtySession, mark: int) -> bool:
 def count_on_screen(s: TtySession) -> int:
     """The cards the table on screen shows: both draw piles, every row pile (``xN`` below
     the suit when it holds more than one), both play piles (``N cards`` beside them)."""
-    from stress_tui.render import layout
+    from stress_tui.terminal.render import layout
 
     lay = layout(s.cols, s.rows, 4)
     assert lay is not None
@@ -423,12 +444,22 @@ Ctrl-Z, \\."""
 
 WEIGHTS: dict[str, int] = {
     # Input a terminal sends for keys, which blessed knows.
-    "player_key": 40, "printable": 8, "control": 6, "known_key": 8, "kitty": 6,
-    "alt_key": 2, "utf8": 4,
+    "player_key": 40,
+    "printable": 8,
+    "control": 6,
+    "known_key": 8,
+    "kitty": 6,
+    "alt_key": 2,
+    "utf8": 4,
     # Sequences blessed does not know as keys (mouse and focus reports the game never asked
     # for, late answers to queries, pastes, cut-off sequences).
-    "csi": 6, "mouse_sgr": 4, "mouse_legacy": 2, "focus_or_report": 2, "osc_or_dcs": 2,
-    "paste": 2, "junk_escape": 3,
+    "csi": 6,
+    "mouse_sgr": 4,
+    "mouse_legacy": 2,
+    "focus_or_report": 2,
+    "osc_or_dcs": 2,
+    "paste": 2,
+    "junk_escape": 3,
     # Bytes that are not UTF-8.
     "bad_utf8": 5,
 }
@@ -436,9 +467,22 @@ WEIGHTS: dict[str, int] = {
 
 PROFILES: dict[str, tuple[str, ...]] = {
     "known": ("player_key", "printable", "control", "known_key", "kitty", "alt_key", "utf8"),
-    "unknown": ("player_key", "printable", "control", "known_key", "kitty", "alt_key", "utf8",
-                "csi", "mouse_sgr", "mouse_legacy", "focus_or_report", "osc_or_dcs", "paste",
-                "junk_escape"),
+    "unknown": (
+        "player_key",
+        "printable",
+        "control",
+        "known_key",
+        "kitty",
+        "alt_key",
+        "utf8",
+        "csi",
+        "mouse_sgr",
+        "mouse_legacy",
+        "focus_or_report",
+        "osc_or_dcs",
+        "paste",
+        "junk_escape",
+    ),
     "all": tuple(WEIGHTS),
 }
 """Which kinds of token a stream holds: ``known`` (keys only, valid UTF-8), ``unknown``
@@ -512,10 +556,17 @@ class Stream:
         return b"\x1b[M" + bytes(self.rng.choice(pool) for _ in range(3))
 
     def focus_or_report(self) -> bytes:
-        return self.rng.choice([
-            b"\x1b[I", b"\x1b[O", b"\x1b[12;40R", b"\x1b[?1;2c", b"\x1b[?2026;2$y",
-            b"\x1b[?0u", b"\x1b[8;24;80t",
-        ])
+        return self.rng.choice(
+            [
+                b"\x1b[I",
+                b"\x1b[O",
+                b"\x1b[12;40R",
+                b"\x1b[?1;2c",
+                b"\x1b[?2026;2$y",
+                b"\x1b[?0u",
+                b"\x1b[8;24;80t",
+            ]
+        )
 
     def alt_key(self) -> bytes:
         """Alt and a letter or digit, as xterm sends it (Esc, then the key)."""
@@ -542,11 +593,18 @@ class Stream:
         return self.rng.choice(["é", "♠", "♦", "€", "日", "😀", "\u00a0", "\u200b"]).encode()
 
     def bad_utf8(self) -> bytes:
-        return self.rng.choice([
-            bytes([self.rng.randrange(0x80, 0x100)]),
-            b"\xc0\xaf", b"\xe2\x82", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80", b"\xff\xfe",
-            b"\xf0\x9f\x98", b"\x9b",
-        ])
+        return self.rng.choice(
+            [
+                bytes([self.rng.randrange(0x80, 0x100)]),
+                b"\xc0\xaf",
+                b"\xe2\x82",
+                b"\xed\xa0\x80",
+                b"\xf8\x88\x80\x80\x80",
+                b"\xff\xfe",
+                b"\xf0\x9f\x98",
+                b"\x9b",
+            ]
+        )
 
     def make(self, n_bytes: int) -> list[bytes]:
         """Tokens, at least ``n_bytes`` bytes of them."""
@@ -570,7 +628,7 @@ def _known_sequences() -> list[bytes]:
     name a forbidden key."""
     from blessed.keyboard import resolve_sequence
 
-    from stress_tui.keys import key_name
+    from stress_tui.terminal.keys import key_name
 
     term = _parser()
     found = []
@@ -578,11 +636,19 @@ def _known_sequences() -> list[bytes]:
         if not text.startswith("\x1b") or len(text) < 2:
             continue
         data = text.encode()
-        stroke = resolve_sequence(text + "a", term._keymap, term._keycodes,
-                                  term._keymap_prefixes, final=False,
-                                  dec_mode_cache=term._dec_mode_cache)
-        if (set(data) & FORBIDDEN_BYTES or len(stroke) != len(text)
-                or key_name(stroke) in FORBIDDEN_KEYS):
+        stroke = resolve_sequence(
+            text + "a",
+            term._keymap,
+            term._keycodes,
+            term._keymap_prefixes,
+            final=False,
+            dec_mode_cache=term._dec_mode_cache,
+        )
+        if (
+            set(data) & FORBIDDEN_BYTES
+            or len(stroke) != len(text)
+            or key_name(stroke) in FORBIDDEN_KEYS
+        ):
             continue
         found.append(data)
     return found
@@ -593,7 +659,7 @@ class Parsed:
     """A stream as the game's key reader takes it, worked out offline."""
 
     names: dict[str, int]
-    """How often each key name (``stress_tui.keys.key_name``) comes out."""
+    """How often each key name (``stress_tui.terminal.keys.key_name``) comes out."""
     stalls: int
     """How many times the reader waits its escape delay (0.35 s) with more input already
     there: an Esc that blessed cannot complete into a key it knows."""
@@ -605,7 +671,7 @@ def parse_stream(data: bytes) -> Parsed:
     blessed calls incomplete is a stall of ``esc_delay``, then resolved with ``final``."""
     from blessed.keyboard import resolve_sequence
 
-    from stress_tui.keys import key_name
+    from stress_tui.terminal.keys import key_name
 
     term = _parser()
     args = (term._keymap, term._keycodes, term._keymap_prefixes)
@@ -616,12 +682,14 @@ def parse_stream(data: bytes) -> Parsed:
     while at < len(whole):
         text = whole[at : at + 256]  # longer than any sequence the stream holds
         stroke = resolve_sequence(text, *args, final=False, dec_mode_cache=term._dec_mode_cache)
-        if stroke.code == term.KEY_ESCAPE and len(stroke) == 1 and len(text) > 1 and (
-            term._is_incomplete_keystroke(text)
+        if (
+            stroke.code == term.KEY_ESCAPE
+            and len(stroke) == 1
+            and len(text) > 1
+            and (term._is_incomplete_keystroke(text))
         ):
             stalls += 1
-            stroke = resolve_sequence(text, *args, final=True,
-                                      dec_mode_cache=term._dec_mode_cache)
+            stroke = resolve_sequence(text, *args, final=True, dec_mode_cache=term._dec_mode_cache)
         name = key_name(stroke) if len(stroke) else None
         if name is not None:
             names[name] = names.get(name, 0) + 1
@@ -713,7 +781,8 @@ class FuzzResult:
     @property
     def cards_exact(self) -> bool:
         return (
-            self.screen_cards == self.deck_cards and bool(self.rounds)
+            self.screen_cards == self.deck_cards
+            and bool(self.rounds)
             and all(r["same"] for r in self.rounds)
         )
 
@@ -724,8 +793,12 @@ class FuzzResult:
     @property
     def held(self) -> bool:
         return (
-            self.failure is None and self.alive_after and self.answers_in_usual_time
-            and self.cards_exact and self.exit_code == 130 and self.restored
+            self.failure is None
+            and self.alive_after
+            and self.answers_in_usual_time
+            and self.cards_exact
+            and self.exit_code == 130
+            and self.restored
         )
 
     @property
@@ -803,7 +876,7 @@ def run_fuzz(
     rng = random.Random(seed)
     cuts = sorted(rng.sample(range(1, len(tokens)), escapes))
     pieces = [tokens[a:b] for a, b in zip([0, *cuts], [*cuts, len(tokens)], strict=True)]
-    from stress_tui.rules import Rules
+    from stress_tui.core.rules import Rules
 
     size = sum(map(len, tokens))
     result = FuzzResult(seed, profile, size, escapes, parsed.stalls, tokens=stream.counts)
@@ -872,25 +945,44 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bytes", type=int, default=100_000, help="bytes to send")
     parser.add_argument("--seed", type=int, default=1, help="the stream's seed")
     parser.add_argument("--runs", type=int, default=1, help="runs, seeds SEED, SEED+1, ...")
-    parser.add_argument("--profile", choices=PROFILES, default="all",
-                        help="known: keys blessed knows, valid UTF-8; unknown: and escape "
-                        "sequences it does not know; all: and invalid UTF-8 (default)")
-    parser.add_argument("--window", type=int, default=512,
-                        help="bytes per burst, each sent once the program has answered the "
-                        "one before; 0: everything at once as fast as the pty takes it")
-    parser.add_argument("--drain-timeout", type=float, default=60.0,
-                        help="seconds the program may take to answer after the last byte")
+    parser.add_argument(
+        "--profile",
+        choices=PROFILES,
+        default="all",
+        help="known: keys blessed knows, valid UTF-8; unknown: and escape "
+        "sequences it does not know; all: and invalid UTF-8 (default)",
+    )
+    parser.add_argument(
+        "--window",
+        type=int,
+        default=512,
+        help="bytes per burst, each sent once the program has answered the "
+        "one before; 0: everything at once as fast as the pty takes it",
+    )
+    parser.add_argument(
+        "--drain-timeout",
+        type=float,
+        default=60.0,
+        help="seconds the program may take to answer after the last byte",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per run")
     args = parser.parse_args(argv)
     failed = 0
     for run in range(args.runs):
         with tempfile.TemporaryDirectory() as tmp:
-            result = run_fuzz(args.bytes, args.seed + run, Path(tmp), profile=args.profile,
-                              window=args.window or None, drain_timeout=args.drain_timeout)
+            result = run_fuzz(
+                args.bytes,
+                args.seed + run,
+                Path(tmp),
+                profile=args.profile,
+                window=args.window or None,
+                drain_timeout=args.drain_timeout,
+            )
         failed += not result.held
         if args.json:
-            print(json.dumps({**asdict(result), "throughput": result.throughput,
-                              "held": result.held}))
+            print(
+                json.dumps({**asdict(result), "throughput": result.throughput, "held": result.held})
+            )
         else:
             print(result.summary())
             print(f"  tokens: {result.tokens}")

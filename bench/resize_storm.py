@@ -70,10 +70,10 @@ EXTREMES = [(1, 1), (1, 80), (24, 1), (1, 200), (60, 1), (2, 2), (0, 0), (3, 10)
 def after_first_flip(seed: int) -> str:
     """``seed``'s first round (the default rules) just after its first flip, in notation:
     the table ``--seed SEED`` shows 1.2 s in, without waiting for the count."""
-    from stress_tui.engine import Match
-    from stress_tui.notation import format_position
-    from stress_tui.rules import Rules
-    from stress_tui.table import Table
+    from stress_tui.core.engine import Match
+    from stress_tui.core.notation import format_position
+    from stress_tui.core.rules import Rules
+    from stress_tui.core.table import Table
 
     game = Match(Rules(), random.Random(seed)).new_round()
     table = Table(game)
@@ -150,9 +150,15 @@ class StormResult:
     def held(self) -> bool:
         cards_ok = self.screen_cards == self.deck_cards and all(r["same"] for r in self.rounds)
         return (
-            self.failure is None and self.redraw_ms is not None and self.whole
-            and self.same_as_redraw and cards_ok and bool(self.rounds)
-            and self.exit_code == 130 and not self.restore_problems and self.tty_mode_restored
+            self.failure is None
+            and self.redraw_ms is not None
+            and self.whole
+            and self.same_as_redraw
+            and cards_ok
+            and bool(self.rounds)
+            and self.exit_code == 130
+            and not self.restore_problems
+            and self.tty_mode_restored
         )
 
     def summary(self) -> str:
@@ -200,26 +206,34 @@ def run_storm(phase: str, n: int, folder: Path, seed: int = 1) -> StormResult:
                 if index % 2 or (rows, cols) == previous:
                     s.pump(0)  # a flood: the next size before this one is drawn
                 else:  # paced: drawn at this very size before the next
-                    s.wait_for(functools.partial(redrawn_since, s, mark), timeout=2,
-                               what=f"the redraw at {cols}x{rows}")
+                    s.wait_for(
+                        functools.partial(redrawn_since, s, mark),
+                        timeout=2,
+                        what=f"the redraw at {cols}x{rows}",
+                    )
                 previous = (rows, cols)
             resize(s, *FINAL)
             result.seconds = time.perf_counter() - start
             result.redraw_ms = 1000 * redraw_latency(s, timeout=10)
-            s.wait_for(lambda: table_whole(s) and phase_mark(phase, s.text()), timeout=5,
-                       what=f"the whole table at {FINAL[1]}x{FINAL[0]}")
+            s.wait_for(
+                lambda: table_whole(s) and phase_mark(phase, s.text()),
+                timeout=5,
+                what=f"the whole table at {FINAL[1]}x{FINAL[0]}",
+            )
             result.whole = True
             settle(s)
             after = s.screen.display[:]
             mark = len(s.log)
             s.send(REDRAW)
-            s.wait_for(lambda: CLEAR in s.log[mark:] and table_whole(s), timeout=5,
-                       what="the full redraw")
+            s.wait_for(
+                lambda: CLEAR in s.log[mark:] and table_whole(s), timeout=5, what="the full redraw"
+            )
             settle(s)
             redrawn = s.screen.display[:]
             result.diff = [
                 f"row {y}: {a.rstrip()!r} / {b.rstrip()!r}"
-                for y, (a, b) in enumerate(zip(after, redrawn, strict=True)) if a != b
+                for y, (a, b) in enumerate(zip(after, redrawn, strict=True))
+                if a != b
             ]
             result.same_as_redraw = not result.diff
             if phase == "result":

@@ -143,8 +143,13 @@ class SoakResult:
     def held(self) -> bool:
         cards = all(r["same"] for r in self.inside) and (not self.audited or bool(self.inside))
         return (
-            self.failure is None and self.rounds > 0 and self.memory_steady and self.files_steady
-            and cards and self.exit_code == 130 and not self.restore_problems
+            self.failure is None
+            and self.rounds > 0
+            and self.memory_steady
+            and self.files_steady
+            and cards
+            and self.exit_code == 130
+            and not self.restore_problems
             and self.tty_mode_restored
         )
 
@@ -163,9 +168,11 @@ class SoakResult:
                 f"{'steady' if self.memory_steady else 'GROWING'}"
             )
         if self.files:
-            lines.append(f"  open files: first {self.files[0][1]}, last {self.files[-1][1]}, "
-                         f"max {max(n for _, n in self.files)} -> "
-                         f"{'steady' if self.files_steady else 'GROWING'}")
+            lines.append(
+                f"  open files: first {self.files[0][1]}, last {self.files[-1][1]}, "
+                f"max {max(n for _, n in self.files)} -> "
+                f"{'steady' if self.files_steady else 'GROWING'}"
+            )
         bad = [r for r in self.inside if not r["same"]]
         lines.append(
             f"  replays written {self.replays} (+{self.part_files} .part); rounds counted "
@@ -226,8 +233,11 @@ def run_soak(
                     result.files.append((now - start, open_files(s.pid)))
                     next_sample += interval
                     if progress:
-                        print(f"{(now - start) / 60:5.1f} min  rss {result.samples[-1][1]} kB"
-                              f"  rounds {result.rounds}", flush=True)
+                        print(
+                            f"{(now - start) / 60:5.1f} min  rss {result.samples[-1][1]} kB"
+                            f"  rounds {result.rounds}",
+                            flush=True,
+                        )
                 if s.pump(0.1):
                     last_output = time.monotonic()
                     text = s.text()
@@ -239,8 +249,7 @@ def run_soak(
                     on_result = showing
                     if len(s.log) > 2 * LOG_KEEP:
                         del s.log[:-LOG_KEEP]
-                result.longest_silence = max(result.longest_silence,
-                                             time.monotonic() - last_output)
+                result.longest_silence = max(result.longest_silence, time.monotonic() - last_output)
             s.send(b"\x03")
             result.exit_code = s.wait_exit(timeout=10)
         except (AssertionError, OSError, ValueError) as error:
@@ -260,9 +269,9 @@ def run_soak(
 
 
 def run_sim(games: int, seed: int) -> int:
-    """``stress_tui.sim.soak``: rounds over every deck and house-rule combination and every
+    """``stress_tui.players.sim.soak``: rounds over every deck and house-rule combination and every
     pairing of levels, invariants checked; prints the figures."""
-    from stress_tui.sim import rule_variants, soak
+    from stress_tui.players.sim import rule_variants, soak
 
     problems: list[str] = []
 
@@ -272,12 +281,16 @@ def run_sim(games: int, seed: int) -> int:
     started = time.perf_counter()
     result = soak(games, seed=seed, on_violation=note)
     wall = time.perf_counter() - started
-    print(f"sim soak: {result.games} rounds over {len(rule_variants())} rule sets and 16 "
-          f"pairings of levels, seed {seed}, {wall:.0f} s ({result.games_per_second:.0f} "
-          f"rounds/s)")
-    print(f"  finished {result.finished}, wins {result.wins}, drawn "
-          f"{result.finished - sum(result.wins)}, invariant violations "
-          f"{result.invariant_violations}")
+    print(
+        f"sim soak: {result.games} rounds over {len(rule_variants())} rule sets and 16 "
+        f"pairings of levels, seed {seed}, {wall:.0f} s ({result.games_per_second:.0f} "
+        f"rounds/s)"
+    )
+    print(
+        f"  finished {result.finished}, wins {result.wins}, drawn "
+        f"{result.finished - sum(result.wins)}, invariant violations "
+        f"{result.invariant_violations}"
+    )
     for line in problems[:20]:
         print(f"  {line}")
     return 0 if result.invariant_violations == 0 and result.finished == games else 1
@@ -290,35 +303,60 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the match's seed")
     parser.add_argument("--deck", help="the deck (default: the game's, standard)")
     parser.add_argument("--wins", type=int, help="round wins that take a match")
-    parser.add_argument("--audit", action="store_true",
-                        help="count every round's cards from inside the program")
-    parser.add_argument("--trace-memory", action="store_true",
-                        help="with --audit: trace allocations and show the sites that grew")
-    parser.add_argument("--cache-caps", metavar="CELLS,SPRITES",
-                        help="with --audit: an experiment with smaller drawing caches than "
-                        "the game's 1024,256, to tell their growth from a leak")
+    parser.add_argument(
+        "--audit", action="store_true", help="count every round's cards from inside the program"
+    )
+    parser.add_argument(
+        "--trace-memory",
+        action="store_true",
+        help="with --audit: trace allocations and show the sites that grew",
+    )
+    parser.add_argument(
+        "--cache-caps",
+        metavar="CELLS,SPRITES",
+        help="with --audit: an experiment with smaller drawing caches than "
+        "the game's 1024,256, to tell their growth from a leak",
+    )
     parser.add_argument("--out", type=Path, help="write the result (samples too) as JSON")
-    parser.add_argument("--sim", type=int, metavar="ROUNDS",
-                        help="run the simulator's soak of ROUNDS rounds instead")
+    parser.add_argument(
+        "--sim",
+        type=int,
+        metavar="ROUNDS",
+        help="run the simulator's soak of ROUNDS rounds instead",
+    )
     parser.add_argument("--progress", action="store_true", help="a line per sample")
     args = parser.parse_args(argv)
     if args.sim is not None:
         return run_sim(args.sim, args.seed if args.seed != 1 else 0)
-    game_args = [*(["--deck", args.deck] if args.deck else []),
-                 *(["--wins", str(args.wins)] if args.wins else [])]
+    game_args = [
+        *(["--deck", args.deck] if args.deck else []),
+        *(["--wins", str(args.wins)] if args.wins else []),
+    ]
     with tempfile.TemporaryDirectory() as tmp:
-        result = run_soak(args.minutes * 60, Path(tmp), interval=args.interval,
-                          seed=args.seed,
-                          audit=args.audit or args.trace_memory or bool(args.cache_caps),
-                          trace_memory=args.trace_memory, cache_caps=args.cache_caps,
-                          progress=args.progress,
-                          extra_args=game_args)
+        result = run_soak(
+            args.minutes * 60,
+            Path(tmp),
+            interval=args.interval,
+            seed=args.seed,
+            audit=args.audit or args.trace_memory or bool(args.cache_caps),
+            trace_memory=args.trace_memory,
+            cache_caps=args.cache_caps,
+            progress=args.progress,
+            extra_args=game_args,
+        )
     print(result.summary())
     print(f"  => {'held' if result.held else 'FAILED'}")
     if args.out:
-        args.out.write_text(json.dumps({**asdict(result), "growth_kb": result.growth_kb,
-                                        "slope_kb_per_min": result.slope,
-                                        "held": result.held}))
+        args.out.write_text(
+            json.dumps(
+                {
+                    **asdict(result),
+                    "growth_kb": result.growth_kb,
+                    "slope_kb_per_min": result.slope,
+                    "held": result.held,
+                }
+            )
+        )
     return 0 if result.held else 1
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from stress_tui.cards import Card, parse_cards
-from stress_tui.engine import Game
-from stress_tui.notation import format_position, parse_position
+from stress_tui.core.cards import Card, parse_cards
+from stress_tui.core.engine import Game
+from stress_tui.core.notation import format_position, parse_position
 
 
 @pytest.fixture(autouse=True)

@@ -28,11 +28,11 @@ from pathlib import Path
 
 import pytest
 
-from stress_tui.engine import Match
-from stress_tui.notation import format_position
-from stress_tui.render import Layout, layout
-from stress_tui.rules import Rules
-from stress_tui.table import Table
+from stress_tui.core.engine import Match
+from stress_tui.core.notation import format_position
+from stress_tui.core.rules import Rules
+from stress_tui.core.table import Table
+from stress_tui.terminal.render import Layout, layout
 from tests.tty import TtySession, restore_problems, restored
 
 ROWS, COLS = 24, 80
@@ -88,11 +88,12 @@ def game(
         # A frame is written top to bottom, maybe in several reads: wait for its last line
         # (player 2's keys, or the computer's name where player 2 has no keys).
         s.wait_for(
-            lambda: "STRESS" in s.row(0) and (
-                s.row(lay.hints_y[1]).strip() != ""
-                or "computer" in s.row(lay.rows_y[1] + 2)
+            lambda: (
+                "STRESS" in s.row(0)
+                and (s.row(lay.hints_y[1]).strip() != "" or "computer" in s.row(lay.rows_y[1] + 2))
             ),
-            timeout=10, what="the first frame",
+            timeout=10,
+            what="the first frame",
         )
         yield s
 
@@ -127,7 +128,8 @@ def draw_count(s: TtySession, player: int) -> int:
 def wait_flip(s: TtySession, left: str, right: str) -> None:
     s.wait_for(
         lambda: pile_top(s, 0) == left and pile_top(s, 1) == right,
-        timeout=3, what=f"the flip {left} | {right}",
+        timeout=3,
+        what=f"the flip {left} | {right}",
     )
 
 
@@ -181,7 +183,8 @@ def test_an_illegal_play_is_rejected_visibly_and_nothing_moves() -> None:
         s.send("w")  # the 2♦ onto the 10♣
         s.wait_for(
             lambda: "2 on 10: not one rank above or below  (locked out)" in notice(s, 0),
-            timeout=2, what="the rejection next to player 1",
+            timeout=2,
+            what="the rejection next to player 1",
         )
         assert pile_top(s, 0) == "10♣" and pile_top(s, 1) == "4♥"
         assert [row_card(s, 0, i) for i in range(4)] == ["J♠", "2♦", "9♦", "4♣"]
@@ -197,9 +200,12 @@ def test_two_keys_in_one_burst_the_earlier_wins(burst: str, winner: int, card: s
         s.send(burst)  # one write: both keys arrive in the same read
         loser = 1 - winner
         s.wait_for(
-            lambda: "too late: the other player was faster" in notice(s, loser)
-            and pile_top(s, 0) == card,
-            timeout=2, what="the faster play on the pile, the slower rejected",
+            lambda: (
+                "too late: the other player was faster" in notice(s, loser)
+                and pile_top(s, 0) == card
+            ),
+            timeout=2,
+            what="the faster play on the pile, the slower rejected",
         )
         assert notice(s, winner).strip() == ""
         quit_cleanly(s)
@@ -214,9 +220,12 @@ def test_stress_is_opened_called_and_the_slower_takes_the_piles() -> None:
         before = draw_count(s, 0)
         s.send("m")  # player 2 calls first
         s.wait_for(
-            lambda: "Player 2 called stress first: Player 1 takes 3 cards" in banner(s)
-            and "stress won" in notice(s, 1),
-            timeout=2, what="who won the stress",
+            lambda: (
+                "Player 2 called stress first: Player 1 takes 3 cards" in banner(s)
+                and "stress won" in notice(s, 1)
+            ),
+            timeout=2,
+            what="who won the stress",
         )
         assert draw_count(s, 0) == before + 3
         assert pile_top(s, 0) == "" and pile_top(s, 1) == ""
@@ -227,14 +236,16 @@ def test_a_stall_counts_down_and_flips_new_cards() -> None:
     with game(STALL_SEED) as s:
         wait_flip(s, "8♥", "5♦")
         s.wait_for(
-            lambda: "Nobody can play: new cards on three" in banner(s), timeout=1,
+            lambda: "Nobody can play: new cards on three" in banner(s),
+            timeout=1,
             what="the stall",
         )
         s.wait_for(lambda: countdown(s) == "1", timeout=1, what="the count")
         s.wait_for(lambda: countdown(s) == "1  2  3", timeout=1.5, what="three")
         s.wait_for(
             lambda: pile_top(s, 0) not in ("8♥", "") and pile_top(s, 1) not in ("5♦", ""),
-            timeout=1.5, what="new cards on the piles",
+            timeout=1.5,
+            what="new cards on the piles",
         )
         quit_cleanly(s)
 
@@ -260,7 +271,8 @@ def test_a_round_ends_and_the_result_screen_offers_a_rematch(data_dir: Path) -> 
         s.send("\r")
         s.wait_for(
             lambda: "wins 0/1" in s.row(LAY.rows_y[0] + 1) and "New cards" in banner(s),
-            timeout=2, what="a new deal",
+            timeout=2,
+            what="a new deal",
         )
         assert all(row_card(s, 0, i) for i in range(4))
         quit_cleanly(s)
@@ -340,7 +352,8 @@ def test_resize_too_small_pauses_and_back_resumes() -> None:
         s.resize(ROWS, COLS)
         s.wait_for(
             lambda: "Player 1" in s.row(LAY.rows_y[0]) and pile_top(s, 0) == "10♣",
-            timeout=2, what="the table",
+            timeout=2,
+            what="the table",
         )
         s.send("q")
         s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
@@ -374,9 +387,7 @@ def test_no_color_draws_a_monochrome_table_that_works() -> None:
     with game(env={"NO_COLOR": "1", **flipped(LEGAL_SEED)}) as s:
         wait_flip(s, "10♣", "4♥")
         colours = {
-            (cell.fg, cell.bg)
-            for y in range(ROWS) for x in range(COLS)
-            for cell in [s.cell(y, x)]
+            (cell.fg, cell.bg) for y in range(ROWS) for x in range(COLS) for cell in [s.cell(y, x)]
         }
         assert colours == {("default", "default")}
         assert s.cell(LAY.piles_y, LAY.pile_x[0]).reverse  # cards in reverse video
@@ -410,7 +421,8 @@ def test_against_the_computer() -> None:
         wait_flip(s, "10♣", "4♥")
         s.wait_for(
             lambda: (pile_top(s, 0), pile_top(s, 1)) != ("10♣", "4♥"),
-            timeout=3, what="the computer to play",
+            timeout=3,
+            what="the computer to play",
         )
         assert [row_card(s, 0, i) for i in range(4)] == ["J♠", "2♦", "9♦", "4♣"]
         quit_cleanly(s)
@@ -419,11 +431,21 @@ def test_against_the_computer() -> None:
 def test_keys_from_a_file(tmp_path: Path) -> None:
     keys = tmp_path / "keys.toml"
     keys.write_text(
-        "[keys.p1]\n" + "".join(
-            f'{action} = "{key}"\n' for action, key in (
-                ("left1", "1"), ("left2", "2"), ("left3", "3"), ("left4", "4"),
-                ("right1", "q"), ("right2", "w"), ("right3", "e"), ("right4", "r"),
-                ("stress", "space"), ("ready", "a"), ("stop", "s"),
+        "[keys.p1]\n"
+        + "".join(
+            f'{action} = "{key}"\n'
+            for action, key in (
+                ("left1", "1"),
+                ("left2", "2"),
+                ("left3", "3"),
+                ("left4", "4"),
+                ("right1", "q"),
+                ("right2", "w"),
+                ("right3", "e"),
+                ("right4", "r"),
+                ("stress", "space"),
+                ("ready", "a"),
+                ("stop", "s"),
             )
         )
     )
@@ -492,12 +514,16 @@ def _state(pid: int) -> str:
 
 def test_not_a_terminal_is_one_line_and_exit_2() -> None:
     code = (
-        "import sys; from stress_tui.app import run; from stress_tui.settings import Settings;"
+        "import sys; from stress_tui.terminal.app import run;"
+        " from stress_tui.core.settings import Settings;"
         " sys.exit(run(Settings()))"
     )
     done = subprocess.run(
-        [sys.executable, "-c", code], stdin=subprocess.DEVNULL, capture_output=True,
-        text=True, timeout=10,
+        [sys.executable, "-c", code],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=10,
     )
     assert done.returncode == 2
     assert done.stdout == ""
@@ -511,15 +537,26 @@ def test_not_a_terminal_is_one_line_and_exit_2() -> None:
 # (the bots decide how long; slower bots would make these tests slower, not wrong).
 BOTS_SEED = 55
 BOTS = ("--deck", "skat", "--wins", "1", "--p1", "bot:expert", "--p2", "bot:expert")
-STATS_LABELS = ("cards played", "longest chain", "median reaction", "stresses won",
-                "stresses lost", "false calls", "misplays", "lockouts")
+STATS_LABELS = (
+    "cards played",
+    "longest chain",
+    "median reaction",
+    "stresses won",
+    "stresses lost",
+    "false calls",
+    "misplays",
+    "lockouts",
+)
 
 
 def stress_tui(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
     """``stress-tui ARGS`` without a terminal, on the data directory ``data``."""
     return subprocess.run(
-        [sys.executable, "-m", "stress_tui", *args], stdin=subprocess.DEVNULL,
-        capture_output=True, text=True, timeout=30,
+        [sys.executable, "-m", "stress_tui", *args],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
         env={**os.environ, **NO_CONFIG, "STRESS_TUI_DATA_DIR": str(data)},
     )
 
@@ -527,9 +564,9 @@ def stress_tui(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
 def test_a_played_round_leaves_a_replay_that_verifies_and_counts_in_the_record(
     data_dir: Path,
 ) -> None:
-    from stress_tui.render import stats_lines
-    from stress_tui.replay import load
-    from stress_tui.stats import round_stats
+    from stress_tui.core.stats import round_stats
+    from stress_tui.storage.replay import load
+    from stress_tui.terminal.render import stats_lines
 
     with game(BOTS_SEED, args=BOTS) as s:
         s.wait_text("Player 2 wins the match!", timeout=60)
@@ -569,17 +606,19 @@ def test_a_played_round_leaves_a_replay_that_verifies_and_counts_in_the_record(
 def record_bots_round(folder: Path) -> Path:
     """The same round as above (the computers seeded as the app seeds them), recorded in
     this process."""
-    from stress_tui.bot import make_bot
-    from stress_tui.engine import Phase
-    from stress_tui.replay import Recorder
+    from stress_tui.core.engine import Phase
+    from stress_tui.players.bot import make_bot
+    from stress_tui.storage.replay import Recorder
 
     match = Match(Rules.for_deck("skat", wins=1), random.Random(BOTS_SEED))
     game = match.new_round()
     assert match.round_seed is not None
-    recorder = Recorder.start(game, match.round_seed, ("bot:expert", "bot:expert"),
-                              ("Ann", "Bo"), 1, (0, 0), folder)
-    drivers = tuple(make_bot(player=i, level="expert", rng=random.Random(f"{BOTS_SEED}/0/{i}"))
-                    for i in (0, 1))
+    recorder = Recorder.start(
+        game, match.round_seed, ("bot:expert", "bot:expert"), ("Ann", "Bo"), 1, (0, 0), folder
+    )
+    drivers = tuple(
+        make_bot(player=i, level="expert", rng=random.Random(f"{BOTS_SEED}/0/{i}")) for i in (0, 1)
+    )
     table = Table(game, drivers, on_action=recorder.record)
     table.start(0.0)
     while game.state.phase is not Phase.ROUND_OVER and table.actions < 3000:
@@ -605,8 +644,9 @@ def test_a_replay_plays_on_the_table_pauses_steps_and_ends_with_the_statistics(
     argv = ["replay", str(path), "--speed", "2"]
     env = {**NO_CONFIG, **DATA_ENV}
     with TtySession(args=argv, rows=ROWS, cols=COLS, env=env) as s:
-        s.wait_for(lambda: "REPLAY" in s.row(0) and "x2" in s.row(0), timeout=10,
-                   what="the replay's title")
+        s.wait_for(
+            lambda: "REPLAY" in s.row(0) and "x2" in s.row(0), timeout=10, what="the replay's title"
+        )
         assert "Ann v Bo" in s.row(0) and "skat" in s.row(0)
         s.wait_text("Ann", row=LAY.rows_y[0])
         s.send(" ")
@@ -627,8 +667,11 @@ def test_a_replay_plays_on_the_table_pauses_steps_and_ends_with_the_statistics(
         for label in STATS_LABELS:
             assert label in s.text()
         s.send("\r")  # once more, from the start
-        s.wait_for(lambda: "watch again" not in s.text() and progress(s)[0] < total,
-                   timeout=2, what="the replay again")
+        s.wait_for(
+            lambda: "watch again" not in s.text() and progress(s)[0] < total,
+            timeout=2,
+            what="the replay again",
+        )
         s.send("q")
         assert s.wait_exit() == 0
         assert restored(s.raw_log()), restore_problems(s.raw_log())
@@ -648,8 +691,8 @@ def test_a_tampered_replay_is_caught_by_verify(data_dir: Path) -> None:
 
 
 def test_quitting_mid_round_keeps_a_readable_part_file(data_dir: Path) -> None:
-    from stress_tui.engine import Flip, Play
-    from stress_tui.replay import load
+    from stress_tui.core.engine import Flip, Play
+    from stress_tui.storage.replay import load
 
     with game() as s:
         wait_flip(s, "10♣", "4♥")

@@ -12,7 +12,23 @@ from typing import NoReturn
 
 import pytest
 
-from stress_tui.bot import (
+from stress_tui.core.cards import JOKER
+from stress_tui.core.engine import (
+    Action,
+    CallStress,
+    Flip,
+    Game,
+    LockedOut,
+    Phase,
+    Play,
+    ReadyToFlip,
+    Rejected,
+    RejectReason,
+    StopStress,
+)
+from stress_tui.core.rules import Rules
+from stress_tui.core.table import Table
+from stress_tui.players.bot import (
     _QUANTILES,
     CALL_CAP,
     EMPTY,
@@ -26,22 +42,6 @@ from stress_tui.bot import (
     see,
     stress_threats,
 )
-from stress_tui.cards import JOKER
-from stress_tui.engine import (
-    Action,
-    CallStress,
-    Flip,
-    Game,
-    LockedOut,
-    Phase,
-    Play,
-    ReadyToFlip,
-    Rejected,
-    RejectReason,
-    StopStress,
-)
-from stress_tui.rules import Rules
-from stress_tui.table import Table
 from tests.conftest import game
 
 ORDER = ("easy", "normal", "hard", "expert")
@@ -133,10 +133,21 @@ def test_the_view_holds_what_a_player_at_the_table_sees() -> None:
     """)
     view = see(g, 1, 1.25)
     assert view == View(
-        player=1, now=1.25, phase=Phase.PLAYING,
-        row=(5, 12, 12, 2), row_sizes=(1, 1, 1, 1), opponent_row=(3, 9, EMPTY, 13),
-        tops=(6, 7), pile_sizes=(2, 1), draw_count=3, opponent_draw_count=2,
-        locked_until=2.5, ready=False, opponent_ready=True, stop=True, opponent_stop=False,
+        player=1,
+        now=1.25,
+        phase=Phase.PLAYING,
+        row=(5, 12, 12, 2),
+        row_sizes=(1, 1, 1, 1),
+        opponent_row=(3, 9, EMPTY, 13),
+        tops=(6, 7),
+        pile_sizes=(2, 1),
+        draw_count=3,
+        opponent_draw_count=2,
+        locked_until=2.5,
+        ready=False,
+        opponent_ready=True,
+        stop=True,
+        opponent_stop=False,
         rules=g.rules,
     )
     mine = see(g, 0, 1.25)
@@ -189,9 +200,7 @@ def test_positions_alike_but_for_the_order_of_the_draw_piles_get_the_same_plans(
         other = Game(copy.deepcopy(g.state), random.Random(seed))
         for player in other.state.players:
             random.Random(seed).shuffle(player.draw_pile)
-        assert [p.draw_pile for p in other.state.players] != [
-            p.draw_pile for p in g.state.players
-        ]
+        assert [p.draw_pile for p in other.state.players] != [p.draw_pile for p in g.state.players]
         for side in (0, 1):
             a, b = bot(level, seed, side), bot(level, seed, side)
             assert see(g, side, 0.5) == see(other, side, 0.5)
@@ -287,9 +296,7 @@ def _plain_best(b: Bot, view: View, plays: list[tuple[int, int]]) -> tuple[int, 
     """The choice between plays as docs/bot.md tells it, written plainly from a view:
     what ``Bot._best`` must choose."""
     level, fits, row, tops = b.level, view.rules.fits, view.row, view.tops
-    makes_stress = level.makes_stress and not view.opponent_stop and (
-        b.expects_to_win_its_stresses
-    )
+    makes_stress = level.makes_stress and not view.opponent_stop and (b.expects_to_win_its_stresses)
     opponent = [rank for rank in view.opponent_row if rank != EMPTY] if level.blocks else []
     best, best_score = plays[0], -1_000_000
     for pile, target in plays:
@@ -297,7 +304,7 @@ def _plain_best(b: Bot, view: View, plays: list[tuple[int, int]]) -> tuple[int, 
         on_other = fits[other] if other != EMPTY else frozenset()
         score = 2 * view.row_sizes[pile] if level.stacks else 0
         if level.chains:
-            left = [*row[:pile], *row[pile + 1:]]
+            left = [*row[:pile], *row[pile + 1 :]]
             top = rank
             while True:
                 follow = next((card for card in left if card in fits[top]), None)
@@ -342,8 +349,12 @@ def test_the_choice_between_plays_is_the_one_docs_bot_md_describes(rules: Rules)
                     players = g.state.players
                     codes = [2 * pile + target for pile, target in legal]
                     chosen = b._best(
-                        codes, list(view.row), sum(1 << code for code in codes),
-                        players[side], players[1 - side], *view.tops,
+                        codes,
+                        list(view.row),
+                        sum(1 << code for code in codes),
+                        players[side],
+                        players[1 - side],
+                        *view.tops,
                     )
                     assert divmod(chosen, 2) == _plain_best(b, view, legal)
                     compared += 1
@@ -591,12 +602,14 @@ def test_two_bots_with_nothing_they_see_to_play_get_the_cards_flipped() -> None:
 
 def test_easy_overlooks_plays_now_and_then_and_expert_never() -> None:
     def missed(level: str) -> float:
-        actions = [looked(bot(level, seed), ONE_PLAY).plan(seen(LOOK_AFTER), 1.0)
-                   for seed in range(1000)]
+        actions = [
+            looked(bot(level, seed), ONE_PLAY).plan(seen(LOOK_AFTER), 1.0) for seed in range(1000)
+        ]
         return sum(not isinstance(a, Play) for a in actions) / len(actions)
 
-    assert missed("easy") == pytest.approx(LEVELS["easy"].miss + LEVELS["easy"].false_call,
-                                           abs=0.04)
+    assert missed("easy") == pytest.approx(
+        LEVELS["easy"].miss + LEVELS["easy"].false_call, abs=0.04
+    )
     assert missed("expert") == 0
 
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from stress_tui import __version__
-from stress_tui.cli import build_parser, main, settings_from_args
-from stress_tui.config import load_config
-from stress_tui.engine import (
+from stress_tui.cli.config import load_config
+from stress_tui.cli.main import build_parser, main, settings_from_args
+from stress_tui.core.engine import (
     CallStress,
     FalseStressCalled,
     Game,
@@ -31,10 +31,10 @@ from stress_tui.engine import (
     StopStress,
     StressWon,
 )
-from stress_tui.notation import format_rules, parse_position
-from stress_tui.rules import Deal, FalseStress, Rules, StressPenalty
-from stress_tui.rulestext import plain_words, short_line
-from stress_tui.settings import Settings
+from stress_tui.core.notation import format_rules, parse_position
+from stress_tui.core.rules import Deal, FalseStress, Rules, StressPenalty
+from stress_tui.core.rulestext import plain_words, short_line
+from stress_tui.core.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -177,12 +177,15 @@ def test_no_wrap_makes_an_ace_not_fit_on_a_2() -> None:
     assert not r.wrap
     assert not r.can_play_on(2, 14) and not r.can_play_on(14, 2)
     assert r.can_play_on(2, 3) and r.can_play_on(14, 13)
-    g = game_at(r, """
+    g = game_at(
+        r,
+        """
         phase: playing
         p1 row: AH | 9S | 9C | 9D
         piles: 2H | 6S
         p2 row: 8D | 8S | 8C | KC
-    """)
+    """,
+    )
     assert g.apply(Play(0, 0, 0, 1.0))[0] == Rejected(
         0, Play(0, 0, 0, 1.0), RejectReason.NOT_ADJACENT
     )
@@ -243,7 +246,8 @@ def test_false_stress_ignore_costs_nothing() -> None:
 def test_false_stress_lockout_locks_the_caller_out_for_the_lockout() -> None:
     r = rules("--false-stress", "lockout", "--lockout", "2.5")
     assert game_at(r, NO_STRESS).apply(CallStress(0, 1.0)) == [
-        FalseStressCalled(0, FalseStress.LOCKOUT), LockedOut(0, 3.5)
+        FalseStressCalled(0, FalseStress.LOCKOUT),
+        LockedOut(0, 3.5),
     ]
 
 
@@ -425,7 +429,11 @@ def test_a_bad_flag_from_a_real_process_is_one_line_and_status_2(no_config: Path
     env = {**os.environ, "STRESS_TUI_CONFIG": str(no_config)}
     done = subprocess.run(
         [sys.executable, "-m", "stress_tui", "--row", "99"],
-        capture_output=True, text=True, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
         timeout=60,
     )
     assert done.returncode == 2
@@ -440,14 +448,17 @@ def test_without_a_terminal_the_game_does_not_start(no_config: Path) -> None:
     env = {**os.environ, "STRESS_TUI_CONFIG": str(no_config)}
     done = subprocess.run(
         [sys.executable, "-m", "stress_tui", "--seed", "1"],
-        capture_output=True, text=True, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
         timeout=60,
     )
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr == (
-        "stress-tui: not a terminal (stdin and stdout must be a terminal to play; "
-        "try --help)\n"
+        "stress-tui: not a terminal (stdin and stdout must be a terminal to play; try --help)\n"
     )
 
 
@@ -509,21 +520,25 @@ def test_print_config_prints_toml_the_config_reads_back(
 
 def test_the_game_gets_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[Settings] = []
-    app = types.ModuleType("stress_tui.app")
+    app = types.ModuleType("stress_tui.terminal.app")
     app.run = lambda s: seen.append(s) or 7  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "stress_tui.app", app)
-    monkeypatch.setattr("stress_tui.cli._is_terminal", lambda: True)
+    monkeypatch.setitem(sys.modules, "stress_tui.terminal.app", app)
+    monkeypatch.setattr("stress_tui.cli.main._is_terminal", lambda: True)
     assert main(["--deck", "skat", "--seed", "3"]) == 7
     assert seen == [settings("--deck", "skat", "--seed", "3")]
 
 
 def test_sim_gets_the_rules_players_and_counts(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[Settings, int, bool]] = []
-    sim = types.ModuleType("stress_tui.sim")
+    sim = types.ModuleType("stress_tui.players.sim")
     sim.run_cli = lambda s, games, as_json: calls.append((s, games, as_json)) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "stress_tui.sim", sim)
-    assert main(["sim", "--games", "12", "--json", "--deck", "jass", "--p1", "bot:hard",
-                 "--seed", "9"]) == 0
+    monkeypatch.setitem(sys.modules, "stress_tui.players.sim", sim)
+    assert (
+        main(
+            ["sim", "--games", "12", "--json", "--deck", "jass", "--p1", "bot:hard", "--seed", "9"]
+        )
+        == 0
+    )
     assert main(["--row", "3", "sim", "--no-wrap"]) == 0
     (first, games, as_json), (second, games2, as_json2) = calls
     assert (games, as_json, games2, as_json2) == (12, True, 100, False)
@@ -536,9 +551,25 @@ def test_sim_gets_the_rules_players_and_counts(monkeypatch: pytest.MonkeyPatch) 
 def test_rule_text_fits_the_table() -> None:
     assert short_line(rules()) == "standard, row 4, to 3 wins"
     crowded = rules(
-        "--deck", "doppelkopf", "--jokers", "16", "--deal", "each", "--row", "15",
-        "--no-stacking", "--no-wrap", "--stress-penalty", "give", "--false-stress",
-        "lockout", "--stress-stop", "--lockout", "12.25", "--wins", "99",
+        "--deck",
+        "doppelkopf",
+        "--jokers",
+        "16",
+        "--deal",
+        "each",
+        "--row",
+        "15",
+        "--no-stacking",
+        "--no-wrap",
+        "--stress-penalty",
+        "give",
+        "--false-stress",
+        "lockout",
+        "--stress-stop",
+        "--lockout",
+        "12.25",
+        "--wins",
+        "99",
     )
     assert len(short_line(crowded)) <= 60
     assert short_line(crowded).startswith("doppelkopf+16J, each, row 15")

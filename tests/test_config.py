@@ -10,8 +10,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from stress_tui.cli import build_parser, main, settings_from_args
-from stress_tui.config import (
+from stress_tui.cli.config import (
     Config,
     default_path,
     find_line,
@@ -19,9 +18,10 @@ from stress_tui.config import (
     load_keys,
     to_toml,
 )
-from stress_tui.keys import TWO_PLAYER_LAYOUT
-from stress_tui.rules import FalseStress, Rules, StressPenalty
-from stress_tui.settings import Settings
+from stress_tui.cli.main import build_parser, main, settings_from_args
+from stress_tui.core.rules import FalseStress, Rules, StressPenalty
+from stress_tui.core.settings import Settings
+from stress_tui.terminal.keys import TWO_PLAYER_LAYOUT
 
 
 @pytest.fixture(autouse=True)
@@ -51,9 +51,17 @@ def fails(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 
 P1_KEYS = {
-    "left1": "1", "left2": "2", "left3": "3", "left4": "4",
-    "right1": "q", "right2": "w", "right3": "e", "right4": "r",
-    "stress": "v", "ready": "c", "stop": "x",
+    "left1": "1",
+    "left2": "2",
+    "left3": "3",
+    "left4": "4",
+    "right1": "q",
+    "right2": "w",
+    "right3": "e",
+    "right4": "r",
+    "stress": "v",
+    "ready": "c",
+    "stop": "x",
 }
 
 
@@ -86,7 +94,9 @@ def test_a_missing_file_is_an_empty_config(config: Path) -> None:
 
 
 def test_the_config_sets_every_setting(config: Path) -> None:
-    write(config, """
+    write(
+        config,
+        """
 names = ["Ann", "Bob"]
 
 [rules]
@@ -109,12 +119,22 @@ p2 = "bot:expert"
 [display]
 ascii = true
 four-colour = true
-""" + keys_toml("p1", P1_KEYS))
+"""
+        + keys_toml("p1", P1_KEYS),
+    )
     s = settings()
     assert s.rules == Rules.for_deck(
-        "skat", jokers=2, deal="each", row_size=5, stacking=False, wrap=False,
-        stress_penalty=StressPenalty.GIVE, false_stress=FalseStress.LOCKOUT,
-        stress_stop=True, lockout=1.0, wins=4,
+        "skat",
+        jokers=2,
+        deal="each",
+        row_size=5,
+        stacking=False,
+        wrap=False,
+        stress_penalty=StressPenalty.GIVE,
+        false_stress=FalseStress.LOCKOUT,
+        stress_stop=True,
+        lockout=1.0,
+        wins=4,
     )
     assert s.names == ("Ann", "Bob")
     assert s.players == ("human", "bot:expert")
@@ -130,7 +150,9 @@ def test_the_config_overrides_the_decks_defaults(config: Path) -> None:
 
 
 def test_flags_override_the_config(config: Path) -> None:
-    write(config, """
+    write(
+        config,
+        """
 names = ["Ann", "Bob"]
 [rules]
 deck = "jass"
@@ -141,10 +163,20 @@ stress-stop = true
 p1 = "bot:easy"
 [display]
 ascii = true
-""")
+""",
+    )
     s = settings(
-        "--deck", "skat", "--row", "2", "--stacking", "--no-stress-stop",
-        "--names", "Cy,Di", "--p1", "human", "--no-ascii",
+        "--deck",
+        "skat",
+        "--row",
+        "2",
+        "--stacking",
+        "--no-stress-stop",
+        "--names",
+        "Cy,Di",
+        "--p1",
+        "human",
+        "--no-ascii",
     )
     assert s.rules == Rules.for_deck("skat", row_size=2)
     assert s.names == ("Cy", "Di")
@@ -181,9 +213,27 @@ def test_a_key_file_holds_key_tables_only(tmp_path: Path) -> None:
     [
         [],
         ["--deck", "jass"],
-        ["--deck", "doppelkopf", "--jokers", "3", "--deal", "each", "--row", "7",
-         "--no-stacking", "--no-wrap", "--stress-penalty", "one", "--false-stress",
-         "lockout", "--stress-stop", "--lockout", "0.4", "--wins", "9"],
+        [
+            "--deck",
+            "doppelkopf",
+            "--jokers",
+            "3",
+            "--deal",
+            "each",
+            "--row",
+            "7",
+            "--no-stacking",
+            "--no-wrap",
+            "--stress-penalty",
+            "one",
+            "--false-stress",
+            "lockout",
+            "--stress-stop",
+            "--lockout",
+            "0.4",
+            "--wins",
+            "9",
+        ],
         ["--names", 'Zoë "Z",Back\\slash', "--p1", "bot:easy", "--p2", "bot:hard"],
         ["--ascii", "--four-colour"],
     ],
@@ -244,49 +294,77 @@ def test_the_seed_is_not_kept(capsys: pytest.CaptureFixture[str], config: Path) 
 @pytest.mark.parametrize(
     ("text", "where", "problem"),
     [
-        ("[rules]\nrows = 3\n", "2: rules.rows",
-         "unknown key (did you mean row? known: deck, jokers, deal, row, stacking, wrap, "
-         "stress-penalty, false-stress, stress-stop, lockout, wins)"),
-        ("[colours]\nclubs = 1\n", "1: colours",
-         "unknown table (known: rules, players, display, keys, names)"),
-        ("seed = 4\n", "1: seed",
-         "unknown key (known: rules, players, display, keys, names)"),
-        ("[rules]\nrow = \"3\"\n", "2: rules.row", 'must be a whole number, not "3"'),
+        (
+            "[rules]\nrows = 3\n",
+            "2: rules.rows",
+            "unknown key (did you mean row? known: deck, jokers, deal, row, stacking, wrap, "
+            "stress-penalty, false-stress, stress-stop, lockout, wins)",
+        ),
+        (
+            "[colours]\nclubs = 1\n",
+            "1: colours",
+            "unknown table (known: rules, players, display, keys, names)",
+        ),
+        ("seed = 4\n", "1: seed", "unknown key (known: rules, players, display, keys, names)"),
+        ('[rules]\nrow = "3"\n', "2: rules.row", 'must be a whole number, not "3"'),
         ("[rules]\nwins = 2.5\n", "2: rules.wins", "must be a whole number, not 2.5"),
-        ("[rules]\nstacking = \"no\"\n", "2: rules.stacking", 'must be true or false, not "no"'),
-        ("[rules]\nlockout = true\n", "2: rules.lockout",
-         "must be a number of seconds, not true"),
-        ("[rules]\ndeck = \"tarot\"\n", "2: rules.deck",
-         '"tarot" is not a deck (choose from standard, jass, skat, doppelkopf)'),
+        ('[rules]\nstacking = "no"\n', "2: rules.stacking", 'must be true or false, not "no"'),
+        ("[rules]\nlockout = true\n", "2: rules.lockout", "must be a number of seconds, not true"),
+        (
+            '[rules]\ndeck = "tarot"\n',
+            "2: rules.deck",
+            '"tarot" is not a deck (choose from standard, jass, skat, doppelkopf)',
+        ),
         ("[rules]\ndeal = 2\n", "2: rules.deal", "must be a string, not 2"),
-        ("[rules]\nstress-penalty = \"all\"\n", "2: rules.stress-penalty",
-         '"all" is not a stress penalty (choose from both, one, give)'),
+        (
+            '[rules]\nstress-penalty = "all"\n',
+            "2: rules.stress-penalty",
+            '"all" is not a stress penalty (choose from both, one, give)',
+        ),
         ("[rules]\njokers = 17\n", "2: rules.jokers", "must be between 0 and 16, not 17"),
         ("[rules]\nrow = 0\n", "2: rules.row", "must be at least 1, not 0"),
-        ("[rules]\nlockout = 61\n", "2: rules.lockout",
-         "must be between 0 and 60 seconds, not 61.0"),
-        ("\n[rules]\ndeck = \"skat\"\nrow = 20\n", "4: rules.row",
-         "20 is too large for the skat deck dealt split: a player's 16 cards must fill the "
-         "row and leave one to flip (row at most 15)"),
+        (
+            "[rules]\nlockout = 61\n",
+            "2: rules.lockout",
+            "must be between 0 and 60 seconds, not 61.0",
+        ),
+        (
+            '\n[rules]\ndeck = "skat"\nrow = 20\n',
+            "4: rules.row",
+            "20 is too large for the skat deck dealt split: a player's 16 cards must fill the "
+            "row and leave one to flip (row at most 15)",
+        ),
         ("rules = 3\n", "1: rules", "must be a table, not 3"),
-        ("rules.deck = \"nope\"\n", "1: rules.deck",
-         '"nope" is not a deck (choose from standard, jass, skat, doppelkopf)'),
+        (
+            'rules.deck = "nope"\n',
+            "1: rules.deck",
+            '"nope" is not a deck (choose from standard, jass, skat, doppelkopf)',
+        ),
         ("rules = { wins = 0 }\n", "1: rules.wins", "must be between 1 and 99, not 0"),
         ('names = ["Ann"]\n', "1: names", "give exactly two names, not 1"),
         ('names = "Ann,Bob"\n', "1: names", 'must be a list of two strings, not "Ann,Bob"'),
         ('names = ["Ann", 2]\n', "1: names", "must be a list of two strings, not a list"),
-        ('names = ["Ann", "Annabelle-Louise-X"]\n', "1: names",
-         '"Annabelle-Louise-X" is longer than 16 characters'),
-        ("[players]\np1 = \"robot\"\n", "2: players.p1",
-         '"robot" is not a player (choose from human, bot:easy, bot:normal, bot:hard, '
-         "bot:expert)"),
-        ("[players]\np3 = \"human\"\n", "2: players.p3", "unknown key (known: p1, p2)"),
-        ("[display]\nfour-color = true\n", "2: display.four-color",
-         "unknown key (did you mean four-colour? known: ascii, four-colour)"),
+        (
+            'names = ["Ann", "Annabelle-Louise-X"]\n',
+            "1: names",
+            '"Annabelle-Louise-X" is longer than 16 characters',
+        ),
+        (
+            '[players]\np1 = "robot"\n',
+            "2: players.p1",
+            '"robot" is not a player (choose from human, bot:easy, bot:normal, bot:hard, '
+            "bot:expert)",
+        ),
+        ('[players]\np3 = "human"\n', "2: players.p3", "unknown key (known: p1, p2)"),
+        (
+            "[display]\nfour-color = true\n",
+            "2: display.four-color",
+            "unknown key (did you mean four-colour? known: ascii, four-colour)",
+        ),
         ("[display]\nascii = 1\n", "2: display.ascii", "must be true or false, not 1"),
-        ("[keys.p3]\nstress = \"m\"\n", "1: keys.p3", "unknown table (known: p1, p2)"),
+        ('[keys.p3]\nstress = "m"\n', "1: keys.p3", "unknown table (known: p1, p2)"),
         ("[keys.p1]\nstress = 7\n", "2: keys.p1.stress", "must be a key name, not 7"),
-        ("[keys]\np1 = \"qwer\"\n", "2: keys.p1", 'must be a table, not "qwer"'),
+        ('[keys]\np1 = "qwer"\n', "2: keys.p1", 'must be a table, not "qwer"'),
     ],
 )
 def test_a_bad_entry_is_one_line_naming_file_line_and_key(
@@ -329,9 +407,7 @@ def test_a_toml_syntax_error_gives_its_line(
     )
 
 
-def test_an_unreadable_file_is_one_line(
-    capsys: pytest.CaptureFixture[str], config: Path
-) -> None:
+def test_an_unreadable_file_is_one_line(capsys: pytest.CaptureFixture[str], config: Path) -> None:
     config.mkdir()
     assert fails(capsys) == f"stress-tui: {config}: cannot read: Is a directory"
 
@@ -344,7 +420,7 @@ def test_a_file_that_is_not_utf8_is_one_line(
 
 
 def test_a_byte_order_mark_is_fine(config: Path) -> None:
-    config.write_bytes('\ufeff[rules]\nrow = 3\n'.encode())
+    config.write_bytes("\ufeff[rules]\nrow = 3\n".encode())
     assert settings().rules.row_size == 3
 
 
@@ -356,21 +432,19 @@ def test_a_bad_key_map_is_reported_by_the_key_module_naming_the_file(
     clash = dict(P1_KEYS, stop="1")
     write(config, keys_toml("p1", clash))
     assert fails(capsys) == (
-        f"stress-tui: {config}:1: keys: key '1' is given to two actions: "
-        "p1's left1 and p1's stop"
+        f"stress-tui: {config}:1: keys: key '1' is given to two actions: p1's left1 and p1's stop"
     )
     write(config, "")
     keys = write(tmp_path / "k.toml", keys_toml("p2", dict(TWO_PLAYER_LAYOUT["p2"], stop="q")))
     assert fails(capsys, "--rules", "--keys", str(keys)) == (
-        f"stress-tui: {keys}: keys: key 'q' is given to two actions: "
-        "p1's left1 and p2's stop"
+        f"stress-tui: {keys}: keys: key 'q' is given to two actions: p1's left1 and p2's stop"
     )
 
 
 def test_a_key_file_with_other_tables_is_refused(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    keys = write(tmp_path / "k.toml", '[rules]\nrow = 3\n')
+    keys = write(tmp_path / "k.toml", "[rules]\nrow = 3\n")
     assert fails(capsys, "--rules", "--keys", str(keys)) == (
         f"stress-tui: {keys}:1: rules: unknown table (known: keys)"
     )
@@ -384,9 +458,9 @@ def test_sim_ignores_the_configs_players_but_keeps_its_rules(
 
     write(config, '[rules]\nwins = 4\n[players]\np1 = "human"\n')
     got: list[Settings] = []
-    sim = types.ModuleType("stress_tui.sim")
+    sim = types.ModuleType("stress_tui.players.sim")
     sim.run_cli = lambda s, games, as_json: got.append(s) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "stress_tui.sim", sim)
+    monkeypatch.setitem(sys.modules, "stress_tui.players.sim", sim)
     assert main(["sim", "--games", "1"]) == 0
     assert got[0].rules.wins == 4
     assert got[0].players == ("bot:normal", "bot:normal")
@@ -416,7 +490,8 @@ def test_find_line(text: str, key: tuple[str, ...], line: int | None) -> None:
 def test_the_examples_in_the_docstrings() -> None:
     import doctest
 
-    from stress_tui import config, rulestext
+    from stress_tui.cli import config
+    from stress_tui.core import rulestext
 
     for module in (config, rulestext):
         assert doctest.testmod(module).failed == 0

@@ -7,7 +7,7 @@ import io
 import pytest
 from blessed import Terminal
 
-from stress_tui.keys import (
+from stress_tui.terminal.keys import (
     GLOBAL_BINDINGS,
     REQUIRED_ACTIONS,
     RESERVED_KEYS,
@@ -114,7 +114,12 @@ def test_labels_and_action_names() -> None:
     m = keys.lookup("m")
     assert m is not None and (m.action, m.label) == ("stress", "call stress")
     assert [key_label(k) for k in ("q", ";", "space", "escape", "f1", "ctrl+c")] == [
-        "q", ";", "Spc", "Esc", "F1", "^C",
+        "q",
+        ";",
+        "Spc",
+        "Esc",
+        "F1",
+        "^C",
     ]
 
 
@@ -156,8 +161,10 @@ def test_key_names_are_normalised() -> None:
     [
         ({"p1": {**TWO_PLAYER_LAYOUT["p1"], "left2": "q"}}, ["'q'", "two actions"]),
         ({"p2": {**TWO_PLAYER_LAYOUT["p2"], "stress": "v"}}, ["'v'", "two actions", "p1", "p2"]),
-        ({"p1": {k: v for k, v in TWO_PLAYER_LAYOUT["p1"].items() if k != "ready"}},
-         ["[keys.p1]", "no key for ready"]),
+        (
+            {"p1": {k: v for k, v in TWO_PLAYER_LAYOUT["p1"].items() if k != "ready"}},
+            ["[keys.p1]", "no key for ready"],
+        ),
         ({"p1": {**TWO_PLAYER_LAYOUT["p1"], "left1": "banana"}}, ["unknown key name", "banana"]),
         ({"p1": {**TWO_PLAYER_LAYOUT["p1"], "jump": "g"}}, ["unknown action", "jump"]),
         ({"p3": TWO_PLAYER_LAYOUT["p1"]}, ["unknown keys section", "p3"]),
@@ -169,9 +176,18 @@ def test_key_names_are_normalised() -> None:
         ({"p1": "qwer"}, ["must be a table"]),
     ],
     ids=[
-        "same-player-twice", "across-players", "missing-action", "unknown-key",
-        "unknown-action", "unknown-section", "reserved-help", "reserved-pause",
-        "reserved-suspend", "bare-space", "not-text", "not-a-table",
+        "same-player-twice",
+        "across-players",
+        "missing-action",
+        "unknown-key",
+        "unknown-action",
+        "unknown-section",
+        "reserved-help",
+        "reserved-pause",
+        "reserved-suspend",
+        "bare-space",
+        "not-text",
+        "not-a-table",
     ],
 )
 def test_bad_key_maps_are_refused(mapping: dict[str, dict[str, str]], words: list[str]) -> None:
@@ -262,26 +278,30 @@ def _keys_of(data: str) -> list[str]:
     from blessed import Terminal
     from blessed.keyboard import resolve_sequence
 
-    from stress_tui.keys import SequenceFilter
+    from stress_tui.terminal.keys import SequenceFilter
 
     term = Terminal(force_styling=True)
     keep = SequenceFilter()
     names = []
     while data:
-        keystroke = resolve_sequence(data, term._keymap, term._keycodes,
-                                     term._keymap_prefixes, final=True)
-        data = data[len(keystroke):] if len(keystroke) else data[1:]
+        keystroke = resolve_sequence(
+            data, term._keymap, term._keycodes, term._keymap_prefixes, final=True
+        )
+        data = data[len(keystroke) :] if len(keystroke) else data[1:]
         if keep.passes(keystroke):
             names.append(key_name(keystroke) or "?")
     return names
 
 
-@pytest.mark.parametrize(("data", "what"), [
-    ("\x1b[<0;10;5M", "a mouse click"),
-    ("\x1b[I\x1b[O", "focus in and out"),
-    ("\x1b[?0u", "a late answer to the kitty query"),
-    ("\x1b[200~asdf jkl;\x1b[201~", "a bracketed paste of play keys"),
-])
+@pytest.mark.parametrize(
+    ("data", "what"),
+    [
+        ("\x1b[<0;10;5M", "a mouse click"),
+        ("\x1b[I\x1b[O", "focus in and out"),
+        ("\x1b[?0u", "a late answer to the kitty query"),
+        ("\x1b[200~asdf jkl;\x1b[201~", "a bracketed paste of play keys"),
+    ],
+)
 def test_what_is_not_a_key_press_presses_no_key(data: str, what: str) -> None:
     assert _keys_of(data) == [], what
 
@@ -294,7 +314,7 @@ def test_keys_around_an_unknown_sequence_still_count() -> None:
 def test_a_sequence_or_paste_cut_off_ends_with_its_burst() -> None:
     from blessed.keyboard import Keystroke
 
-    from stress_tui.keys import SequenceFilter
+    from stress_tui.terminal.keys import SequenceFilter
 
     keep = SequenceFilter()
     assert not keep.passes(Keystroke("\x1b[", name="CSI"))

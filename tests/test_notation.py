@@ -7,16 +7,16 @@ import re
 
 import pytest
 
-from stress_tui.cards import JOKER, JOKER_CARD
-from stress_tui.engine import Cover, Flip, Game, Phase
-from stress_tui.notation import (
+from stress_tui.core.cards import JOKER, JOKER_CARD
+from stress_tui.core.engine import Cover, Flip, Game, Phase
+from stress_tui.core.notation import (
     NotationError,
     format_position,
     format_rules,
     parse_position,
     parse_rules,
 )
-from stress_tui.rules import Deal, FalseStress, Rules, StressPenalty
+from stress_tui.core.rules import Deal, FalseStress, Rules, StressPenalty
 from tests.conftest import cards
 
 EXAMPLES = [
@@ -73,8 +73,9 @@ def test_canonical_text_round_trips(text: str) -> None:
 @pytest.mark.parametrize("seed", range(8))
 def test_a_dealt_and_flipped_position_round_trips(seed: int) -> None:
     deck = ("standard", "jass", "skat", "doppelkopf")[seed % 4]
-    g = Game.deal(Rules.for_deck(deck, jokers=seed % 3, deal=("split", "each")[seed % 2]),
-                  random.Random(seed))
+    g = Game.deal(
+        Rules.for_deck(deck, jokers=seed % 3, deal=("split", "each")[seed % 2]), random.Random(seed)
+    )
     for t in (0.0, 1.5):
         assert parse_position(format_position(g.state)) == g.state
         g.apply(Flip(t))
@@ -89,9 +90,18 @@ def test_the_rules_line_names_the_deck_then_what_differs_from_its_defaults() -> 
         "false-stress=lockout stress-stop=on lockout=0 race=0.5 wins=7"
     )
     assert rules == Rules.for_deck(
-        "standard", jokers=3, deal=Deal.EACH, row_size=5, stacking=False, wrap=False,
-        stress_penalty=StressPenalty.ONE, false_stress=FalseStress.LOCKOUT, stress_stop=True,
-        lockout=0.0, race_window=0.5, wins=7,
+        "standard",
+        jokers=3,
+        deal=Deal.EACH,
+        row_size=5,
+        stacking=False,
+        wrap=False,
+        stress_penalty=StressPenalty.ONE,
+        false_stress=FalseStress.LOCKOUT,
+        stress_stop=True,
+        lockout=0.0,
+        race_window=0.5,
+        wins=7,
     )
     assert format_rules(rules) == (
         "standard jokers=3 deal=each row=5 stacking=off wrap=off penalty=one "
@@ -99,14 +109,17 @@ def test_the_rules_line_names_the_deck_then_what_differs_from_its_defaults() -> 
     )
 
 
-@pytest.mark.parametrize(("text", "canonical"), [
-    ("jass", "jass"),
-    ("jass wins=5 stress-stop=on false-stress=ignore", "jass"),
-    ("skat row=3", "skat"),
-    ("skat row=4", "skat row=4"),
-    ("standard lockout=0.75 race=0.3", "standard"),
-    ("standard wins=5 jokers=1", "standard jokers=1 wins=5"),
-])
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("jass", "jass"),
+        ("jass wins=5 stress-stop=on false-stress=ignore", "jass"),
+        ("skat row=3", "skat"),
+        ("skat row=4", "skat row=4"),
+        ("standard lockout=0.75 race=0.3", "standard"),
+        ("standard wins=5 jokers=1", "standard jokers=1 wins=5"),
+    ],
+)
 def test_a_deck_s_defaults_are_not_written(text: str, canonical: str) -> None:
     assert format_rules(parse_rules(text)) == canonical
 
@@ -244,71 +257,88 @@ def test_the_good_position_is_good() -> None:
     parse_position(_with())
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    # too many cards
-    (_with(p1_draw="p1 draw: 4H"), "4H: too many of this card for the standard deck"),
-    (_with(piles="piles: 4H AS | AS"), "AS: too many"),
-    (_with(rules="rules: doppelkopf", p1_row="p1 row: 9H 9H 9H | - | - | -",
-           p2_row="p2 row: - | - | - | -", piles="piles: - | -", p1_draw=""),
-     "9H: too many"),
-    (_with(p1_draw="p1 draw: **"), r"\*\*: no such card in the standard deck"),
-    (_with(rules="rules: jass"), "no such card in the jass deck"),
-    # the row
-    (_with(p1_row="p1 row: 5H | 7S | KD"), "p1 row: 3 piles, but the rules have rows of 4"),
-    (_with(p2_row="p2 row: 6C | 8D | QS | 2H | 3H"), "p2 row: 5 piles"),
-    (_with(p1_row="p1 row: 5H 5S 6S | 7S | - | KD"), "a stacked pile must hold one rank"),
-    (_with(rules="rules: standard jokers=2", p1_row="p1 row: ** ** | 7S | - | KD"),
-     "a stacked pile must hold one rank"),
-    (_with(rules="rules: standard stacking=off", p1_row="p1 row: 5H 5S | 7S | - | KD"),
-     "a stacked pile, but stacking is off"),
-    # the rules line
-    (_with(rules="rules: standard colour=red"), "unknown setting 'colour=red'"),
-    (_with(rules="rules: standard wrap"), "unknown setting 'wrap'"),
-    (_with(rules="rules: poker"), "unknown deck 'poker'"),
-    (_with(rules="rules:"), "a deck name is needed"),
-    (_with(rules="rules: standard stacking=yes"), "bad value for stacking"),
-    (_with(rules="rules: standard jokers=two"), "bad value for jokers"),
-    (_with(rules="rules: standard lockout=soon"), "bad value for lockout"),
-    (_with(rules="rules: standard penalty=all"), "stress_penalty must be one of"),
-    (_with(rules="rules: standard deal=three"), "deal must be one of"),
-    (_with(rules="rules: standard row=0"), "row_size must be at least 1"),
-    (_with(rules="rules: standard row=26"), "row_size 26 is too large"),
-    (_with(rules="rules: standard jokers=17"), "jokers must be between 0 and 16"),
-    (_with(rules="rules: standard lockout=nan"), "lockout must be between 0 and 60"),
-    (_with(rules="rules: standard race=-1"), "race_window must be between 0 and 60"),
-    (_with(rules="rules: standard wins=0"), "wins must be between 1 and 99"),
-    # the phase, the winner, the time
-    (_with(phase="phase: paused"), "phase: one of waiting, playing, stress, over, not 'paused'"),
-    (_with(phase="phase: over"), "winner: given exactly when the phase is over"),
-    (_with(phase="phase: playing\nwinner: p1"), "winner: given exactly when the phase is over"),
-    (_with(phase="phase: over\nwinner: p3"), "winner: p1, p2 or none"),
-    (_with(phase="time: -1"), "time: not a time"),
-    (_with(phase="time: nan"), "time: not a time"),
-    (_with(phase="time: inf"), "time: not a time"),
-    (_with(phase="time: noon"), "time: not a number"),
-    # cards and piles
-    (_with(p1_draw="p1 draw: 2C 1H"), "p1 draw: not a card: '1H'"),
-    (_with(p1_draw="p1 draw: 2X"), "p1 draw: not a card: '2X'"),
-    (_with(p1_draw="p1 draw: 2C | 3C"), "p1 draw: not a card"),
-    (_with(piles="piles: 4H"), "piles: two play piles, not 1"),
-    (_with(piles="piles: 4H | 9D | 3C"), "piles: two play piles, not 3"),
-    # covers and states
-    (_with(piles="piles: 4H | 9D\ncovers: p1 1 3"), "covers: one per play pile"),
-    (_with(piles="piles: 4H | 9D\ncovers: p3 1 3 | -"), "covers: write a cover as"),
-    (_with(piles="piles: 4H | 9D\ncovers: p1 1 | -"), "covers: write a cover as"),
-    (_with(piles="piles: 4H | 9D\ncovers: p1 1 10 | -"), "covers: write a cover as"),
-    (_with(piles="piles: 4H | 9D\ncovers: p1 -2 3 | -"), "covers: not a time"),
-    (_with(p1_draw="p1 state: sleepy"), "p1 state: unknown word 'sleepy'"),
-    (_with(p1_draw="p1 state: locked-until=x"), "p1 state: not a number"),
-    # the lines themselves
-    (_with(p1_draw="p3 row: 2C"), "not a notation line: 'p3 row: 2C'"),
-    (_with(p1_draw="just words"), "not a notation line: 'just words'"),
-    (_with(p1_draw="phase: waiting"), "phase: given twice"),
-    (_with(rules=""), "rules: missing"),
-    (_with(p1_row=""), "p1 row: missing"),
-    (_with(piles=""), "piles: missing"),
-    (_with(p2_row=""), "p2 row: missing"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # too many cards
+        (_with(p1_draw="p1 draw: 4H"), "4H: too many of this card for the standard deck"),
+        (_with(piles="piles: 4H AS | AS"), "AS: too many"),
+        (
+            _with(
+                rules="rules: doppelkopf",
+                p1_row="p1 row: 9H 9H 9H | - | - | -",
+                p2_row="p2 row: - | - | - | -",
+                piles="piles: - | -",
+                p1_draw="",
+            ),
+            "9H: too many",
+        ),
+        (_with(p1_draw="p1 draw: **"), r"\*\*: no such card in the standard deck"),
+        (_with(rules="rules: jass"), "no such card in the jass deck"),
+        # the row
+        (_with(p1_row="p1 row: 5H | 7S | KD"), "p1 row: 3 piles, but the rules have rows of 4"),
+        (_with(p2_row="p2 row: 6C | 8D | QS | 2H | 3H"), "p2 row: 5 piles"),
+        (_with(p1_row="p1 row: 5H 5S 6S | 7S | - | KD"), "a stacked pile must hold one rank"),
+        (
+            _with(rules="rules: standard jokers=2", p1_row="p1 row: ** ** | 7S | - | KD"),
+            "a stacked pile must hold one rank",
+        ),
+        (
+            _with(rules="rules: standard stacking=off", p1_row="p1 row: 5H 5S | 7S | - | KD"),
+            "a stacked pile, but stacking is off",
+        ),
+        # the rules line
+        (_with(rules="rules: standard colour=red"), "unknown setting 'colour=red'"),
+        (_with(rules="rules: standard wrap"), "unknown setting 'wrap'"),
+        (_with(rules="rules: poker"), "unknown deck 'poker'"),
+        (_with(rules="rules:"), "a deck name is needed"),
+        (_with(rules="rules: standard stacking=yes"), "bad value for stacking"),
+        (_with(rules="rules: standard jokers=two"), "bad value for jokers"),
+        (_with(rules="rules: standard lockout=soon"), "bad value for lockout"),
+        (_with(rules="rules: standard penalty=all"), "stress_penalty must be one of"),
+        (_with(rules="rules: standard deal=three"), "deal must be one of"),
+        (_with(rules="rules: standard row=0"), "row_size must be at least 1"),
+        (_with(rules="rules: standard row=26"), "row_size 26 is too large"),
+        (_with(rules="rules: standard jokers=17"), "jokers must be between 0 and 16"),
+        (_with(rules="rules: standard lockout=nan"), "lockout must be between 0 and 60"),
+        (_with(rules="rules: standard race=-1"), "race_window must be between 0 and 60"),
+        (_with(rules="rules: standard wins=0"), "wins must be between 1 and 99"),
+        # the phase, the winner, the time
+        (
+            _with(phase="phase: paused"),
+            "phase: one of waiting, playing, stress, over, not 'paused'",
+        ),
+        (_with(phase="phase: over"), "winner: given exactly when the phase is over"),
+        (_with(phase="phase: playing\nwinner: p1"), "winner: given exactly when the phase is over"),
+        (_with(phase="phase: over\nwinner: p3"), "winner: p1, p2 or none"),
+        (_with(phase="time: -1"), "time: not a time"),
+        (_with(phase="time: nan"), "time: not a time"),
+        (_with(phase="time: inf"), "time: not a time"),
+        (_with(phase="time: noon"), "time: not a number"),
+        # cards and piles
+        (_with(p1_draw="p1 draw: 2C 1H"), "p1 draw: not a card: '1H'"),
+        (_with(p1_draw="p1 draw: 2X"), "p1 draw: not a card: '2X'"),
+        (_with(p1_draw="p1 draw: 2C | 3C"), "p1 draw: not a card"),
+        (_with(piles="piles: 4H"), "piles: two play piles, not 1"),
+        (_with(piles="piles: 4H | 9D | 3C"), "piles: two play piles, not 3"),
+        # covers and states
+        (_with(piles="piles: 4H | 9D\ncovers: p1 1 3"), "covers: one per play pile"),
+        (_with(piles="piles: 4H | 9D\ncovers: p3 1 3 | -"), "covers: write a cover as"),
+        (_with(piles="piles: 4H | 9D\ncovers: p1 1 | -"), "covers: write a cover as"),
+        (_with(piles="piles: 4H | 9D\ncovers: p1 1 10 | -"), "covers: write a cover as"),
+        (_with(piles="piles: 4H | 9D\ncovers: p1 -2 3 | -"), "covers: not a time"),
+        (_with(p1_draw="p1 state: sleepy"), "p1 state: unknown word 'sleepy'"),
+        (_with(p1_draw="p1 state: locked-until=x"), "p1 state: not a number"),
+        # the lines themselves
+        (_with(p1_draw="p3 row: 2C"), "not a notation line: 'p3 row: 2C'"),
+        (_with(p1_draw="just words"), "not a notation line: 'just words'"),
+        (_with(p1_draw="phase: waiting"), "phase: given twice"),
+        (_with(rules=""), "rules: missing"),
+        (_with(p1_row=""), "p1 row: missing"),
+        (_with(piles=""), "piles: missing"),
+        (_with(p2_row=""), "p2 row: missing"),
+    ],
+)
 def test_text_that_is_not_a_position_raises_a_notation_error_naming_the_line(
     text: str, message: str
 ) -> None:

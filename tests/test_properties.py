@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from stress_tui.cards import DECKS
-from stress_tui.engine import (
+from stress_tui.core.cards import DECKS
+from stress_tui.core.engine import (
     Action,
     CallStress,
     Flip,
@@ -27,8 +27,8 @@ from stress_tui.engine import (
     RoundWon,
     StopStress,
 )
-from stress_tui.notation import format_position, parse_position
-from stress_tui.rules import Rules
+from stress_tui.core.notation import format_position, parse_position
+from stress_tui.core.rules import Rules
 
 rules_strategy = st.builds(
     Rules.for_deck,
@@ -119,8 +119,17 @@ def test_any_well_formed_actions_keep_every_card_and_every_position_writable(
 
 # --------------------------------------------------------------------------- simulation
 
-COMBOS = list(product(DECKS, (0, 2), ("split", "each"), (True, False), (True, False),
-                      ("both", "one", "give"), ("take", "ignore", "lockout")))
+COMBOS = list(
+    product(
+        DECKS,
+        (0, 2),
+        ("split", "each"),
+        (True, False),
+        (True, False),
+        ("both", "one", "give"),
+        ("take", "ignore", "lockout"),
+    )
+)
 BOUND = 5000
 """No finished simulated game has come near 1,100 actions; 5,000 means it never ends."""
 
@@ -183,7 +192,7 @@ def _check_consistent(g: Game, action: Action, events: Sequence[object], total: 
         assert events[0] is rejected[0] and len(rejected) == 1
     for happened in events:
         if isinstance(happened, Played):
-            assert state.play_piles[happened.target][-len(happened.cards):] == list(happened.cards)
+            assert state.play_piles[happened.target][-len(happened.cards) :] == list(happened.cards)
         if isinstance(happened, RoundWon):
             assert events[-1] is happened
 
@@ -194,8 +203,14 @@ def test_seeded_games_played_to_the_end_stay_consistent_and_finish() -> None:
         combo = COMBOS[(seed * 37) % len(COMBOS)]
         deck, jokers, deal, stacking, wrap, penalty, false_stress = combo
         rules = Rules.for_deck(
-            deck, jokers=jokers, deal=deal, stacking=stacking, wrap=wrap,
-            stress_penalty=penalty, false_stress=false_stress, stress_stop=seed % 2 == 0,
+            deck,
+            jokers=jokers,
+            deal=deal,
+            stacking=stacking,
+            wrap=wrap,
+            stress_penalty=penalty,
+            false_stress=false_stress,
+            stress_stop=seed % 2 == 0,
         )
         g = Game.deal(rules, random.Random(seed))
         rng = random.Random(-seed)

@@ -58,8 +58,18 @@ from bench.fuzz import (
 from bench.resize_storm import LAST_CARD, after_first_flip, run_storm, settle
 from tests.tty import AnsweringScreen, ScreenFilter, TtySession, restore_problems, restored
 
-SKAT_BOTS = ("--deck", "skat", "--wins", "1", "--p1", "bot:expert", "--p2", "bot:expert",
-             "--seed", "55")
+SKAT_BOTS = (
+    "--deck",
+    "skat",
+    "--wins",
+    "1",
+    "--p1",
+    "bot:expert",
+    "--p2",
+    "bot:expert",
+    "--seed",
+    "55",
+)
 """Two expert computers, a round of about 4 s (player 2 wins)."""
 
 PHASES = ("countdown", "playing", "stress", "help", "result")
@@ -163,13 +173,14 @@ def unchanged_by(s: TtySession, data: bytes) -> list[str]:
     settle(s)
     return [
         f"{y}: {a.rstrip()!r} -> {b.rstrip()!r}"
-        for y, (a, b) in enumerate(zip(before, s.screen.display, strict=True)) if a != b
+        for y, (a, b) in enumerate(zip(before, s.screen.display, strict=True))
+        if a != b
     ]
 
 
 def left_pile(s: TtySession) -> str:
     """The top card of the left play pile at 80x24 (``10♣``), or ``""``."""
-    from stress_tui.render import layout
+    from stress_tui.terminal.render import layout
 
     lay = layout(80, 24, 4)
     assert lay is not None
@@ -180,8 +191,15 @@ def left_pile(s: TtySession) -> str:
 def stress_tui(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     """``stress-tui ARGS`` without a terminal, with ``tmp_path``'s data directory."""
     env = {**os.environ, **{k: v for k, v in private_env(tmp_path).items() if v}}
-    return subprocess.run([sys.executable, "-m", "stress_tui", *args], cwd=REPO, env=env,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "stress_tui", *args],
+        cwd=REPO,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 # ----------------------------------------------------------------------------- input fuzz
@@ -221,13 +239,19 @@ def test_invalid_utf8_does_not_crash_the_game(tmp_path: Path) -> None:
         assert_restored(s)
 
 
-@pytest.mark.parametrize(("data", "what"), [
-    (b"\x1b[<0;10;5M", "a mouse click (SGR)"),
-    (b"\x1b[I", "focus in"),
-    (b"\x1b[?0u", "a late answer to the kitty keyboard query"),
-], ids=["mouse", "focus", "kitty-reply"])
+@pytest.mark.parametrize(
+    ("data", "what"),
+    [
+        (b"\x1b[<0;10;5M", "a mouse click (SGR)"),
+        (b"\x1b[I", "focus in"),
+        (b"\x1b[?0u", "a late answer to the kitty keyboard query"),
+    ],
+    ids=["mouse", "focus", "kitty-reply"],
+)
 def test_an_escape_sequence_blessed_does_not_know_presses_no_keys(
-    tmp_path: Path, data: bytes, what: str,
+    tmp_path: Path,
+    data: bytes,
+    what: str,
 ) -> None:
     """Found (F3): blessed resolves an unknown sequence to ``ESC [`` and hands every byte
     after it to the game as a key: a mouse click ended in ``m`` (player 2 called a false
@@ -328,7 +352,8 @@ def test_fuzz_100k_bytes(tmp_path: Path, profile: str) -> None:
 
 @pytest.mark.parametrize("phase", ["countdown", "playing", "stress", "result"])
 def test_a_resize_storm_leaves_the_table_whole_at_the_final_size(
-    tmp_path: Path, phase: str,
+    tmp_path: Path,
+    phase: str,
 ) -> None:
     """100 size changes, 1x1, 1xN, Nx1 and 0x0 among them, half of them each drawn before the
     next, half a flood; then 100x30: the table whole, the same as a full redraw, every card
@@ -360,7 +385,9 @@ it ends the game like SIGTERM does (see docs/reliability.md)."""
 @pytest.mark.parametrize("phase", PHASES)
 @pytest.mark.parametrize("sig", list(EXIT_STATUS), ids=lambda sig: sig.name)
 def test_a_signal_in_any_phase_restores_the_terminal_and_exits_with_its_status(
-    tmp_path: Path, phase: str, sig: signal.Signals,
+    tmp_path: Path,
+    phase: str,
+    sig: signal.Signals,
 ) -> None:
     """SIGPIPE was F7: Python starts with SIGPIPE ignored and the game set no handler, so
     it played on after ``kill -PIPE``."""
@@ -378,7 +405,8 @@ def test_a_signal_in_any_phase_restores_the_terminal_and_exits_with_its_status(
 
 @pytest.mark.parametrize("phase", PHASES)
 def test_sigtstp_then_sigcont_restores_the_terminal_then_brings_the_table_back_whole(
-    tmp_path: Path, phase: str,
+    tmp_path: Path,
+    phase: str,
 ) -> None:
     """``kill -TSTP`` (what Ctrl-Z does) in every phase: while stopped the terminal is as
     it was before the game; on SIGCONT (``fg``) the whole screen comes back as it was."""
@@ -394,8 +422,11 @@ def test_sigtstp_then_sigcont_restores_the_terminal_then_brings_the_table_back_w
         assert_restored(s, s.raw_log(mark))
         mark = len(s.log)
         s.child.kill(signal.SIGCONT)
-        s.wait_for(lambda: b"\x1b[?1049h" in s.raw_log(mark) and shows(s, phase), timeout=3,
-                   what="the table again")
+        s.wait_for(
+            lambda: b"\x1b[?1049h" in s.raw_log(mark) and shows(s, phase),
+            timeout=3,
+            what="the table again",
+        )
         if phase == "countdown":  # the count goes on where it stood, to the flip
             s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip")
         else:
@@ -438,8 +469,9 @@ def test_sigstop_from_outside_then_sigcont_draws_everything_again(tmp_path: Path
         s.screen.reset()  # what another program may have left on the screen
         mark = len(s.log)
         s.child.kill(signal.SIGCONT)
-        s.wait_for(lambda: CLEAR in s.raw_log(mark) and table_whole(s), timeout=3,
-                   what="a full redraw")
+        s.wait_for(
+            lambda: CLEAR in s.raw_log(mark) and table_whole(s), timeout=3, what="a full redraw"
+        )
         settle(s)
         assert s.screen.display == before
         s.send(b"\x03")
@@ -467,11 +499,23 @@ def close_the_terminal(controlling: bool, env: dict[str, str] | None = None) -> 
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
     environ = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLORTERM")}
-    environ.update({"TERM": "xterm-256color", "LANG": "C.UTF-8", **NO_CONFIG,
-                    "STRESS_TUI_DATA_DIR": "/nonexistent/stress-tui-reliability", **(env or {})})
+    environ.update(
+        {
+            "TERM": "xterm-256color",
+            "LANG": "C.UTF-8",
+            **NO_CONFIG,
+            "STRESS_TUI_DATA_DIR": "/nonexistent/stress-tui-reliability",
+            **(env or {}),
+        }
+    )
     child = subprocess.Popen(
-        [sys.executable, "-m", "stress_tui", "--seed", "12"], stdin=slave, stdout=slave,
-        stderr=slave, cwd=REPO, env=environ, start_new_session=True,
+        [sys.executable, "-m", "stress_tui", "--seed", "12"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=REPO,
+        env=environ,
+        start_new_session=True,
         preexec_fn=controlling_tty if controlling else None,
     )
     os.close(slave)
@@ -511,9 +555,10 @@ def test_a_keyboard_that_ends_is_a_hangup_not_a_crash() -> None:
     with 1. Here the pty is not the game's controlling terminal, so no SIGHUP comes at all,
     and the table waits for keys with no count running (nothing to write): the read is the
     only way the game can learn of it."""
-    assert close_the_terminal(
-        controlling=False, env={"STRESS_TUI_POSITION": after_first_flip(12)}
-    ) == 129
+    assert (
+        close_the_terminal(controlling=False, env={"STRESS_TUI_POSITION": after_first_flip(12)})
+        == 129
+    )
 
 
 # ----------------------------------------------------------------------------- a crash
@@ -521,10 +566,18 @@ def test_a_keyboard_that_ends_is_a_hangup_not_a_crash() -> None:
 
 def crash_session(tmp_path: Path, stderr: Path) -> TtySession:
     """The game with the crash hook, its standard error going to ``stderr``."""
-    argv = ["sh", "-c", 'exec "$@" 2>"$STRESS_TUI_STDERR"', "sh",
-            sys.executable, "-m", "stress_tui", "--seed", "12"]
-    env = {**private_env(tmp_path), "STRESS_TUI_TEST_CRASH": "1",
-           "STRESS_TUI_STDERR": str(stderr)}
+    argv = [
+        "sh",
+        "-c",
+        'exec "$@" 2>"$STRESS_TUI_STDERR"',
+        "sh",
+        sys.executable,
+        "-m",
+        "stress_tui",
+        "--seed",
+        "12",
+    ]
+    env = {**private_env(tmp_path), "STRESS_TUI_TEST_CRASH": "1", "STRESS_TUI_STDERR": str(stderr)}
     return TtySession(argv, env=env, cwd=REPO)
 
 
@@ -534,7 +587,7 @@ def test_a_crash_restores_the_terminal_and_puts_the_traceback_on_stderr(
     """The crash hook raises inside the loop: exit 1, the terminal restored, the traceback
     on standard error (not on the screen), and the round's replay left readable. (That the
     terminal is restored before the traceback is printed: ``test_app_e2e``.)"""
-    from stress_tui.replay import load
+    from stress_tui.storage.replay import load
 
     err = tmp_path / "stderr.txt"
     with crash_session(tmp_path, err) as s:
@@ -574,8 +627,23 @@ def test_the_simulator_keeps_every_invariant_on_every_deck(deck: str, tmp_path: 
     """``stress-tui sim --json``: 60 rounds a deck, with jokers, the weakest against the
     strongest computer (the module-level short and long runs over every house rule and
     level: ``tests/test_sim.py``)."""
-    done = stress_tui("sim", "--games", "60", "--json", "--deck", deck, "--jokers", "2",
-                      "--p1", "bot:easy", "--p2", "bot:expert", "--seed", "3", tmp_path=tmp_path)
+    done = stress_tui(
+        "sim",
+        "--games",
+        "60",
+        "--json",
+        "--deck",
+        deck,
+        "--jokers",
+        "2",
+        "--p1",
+        "bot:easy",
+        "--p2",
+        "bot:expert",
+        "--seed",
+        "3",
+        tmp_path=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["invariant_violations"] == 0
@@ -589,8 +657,14 @@ def test_a_short_soak_of_bots_in_the_real_table(tmp_path: Path) -> None:
     table never silent for long, the terminal restored."""
     from bench.soak import run_soak
 
-    result = run_soak(25, tmp_path, interval=1.0, seed=55, audit=True,
-                      extra_args=("--deck", "skat", "--wins", "1"))
+    result = run_soak(
+        25,
+        tmp_path,
+        interval=1.0,
+        seed=55,
+        audit=True,
+        extra_args=("--deck", "skat", "--wins", "1"),
+    )
     assert result.failure is None and result.rounds >= 1, result.summary()
     assert len(result.inside) >= 2 and all(r["same"] for r in result.inside), result.summary()
     assert result.exit_code == 130 and not result.restore_problems, result.summary()
@@ -602,8 +676,9 @@ def test_a_short_soak_of_bots_in_the_real_table(tmp_path: Path) -> None:
 
 
 def tree(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
 
 
 def test_a_round_writes_only_whole_files_and_a_kill_in_the_next_leaves_them_whole(
@@ -615,8 +690,8 @@ def test_a_round_writes_only_whole_files_and_a_kill_in_the_next_leaves_them_whol
     in the middle of the next round: its replay ``.part`` reads (cut short, its last line
     at worst torn), the finished replay and the record are untouched. (The module-level
     kill test at five points of writing: ``tests/test_replay.py``.)"""
-    from stress_tui.replay import load, verify
-    from stress_tui.stats import Record
+    from stress_tui.storage.record import Record
+    from stress_tui.storage.replay import load, verify
 
     config = tmp_path / "config.toml"
     config.write_text('names = ["Ann", "Bo"]\n')
@@ -634,8 +709,13 @@ def test_a_round_writes_only_whole_files_and_a_kill_in_the_next_leaves_them_whol
         assert [name for name, _, _ in record.rows()] == ["Ann", "Bo"]
         s.send("\r")  # the next match's first round, recorded as it is played
         folder = data_dir(tmp_path) / "replays"
-        s.wait_for(lambda: any(p.name.endswith(".part") for p in folder.iterdir())
-                   and "1 card" in s.text(), timeout=5, what="the next round under way")
+        s.wait_for(
+            lambda: (
+                any(p.name.endswith(".part") for p in folder.iterdir()) and "1 card" in s.text()
+            ),
+            timeout=5,
+            what="the next round under way",
+        )
         s.child.kill(signal.SIGKILL)
         assert s.wait_exit() == -signal.SIGKILL
     assert config.read_bytes() == before["config.toml"]
@@ -649,9 +729,13 @@ def test_a_round_writes_only_whole_files_and_a_kill_in_the_next_leaves_them_whol
 
 BROKEN_RECORDS = {
     "nested-too-deep": "[" * 100_000 + "]" * 100_000 + "\n",
-    "wrong-kinds-of-values": json.dumps({"format": "stress-tui record", "version": 1,
-                                         "players": {"Player 2": {"skat wins=1": {
-                                             "rounds_won": "x", "best_round": "fast"}}}}),
+    "wrong-kinds-of-values": json.dumps(
+        {
+            "format": "stress-tui record",
+            "version": 1,
+            "players": {"Player 2": {"skat wins=1": {"rounds_won": "x", "best_round": "fast"}}},
+        }
+    ),
 }
 """Record files that ``Record.load`` does not turn into a one-line StorageError.
 
@@ -694,8 +778,9 @@ def test_a_broken_record_never_stops_the_game(tmp_path: Path, case: str) -> None
             s.wait_for(lambda: table_whole(s) or s.eof, timeout=10, what="the table")
             assert table_whole(s), f"the game did not start: exit {s.exit_code}"
         else:
-            s.wait_for(lambda: "Enter: rematch" in s.text() or s.eof, timeout=30,
-                       what="the result screen")
+            s.wait_for(
+                lambda: "Enter: rematch" in s.text() or s.eof, timeout=30, what="the result screen"
+            )
             assert "Enter: rematch" in s.text(), f"the game ended: exit {s.exit_code}"
         s.send(b"\x03")
         assert s.wait_exit() == 130
@@ -739,11 +824,11 @@ def test_no_damaged_replay_ever_escapes_as_anything_but_a_one_line_error(
     changed, cut, lines swapped or dropped, a value replaced by another JSON value); each
     either loads and verifies to a verdict, or is a one-line StorageError; the file is never
     touched."""
-    from stress_tui.engine import Game, Phase
-    from stress_tui.replay import Recorder, load, verify
-    from stress_tui.rules import Rules
-    from stress_tui.storage import StorageError
-    from stress_tui.table import Table
+    from stress_tui.core.engine import Game, Phase
+    from stress_tui.core.rules import Rules
+    from stress_tui.core.table import Table
+    from stress_tui.storage.files import StorageError
+    from stress_tui.storage.replay import Recorder, load, verify
     from tests.test_replay import FirstPlay
 
     game_ = Game.deal(Rules.for_deck("standard"), random.Random(3))
@@ -755,8 +840,19 @@ def test_no_damaged_replay_ever_escapes_as_anything_but_a_one_line_error(
         assert deadline is not None
         table.advance(deadline)
     good = recorder.finish(game_).read_bytes()
-    values = [b"1e999", b"-1e999", b"NaN", b"null", b"true", b"[]", b"{}", b'"x"', b"-1",
-              b"99999999999999999999999", b"[" * 3000 + b"]" * 3000]
+    values = [
+        b"1e999",
+        b"-1e999",
+        b"NaN",
+        b"null",
+        b"true",
+        b"[]",
+        b"{}",
+        b'"x"',
+        b"-1",
+        b"99999999999999999999999",
+        b"[" * 3000 + b"]" * 3000,
+    ]
     rng = random.Random(11)
     escaped: dict[str, str] = {}
     path = tmp_path / "damaged.jsonl"
@@ -775,8 +871,9 @@ def test_no_damaged_replay_ever_escapes_as_anything_but_a_one_line_error(
             record = json.loads(lines[i])
             key = rng.choice(list(record))
             record[key] = "\0MARK\0"
-            lines[i] = json.dumps(record).encode().replace(b'"\\u0000MARK\\u0000"',
-                                                           rng.choice(values))
+            lines[i] = (
+                json.dumps(record).encode().replace(b'"\\u0000MARK\\u0000"', rng.choice(values))
+            )
             damaged = b"\n".join(lines)
         elif how == 3:
             a, b = rng.randrange(1, len(lines) - 1), rng.randrange(1, len(lines) - 1)
@@ -798,12 +895,13 @@ def test_no_damaged_replay_ever_escapes_as_anything_but_a_one_line_error(
 
 
 def test_an_atomic_write_that_fails_leaves_the_old_file_and_no_temporary(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A full disk (ENOSPC from fsync, the last step before the rename): the record is
     the old one, whole, and no temporary file is left; the error reaches the caller as an
     OSError (which the game reports as "record not updated")."""
-    from stress_tui.storage import atomic_write_text
+    from stress_tui.storage.files import atomic_write_text
 
     path = tmp_path / "record.json"
     atomic_write_text(path, "old\n")
@@ -823,7 +921,7 @@ def test_an_atomic_rewrite_keeps_the_file_s_permissions(tmp_path: Path) -> None:
     """Found (F12): ``atomic_write_text`` wrote through ``tempfile.mkstemp``, whose file is
     always 0600, and renamed it over the old one: a record the user made readable to
     others (0644) became private after the next round."""
-    from stress_tui.stats import Record
+    from stress_tui.storage.record import Record
 
     path = tmp_path / "record.json"
     Record().save(path)

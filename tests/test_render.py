@@ -10,16 +10,18 @@ import pyte
 import pytest
 from blessed import Terminal
 
-from stress_tui.cards import Suit
-from stress_tui.engine import (
+from stress_tui.core.cards import Suit
+from stress_tui.core.engine import (
     CallStress,
     Game,
     Play,
     ReadyToFlip,
 )
-from stress_tui.keys import default_keymap
-from stress_tui.notation import parse_position
-from stress_tui.render import (
+from stress_tui.core.notation import parse_position
+from stress_tui.core.rules import Rules
+from stress_tui.core.table import Table
+from stress_tui.terminal.keys import default_keymap
+from stress_tui.terminal.render import (
     MIN_HEIGHT,
     MIN_WIDTH,
     Canvas,
@@ -38,8 +40,6 @@ from stress_tui.render import (
     plain_lines,
     render,
 )
-from stress_tui.rules import Rules
-from stress_tui.table import Table
 
 PLAYING = (
     "rules: standard; phase: playing;"
@@ -62,16 +62,16 @@ def table_at(text: str = PLAYING) -> Table:
 
 def view_of(table: Table, **kw: object) -> View:
     fields: dict[str, object] = {
-        "table": table, "now": table.game.state.time, "keymap": default_keymap(),
+        "table": table,
+        "now": table.game.state.time,
+        "keymap": default_keymap(),
         "notices": Notices(),
     }
     fields.update(kw)
     return View(**fields)  # type: ignore[arg-type]
 
 
-def draw(
-    term: Terminal, view: View, width: int = 80, height: int = 24, **palette: bool
-) -> Frame:
+def draw(term: Terminal, view: View, width: int = 80, height: int = 24, **palette: bool) -> Frame:
     return render(view, Palette(term, **palette), Canvas(width, height, term.length))
 
 
@@ -271,7 +271,11 @@ def test_the_count_before_a_flip() -> None:
     table = Table(Game.deal(Rules(), random.Random(1)))
     table.start(0.0)
     assert [countdown_text(table, t) for t in (0.0, 0.39, 0.41, 0.81, 1.19)] == [
-        "1", "1", "1  2", "1  2  3", "1  2  3",
+        "1",
+        "1",
+        "1  2",
+        "1  2  3",
+        "1  2  3",
     ]
     table.advance(1.2)
     assert countdown_text(table, 1.2) is None
@@ -283,8 +287,17 @@ def test_the_count_before_a_flip() -> None:
 def test_the_help_lists_every_key_and_the_rules(term: Terminal) -> None:
     view = view_of(table_at(), overlay=Overlay.HELP)
     lines = "\n".join(t for t, _ in help_lines(view, 80))
-    for keys in ("q w e r", "a s d f", "u i o p", "j k l ;", "stress v", "stress m", "Esc",
-                 "^C", "?"):
+    for keys in (
+        "q w e r",
+        "a s d f",
+        "u i o p",
+        "j k l ;",
+        "stress v",
+        "stress m",
+        "Esc",
+        "^C",
+        "?",
+    ):
         assert keys in lines
     assert "The rules in play" in lines
     shown = text(draw(term, view))
@@ -293,8 +306,11 @@ def test_the_help_lists_every_key_and_the_rules(term: Terminal) -> None:
 
 def test_the_result_screen(term: Terminal) -> None:
     view = view_of(
-        table_at(), overlay=Overlay.RESULT, result=Result(0, True, keys_live=True),
-        score=(3, 1), seed=42,
+        table_at(),
+        overlay=Overlay.RESULT,
+        result=Result(0, True, keys_live=True),
+        score=(3, 1),
+        seed=42,
     )
     shown = text(draw(term, view))
     assert "Player 1 wins the match!" in shown
@@ -321,7 +337,11 @@ def test_the_changes_bring_the_screen_to_the_new_frame(term: Terminal) -> None:
         for x in range(80):
             a, b = stepped.buffer[y][x], fresh.buffer[y][x]
             assert (a.data, a.fg, a.bg, a.bold, a.reverse) == (
-                b.data, b.fg, b.bg, b.bold, b.reverse
+                b.data,
+                b.fg,
+                b.bg,
+                b.bold,
+                b.reverse,
             )
 
 
@@ -385,7 +405,9 @@ def test_a_game_of_frames_stays_true_to_the_screen(term: Terminal, colour: bool)
             for x in range(size[0]):
                 a, b = screen.buffer[y][x], fresh.buffer[y][x]
                 assert (a.fg, a.bg, a.bold, a.reverse) == (b.fg, b.bg, b.bold, b.reverse), (
-                    action, y, x
+                    action,
+                    y,
+                    x,
                 )
         old = new
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from stress_tui.engine import (
+from stress_tui.core.engine import (
     Action,
     CallStress,
     Event,
@@ -24,10 +24,10 @@ from stress_tui.engine import (
     Play,
     ReadyToFlip,
 )
-from stress_tui.replay import Recorder, load, play_back, summaries, verify
-from stress_tui.rules import Rules
-from stress_tui.storage import StorageError
-from stress_tui.table import Table
+from stress_tui.core.rules import Rules
+from stress_tui.core.table import Table
+from stress_tui.storage.files import StorageError
+from stress_tui.storage.replay import Recorder, load, play_back, summaries, verify
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -117,9 +117,16 @@ def test_a_torn_last_line_loses_only_that_action(tmp_path: Path) -> None:
     assert not verify(cut).ok
 
 
-@pytest.mark.parametrize("content", [b"", b"hello\n", b'{"format":"other"}\n',
-                                     b'{"format":"stress-tui replay","version":1,'
-                                     b'"seed":1,"rules":"standard"}\n{"a":"dance","t":1}\n'])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"hello\n",
+        b'{"format":"other"}\n',
+        b'{"format":"stress-tui replay","version":1,'
+        b'"seed":1,"rules":"standard"}\n{"a":"dance","t":1}\n',
+    ],
+)
 def test_a_foreign_or_broken_replay_is_one_line_error(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "x.jsonl"
     path.write_bytes(content)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from stress_tui.cli import main
-from stress_tui.engine import (
+from stress_tui.cli.main import main
+from stress_tui.core.engine import (
     Action,
     CallStress,
     Event,
@@ -26,10 +26,10 @@ from stress_tui.engine import (
     ReadyToFlip,
     StopStress,
 )
-from stress_tui.playback import Playback
-from stress_tui.replay import Recorder, load, summaries
-from stress_tui.rules import Rules
-from stress_tui.table import Table
+from stress_tui.core.rules import Rules
+from stress_tui.core.table import Table
+from stress_tui.storage.replay import Recorder, load, summaries
+from stress_tui.terminal.playback import Playback
 from tests.test_replay import RULE_SETS
 
 
@@ -56,8 +56,12 @@ class Sloppy:
             return StopStress(self.player, at)
         if roll < 0.2:
             size = game.rules.row_size
-            wrong = [(pile, target) for pile in range(size) for target in (0, 1)
-                     if not game.can_play(self.player, pile, target)]
+            wrong = [
+                (pile, target)
+                for pile in range(size)
+                for target in (0, 1)
+                if not game.can_play(self.player, pile, target)
+            ]
             if wrong:
                 return Play(self.player, *self.rng.choice(wrong), at)
         plays = game.legal_plays(self.player)
@@ -70,8 +74,7 @@ def play_round(rules: Rules, seed: int, folder: Path) -> tuple[Path, list[Event]
     """A round between two sloppy players, recorded as the app records it; the file and
     every event of the round."""
     game = Game.deal(rules, random.Random(seed))
-    recorder = Recorder.start(game, seed, ("bot:easy", "human"), ("Ann", "Bo"), 2, (1, 0),
-                              folder)
+    recorder = Recorder.start(game, seed, ("bot:easy", "human"), ("Ann", "Bo"), 2, (1, 0), folder)
     events: list[Event] = []
 
     def keep(action: Action, happened: list[Event]) -> None:
@@ -85,8 +88,6 @@ def play_round(rules: Rules, seed: int, folder: Path) -> tuple[Path, list[Event]
         assert deadline is not None
         table.advance(deadline)
     return recorder.finish(game), events
-
-
 
 
 def watch(playback: Playback, step: float = 0.25) -> list[Event]:
@@ -113,8 +114,18 @@ def test_a_playback_gives_the_original_events_under_every_rule_set(
         assert playback.same_as_recorded() is True
         kinds.update(type(event).__name__ for event in original)
     # The rounds went through every kind of thing a round can do.
-    for kind in ("Played", "Rejected", "LockedOut", "StressWon", "FalseStressCalled",
-                 "PilesTaken", "Stalled", "FlipAgreed", "Flipped", "RoundWon"):
+    for kind in (
+        "Played",
+        "Rejected",
+        "LockedOut",
+        "StressWon",
+        "FalseStressCalled",
+        "PilesTaken",
+        "Stalled",
+        "FlipAgreed",
+        "Flipped",
+        "RoundWon",
+    ):
         assert kinds[kind] > 0, kind
 
 
@@ -178,7 +189,7 @@ def test_an_action_that_cannot_be_applied_breaks_the_playback_off(tmp_path: Path
 
 
 def test_the_statistics_of_a_playback_are_those_of_the_round(tmp_path: Path) -> None:
-    from stress_tui.stats import round_stats
+    from stress_tui.core.stats import round_stats
 
     path, _ = play_round(Rules.for_deck("skat"), 7, tmp_path)
     replay = load(path)
@@ -252,8 +263,15 @@ def test_verify_of_a_round_cut_short_exits_1(
     assert code == 1 and "cut short" in out
 
 
-@pytest.mark.parametrize("content", [b"", b"not json\n", b'{"format":"something else"}\n',
-                                     b'{"format":"stress-tui replay","version":9}\n'])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"not json\n",
+        b'{"format":"something else"}\n',
+        b'{"format":"stress-tui replay","version":9}\n',
+    ],
+)
 def test_a_broken_or_foreign_file_is_one_line_and_exit_2(
     data: Path, capsys: pytest.CaptureFixture[str], content: bytes
 ) -> None:
@@ -297,17 +315,20 @@ def test_an_empty_list_is_empty(data: Path, capsys: pytest.CaptureFixture[str]) 
     ("argv", "line"),
     [
         (["replay"], "stress-tui: replay: give a FILE (or --list; try stress-tui replay --help)"),
-        (["replay", "--speed", "0", "x"],
-         'stress-tui: --speed: must be more than 0 and at most 100, not "0"'),
+        (
+            ["replay", "--speed", "0", "x"],
+            'stress-tui: --speed: must be more than 0 and at most 100, not "0"',
+        ),
         (["replay", "--speed", "fast", "x"], 'stress-tui: --speed: "fast" is not a number'),
         (["replay", "--list", "x"], "stress-tui: x: --list takes no FILE"),
-        (["replay", "--list", "--verify"],
-         "stress-tui: --verify: not allowed with --list"),
+        (["replay", "--list", "--verify"], "stress-tui: --verify: not allowed with --list"),
         (["--deck", "jass", "replay", "x"], "stress-tui: --deck: not with the replay command"),
         (["--rules", "replay", "x"], "stress-tui: --rules: not with the replay command"),
         (["replay", "--spede", "2"], "stress-tui: --spede: no such option (did you mean --speed?)"),
-        (["replay", "/no/such/replay.jsonl"],
-         "stress-tui: /no/such/replay.jsonl: cannot read: no such file or directory"),
+        (
+            ["replay", "/no/such/replay.jsonl"],
+            "stress-tui: /no/such/replay.jsonl: cannot read: no such file or directory",
+        ),
     ],
 )
 def test_a_bad_replay_command_is_one_line_and_exit_2(
@@ -321,7 +342,10 @@ def test_watching_needs_a_terminal(data: Path, tmp_path: Path) -> None:
     path, _ = play_round(Rules.for_deck("jass"), 1, data / "replays")
     done = subprocess.run(
         [sys.executable, "-m", "stress_tui", "replay", str(path)],
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=20,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=20,
         env={**os.environ, "STRESS_TUI_DATA_DIR": str(data)},
     )
     assert done.returncode == 2 and done.stdout == ""
@@ -331,25 +355,28 @@ def test_watching_needs_a_terminal(data: Path, tmp_path: Path) -> None:
 HEADER = '{"format":"stress-tui replay","version":1,"seed":3,"rules":"standard"'
 
 
-@pytest.mark.parametrize("content", [
-    HEADER + "}\n" + '{"t":1.2,"a":{}}\n',                 # a kind that is not a name
-    HEADER + "}\n" + '{"t":1.2,"a":[]}\n',
-    HEADER + "}\n" + '{"t":1e999,"a":"flip"}\n',           # a time that is not finite
-    HEADER + "}\n" + '{"t":NaN,"a":"flip"}\n',
-    HEADER + "}\n" + '{"t":' + "9" * 400 + ',"a":"flip"}\n',  # too large for a float
-    HEADER + "}\n" + '{"t":' + "9" * 5000 + ',"a":"flip"}\n',  # too long to read at all
-    HEADER + "}\n" + "[" * 100_000 + "]" * 100_000 + "\n",  # nested too deeply
-    HEADER.replace('"seed":3', '"seed":1e999') + "}\n",
-    HEADER.replace('"seed":3', '"seed":"3"') + "}\n",
-    HEADER.replace('"seed":3', '"seed":true') + "}\n",
-    HEADER + ',"names":"Ann"}\n',
-    HEADER + ',"players":["human"]}\n',
-    HEADER + ',"score":[1,"x"]}\n',
-    HEADER + "}\n" + '{"end":true,"winner":7}\n',
-    HEADER + "}\n" + '{"end":true,"t":"late"}\n',
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        HEADER + "}\n" + '{"t":1.2,"a":{}}\n',  # a kind that is not a name
+        HEADER + "}\n" + '{"t":1.2,"a":[]}\n',
+        HEADER + "}\n" + '{"t":1e999,"a":"flip"}\n',  # a time that is not finite
+        HEADER + "}\n" + '{"t":NaN,"a":"flip"}\n',
+        HEADER + "}\n" + '{"t":' + "9" * 400 + ',"a":"flip"}\n',  # too large for a float
+        HEADER + "}\n" + '{"t":' + "9" * 5000 + ',"a":"flip"}\n',  # too long to read at all
+        HEADER + "}\n" + "[" * 100_000 + "]" * 100_000 + "\n",  # nested too deeply
+        HEADER.replace('"seed":3', '"seed":1e999') + "}\n",
+        HEADER.replace('"seed":3', '"seed":"3"') + "}\n",
+        HEADER.replace('"seed":3', '"seed":true') + "}\n",
+        HEADER + ',"names":"Ann"}\n',
+        HEADER + ',"players":["human"]}\n',
+        HEADER + ',"score":[1,"x"]}\n',
+        HEADER + "}\n" + '{"end":true,"winner":7}\n',
+        HEADER + "}\n" + '{"end":true,"t":"late"}\n',
+    ],
+)
 def test_a_damaged_replay_is_a_one_line_error(tmp_path: Path, content: str) -> None:
-    from stress_tui.storage import StorageError
+    from stress_tui.storage.files import StorageError
 
     path = tmp_path / "damaged.jsonl"
     path.write_text(content)
@@ -362,13 +389,12 @@ def test_a_damaged_replay_is_a_one_line_error(tmp_path: Path, content: str) -> N
 def test_files_get_the_permissions_of_any_new_file(tmp_path: Path) -> None:
     """Not the 0600 of a temporary file: a replay and the record are made like any file
     (0666 less the umask), and a rewritten record keeps what its owner set."""
-    from stress_tui.stats import Record
+    from stress_tui.storage.record import Record
 
     umask = os.umask(0o022)
     try:
         game = Game.deal(Rules(), random.Random(1))
-        recorder = Recorder.start(game, 1, ("human", "human"), ("A", "B"), 1, (0, 0),
-                                  tmp_path)
+        recorder = Recorder.start(game, 1, ("human", "human"), ("A", "B"), 1, (0, 0), tmp_path)
         path = recorder.finish(game)
         record = tmp_path / "record.json"
         Record().save(record)

@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from stress_tui.cards import DECKS, JOKER_CARD, RANK_LETTERS, Suit
-from stress_tui.engine import (
+from stress_tui.core.cards import DECKS, JOKER_CARD, RANK_LETTERS, Suit
+from stress_tui.core.engine import (
     DEAD_FLIPS,
     Action,
     CallStress,
@@ -44,7 +44,7 @@ from stress_tui.engine import (
     StressWon,
     TableDead,
 )
-from stress_tui.rules import FalseStress, Rules
+from stress_tui.core.rules import FalseStress, Rules
 from tests.conftest import card, cards, game, line, position
 
 NOT_ADJACENT = RejectReason.NOT_ADJACENT
@@ -72,14 +72,27 @@ def test_on_a_four_a_five_then_a_six_then_a_seven_but_not_a_ten() -> None:
     assert line(g, "p1 row") == "- | - | - | TD"
 
 
-@pytest.mark.parametrize(("top", "rank", "fits"), [
-    # 001: "Auf 8 kann 9 und 7 gelegt werden"
-    ("8", "9", True), ("8", "7", True), ("8", "8", False), ("8", "6", False), ("8", "T", False),
-    # 001: "auf Ass sowohl König als auch 2"
-    ("A", "K", True), ("A", "2", True), ("A", "Q", False), ("A", "3", False), ("A", "A", False),
-    # 000: "På en sjua går bara en sexa eller en åtta; aldrig en annan sjua."
-    ("7", "6", True), ("7", "8", True), ("7", "7", False),
-])
+@pytest.mark.parametrize(
+    ("top", "rank", "fits"),
+    [
+        # 001: "Auf 8 kann 9 und 7 gelegt werden"
+        ("8", "9", True),
+        ("8", "7", True),
+        ("8", "8", False),
+        ("8", "6", False),
+        ("8", "T", False),
+        # 001: "auf Ass sowohl König als auch 2"
+        ("A", "K", True),
+        ("A", "2", True),
+        ("A", "Q", False),
+        ("A", "3", False),
+        ("A", "A", False),
+        # 000: "På en sjua går bara en sexa eller en åtta; aldrig en annan sjua."
+        ("7", "6", True),
+        ("7", "8", True),
+        ("7", "7", False),
+    ],
+)
 def test_a_card_goes_on_a_card_exactly_one_rank_above_or_below(
     top: str, rank: str, fits: bool
 ) -> None:
@@ -149,9 +162,15 @@ def _deck_row(deck: str, *piles: str) -> str:
     return " | ".join([*piles, *["-"] * (size - len(piles))])
 
 
-@pytest.mark.parametrize(("deck", "lowest"), [
-    ("standard", "2"), ("jass", "6"), ("skat", "7"), ("doppelkopf", "9"),
-])
+@pytest.mark.parametrize(
+    ("deck", "lowest"),
+    [
+        ("standard", "2"),
+        ("jass", "6"),
+        ("skat", "7"),
+        ("doppelkopf", "9"),
+    ],
+)
 def test_the_ace_wraps_to_the_deck_s_lowest_rank(deck: str, lowest: str) -> None:
     """000 and 001: on an ace a king or the lowest card goes; the deck decides which is
     lowest (2 standard, 6 Jass, 7 Skat, 9 Doppelkopf); and the ace goes on both."""
@@ -203,7 +222,8 @@ def test_after_a_play_the_row_is_refilled_from_the_top_of_the_draw_pile() -> Non
         p2 row: 8D | 2S | 3S | 7C
     """)
     assert g.apply(Play(0, 0, 0, 1.0)) == [
-        Played(0, 0, 0, cards("5H"), 1.0), Drawn(0, 0, card("3C"), False),
+        Played(0, 0, 0, cards("5H"), 1.0),
+        Drawn(0, 0, card("3C"), False),
     ]
     assert line(g, "p1 row") == "3C | 9S | JC | KD"
     assert line(g, "p1 draw") == "2C"
@@ -250,7 +270,8 @@ def test_a_stacked_pile_is_played_as_a_whole() -> None:
         p2 row: 8D | 2S | 3S | 7C
     """)
     assert g.apply(Play(0, 0, 0, 1.0)) == [
-        Played(0, 0, 0, cards("9S 9H 9C"), 1.0), Drawn(0, 0, card("4C"), False),
+        Played(0, 0, 0, cards("9S 9H 9C"), 1.0),
+        Drawn(0, 0, card("4C"), False),
     ]
     assert line(g, "piles") == "8H 9S 9H 9C | QS"
     assert g.top(0) == card("9C")
@@ -268,7 +289,8 @@ def test_with_stacking_off_equal_ranks_take_separate_places() -> None:
         p2 row: 8D | 2S | 3S | 7C
     """)
     assert g.apply(Play(0, 0, 0, 1.0)) == [
-        Played(0, 0, 0, cards("5H"), 1.0), Drawn(0, 0, card("9H"), False),
+        Played(0, 0, 0, cards("5H"), 1.0),
+        Drawn(0, 0, card("9H"), False),
     ]
     assert line(g, "p1 row") == "9H | 9S | JC | KD"
 
@@ -365,7 +387,8 @@ def test_a_play_that_shows_the_same_rank_on_both_piles_opens_stress() -> None:
         p2 row: 8D | 2S | 3S | KC
     """)
     assert g.apply(Play(0, 0, 0, 1.0)) == [
-        Played(0, 0, 0, cards("5S"), 1.0), StressOpened(1.0),
+        Played(0, 0, 0, cards("5S"), 1.0),
+        StressOpened(1.0),
     ]
     assert g.phase is Phase.STRESS
     assert g.is_stress()
@@ -497,7 +520,8 @@ def test_false_stress_take_the_caller_takes_both_piles() -> None:
     """001, Strafen: calling stress by mistake costs the caller the piles."""
     g = game(NO_STRESS.format(rules=""))
     assert g.apply(CallStress(0, 1.0)) == [
-        FalseStressCalled(0, FalseStress.TAKE), PilesTaken(0, (0, 1), 4),
+        FalseStressCalled(0, FalseStress.TAKE),
+        PilesTaken(0, (0, 1), 4),
     ]
     assert g.phase is Phase.WAITING_FLIP
     assert line(g, "piles") == "- | -"
@@ -516,7 +540,8 @@ def test_false_stress_ignore_costs_nothing() -> None:
 def test_false_stress_lockout_locks_the_caller_out_of_playing() -> None:
     g = game(NO_STRESS.format(rules=" false-stress=lockout"))
     assert g.apply(CallStress(0, 1.0)) == [
-        FalseStressCalled(0, FalseStress.LOCKOUT), LockedOut(0, 1.75),
+        FalseStressCalled(0, FalseStress.LOCKOUT),
+        LockedOut(0, 1.75),
     ]
     assert line(g, "p1 state") == "locked-until=1.75"
     early = Play(0, 2, 0, 1.5)
@@ -717,10 +742,13 @@ def test_a_flip_from_an_empty_draw_pile_takes_the_opponent_s_card() -> None:
     assert line(g, "p2 draw") == "-"
 
 
-@pytest.mark.parametrize(("owner", "flipped", "piles"), [
-    (0, Flipped((card("9H"), None), (0, None), 1.0), "4H 9H | KD"),
-    (1, Flipped((None, card("9H")), (None, 1), 1.0), "4H | KD 9H"),
-])
+@pytest.mark.parametrize(
+    ("owner", "flipped", "piles"),
+    [
+        (0, Flipped((card("9H"), None), (0, None), 1.0), "4H 9H | KD"),
+        (1, Flipped((None, card("9H")), (None, 1), 1.0), "4H | KD 9H"),
+    ],
+)
 def test_one_last_card_goes_on_its_owner_s_pile(owner: int, flipped: Flipped, piles: str) -> None:
     g = game(f"""
         rules: standard
@@ -769,7 +797,8 @@ def test_one_last_card_goes_to_an_empty_play_pile_first() -> None:
 def test_a_flip_that_shows_the_same_rank_twice_opens_stress() -> None:
     g = game(STALLING.replace("QC", "9D").replace("phase: playing", "phase: waiting"))
     assert g.apply(Flip(1.0)) == [
-        Flipped((card("9S"), card("9D")), (0, 1), 1.0), StressOpened(1.0),
+        Flipped((card("9S"), card("9D")), (0, 1), 1.0),
+        StressOpened(1.0),
     ]
 
 
@@ -828,7 +857,9 @@ def test_a_table_that_no_flip_can_change_dies_and_the_round_is_drawn() -> None:
     for flips in range(1, DEAD_FLIPS + 1):
         now += 1.0
         assert g.apply(Flip(now)) == [
-            PilesRecycled((1, 1)), Flipped((card("KS"), card("2D")), (0, 1), now), Stalled(),
+            PilesRecycled((1, 1)),
+            Flipped((card("KS"), card("2D")), (0, 1), now),
+            Stalled(),
         ]
         assert line(g, "flips") == str(flips)
     assert g.apply(Flip(now + 1)) == [TableDead((1, 1)), RoundDrawn(now + 1)]
@@ -874,7 +905,9 @@ def test_a_joker_goes_on_anything_and_opens_stress() -> None:
     g = game(JOKERS)
     assert (0, 0) in g.legal_plays(0) and (0, 1) in g.legal_plays(0)
     assert g.apply(Play(0, 0, 1, 1.0)) == [
-        Played(0, 0, 1, (JOKER_CARD,), 1.0), Drawn(0, 0, card("AS"), False), StressOpened(1.0),
+        Played(0, 0, 1, (JOKER_CARD,), 1.0),
+        Drawn(0, 0, card("AS"), False),
+        StressOpened(1.0),
     ]
     assert g.apply(CallStress(1, 1.2))[0] == StressWon(1, 0, 1.2)
 
@@ -890,7 +923,8 @@ def test_anything_goes_on_a_joker() -> None:
 def test_a_flipped_joker_opens_stress() -> None:
     g = game(JOKERS.replace("phase: playing", "phase: waiting").replace("AS", "**"))
     assert g.apply(Flip(1.0)) == [
-        Flipped((JOKER_CARD, card("AH")), (0, 1), 1.0), StressOpened(1.0),
+        Flipped((JOKER_CARD, card("AH")), (0, 1), 1.0),
+        StressOpened(1.0),
     ]
 
 
@@ -930,7 +964,9 @@ def test_a_declared_stop_cancels_the_stress_the_opponent_s_next_play_makes() -> 
     again = StopStress(0, 1.1)
     assert g.apply(again) == [Rejected(0, again, RejectReason.ALREADY)]
     assert g.apply(Play(1, 0, 0, 2.0)) == [
-        Played(1, 0, 0, cards("TC"), 2.0), Drawn(1, 0, card("QD"), False), StressStopped(0),
+        Played(1, 0, 0, cards("TC"), 2.0),
+        Drawn(1, 0, card("QD"), False),
+        StressStopped(0),
     ]
     assert g.phase is Phase.PLAYING
     assert line(g, "p1 state") is None
@@ -940,7 +976,8 @@ def test_the_stop_is_spent_on_the_opponent_s_next_play_whatever_it_is() -> None:
     g = game(STOP)
     g.apply(StopStress(0, 1.0))
     assert g.apply(Play(1, 1, 0, 2.0)) == [
-        Played(1, 1, 0, cards("8S"), 2.0), Drawn(1, 1, card("QD"), False),
+        Played(1, 1, 0, cards("8S"), 2.0),
+        Drawn(1, 1, card("QD"), False),
     ]
     assert line(g, "p1 state") is None
     g.apply(Play(0, 0, 0, 3.0))
@@ -969,8 +1006,7 @@ def test_the_last_card_played_wins_the_round_and_nothing_can_be_called_after() -
     assert g.winner == 0
     assert line(g, "winner") == "p1"
     over = position(g)
-    for action in (CallStress(1, 1.1), Play(1, 0, 1, 1.1), ReadyToFlip(1, 1.1),
-                   StopStress(1, 1.1)):
+    for action in (CallStress(1, 1.1), Play(1, 0, 1, 1.1), ReadyToFlip(1, 1.1), StopStress(1, 1.1)):
         assert g.apply(action) == [Rejected(1, action, RejectReason.ROUND_OVER)]
     flip = Flip(1.1)
     assert g.apply(flip) == [Rejected(None, flip, RejectReason.NOTHING_TO_FLIP)]
@@ -1017,10 +1053,17 @@ PLAYING = """
 """
 
 
-@pytest.mark.parametrize("action", [
-    Play(2, 0, 0, 10.0), Play(-1, 0, 0, 10.0), Play(True, 0, 0, 10.0),
-    CallStress(2, 10.0), ReadyToFlip(-1, 10.0), StopStress(5, 10.0),
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        Play(2, 0, 0, 10.0),
+        Play(-1, 0, 0, 10.0),
+        Play(True, 0, 0, 10.0),
+        CallStress(2, 10.0),
+        ReadyToFlip(-1, 10.0),
+        StopStress(5, 10.0),
+    ],
+)
 def test_an_action_of_no_such_player_raises(action: Action) -> None:
     g = game(PLAYING)
     before = position(g)
@@ -1029,10 +1072,16 @@ def test_an_action_of_no_such_player_raises(action: Action) -> None:
     assert position(g) == before
 
 
-@pytest.mark.parametrize("action", [
-    Play(0, 3, 0, 10.0), Play(0, -1, 0, 10.0), Play(0, 0, 2, 10.0), Play(1, 0, -1, 10.0),
-    Play(0, 1.0, 0, 10.0),  # type: ignore[arg-type]
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        Play(0, 3, 0, 10.0),
+        Play(0, -1, 0, 10.0),
+        Play(0, 0, 2, 10.0),
+        Play(1, 0, -1, 10.0),
+        Play(0, 1.0, 0, 10.0),  # type: ignore[arg-type]
+    ],
+)
 def test_a_play_from_or_to_no_such_pile_raises(action: Action) -> None:
     g = game(PLAYING)
     before = position(g)
@@ -1041,10 +1090,17 @@ def test_a_play_from_or_to_no_such_pile_raises(action: Action) -> None:
     assert position(g) == before
 
 
-@pytest.mark.parametrize("action", [
-    Play(0, 0, 0, 9.5), CallStress(0, 0.0), Flip(9.99),
-    Play(0, 0, 0, math.nan), ReadyToFlip(0, math.inf), CallStress(1, "11"),  # type: ignore[arg-type]
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        Play(0, 0, 0, 9.5),
+        CallStress(0, 0.0),
+        Flip(9.99),
+        Play(0, 0, 0, math.nan),
+        ReadyToFlip(0, math.inf),
+        CallStress(1, "11"),  # type: ignore[arg-type]
+    ],
+)
 def test_time_running_back_or_not_a_number_raises(action: Action) -> None:
     g = game(PLAYING)
     before = position(g)
@@ -1106,24 +1162,27 @@ _SWISS = """
 """
 
 
-@pytest.mark.parametrize(("text", "action", "reason"), [
-    (_RACED, Play(0, 2, 0, 10.0), RejectReason.NOT_ADJACENT),
-    (_RACED, Play(0, 3, 0, 10.0), RejectReason.EMPTY_PILE),
-    (_RACED, Play(0, 0, 0, 10.0), RejectReason.LOST_RACE),
-    (_LOCKED, Play(0, 1, 0, 10.0), RejectReason.LOCKED_OUT),
-    (_OPEN, Play(0, 1, 0, 10.0), RejectReason.STRESS_OPEN),
-    (_WAITING, Play(0, 1, 0, 10.0), RejectReason.NOT_PLAYING),
-    (_OVER, Play(0, 1, 0, 10.0), RejectReason.ROUND_OVER),
-    (_WAITING, CallStress(1, 10.0), RejectReason.TOO_LATE),
-    (_OVER, CallStress(1, 10.0), RejectReason.ROUND_OVER),
-    (_RACED, ReadyToFlip(0, 10.0), RejectReason.ALREADY),
-    (_OPEN, ReadyToFlip(1, 10.0), RejectReason.STRESS_OPEN),
-    (_RACED, StopStress(1, 10.0), RejectReason.RULE_OFF),
-    (_SWISS, StopStress(0, 10.0), RejectReason.ALREADY),
-    (_SWISS, StopStress(1, 10.0), RejectReason.NO_STRESS_THREAT),
-    (_SWISS.replace("playing", "waiting"), StopStress(1, 10.0), RejectReason.NOT_PLAYING),
-    (_RACED, Flip(10.0), RejectReason.NOTHING_TO_FLIP),
-])
+@pytest.mark.parametrize(
+    ("text", "action", "reason"),
+    [
+        (_RACED, Play(0, 2, 0, 10.0), RejectReason.NOT_ADJACENT),
+        (_RACED, Play(0, 3, 0, 10.0), RejectReason.EMPTY_PILE),
+        (_RACED, Play(0, 0, 0, 10.0), RejectReason.LOST_RACE),
+        (_LOCKED, Play(0, 1, 0, 10.0), RejectReason.LOCKED_OUT),
+        (_OPEN, Play(0, 1, 0, 10.0), RejectReason.STRESS_OPEN),
+        (_WAITING, Play(0, 1, 0, 10.0), RejectReason.NOT_PLAYING),
+        (_OVER, Play(0, 1, 0, 10.0), RejectReason.ROUND_OVER),
+        (_WAITING, CallStress(1, 10.0), RejectReason.TOO_LATE),
+        (_OVER, CallStress(1, 10.0), RejectReason.ROUND_OVER),
+        (_RACED, ReadyToFlip(0, 10.0), RejectReason.ALREADY),
+        (_OPEN, ReadyToFlip(1, 10.0), RejectReason.STRESS_OPEN),
+        (_RACED, StopStress(1, 10.0), RejectReason.RULE_OFF),
+        (_SWISS, StopStress(0, 10.0), RejectReason.ALREADY),
+        (_SWISS, StopStress(1, 10.0), RejectReason.NO_STRESS_THREAT),
+        (_SWISS.replace("playing", "waiting"), StopStress(1, 10.0), RejectReason.NOT_PLAYING),
+        (_RACED, Flip(10.0), RejectReason.NOTHING_TO_FLIP),
+    ],
+)
 def test_an_illegal_action_changes_nothing(text: str, action: Action, reason: RejectReason) -> None:
     g = game(text)
     before = position(g)

@@ -10,13 +10,14 @@ from collections.abc import Callable
 
 import pytest
 
-from stress_tui import sim
-from stress_tui.bot import LEVELS, make_bot
-from stress_tui.cards import Card
-from stress_tui.engine import Action, Game
-from stress_tui.rules import Rules
-from stress_tui.settings import Settings
-from stress_tui.sim import (
+from stress_tui.core.cards import Card
+from stress_tui.core.engine import Action, Game
+from stress_tui.core.rules import Rules
+from stress_tui.core.settings import Settings
+from stress_tui.core.table import Driver
+from stress_tui.players import sim
+from stress_tui.players.bot import LEVELS, make_bot
+from stress_tui.players.sim import (
     SimResult,
     play_round,
     rule_variants,
@@ -26,12 +27,18 @@ from stress_tui.sim import (
     soak,
     win_rate,
 )
-from stress_tui.table import Driver
 from tests.conftest import game
 
 KEYS = [
-    "games", "finished", "wins", "mean_actions", "mean_virtual_seconds", "stresses_per_game",
-    "stalls_per_game", "games_per_second", "invariant_violations",
+    "games",
+    "finished",
+    "wins",
+    "mean_actions",
+    "mean_virtual_seconds",
+    "stresses_per_game",
+    "stalls_per_game",
+    "games_per_second",
+    "invariant_violations",
 ]
 STANDARD = Rules.for_deck("standard")
 NORMAL = ("bot:normal", "bot:normal")
@@ -60,9 +67,7 @@ def test_a_round_replays_alone_as_it_was_played_in_the_run() -> None:
     results = [play_round(rules, NORMAL, 5, index) for index in range(10)]
     assert play_round(rules, NORMAL, 5, 7) == results[7]
     run = simulate(rules, NORMAL, 10, 5)
-    assert run.wins == [
-        sum(r.winner == side for r in results) for side in (0, 1)
-    ]
+    assert run.wins == [sum(r.winner == side for r in results) for side in (0, 1)]
     assert run.mean_actions == sum(r.actions for r in results) / 10
 
 
@@ -133,8 +138,19 @@ def test_run_cli_prints_a_readable_summary(capsys: pytest.CaptureFixture[str]) -
     settings = Settings(rules=Rules.for_deck("skat"), seed=4, players=("bot:easy", "bot:hard"))
     assert run_cli(settings, 10, as_json=False) == 0
     out, err = capsys.readouterr()
-    for word in ("games:", "finished:", "wins:", "actions:", "virtual seconds", "stresses:",
-                 "stalls:", "games per second", "violations:", "seed:        4", "skat"):
+    for word in (
+        "games:",
+        "finished:",
+        "wins:",
+        "actions:",
+        "virtual seconds",
+        "stresses:",
+        "stalls:",
+        "games per second",
+        "violations:",
+        "seed:        4",
+        "skat",
+    ):
         assert word in out
     assert err == ""
 
@@ -189,8 +205,16 @@ def test_every_deck_and_house_rule_combination_is_in_the_soak() -> None:
     variants = rule_variants()
     assert len(variants) == len(set(variants))
     assert {r.deck for r in variants} == {"standard", "jass", "skat", "doppelkopf"}
-    for name in ("deal", "jokers", "row_size", "stacking", "wrap", "stress_penalty",
-                 "false_stress", "stress_stop"):
+    for name in (
+        "deal",
+        "jokers",
+        "row_size",
+        "stacking",
+        "wrap",
+        "stress_penalty",
+        "false_stress",
+        "stress_stop",
+    ):
         assert len({getattr(r, name) for r in variants}) >= 2, name
 
 
@@ -334,11 +358,17 @@ def test_ten_thousand_rounds_across_every_deck_and_house_rule_keep_every_invaria
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("level", "below"), [
-    ("normal", "easy"), ("hard", "normal"), ("expert", "hard"),
-])
+@pytest.mark.parametrize(
+    ("level", "below"),
+    [
+        ("normal", "easy"),
+        ("hard", "normal"),
+        ("expert", "hard"),
+    ],
+)
 def test_each_level_beats_the_one_below_in_at_least_70_percent_of_rounds(
-    level: str, below: str,
+    level: str,
+    below: str,
 ) -> None:
     """Standard deck, its default rules, 2,000 rounds: half with each side to play first."""
     rate, first, second = win_rate(STANDARD, level, below, 2000, seed=1)

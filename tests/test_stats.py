@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from stress_tui.engine import CallStress, Flip, Game, Play
-from stress_tui.notation import parse_position
-from stress_tui.stats import Record, round_stats
-from stress_tui.storage import StorageError
+from stress_tui.core.engine import CallStress, Flip, Game, Play
+from stress_tui.core.notation import parse_position
+from stress_tui.core.stats import round_stats
+from stress_tui.storage.files import StorageError
+from stress_tui.storage.record import Record
 
 RACE = """
 rules: standard lockout=0.5
@@ -72,11 +73,11 @@ p2 draw: 8C
 def test_stress_statistics_count_wins_losses_reactions_and_false_calls() -> None:
     game = Game(parse_position(STRESS), random.Random(0))
     actions = [
-        Play(0, 0, 0, 1.0),    # 5C on 4H: both piles show a five, stress opens at 1.0
-        CallStress(1, 1.4),    # p2 first: 0.4
-        CallStress(0, 1.6),    # p1 too late: 0.6, takes the piles
-        Flip(3.0),             # 2C | 8C: no stress
-        CallStress(0, 3.5),    # a false call
+        Play(0, 0, 0, 1.0),  # 5C on 4H: both piles show a five, stress opens at 1.0
+        CallStress(1, 1.4),  # p2 first: 0.4
+        CallStress(0, 1.6),  # p1 too late: 0.6, takes the piles
+        Flip(3.0),  # 2C | 8C: no stress
+        CallStress(0, 3.5),  # a false call
     ]
     p1, p2 = round_stats(game, actions).players
     assert (p2.stresses_won, p2.stresses_lost) == (1, 0)
@@ -102,9 +103,14 @@ def test_the_record_keeps_wins_losses_and_bests_per_name_and_rules(tmp_path: Pat
     assert [name for name, _, _ in again.rows()] == ["Ann", "Bo"]
 
 
-@pytest.mark.parametrize("content", ["{not json", json.dumps({"format": "something else"}),
-                                     json.dumps({"format": "stress-tui record",
-                                                 "players": {"Ann": {"standard": {"x": 1}}}})])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "{not json",
+        json.dumps({"format": "something else"}),
+        json.dumps({"format": "stress-tui record", "players": {"Ann": {"standard": {"x": 1}}}}),
+    ],
+)
 def test_a_broken_or_foreign_record_is_reported_and_left_alone(
     tmp_path: Path, content: str
 ) -> None:
@@ -118,17 +124,32 @@ def test_a_broken_or_foreign_record_is_reported_and_left_alone(
 
 
 def test_the_record_prints_as_a_table_and_as_json(tmp_path: Path) -> None:
-    from stress_tui.stats import record_json, record_table
+    from stress_tui.storage.record import record_json, record_table
 
     assert record_table(Record()) == "No rounds recorded yet."
     game = Game(parse_position(RACE), random.Random(0))
     record = Record()
     record.add_round(("Ann", "Bo"), "jass", round_stats(game, RACE_ACTIONS))
     lines = record_table(record).splitlines()
-    assert lines[0].split() == ["player", "rules", "matches", "rounds", "best", "reaction",
-                                "best", "round"]
+    assert lines[0].split() == [
+        "player",
+        "rules",
+        "matches",
+        "rounds",
+        "best",
+        "reaction",
+        "best",
+        "round",
+    ]
     assert lines[2].split() == ["Bo", "jass", "0-0", "1-0", "0.20s", "4.00s"]
     data = record_json(record)
-    assert data["players"][1] == {"name": "Bo", "rules": "jass", "matches_won": 0,
-                                  "matches_lost": 0, "rounds_won": 1, "rounds_lost": 0,
-                                  "best_reaction": pytest.approx(0.2), "best_round": 4.0}
+    assert data["players"][1] == {
+        "name": "Bo",
+        "rules": "jass",
+        "matches_won": 0,
+        "matches_lost": 0,
+        "rounds_won": 1,
+        "rounds_lost": 0,
+        "best_reaction": pytest.approx(0.2),
+        "best_round": 4.0,
+    }

@@ -12,11 +12,14 @@ from pathlib import Path
 import pytest
 from blessed import Terminal
 
-from stress_tui.cli import main
-from stress_tui.engine import CallStress, Flip, Game, Play
-from stress_tui.keys import default_keymap
-from stress_tui.notation import parse_position
-from stress_tui.render import (
+from stress_tui.cli.main import main
+from stress_tui.core.engine import CallStress, Flip, Game, Play
+from stress_tui.core.notation import parse_position
+from stress_tui.core.stats import PlayerStats, RoundStats, round_stats
+from stress_tui.core.table import Table
+from stress_tui.storage.record import Record, record_json
+from stress_tui.terminal.keys import default_keymap
+from stress_tui.terminal.render import (
     Canvas,
     Notices,
     Overlay,
@@ -27,8 +30,6 @@ from stress_tui.render import (
     render,
     stats_lines,
 )
-from stress_tui.stats import PlayerStats, Record, RoundStats, record_json, round_stats
-from stress_tui.table import Table
 from tests.test_stats import RACE, RACE_ACTIONS, STRESS
 
 
@@ -47,8 +48,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def a_record() -> Record:
     record = Record()
-    record.add_round(("Ann", "Bo"), "jass", round_stats(
-        Game(parse_position(RACE), random.Random(0)), RACE_ACTIONS))
+    record.add_round(
+        ("Ann", "Bo"),
+        "jass",
+        round_stats(Game(parse_position(RACE), random.Random(0)), RACE_ACTIONS),
+    )
     record.add_match(("Ann", "Bo"), "jass", 1)
     return record
 
@@ -56,16 +60,22 @@ def a_record() -> Record:
 # ----------------------------------------------------------------------------- the command
 
 
-def test_stats_prints_the_record_as_a_table(
-    data: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_stats_prints_the_record_as_a_table(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "stats") == (0, "No rounds recorded yet.\n", "")
     a_record().save()
     code, out, err = run(capsys, "stats")
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0].split() == ["player", "rules", "matches", "rounds", "best", "reaction",
-                                "best", "round"]
+    assert lines[0].split() == [
+        "player",
+        "rules",
+        "matches",
+        "rounds",
+        "best",
+        "reaction",
+        "best",
+        "round",
+    ]
     assert lines[1].split() == ["Ann", "jass", "0-1", "0-1", "0.20s", "-"]
     assert lines[2].split() == ["Bo", "jass", "1-0", "1-0", "0.20s", "4.00s"]
 
@@ -80,8 +90,15 @@ def test_stats_json_is_for_scripts(data: Path, capsys: pytest.CaptureFixture[str
     assert json.loads(out)["players"][1]["matches_won"] == 1
 
 
-@pytest.mark.parametrize("content", ["{not json", '{"format": "something else"}',
-                                     '{"format": "stress-tui record", "players": []}', "\xff"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "{not json",
+        '{"format": "something else"}',
+        '{"format": "stress-tui record", "players": []}',
+        "\xff",
+    ],
+)
 def test_a_broken_record_is_one_line_exit_2_and_left_alone(
     data: Path, capsys: pytest.CaptureFixture[str], content: str
 ) -> None:
@@ -127,19 +144,43 @@ def test_stress_reactions_are_split_into_calls_won_and_calls_too_late() -> None:
 
 
 def hand_made() -> RoundStats:
-    ann = PlayerStats(cards_played=23, longest_chain=5, reactions=[0.4, 0.5, 0.9],
-                      stresses_won=2, won_reactions=[0.41, 0.38], stresses_lost=1,
-                      false_calls=1, misplays=3, lockouts=3)
-    bo = PlayerStats(cards_played=17, longest_chain=3, reactions=[], stresses_won=1,
-                     won_reactions=[0.52], stresses_lost=2, late_reactions=[0.6],
-                     false_calls=0, misplays=0, lockouts=0)
+    ann = PlayerStats(
+        cards_played=23,
+        longest_chain=5,
+        reactions=[0.4, 0.5, 0.9],
+        stresses_won=2,
+        won_reactions=[0.41, 0.38],
+        stresses_lost=1,
+        false_calls=1,
+        misplays=3,
+        lockouts=3,
+    )
+    bo = PlayerStats(
+        cards_played=17,
+        longest_chain=3,
+        reactions=[],
+        stresses_won=1,
+        won_reactions=[0.52],
+        stresses_lost=2,
+        late_reactions=[0.6],
+        false_calls=0,
+        misplays=0,
+        lockouts=0,
+    )
     return RoundStats((ann, bo), winner=0, seconds=83.25)
 
 
 def test_the_statistics_table_reads_per_player() -> None:
     lines = stats_lines(hand_made(), ("Ann", "Bo"))
     assert [line.split(None, 1)[0] for line in lines] == [
-        "Ann", "cards", "longest", "median", "stresses", "stresses", "false", "misplays",
+        "Ann",
+        "cards",
+        "longest",
+        "median",
+        "stresses",
+        "stresses",
+        "false",
+        "misplays",
         "lockouts",
     ]
     table = {line[:17].strip(): line[17:].split(None, 1)[0] for line in lines[1:]}
@@ -172,11 +213,27 @@ PLAYING = (
 
 def result_screen(term: Terminal, width: int, height: int, names: tuple[str, str]) -> str:
     table = Table(Game(parse_position(PLAYING), random.Random(1)))
-    result = Result(0, True, keys_live=True, stats=hand_made(),
-                    notes=("replay: 20260101-120000-000000.jsonl",
-                           "record not updated (no space left on device)"))
-    view = View(table=table, now=0.0, keymap=default_keymap(), notices=Notices(names),
-                names=names, score=(3, 1), overlay=Overlay.RESULT, result=result, seed=42)
+    result = Result(
+        0,
+        True,
+        keys_live=True,
+        stats=hand_made(),
+        notes=(
+            "replay: 20260101-120000-000000.jsonl",
+            "record not updated (no space left on device)",
+        ),
+    )
+    view = View(
+        table=table,
+        now=0.0,
+        keymap=default_keymap(),
+        notices=Notices(names),
+        names=names,
+        score=(3, 1),
+        overlay=Overlay.RESULT,
+        result=result,
+        seed=42,
+    )
     frame = render(view, Palette(term), Canvas(width, height, term.length))
     return "\n".join(plain_lines(frame))
 
@@ -184,12 +241,27 @@ def result_screen(term: Terminal, width: int, height: int, names: tuple[str, str
 def test_the_result_screen_shows_everything_in_80x24(term: Terminal) -> None:
     names = ("Annemarie-Louise", "Bartholomew Bo")  # the longest names there may be
     shown = result_screen(term, 80, 24, names)
-    for text in ("Annemarie-Louise wins the match!", "Annemarie-Louise 3 : 1 Bartholomew Bo",
-                 "Annemarie-Louise", "Bartholomew Bo", "cards played", "longest chain",
-                 "median reaction", "stresses won", "2 (0.41s 0.38s)", "stresses lost",
-                 "2 (0.60s)", "false calls", "misplays", "lockouts", "round 1:23.2",
-                 "seed 42", "replay: 20260101-120000-000000.jsonl",
-                 "record not updated (no space left on device)", "Enter: rematch    q: quit"):
+    for text in (
+        "Annemarie-Louise wins the match!",
+        "Annemarie-Louise 3 : 1 Bartholomew Bo",
+        "Annemarie-Louise",
+        "Bartholomew Bo",
+        "cards played",
+        "longest chain",
+        "median reaction",
+        "stresses won",
+        "2 (0.41s 0.38s)",
+        "stresses lost",
+        "2 (0.60s)",
+        "false calls",
+        "misplays",
+        "lockouts",
+        "round 1:23.2",
+        "seed 42",
+        "replay: 20260101-120000-000000.jsonl",
+        "record not updated (no space left on device)",
+        "Enter: rematch    q: quit",
+    ):
         assert text in shown, text
 
 
@@ -202,16 +274,25 @@ def test_the_result_screen_keeps_its_keys_on_any_table_size(
     assert ("cards played" in shown) or ("a taller window shows the statistics" in shown)
 
 
-@pytest.mark.parametrize("values", [{"rounds_won": "x"}, {"matches_lost": -1},
-                                    {"rounds_lost": True}, {"best_round": "fast"},
-                                    {"best_reaction": -0.5}, {"best_round": 10**400}])
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"rounds_won": "x"},
+        {"matches_lost": -1},
+        {"rounds_lost": True},
+        {"best_round": "fast"},
+        {"best_reaction": -0.5},
+        {"best_round": 10**400},
+    ],
+)
 def test_a_record_of_the_wrong_kinds_of_values_is_broken(
     data: Path, capsys: pytest.CaptureFixture[str], values: dict[str, object]
 ) -> None:
     data.mkdir()
     path = data / "record.json"
-    content = json.dumps({"format": "stress-tui record", "version": 1,
-                          "players": {"Ann": {"jass": values}}})
+    content = json.dumps(
+        {"format": "stress-tui record", "version": 1, "players": {"Ann": {"jass": values}}}
+    )
     path.write_text(content)
     code, out, err = run(capsys, "stats")
     assert (code, out) == (2, "")

@@ -3,8 +3,8 @@ and nothing before its time."""
 
 from __future__ import annotations
 
-from stress_tui.engine import Action, Event, Flip, Game, ReadyToFlip, StopStress
-from stress_tui.table import Table
+from stress_tui.core.engine import Action, Event, Flip, Game, ReadyToFlip, StopStress
+from stress_tui.core.table import Table
 from tests.conftest import game
 
 WAITING = """

@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from .cards import DECKS, JOKER, Deck
+from stress_tui.core.cards import DECKS, JOKER, Deck
 
 
 class RulesError(ValueError):
@@ -157,8 +157,11 @@ class Rules:
     def _check(self) -> None:
         if self.deck not in DECKS:
             raise RulesError(f"unknown deck {self.deck!r} (choose from {', '.join(DECKS)})")
-        for name, value in (("jokers", self.jokers), ("row_size", self.row_size),
-                            ("wins", self.wins)):
+        for name, value in (
+            ("jokers", self.jokers),
+            ("row_size", self.row_size),
+            ("wins", self.wins),
+        ):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise RulesError(f"{name} must be a whole number, not {value!r}")
         if self.jokers < 0 or self.jokers > 16:
@@ -182,7 +185,9 @@ class Rules:
 
 
 _ENUMS: dict[str, type[enum.Enum]] = {
-    "deal": Deal, "stress_penalty": StressPenalty, "false_stress": FalseStress,
+    "deal": Deal,
+    "stress_penalty": StressPenalty,
+    "false_stress": FalseStress,
 }
 
 
@@ -195,9 +200,7 @@ def _coerced(settings: dict[str, Any]) -> dict[str, Any]:
                 out[name] = kind(out[name])
             except ValueError:
                 choices = ", ".join(str(m.value) for m in kind)
-                raise RulesError(
-                    f"{name} must be one of {choices}, not {out[name]!r}"
-                ) from None
+                raise RulesError(f"{name} must be one of {choices}, not {out[name]!r}") from None
     for name in ("lockout", "race_window"):
         if isinstance(out.get(name), int) and not isinstance(out.get(name), bool):
             out[name] = float(out[name])

@@ -22,10 +22,10 @@ from typing import Any
 
 import platformdirs
 
-from .cards import DECKS
-from .keys import default_keymap
-from .rules import Deal, FalseStress, Rules, RulesError, StressPenalty
-from .settings import PLAYER_KINDS, Settings
+from stress_tui.core.cards import DECKS
+from stress_tui.core.rules import Deal, FalseStress, Rules, RulesError, StressPenalty
+from stress_tui.core.settings import PLAYER_KINDS, Settings
+from stress_tui.terminal.keys import default_keymap
 
 ENV_VAR = "STRESS_TUI_CONFIG"
 """The environment variable that names another config file (tests use it)."""
@@ -313,9 +313,7 @@ _PART = re.compile(_BARE_OR_QUOTED)
 
 
 def _key_parts(text: str) -> tuple[str, ...]:
-    return tuple(
-        part[1:-1] if part[:1] in "\"'" else part for part in _PART.findall(text)
-    )
+    return tuple(part[1:-1] if part[:1] in "\"'" else part for part in _PART.findall(text))
 
 
 def find_line(text: str, key: tuple[str, ...]) -> int | None:
@@ -342,7 +340,7 @@ def find_line(text: str, key: tuple[str, ...]) -> int | None:
             if not entry:
                 continue
             path = table + _key_parts(entry.group(1))
-            rest = line[entry.end():]
+            rest = line[entry.end() :]
             for quotes in ('"""', "'''"):
                 if rest.count(quotes) % 2 == 1:
                     in_string = quotes

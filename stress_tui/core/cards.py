@@ -19,8 +19,19 @@ JOKER = 0
 JACK, QUEEN, KING, ACE = 11, 12, 13, 14
 
 RANK_LETTERS = {
-    2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "T",
-    JACK: "J", QUEEN: "Q", KING: "K", ACE: "A",
+    2: "2",
+    3: "3",
+    4: "4",
+    5: "5",
+    6: "6",
+    7: "7",
+    8: "8",
+    9: "9",
+    10: "T",
+    JACK: "J",
+    QUEEN: "Q",
+    KING: "K",
+    ACE: "A",
 }
 """One letter per rank, as used by the position notation (``T`` is the ten)."""
 
@@ -142,24 +153,48 @@ DECKS: dict[str, Deck] = {
     deck.name: deck
     for deck in (
         Deck(
-            "standard", tuple(range(2, 15)), 1, row_size=4, wins=3, deal="split",
-            false_stress="take", stress_stop=False,
+            "standard",
+            tuple(range(2, 15)),
+            1,
+            row_size=4,
+            wins=3,
+            deal="split",
+            false_stress="take",
+            stress_stop=False,
             source="000 (Swedish): 52 cards split 26/26, rows of four",
         ),
         Deck(
-            "jass", tuple(range(6, 15)), 1, row_size=4, wins=5, deal="split",
-            false_stress="ignore", stress_stop=True,
+            "jass",
+            tuple(range(6, 15)),
+            1,
+            row_size=4,
+            wins=5,
+            deal="split",
+            false_stress="ignore",
+            stress_stop=True,
             source="001 (German), Einfacher Kartensatz: Jass 36 cards 6..A, to 5 wins, "
             "stress stop, a false call costs nothing",
         ),
         Deck(
-            "skat", tuple(range(7, 15)), 1, row_size=3, wins=3, deal="split",
-            false_stress="take", stress_stop=False,
+            "skat",
+            tuple(range(7, 15)),
+            1,
+            row_size=3,
+            wins=3,
+            deal="split",
+            false_stress="take",
+            stress_stop=False,
             source="001 (German), Variante für Skat-Spieler: 32 cards 7..A, three open cards",
         ),
         Deck(
-            "doppelkopf", tuple(range(9, 15)), 2, row_size=4, wins=3, deal="split",
-            false_stress="take", stress_stop=False,
+            "doppelkopf",
+            tuple(range(9, 15)),
+            2,
+            row_size=4,
+            wins=3,
+            deal="split",
+            false_stress="take",
+            stress_stop=False,
             source="001 (German), Verändertes Kartenblatt: 9..A, every card twice",
         ),
     )
@@ -175,4 +210,3 @@ def format_cards(cards: Iterable[Card]) -> str:
 def parse_cards(text: str) -> list[Card]:
     """Cards in notation, separated by white space."""
     return [Card.parse(token) for token in text.split()]
-

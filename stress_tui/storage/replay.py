@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from .engine import (
+from stress_tui.core.engine import (
     Action,
     CallStress,
     Event,
@@ -34,13 +34,15 @@ from .engine import (
     ReadyToFlip,
     StopStress,
 )
-from .notation import NotationError, format_position, format_rules, parse_rules
-from .storage import StorageError, create_temporary, data_dir, reason
+from stress_tui.core.notation import NotationError, format_position, format_rules, parse_rules
+from stress_tui.storage.files import StorageError, create_temporary, data_dir, reason
 
 FORMAT = "stress-tui replay"
 VERSION = 1
 _KINDS: dict[str, type[CallStress] | type[ReadyToFlip] | type[StopStress]] = {
-    "stress": CallStress, "ready": ReadyToFlip, "stop": StopStress,
+    "stress": CallStress,
+    "ready": ReadyToFlip,
+    "stop": StopStress,
 }
 
 
@@ -54,8 +56,13 @@ def action_to_json(action: Action) -> dict[str, Any]:
     if isinstance(action, Flip):
         return {"t": action.time, "a": "flip"}
     if isinstance(action, Play):
-        return {"t": action.time, "a": "play", "p": action.player, "pile": action.pile,
-                "to": action.target}
+        return {
+            "t": action.time,
+            "a": "play",
+            "p": action.player,
+            "pile": action.pile,
+            "to": action.target,
+        }
     name = next(name for name, kind in _KINDS.items() if isinstance(action, kind))
     return {"t": action.time, "a": name, "p": action.player}
 
@@ -99,8 +106,11 @@ def _seconds(value: Any) -> float | None:
 
 
 def _two(value: Any, kind: type) -> bool:
-    return (isinstance(value, list) and len(value) == 2
-            and all(isinstance(v, kind) and not isinstance(v, bool) for v in value))
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, kind) and not isinstance(v, bool) for v in value)
+    )
 
 
 _HEADER_FIELDS: dict[str, Callable[[Any], bool]] = {
@@ -164,21 +174,33 @@ class Recorder:
         """The file being written."""
         self.events: list[Event] = []
         """Every event of the round, for the end line's digest."""
-        self._fd: int | None = _create(self.part, _line({"format": FORMAT, "version": VERSION,
-                                                          **header}))
+        self._fd: int | None = _create(
+            self.part, _line({"format": FORMAT, "version": VERSION, **header})
+        )
 
     @classmethod
-    def start(cls, game: Game, seed: int, players: tuple[str, str], names: tuple[str, str],
-              round_number: int, score: tuple[int, int], folder: Path | None = None,
-              ) -> Recorder:
+    def start(
+        cls,
+        game: Game,
+        seed: int,
+        players: tuple[str, str],
+        names: tuple[str, str],
+        round_number: int,
+        score: tuple[int, int],
+        folder: Path | None = None,
+    ) -> Recorder:
         """Open a replay for a round about to be played."""
         now = datetime.now(timezone.utc)
         folder = folder if folder is not None else replay_dir()
         stem = now.strftime("%Y%m%d-%H%M%S-%f")
         header = {
-            "seed": seed, "rules": format_rules(game.rules), "players": list(players),
-            "names": list(names), "started": now.isoformat(timespec="seconds"),
-            "round": round_number, "score": list(score),
+            "seed": seed,
+            "rules": format_rules(game.rules),
+            "players": list(players),
+            "names": list(names),
+            "started": now.isoformat(timespec="seconds"),
+            "round": round_number,
+            "score": list(score),
         }
         return cls(folder / f"{stem}.jsonl", header)
 
@@ -189,10 +211,15 @@ class Recorder:
 
     def finish(self, game: Game) -> Path:
         """Write the end line and give the file its final name."""
-        self._write({
-            "end": True, "t": game.state.time, "winner": game.state.winner,
-            "position": format_position(game.state), "digest": events_digest(self.events),
-        })
+        self._write(
+            {
+                "end": True,
+                "t": game.state.time,
+                "winner": game.state.winner,
+                "position": format_position(game.state),
+                "digest": events_digest(self.events),
+            }
+        )
         self.close()
         os.replace(self.part, self.path)
         return self.path
@@ -215,7 +242,7 @@ def _line(data: dict[str, Any]) -> bytes:
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 def _create(path: Path, first: bytes) -> int:
@@ -324,8 +351,7 @@ def verify(replay: Replay) -> Verdict:
         return Verdict(False, f"{replay.path}: the events differ from the recorded ones")
     winner = game.state.winner
     who = "nobody" if winner is None else replay.header.get("names", ["p1", "p2"])[winner]
-    return Verdict(True, f"{replay.path}: verified, {len(replay.actions)} actions, "
-                         f"winner {who}")
+    return Verdict(True, f"{replay.path}: verified, {len(replay.actions)} actions, winner {who}")
 
 
 @dataclass(frozen=True)
@@ -370,8 +396,12 @@ def list_lines(found: list[Summary]) -> list[str]:
     if not rows:
         return []
     widths = [max(len(row[i]) for row in rows) for i in range(5)]
-    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False))
-            + "  " + row[5] for row in rows]
+    return [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False))
+        + "  "
+        + row[5]
+        for row in rows
+    ]
 
 
 def summaries(folder: Path | None = None, limit: int = 20) -> tuple[list[Summary], list[str]]:
@@ -385,7 +415,8 @@ def summaries(folder: Path | None = None, limit: int = 20) -> tuple[list[Summary
         return [], [f"{folder}: cannot read: {reason(error)}"]
     paths = sorted(
         (p for p in entries if p.name.endswith((".jsonl", ".jsonl.part"))),
-        key=lambda p: p.name, reverse=True,
+        key=lambda p: p.name,
+        reverse=True,
     )[:limit]
     found, problems = [], []
     for path in paths:
@@ -404,7 +435,14 @@ def summaries(folder: Path | None = None, limit: int = 20) -> tuple[list[Summary
             won = replay.end.get("winner")
             winner = names[won] if won in (0, 1) else "nobody"
             seconds = float(replay.end.get("t", 0.0))
-        found.append(Summary(path, str(header.get("started", "?")), players,
-                             str(header.get("rules")), winner, seconds))
+        found.append(
+            Summary(
+                path,
+                str(header.get("started", "?")),
+                players,
+                str(header.get("rules")),
+                winner,
+                seconds,
+            )
+        )
     return found, problems
-

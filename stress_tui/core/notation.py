@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .cards import JOKER, RANK_LETTERS, Card, format_cards, parse_cards
-from .engine import Cover, Phase, PlayerState, State
-from .rules import Deal, FalseStress, Rules, RulesError, StressPenalty
+from stress_tui.core.cards import JOKER, RANK_LETTERS, Card, format_cards, parse_cards
+from stress_tui.core.engine import Cover, Phase, PlayerState, State
+from stress_tui.core.rules import Deal, FalseStress, Rules, RulesError, StressPenalty
 
 
 class NotationError(ValueError):
@@ -149,8 +149,10 @@ def format_position(state: State) -> str:
 
 
 def _player_lines(name: str, player: PlayerState) -> list[str]:
-    lines = [f"{name} row: {_format_piles(player.row)}",
-             f"{name} draw: {_format_cards(player.draw_pile)}"]
+    lines = [
+        f"{name} row: {_format_piles(player.row)}",
+        f"{name} draw: {_format_cards(player.draw_pile)}",
+    ]
     extra = _format_state(player)
     if extra:
         lines.append(f"{name} state: {extra}")
@@ -203,8 +205,21 @@ def _parse_cover(text: str, where: str) -> Cover | None:
     return Cover(int(words[0][1]) - 1, _float(words[1], where), _RANK_BY_LETTER[words[2]])
 
 
-_KEYS = ("rules", "phase", "winner", "time", "flips", "p1 row", "p1 draw", "p1 state", "piles",
-         "covers", "p2 row", "p2 draw", "p2 state")
+_KEYS = (
+    "rules",
+    "phase",
+    "winner",
+    "time",
+    "flips",
+    "p1 row",
+    "p1 draw",
+    "p1 state",
+    "piles",
+    "covers",
+    "p2 row",
+    "p2 draw",
+    "p2 state",
+)
 
 
 def parse_position(text: str) -> State:

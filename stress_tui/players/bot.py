@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from .cards import JOKER, Card, Suit
-from .engine import (
+from stress_tui.core.cards import JOKER, Card, Suit
+from stress_tui.core.engine import (
     Action,
     CallStress,
     Game,
@@ -35,8 +35,8 @@ from .engine import (
     State,
     StopStress,
 )
-from .rules import Rules
-from .table import Driver
+from stress_tui.core.rules import Rules
+from stress_tui.core.table import Driver
 
 EMPTY = -1
 """The rank written for an empty place in a row, or an empty play pile, in a ``View``."""
@@ -91,24 +91,68 @@ LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
         Level(
-            "easy", look=1.05, chain=0.70, surprise=1.5, call=0.85, anticipated_call=0.70,
-            sigma=0.30, miss=0.20, false_call=0.01, chains=False, stacks=False,
-            blocks=False, makes_stress=False, stops=False,
+            "easy",
+            look=1.05,
+            chain=0.70,
+            surprise=1.5,
+            call=0.85,
+            anticipated_call=0.70,
+            sigma=0.30,
+            miss=0.20,
+            false_call=0.01,
+            chains=False,
+            stacks=False,
+            blocks=False,
+            makes_stress=False,
+            stops=False,
         ),
         Level(
-            "normal", look=0.80, chain=0.45, surprise=1.4, call=0.62, anticipated_call=0.50,
-            sigma=0.28, miss=0.06, false_call=0.0, chains=True, stacks=True,
-            blocks=False, makes_stress=False, stops=True,
+            "normal",
+            look=0.80,
+            chain=0.45,
+            surprise=1.4,
+            call=0.62,
+            anticipated_call=0.50,
+            sigma=0.28,
+            miss=0.06,
+            false_call=0.0,
+            chains=True,
+            stacks=True,
+            blocks=False,
+            makes_stress=False,
+            stops=True,
         ),
         Level(
-            "hard", look=0.60, chain=0.33, surprise=1.3, call=0.46, anticipated_call=0.30,
-            sigma=0.25, miss=0.02, false_call=0.0, chains=True, stacks=True,
-            blocks=True, makes_stress=True, stops=True,
+            "hard",
+            look=0.60,
+            chain=0.33,
+            surprise=1.3,
+            call=0.46,
+            anticipated_call=0.30,
+            sigma=0.25,
+            miss=0.02,
+            false_call=0.0,
+            chains=True,
+            stacks=True,
+            blocks=True,
+            makes_stress=True,
+            stops=True,
         ),
         Level(
-            "expert", look=0.45, chain=0.24, surprise=1.25, call=0.34, anticipated_call=0.20,
-            sigma=0.22, miss=0.0, false_call=0.0, chains=True, stacks=True,
-            blocks=True, makes_stress=True, stops=True,
+            "expert",
+            look=0.45,
+            chain=0.24,
+            surprise=1.25,
+            call=0.34,
+            anticipated_call=0.20,
+            sigma=0.22,
+            miss=0.0,
+            false_call=0.0,
+            chains=True,
+            stacks=True,
+            blocks=True,
+            makes_stress=True,
+            stops=True,
         ),
     )
 }
@@ -275,10 +319,7 @@ def _fit(fits: tuple[frozenset[int], ...]) -> Fit:
     on = (*fits, _NOTHING)  # an empty pile (EMPTY, -1: the last) takes nothing
     ranks = (*range(len(fits)), EMPTY)
     return tuple(
-        tuple(
-            tuple((rank in left) | (rank in right) << 1 for rank in ranks)
-            for right in on
-        )
+        tuple(tuple((rank in left) | (rank in right) << 1 for rank in ranks) for right in on)
         for left in on
     )
 
@@ -478,10 +519,7 @@ class Bot:
             self._row = row
             self._played = -1
             self._expect_stress = False
-            if (
-                self._stops_stress and not me.stop
-                and self._threatened(them, top0, top1)
-            ):
+            if self._stops_stress and not me.stop and self._threatened(them, top0, top1):
                 # Nothing to play: point at the opponent's stress card instead.
                 median = self._chain if continuing else self._look
                 return StopStress(self.player, now + self.delay(median))
@@ -515,8 +553,10 @@ class Bot:
         if flipped:
             median = self._after_flip
         elif (
-            top0 == self._top0 and top1 == self._top1  # its own card landed as planned
-            and pile != self._played and self._row[pile] == rank  # and it saw this one
+            top0 == self._top0
+            and top1 == self._top1  # its own card landed as planned
+            and pile != self._played
+            and self._row[pile] == rank  # and it saw this one
         ):
             median = self._chain
         else:
@@ -657,9 +697,7 @@ class Bot:
         """The play its level's sense likes best (the first of equals); ``mask`` has the
         row's every play, as ``_codes`` reads it."""
         chains, stacks = self._chains, self._stacks
-        makes_stress = (
-            self._makes_stress and not them.stop and self._made_won >= self._made_lost
-        )
+        makes_stress = self._makes_stress and not them.stop and self._made_won >= self._made_lost
         on = self._on
         piles = me.row
         opponent = [pile[0].rank for pile in them.row if pile] if self._blocks else ()

@@ -58,7 +58,7 @@ from typing import Any
 from blessed import Terminal
 from blessed.keyboard import Keystroke
 
-from .engine import (
+from stress_tui.core.engine import (
     Action,
     CallStress,
     Event,
@@ -71,9 +71,16 @@ from .engine import (
     State,
     StopStress,
 )
-from .keys import Binding, Intent, KeyMap, SequenceFilter, key_name, keymap_for
-from .notation import format_rules
-from .render import (
+from stress_tui.core.notation import format_rules
+from stress_tui.core.rules import Rules
+from stress_tui.core.settings import Settings
+from stress_tui.core.stats import RoundStats, round_stats
+from stress_tui.core.table import Driver, Table
+from stress_tui.storage.files import StorageError, reason
+from stress_tui.storage.record import Record
+from stress_tui.storage.replay import Recorder, replay_dir
+from stress_tui.terminal.keys import Binding, Intent, KeyMap, SequenceFilter, key_name, keymap_for
+from stress_tui.terminal.render import (
     Frame,
     FrameCanvas,
     Layout,
@@ -91,12 +98,6 @@ from .render import (
     render,
     warm_cards,
 )
-from .replay import Recorder, replay_dir
-from .rules import Rules
-from .settings import Settings
-from .stats import Record, RoundStats, round_stats
-from .storage import StorageError, reason
-from .table import Driver, Table
 
 EXIT_QUIT = 0
 EXIT_CRASH = 1
@@ -368,8 +369,9 @@ class Screen:
         if not due:
             return
         self.timer_due = min(due)
-        self.timer = self.loop.call_at(self.loop_time_at(self.timer_due), self.guarded,
-                                       self.on_timer)
+        self.timer = self.loop.call_at(
+            self.loop_time_at(self.timer_due), self.guarded, self.on_timer
+        )
 
     def on_timer(self) -> None:
         self.timer = None
@@ -543,10 +545,14 @@ class Screen:
             stack.enter_context(term.cbreak())
             _no_flow_control()
             stack.enter_context(term.hidden_cursor())
-            stack.enter_context(term.enable_kitty_keyboard(
-                report_events=True, report_all_keys=True, report_text=True,
-                timeout=QUERY_TIMEOUT,
-            ))
+            stack.enter_context(
+                term.enable_kitty_keyboard(
+                    report_events=True,
+                    report_all_keys=True,
+                    report_text=True,
+                    timeout=QUERY_TIMEOUT,
+                )
+            )
             self.sync = term.does_synchronized_output(timeout=QUERY_TIMEOUT)
         except BaseException:
             stack.close()
@@ -650,7 +656,7 @@ class App(Screen):
         self.first_game: Game | None = None
         rules = settings.rules
         if position:
-            from .notation import parse_position
+            from stress_tui.core.notation import parse_position
 
             state = parse_position(position)
             rules = state.rules
@@ -678,8 +684,10 @@ class App(Screen):
             Record.load()
         except StorageError as error:
             self.record_off = str(error)
-            self.warnings.append("The record file cannot be read: left alone, not updated "
-                                 "(stress-tui stats says why)")
+            self.warnings.append(
+                "The record file cannot be read: left alone, not updated "
+                "(stress-tui stats says why)"
+            )
         self.table = self.new_table(self.first_game)
 
     # ------------------------------------------------------------------ rounds
@@ -687,11 +695,12 @@ class App(Screen):
     def drivers(self) -> tuple[Driver, ...]:
         """Computer players for the sides that are not human (``bot:LEVEL``), each with a
         random source of its own, seeded from the match's seed and the round."""
-        bots = [(i, kind[4:]) for i, kind in enumerate(self.settings.players)
-                if kind.startswith("bot:")]
+        bots = [
+            (i, kind[4:]) for i, kind in enumerate(self.settings.players) if kind.startswith("bot:")
+        ]
         if not bots:
             return ()
-        from .bot import make_bot
+        from stress_tui.players.bot import make_bot
 
         round_number = sum(self.match.score)
         return tuple(
@@ -762,8 +771,7 @@ class App(Screen):
         match_over = winner is not None and self.match.winner is not None
         stats = round_stats(self.dealt_game(), self.round_actions)
         notes = [self.finish_recording(), self.count_in_record(stats, match_over)]
-        return Result(winner, match_over, stats=stats,
-                      notes=tuple(note for note in notes if note))
+        return Result(winner, match_over, stats=stats, notes=tuple(note for note in notes if note))
 
     def dealt_game(self) -> Game:
         """A copy of the round as it began (for its statistics)."""
@@ -799,8 +807,12 @@ class App(Screen):
         score = (self.match.score[0], self.match.score[1])
         try:
             self.recorder = Recorder.start(
-                self.table.game, self.round_seed, self.settings.players, self.settings.names,
-                self.round_number, score,
+                self.table.game,
+                self.round_seed,
+                self.settings.players,
+                self.settings.names,
+                self.round_number,
+                score,
             )
         except OSError as error:
             self.stop_recording(error)
@@ -958,8 +970,10 @@ def run_screen(make: Callable[..., Screen]) -> int:
     """Run the screen ``make(term, colour=...)`` makes in this terminal until it ends;
     return the exit status."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("stress-tui: not a terminal (stdin and stdout must be a terminal to play)",
-              file=sys.stderr)
+        print(
+            "stress-tui: not a terminal (stdin and stdout must be a terminal to play)",
+            file=sys.stderr,
+        )
         return EXIT_NOT_A_TERMINAL
     try:
         term, colour = make_terminal()
@@ -980,7 +994,10 @@ def _crashed(error: Exception) -> int:
     is already restored: ``main`` leaves it in its ``finally``)."""
     sys.stdout.flush()
     what = f"{type(error).__name__}: {error}".splitlines()[0]
-    print(f"stress-tui: stopped by a bug, not by anything you did ({what}); "
-          "the traceback below says where", file=sys.stderr)
+    print(
+        f"stress-tui: stopped by a bug, not by anything you did ({what}); "
+        "the traceback below says where",
+        file=sys.stderr,
+    )
     traceback.print_exc()
     return EXIT_CRASH

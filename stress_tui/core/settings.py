@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .rules import Rules
+from stress_tui.core.rules import Rules
 
 PLAYER_KINDS = ("human", "bot:easy", "bot:normal", "bot:hard", "bot:expert")
 """What may sit at each side of the table."""

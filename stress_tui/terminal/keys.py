@@ -123,28 +123,72 @@ _LABELS = {
 # ----------------------------------------------------------------------------- key names
 
 _NAMED_KEYS = (
-    "space", "enter", "tab", "backspace", "escape", "up", "down", "left", "right",
-    "home", "end", "insert", "delete", "pageup", "pagedown",
+    "space",
+    "enter",
+    "tab",
+    "backspace",
+    "escape",
+    "up",
+    "down",
+    "left",
+    "right",
+    "home",
+    "end",
+    "insert",
+    "delete",
+    "pageup",
+    "pagedown",
     *(f"f{n}" for n in range(1, 13)),
 )
 _CONTROL_KEYS = ("ctrl+c", "ctrl+l", "ctrl+z")
 
 _ALIASES = {
-    "esc": "escape", "return": "enter", "del": "delete", "ins": "insert",
-    "pgup": "pageup", "pgdn": "pagedown", "page_up": "pageup", "page_down": "pagedown",
-    "semicolon": ";", "comma": ",", "period": ".", "dot": ".", "slash": "/",
-    "backslash": "\\", "quote": "'", "apostrophe": "'", "minus": "-", "equals": "=",
-    "equal": "=", "backquote": "`", "grave": "`", "lbracket": "[", "rbracket": "]",
+    "esc": "escape",
+    "return": "enter",
+    "del": "delete",
+    "ins": "insert",
+    "pgup": "pageup",
+    "pgdn": "pagedown",
+    "page_up": "pageup",
+    "page_down": "pagedown",
+    "semicolon": ";",
+    "comma": ",",
+    "period": ".",
+    "dot": ".",
+    "slash": "/",
+    "backslash": "\\",
+    "quote": "'",
+    "apostrophe": "'",
+    "minus": "-",
+    "equals": "=",
+    "equal": "=",
+    "backquote": "`",
+    "grave": "`",
+    "lbracket": "[",
+    "rbracket": "]",
     "spacebar": "space",
 }
 
 # blessed's names for the keys we know by name (``Keystroke.key_name``).
 _BLESSED_NAMES = {
-    "KEY_ENTER": "enter", "KEY_KP_ENTER": "enter", "KEY_ESCAPE": "escape", "KEY_TAB": "tab",
-    "KEY_BACKSPACE": "backspace", "KEY_DELETE": "delete", "KEY_INSERT": "insert",
-    "KEY_UP": "up", "KEY_DOWN": "down", "KEY_LEFT": "left", "KEY_RIGHT": "right",
-    "KEY_HOME": "home", "KEY_END": "end", "KEY_PGUP": "pageup", "KEY_PGDOWN": "pagedown",
-    "KEY_SPACE": "space", "KEY_CTRL_C": "ctrl+c", "KEY_CTRL_L": "ctrl+l",
+    "KEY_ENTER": "enter",
+    "KEY_KP_ENTER": "enter",
+    "KEY_ESCAPE": "escape",
+    "KEY_TAB": "tab",
+    "KEY_BACKSPACE": "backspace",
+    "KEY_DELETE": "delete",
+    "KEY_INSERT": "insert",
+    "KEY_UP": "up",
+    "KEY_DOWN": "down",
+    "KEY_LEFT": "left",
+    "KEY_RIGHT": "right",
+    "KEY_HOME": "home",
+    "KEY_END": "end",
+    "KEY_PGUP": "pageup",
+    "KEY_PGDOWN": "pagedown",
+    "KEY_SPACE": "space",
+    "KEY_CTRL_C": "ctrl+c",
+    "KEY_CTRL_L": "ctrl+l",
     "KEY_CTRL_Z": "ctrl+z",
     **{f"KEY_F{n}": f"f{n}" for n in range(1, 13)},
 }
@@ -214,10 +258,24 @@ def normalize_key(name: str) -> str:
 
 
 _SHORT_NAMES = {
-    "space": "Spc", "enter": "Ent", "tab": "Tab", "backspace": "BkSp", "escape": "Esc",
-    "up": "Up", "down": "Dn", "left": "Lt", "right": "Rt", "home": "Home", "end": "End",
-    "insert": "Ins", "delete": "Del", "pageup": "PgUp", "pagedown": "PgDn",
-    "ctrl+c": "^C", "ctrl+l": "^L", "ctrl+z": "^Z",
+    "space": "Spc",
+    "enter": "Ent",
+    "tab": "Tab",
+    "backspace": "BkSp",
+    "escape": "Esc",
+    "up": "Up",
+    "down": "Dn",
+    "left": "Lt",
+    "right": "Rt",
+    "home": "Home",
+    "end": "End",
+    "insert": "Ins",
+    "delete": "Del",
+    "pageup": "PgUp",
+    "pagedown": "PgDn",
+    "ctrl+c": "^C",
+    "ctrl+l": "^L",
+    "ctrl+z": "^Z",
 }
 
 
@@ -381,21 +439,35 @@ def replay_keymap() -> KeyMap:
     return KeyMap(REPLAY_BINDINGS)
 
 
-RESERVED_KEYS = frozenset(
-    b.key for b in GLOBAL_BINDINGS if b.scope is Scope.GLOBAL
-) | {"ctrl+z"}
+RESERVED_KEYS = frozenset(b.key for b in GLOBAL_BINDINGS if b.scope is Scope.GLOBAL) | {"ctrl+z"}
 """Keys a player's map may not use (Ctrl-Z suspends)."""
 
 TWO_PLAYER_LAYOUT: dict[str, dict[str, str]] = {
     "p1": {
-        "left1": "q", "left2": "w", "left3": "e", "left4": "r",
-        "right1": "a", "right2": "s", "right3": "d", "right4": "f",
-        "stress": "v", "ready": "c", "stop": "x",
+        "left1": "q",
+        "left2": "w",
+        "left3": "e",
+        "left4": "r",
+        "right1": "a",
+        "right2": "s",
+        "right3": "d",
+        "right4": "f",
+        "stress": "v",
+        "ready": "c",
+        "stop": "x",
     },
     "p2": {
-        "left1": "u", "left2": "i", "left3": "o", "left4": "p",
-        "right1": "j", "right2": "k", "right3": "l", "right4": ";",
-        "stress": "m", "ready": ",", "stop": ".",
+        "left1": "u",
+        "left2": "i",
+        "left3": "o",
+        "left4": "p",
+        "right1": "j",
+        "right2": "k",
+        "right3": "l",
+        "right4": ";",
+        "stress": "m",
+        "ready": ",",
+        "stop": ".",
     },
 }
 """Two people side by side on one QWERTY keyboard. Player 1 (top row on screen) has the left
@@ -406,9 +478,17 @@ finger drops one row down for stress (V, M), the next fingers for ready (C, comm
 stress stop (X, period)."""
 
 SOLO_LAYOUT: dict[str, str] = {
-    "left1": "a", "left2": "s", "left3": "d", "left4": "f",
-    "right1": "j", "right2": "k", "right3": "l", "right4": ";",
-    "stress": "space", "ready": "g", "stop": "h",
+    "left1": "a",
+    "left2": "s",
+    "left3": "d",
+    "left4": "f",
+    "right1": "j",
+    "right2": "k",
+    "right3": "l",
+    "right4": ";",
+    "stress": "space",
+    "ready": "g",
+    "stop": "h",
 }
 """One person against the computer, both hands on the home row: the left hand plays onto the
 left pile, the right hand onto the right pile, one finger per pile from left to right; the
@@ -425,7 +505,9 @@ PLAYER_ACTIONS = _player_actions()
 
 REQUIRED_ACTIONS = (
     *(f"{side}{i}" for side in ("left", "right") for i in range(1, REQUIRED_PILES + 1)),
-    "stress", "ready", "stop",
+    "stress",
+    "ready",
+    "stop",
 )
 """The actions every player's section must give a key."""
 
@@ -503,9 +585,7 @@ def default_keymap(players: tuple[str, str] = ("human", "human")) -> KeyMap:
     return keymap_from_config({}).only_players(humans)
 
 
-def keymap_for(
-    players: tuple[str, str], config: Mapping[str, Mapping[str, str]] | None
-) -> KeyMap:
+def keymap_for(players: tuple[str, str], config: Mapping[str, Mapping[str, str]] | None) -> KeyMap:
     """The key map a game uses: ``config`` (``Settings.keymap``) over the default layout for
     ``players``, with no keys for computer players. Every section of ``config`` is checked,
     even one for a side the computer plays (but its keys may then clash with the human's)."""

@@ -21,13 +21,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TextIO
 
-from .bot import make_bot
-from .cards import DECKS, Card
-from .engine import FlipAgreed, Game, Phase, Stalled, State, StressWon
-from .notation import format_rules
-from .rules import Deal, FalseStress, Rules, RulesError, StressPenalty
-from .settings import Settings
-from .table import Driver, Table
+from stress_tui.core.cards import DECKS, Card
+from stress_tui.core.engine import FlipAgreed, Game, Phase, Stalled, State, StressWon
+from stress_tui.core.notation import format_rules
+from stress_tui.core.rules import Deal, FalseStress, Rules, RulesError, StressPenalty
+from stress_tui.core.settings import Settings
+from stress_tui.core.table import Driver, Table
+from stress_tui.players.bot import make_bot
 
 MAX_ACTIONS = 20_000
 """A round with more actions than this counts as an invariant violation, not finished."""
@@ -187,8 +187,12 @@ def run_round(
             left, right = state.play_piles
             one, two = state.players
             count = (
-                len(left) + len(right) + len(one.draw_pile) + len(two.draw_pile)
-                + sum(map(len, one.row)) + sum(map(len, two.row))
+                len(left)
+                + len(right)
+                + len(one.draw_pile)
+                + len(two.draw_pile)
+                + sum(map(len, one.row))
+                + sum(map(len, two.row))
             )
             if count != total:
                 violation = f"{count} cards on the table, {total} dealt"
@@ -207,7 +211,13 @@ def run_round(
     finished = violation is None
     winner = state.winner if finished else None
     return RoundResult(
-        finished, winner, table.actions, state.time - start, stresses, stalls, violation,
+        finished,
+        winner,
+        table.actions,
+        state.time - start,
+        stresses,
+        stalls,
+        violation,
         state if keep_state else None,
     )
 
@@ -225,8 +235,12 @@ def _count(state: State) -> int:
     left, right = state.play_piles
     one, two = state.players
     return (
-        len(left) + len(right) + len(one.draw_pile) + len(two.draw_pile)
-        + sum(map(len, one.row)) + sum(map(len, two.row))
+        len(left)
+        + len(right)
+        + len(one.draw_pile)
+        + len(two.draw_pile)
+        + sum(map(len, one.row))
+        + sum(map(len, two.row))
     )
 
 
@@ -335,14 +349,29 @@ def rule_variants() -> list[Rules]:
     for deck in DECKS.values():
         rows = sorted({deck.row_size, deck.row_size - 1} - {0})
         for deal, jokers, row, stacking, wrap, penalty, false, stop in itertools.product(
-            Deal, (0, 2), rows, (True, False), (True, False), StressPenalty, FalseStress,
+            Deal,
+            (0, 2),
+            rows,
+            (True, False),
+            (True, False),
+            StressPenalty,
+            FalseStress,
             (False, True),
         ):
             try:
-                variants.append(Rules.for_deck(
-                    deck.name, deal=deal, jokers=jokers, row_size=row, stacking=stacking,
-                    wrap=wrap, stress_penalty=penalty, false_stress=false, stress_stop=stop,
-                ))
+                variants.append(
+                    Rules.for_deck(
+                        deck.name,
+                        deal=deal,
+                        jokers=jokers,
+                        row_size=row,
+                        stacking=stacking,
+                        wrap=wrap,
+                        stress_penalty=penalty,
+                        false_stress=false,
+                        stress_stop=stop,
+                    )
+                )
             except RulesError:
                 continue
     return variants

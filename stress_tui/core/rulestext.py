@@ -5,8 +5,8 @@ Both are plain ASCII-safe text (no symbols of ambiguous width), built from ``Rul
 
 from __future__ import annotations
 
-from .cards import ACE, JACK, KING, QUEEN
-from .rules import Deal, FalseStress, Rules, StressPenalty
+from stress_tui.core.cards import ACE, JACK, KING, QUEEN
+from stress_tui.core.rules import Deal, FalseStress, Rules, StressPenalty
 
 SHORT_WIDTH = 60
 """The columns ``short_line`` fits in unless told otherwise."""
@@ -41,7 +41,8 @@ def _parts(rules: Rules) -> list[tuple[str, str]]:
     deck = rules.deck
     parts = [
         (f"{deck} +{_count(rules.jokers, 'joker')}", f"{deck}+{rules.jokers}J")
-        if rules.jokers else (deck, deck)
+        if rules.jokers
+        else (deck, deck)
     ]
     if rules.deal is Deal.EACH:
         parts.append(("a deck each", "each"))
@@ -111,9 +112,7 @@ def plain_words(rules: Rules) -> list[str]:
     low, high = _rank(spec.ranks[0]), _rank(spec.ranks[-1])
     twice = ", every card twice" if spec.copies == 2 else ""
     jokers = f"with {_count(rules.jokers, 'joker')}" if rules.jokers else "no jokers"
-    lines = [
-        f"A {rules.deck} deck: {len(spec)} cards, {low} up to {high}{twice}, {jokers}."
-    ]
+    lines = [f"A {rules.deck} deck: {len(spec)} cards, {low} up to {high}{twice}, {jokers}."]
     if rules.jokers:
         lines.append(
             "A joker is wild: it goes on any card, any card goes on it, and a joker on top "
@@ -159,11 +158,13 @@ def plain_words(rules: Rules) -> list[str]:
         lines.append("A card that does not fit costs nothing: there is no lockout.")
 
     lines.append("Stress is both piles showing the same rank: the first to call it wins.")
-    lines.append({
-        StressPenalty.BOTH: "The slower player takes both piles.",
-        StressPenalty.ONE: "The slower player takes only the smaller pile.",
-        StressPenalty.GIVE: "The faster player hands the slower the larger pile.",
-    }[rules.stress_penalty])
+    lines.append(
+        {
+            StressPenalty.BOTH: "The slower player takes both piles.",
+            StressPenalty.ONE: "The slower player takes only the smaller pile.",
+            StressPenalty.GIVE: "The faster player hands the slower the larger pile.",
+        }[rules.stress_penalty]
+    )
 
     false_call = "Calling stress when there is none"
     if rules.false_stress is FalseStress.TAKE:
@@ -174,8 +175,7 @@ def plain_words(rules: Rules) -> list[str]:
         lines.append(f"{false_call} locks the caller out for {_seconds(rules.lockout)}.")
 
     lines.append(
-        "Stress stop: if the opponent's next play could make stress, call stop, and it "
-        "makes none."
+        "Stress stop: if the opponent's next play could make stress, call stop, and it makes none."
         if rules.stress_stop
         else "No stress stop."
     )

@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 from typing import Protocol
 
-from .engine import Action, Event, Flip, Game, Phase
+from stress_tui.core.engine import Action, Event, Flip, Game, Phase
 
 _WAITING_FLIP = Phase.WAITING_FLIP
 _ROUND_OVER = Phase.ROUND_OVER

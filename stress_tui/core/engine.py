@@ -23,8 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .cards import JOKER, Card
-from .rules import Deal, FalseStress, Rules, StressPenalty
+from stress_tui.core.cards import JOKER, Card
+from stress_tui.core.rules import Deal, FalseStress, Rules, StressPenalty
 
 PLAYERS = (0, 1)
 """The two players' numbers."""
@@ -329,9 +329,24 @@ class RoundWon:
 
 
 Event = (
-    Played | Drawn | Rejected | LockedOut | ReadyNoted | StopDeclared | StressStopped
-    | StressOpened | StressWon | FalseStressCalled | PilesTaken | Stalled | FlipAgreed
-    | PilesRecycled | Flipped | TableDead | RoundDrawn | RoundWon
+    Played
+    | Drawn
+    | Rejected
+    | LockedOut
+    | ReadyNoted
+    | StopDeclared
+    | StressStopped
+    | StressOpened
+    | StressWon
+    | FalseStressCalled
+    | PilesTaken
+    | Stalled
+    | FlipAgreed
+    | PilesRecycled
+    | Flipped
+    | TableDead
+    | RoundDrawn
+    | RoundWon
 )
 """Everything that can happen; only events reach the screen, replays and statistics."""
 
@@ -548,13 +563,9 @@ class Game:
                 size = self.rules.row_size
                 pile, target = action.pile, action.target
                 if type(pile) is not int or not 0 <= pile < size:
-                    raise NoSuchPileError(
-                        f"no row pile {pile!r} (row piles are 0..{size - 1})"
-                    )
+                    raise NoSuchPileError(f"no row pile {pile!r} (row piles are 0..{size - 1})")
                 if type(target) is not int or target not in (0, 1):
-                    raise NoSuchPileError(
-                        f"no play pile {target!r} (play piles are 0 and 1)"
-                    )
+                    raise NoSuchPileError(f"no play pile {target!r} (play piles are 0 and 1)")
         state.time = time
         return handler(self, action)
 
@@ -830,7 +841,11 @@ class Game:
                 events.append(Drawn(player, gap, card, False))
 
     _handlers: ClassVar[dict[type, Callable[[Game, Any], list[Event]]]] = {
-        Play: _play, CallStress: _call, ReadyToFlip: _ready, StopStress: _stop, Flip: _flip,
+        Play: _play,
+        CallStress: _call,
+        ReadyToFlip: _ready,
+        StopStress: _stop,
+        Flip: _flip,
     }
 
 

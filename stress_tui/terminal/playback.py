@@ -22,15 +22,15 @@ from typing import Any
 
 from blessed import Terminal
 
-from .app import EXIT_QUIT, EXIT_SIGINT, Screen, run_screen
-from .engine import Action, Event, MalformedActionError, Phase, RoundDrawn, RoundWon
-from .keys import Binding, Intent, replay_keymap
-from .notation import format_position
-from .render import Overlay, ReplayBar, Result, View
-from .replay import Replay, events_digest
-from .settings import Settings
-from .stats import RoundStats, round_stats
-from .table import Table
+from stress_tui.core.engine import Action, Event, MalformedActionError, Phase, RoundDrawn, RoundWon
+from stress_tui.core.notation import format_position
+from stress_tui.core.settings import Settings
+from stress_tui.core.stats import RoundStats, round_stats
+from stress_tui.core.table import Table
+from stress_tui.storage.replay import Replay, events_digest
+from stress_tui.terminal.app import EXIT_QUIT, EXIT_SIGINT, Screen, run_screen
+from stress_tui.terminal.keys import Binding, Intent, replay_keymap
+from stress_tui.terminal.render import Overlay, ReplayBar, Result, View
 
 
 class Playback:
@@ -111,8 +111,9 @@ class Playback:
             return None
         if self.broken is not None or self.next_action is not None:
             return False
-        return (events_digest(self.events) == end.get("digest")
-                and format_position(self.game.state) == end.get("position"))
+        return events_digest(self.events) == end.get("digest") and format_position(
+            self.game.state
+        ) == end.get("position")
 
     def stats(self) -> RoundStats:
         """The statistics of what has been applied."""
@@ -127,8 +128,11 @@ def _pair(value: Any, default: tuple[str, str]) -> tuple[str, str]:
 
 
 def _score(value: Any) -> tuple[int, int]:
-    if (isinstance(value, list) and len(value) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
         return value[0], value[1]
     return 0, 0
 
@@ -136,8 +140,14 @@ def _score(value: Any) -> tuple[int, int]:
 class ReplayApp(Screen):
     """A replay watched on the terminal table."""
 
-    def __init__(self, term: Terminal, replay: Replay, speed: float = 1.0,
-                 settings: Settings | None = None, colour: bool = True) -> None:
+    def __init__(
+        self,
+        term: Terminal,
+        replay: Replay,
+        speed: float = 1.0,
+        settings: Settings | None = None,
+        colour: bool = True,
+    ) -> None:
         header = replay.header
         settings = dataclasses.replace(
             settings or Settings(),
@@ -211,8 +221,16 @@ class ReplayApp(Screen):
             notes.append("these events differ from the recorded ones")
         wins = self.rules.wins
         match_over = winner is not None and self.score[winner] + 1 >= wins
-        self.show_result(Result(winner, match_over, stats=playback.stats(),
-                                notes=tuple(notes), headline=headline, again="watch again"))
+        self.show_result(
+            Result(
+                winner,
+                match_over,
+                stats=playback.stats(),
+                notes=tuple(notes),
+                headline=headline,
+                again="watch again",
+            )
+        )
 
     # ------------------------------------------------------------------ keys
 
@@ -271,12 +289,12 @@ class ReplayApp(Screen):
             score=score,
             result=result,
             seed=self.replay.seed,
-            replay=ReplayBar(self.speed, "pause" in self.paused,
-                             len(self.playback.applied), self.playback.total),
+            replay=ReplayBar(
+                self.speed, "pause" in self.paused, len(self.playback.applied), self.playback.total
+            ),
         )
 
 
 def run(replay: Replay, speed: float = 1.0, settings: Settings | None = None) -> int:
     """Watch ``replay`` in this terminal until quit; return the exit status."""
-    return run_screen(functools.partial(ReplayApp, replay=replay, speed=speed,
-                                        settings=settings))
+    return run_screen(functools.partial(ReplayApp, replay=replay, speed=speed, settings=settings))

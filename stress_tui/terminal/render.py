@@ -25,8 +25,8 @@ from itertools import compress, count
 from operator import ne
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from .cards import RANK_NAMES, Card, Suit
-from .engine import (
+from stress_tui.core.cards import RANK_NAMES, Card, Suit
+from stress_tui.core.engine import (
     CallStress,
     Event,
     FalseStressCalled,
@@ -50,11 +50,11 @@ from .engine import (
     StressWon,
     TableDead,
 )
-from .keys import Intent, KeyMap, key_label
-from .rules import FalseStress, Rules
-from .rulestext import plain_words, short_line
-from .stats import PlayerStats, RoundStats
-from .table import Table
+from stress_tui.core.rules import FalseStress, Rules
+from stress_tui.core.rulestext import plain_words, short_line
+from stress_tui.core.stats import PlayerStats, RoundStats
+from stress_tui.core.table import Table
+from stress_tui.terminal.keys import Intent, KeyMap, key_label
 
 if TYPE_CHECKING:
     from blessed import Terminal
@@ -206,7 +206,10 @@ class Canvas:
     """A frame being drawn: text is put at a row and column with a style."""
 
     def __init__(
-        self, width: int, height: int, measure: Callable[[str], int],
+        self,
+        width: int,
+        height: int,
+        measure: Callable[[str], int],
         cache: RenderCache | None = None,
     ) -> None:
         self.width = width
@@ -281,7 +284,11 @@ class Canvas:
         n = len(cells)
         end = x + n
         if (
-            n and x >= 0 and end <= width and cells[0][0] and row[x][0]
+            n
+            and x >= 0
+            and end <= width
+            and cells[0][0]
+            and row[x][0]
             and (end == width or row[end][0])
         ):  # inside the screen, no wide glyph cut in two: the common case
             row[x:end] = cells
@@ -304,7 +311,10 @@ class Canvas:
         row[start:end] = cells[start - x : end - x]
 
     def sprite(
-        self, key: tuple[object, ...], width: int, height: int,
+        self,
+        key: tuple[object, ...],
+        width: int,
+        height: int,
         draw: Callable[[Canvas], None],
     ) -> list[list[Cell]]:
         """A small drawing, made once by ``draw`` on a canvas of its own and kept by
@@ -374,7 +384,10 @@ class FrameCanvas(Canvas):
     """
 
     def __init__(
-        self, width: int, height: int, measure: Callable[[str], int],
+        self,
+        width: int,
+        height: int,
+        measure: Callable[[str], int],
         cache: RenderCache | None = None,
     ) -> None:
         super().__init__(width, height, measure, cache)
@@ -459,7 +472,11 @@ class FrameCanvas(Canvas):
                 x, cells = stroke
                 end = x + len(cells)
                 if (
-                    x >= 0 and end <= width and cells and cells[0][0] and row[x][0]
+                    x >= 0
+                    and end <= width
+                    and cells
+                    and cells[0][0]
+                    and row[x][0]
                     and (end == width or row[end][0])
                 ):  # Canvas.blit's common case, without the call
                     row[x:end] = cells
@@ -477,7 +494,11 @@ def plain_lines(frame: Frame) -> list[str]:
 
 
 def encode(
-    old: Frame | None, new: Frame, term: Terminal, clear: str = "", gap: int = 4,
+    old: Frame | None,
+    new: Frame,
+    term: Terminal,
+    clear: str = "",
+    gap: int = 4,
     cache: RenderCache | None = None,
 ) -> str:
     """What to write to turn the screen showing ``old`` into ``new``: only the runs of cells
@@ -601,8 +622,7 @@ def _changed(before: Sequence[Cell], after: Sequence[Cell]) -> list[int]:
     return list(compress(count(), map(ne, before, after)))
 
 
-_SGR_OFF = {"bold": "22", "dim": "22", "reverse": "27", "underline": "24", "fg": "39",
-            "bg": "49"}
+_SGR_OFF = {"bold": "22", "dim": "22", "reverse": "27", "underline": "24", "fg": "39", "bg": "49"}
 
 
 def _sgr_attributes(style: str) -> dict[str, str] | None:
@@ -649,11 +669,13 @@ def _switch(old: str, new: str, normal: str, cache: dict[tuple[str, str], str]) 
             codes += [after[name] for name in ("bold", "dim") if name in after]
         codes += [_SGR_OFF[name] for name in lost if name not in ("bold", "dim")]
         codes += [
-            value for name, value in after.items()
+            value
+            for name, value in after.items()
             if before.get(name) != value and name not in ("bold", "dim")
         ]
         codes += [
-            after[name] for name in ("bold", "dim")
+            after[name]
+            for name in ("bold", "dim")
             if name in after and name not in before and "22" not in codes
         ]
         delta = "\x1b[" + ";".join(codes) + "m"
@@ -725,7 +747,8 @@ class Notices:
                 )
             elif isinstance(event, StopDeclared):
                 self.player[event.player] = Notice(
-                    "stress stop: the other's next stress does not count", "info",
+                    "stress stop: the other's next stress does not count",
+                    "info",
                     sticky_until_flip=True,
                 )
             elif isinstance(event, StressStopped):
@@ -737,7 +760,8 @@ class Notices:
                 self.headline = Notice(
                     f"{names[event.winner]} called stress first: "
                     f"{names[event.loser]} takes {count} cards",
-                    "good", now + NOTICE_SECONDS + 1.0,
+                    "good",
+                    now + NOTICE_SECONDS + 1.0,
                 )
                 self.player[event.winner] = Notice("stress won!", "good", now + NOTICE_SECONDS)
                 self.player[event.loser] = Notice(
@@ -750,7 +774,8 @@ class Notices:
                     text = f"no stress! takes {count} cards"
                     self.headline = Notice(
                         f"{names[who]} called a false stress and takes {count} cards",
-                        "warn", now + NOTICE_SECONDS,
+                        "warn",
+                        now + NOTICE_SECONDS,
                     )
                 elif event.penalty is FalseStress.LOCKOUT:
                     text = "no stress!"
@@ -767,7 +792,8 @@ class Notices:
                 )
             elif isinstance(event, PilesRecycled):
                 self.headline = Notice(
-                    "Both draw piles are empty: each takes a play pile", "info",
+                    "Both draw piles are empty: each takes a play pile",
+                    "info",
                     now + NOTICE_SECONDS + 1.0,
                 )
             elif isinstance(event, Flipped):
@@ -775,8 +801,7 @@ class Notices:
             elif isinstance(event, RoundWon):
                 self.headline = Notice(f"{names[event.player]} wins the round!", "good")
             elif isinstance(event, TableDead):
-                self.headline = Notice("12 flips and no card played: the table is dead",
-                                       "warn")
+                self.headline = Notice("12 flips and no card played: the table is dead", "warn")
 
     def _rejection(self, event: Rejected, game: Game) -> str:
         action = event.action
@@ -929,9 +954,20 @@ def layout(width: int, height: int, row_size: int) -> Layout | None:
     left_x = centre - between // 2 - card_w
     right_x = centre + (between - between // 2)
     return Layout(
-        width, height, card_h, card_w, gap, INFO_W, row_x, title_y,
-        (p1_cards, p2_cards), (p1_hints, p2_hints), (p1_notice, p2_notice),
-        piles_y, banner_y, (left_x, right_x),
+        width,
+        height,
+        card_h,
+        card_w,
+        gap,
+        INFO_W,
+        row_x,
+        title_y,
+        (p1_cards, p2_cards),
+        (p1_hints, p2_hints),
+        (p1_notice, p2_notice),
+        piles_y,
+        banner_y,
+        (left_x, right_x),
     )
 
 
@@ -1094,8 +1130,7 @@ def _replay_title(
 def _draw_title(view: View, palette: Palette, canvas: Canvas) -> None:
     keys = view.keymap
     parts = []
-    for intent, what in ((Intent.HELP, "help"), (Intent.PAUSE, "pause"),
-                         (Intent.QUIT, "quit")):
+    for intent, what in ((Intent.HELP, "help"), (Intent.PAUSE, "pause"), (Intent.QUIT, "quit")):
         key = keys.key_for(intent)
         if key is not None:
             parts.append(f"{key_label(key)} {what}")
@@ -1114,8 +1149,13 @@ def _suit_text(card: Card, ascii_only: bool) -> str:
 
 
 def _card(
-    canvas: Canvas, palette: Palette, lay: Layout, y: int, x: int,
-    pile: Sequence[Card], ascii_only: bool,
+    canvas: Canvas,
+    palette: Palette,
+    lay: Layout,
+    y: int,
+    x: int,
+    pile: Sequence[Card],
+    ascii_only: bool,
 ) -> None:
     """A pile drawn as its top card (``pile[-1]``), with its size when it holds more (on a
     line of its own, kept apart from the card, so that a growing pile draws no new card)."""
@@ -1138,7 +1178,9 @@ def _card(
         if len(pile) > 1:
             count = f"x{len(pile)}"
             line = canvas.sprite(
-                ("count", w, face, style, count), w, 1,
+                ("count", w, face, style, count),
+                w,
+                1,
                 lambda c: _draw_count(c, face, style, count),
             )
             rows = rows[:]
@@ -1147,8 +1189,12 @@ def _card(
 
 
 def warm_cards(
-    cache: RenderCache, measure: Callable[[str], int], palette: Palette, lay: Layout,
-    cards: Iterable[Card], ascii_only: bool = False,
+    cache: RenderCache,
+    measure: Callable[[str], int],
+    palette: Palette,
+    lay: Layout,
+    cards: Iterable[Card],
+    ascii_only: bool = False,
 ) -> None:
     """Draw every card once ahead of time, so that no play waits for its card's drawing."""
     canvas = Canvas(lay.card_w, lay.card_h, measure, cache)
@@ -1192,8 +1238,17 @@ def _player(view: View, palette: Palette, canvas: Canvas, lay: Layout, player: i
     state = view.game.state.players[player]
     tops = tuple((pile[-1], len(pile)) if pile else None for pile in state.row)
     key = (
-        "player", player, lay, tops, len(state.draw_pile), view.score[player], view.rules,
-        view.names[player], view.kinds[player], view.keymap, view.ascii,
+        "player",
+        player,
+        lay,
+        tops,
+        len(state.draw_pile),
+        view.score[player],
+        view.rules,
+        view.names[player],
+        view.kinds[player],
+        view.keymap,
+        view.ascii,
     )
     canvas.piece(key, lambda: _player_row(view, palette, canvas, lay, player))
     _player_notice(view, palette, canvas, lay, player)
@@ -1206,25 +1261,42 @@ def _player_row(view: View, palette: Palette, canvas: Canvas, lay: Layout, playe
     y = lay.rows_y[player]
     for i, pile in enumerate(state.row):
         _card(canvas, palette, lay, y, lay.row_x + i * (lay.card_w + lay.gap), pile, view.ascii)
-    keys_key = ("pile keys", player, canvas.width, lay.row_x, lay.card_w, lay.gap,
-                len(state.row), view.keymap)
+    keys_key = (
+        "pile keys",
+        player,
+        canvas.width,
+        lay.row_x,
+        lay.card_w,
+        lay.gap,
+        len(state.row),
+        view.keymap,
+    )
     keys = canvas.sprite(
-        keys_key, canvas.width, 1,
+        keys_key,
+        canvas.width,
+        1,
         lambda c: _pile_keys(view.keymap, palette, c, lay, player, len(state.row)),
     )
     canvas.blit(y + lay.card_h, 0, keys[0])
     rules = view.rules
     info_key = (
-        "player info", player, lay.card_h, lay.info_w, view.score[player], rules.wins,
-        rules.stress_stop, view.names[player], view.kinds[player], view.keymap,
+        "player info",
+        player,
+        lay.card_h,
+        lay.info_w,
+        view.score[player],
+        rules.wins,
+        rules.stress_stop,
+        view.names[player],
+        view.kinds[player],
+        view.keymap,
     )
     info = canvas.sprite(
         info_key, lay.info_w, lay.card_h, lambda c: _player_info(view, palette, c, lay, player)
     )
     canvas.blit_rows(y, 0, info)
     # The draw pile's count, which every play from it changes, on the line left for it.
-    canvas.put(y + 1, 1, canvas.clip(_draw_line(view, lay, player), lay.info_w - 2),
-               palette.plain)
+    canvas.put(y + 1, 1, canvas.clip(_draw_line(view, lay, player), lay.info_w - 2), palette.plain)
 
 
 def _pile_keys(
@@ -1247,9 +1319,7 @@ def _pile_keys(
             canvas.put_centered(0, x, lay.card_w, f"{left}/{right}", palette.hint_key)
 
 
-def _player_info(
-    view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int
-) -> None:
+def _player_info(view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
     """Beside the row: name, score, the player's other keys, and a line left blank for the
     draw pile (``_draw_line``)."""
     keys = view.keymap
@@ -1265,8 +1335,11 @@ def _player_info(
         lines.append((f"computer, {kind[4:]}", palette.info))
     else:
         extra = []
-        for intent, what in ((Intent.STRESS, "stress"), (Intent.READY, "ready"),
-                             (Intent.STOP, "stop")):
+        for intent, what in (
+            (Intent.STRESS, "stress"),
+            (Intent.READY, "ready"),
+            (Intent.STOP, "stop"),
+        ):
             if intent is Intent.STOP and not view.rules.stress_stop:
                 continue
             key = keys.key_for(intent, player)
@@ -1293,9 +1366,7 @@ def _draw_line(view: View, lay: Layout, player: int) -> str:
     return f"draw {draw:<3} {_wins(view, player)}"
 
 
-def _player_notice(
-    view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int
-) -> None:
+def _player_notice(view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
     """What just happened to the player (a rejected play, a lockout, ready to flip)."""
     game = view.game
     notice = view.notices.player[player]
@@ -1307,8 +1378,9 @@ def _player_notice(
         style = palette.warn
         if notice is not None and not locked:
             style = {"warn": palette.warn, "good": palette.good}.get(notice.kind, palette.info)
-        canvas.put(lay.notice_y[player], lay.row_x, canvas.clip(text, canvas.width - lay.row_x),
-                   style)
+        canvas.put(
+            lay.notice_y[player], lay.row_x, canvas.clip(text, canvas.width - lay.row_x), style
+        )
 
 
 def countdown_text(table: Table, now: float) -> str | None:
@@ -1351,9 +1423,7 @@ def _middle(view: View, palette: Palette, canvas: Canvas, lay: Layout) -> None:
     # The banner.
     headline = view.notices.headline
     if game.phase is Phase.STRESS:
-        stress_keys = [
-            key_label(k) for p in (0, 1) for k in view.keymap.keys_for(Intent.STRESS, p)
-        ]
+        stress_keys = [key_label(k) for p in (0, 1) for k in view.keymap.keys_for(Intent.STRESS, p)]
         text = "  STRESS!  "
         if stress_keys:
             text += "first to hit " + " or ".join(stress_keys) + " wins  "
@@ -1413,13 +1483,14 @@ def _player_keys_lines(view: View, player: int) -> list[tuple[str, str]]:
     size = view.rules.row_size
 
     def row(intent: Intent) -> str:
-        return " ".join(
-            key_label(keys.key_for(intent, player, i) or "-") for i in range(size)
-        )
+        return " ".join(key_label(keys.key_for(intent, player, i) or "-") for i in range(size))
 
     others = []
-    for intent, what in ((Intent.STRESS, "stress"), (Intent.READY, "ready to flip"),
-                         (Intent.STOP, "stress stop")):
+    for intent, what in (
+        (Intent.STRESS, "stress"),
+        (Intent.READY, "ready to flip"),
+        (Intent.STOP, "stress stop"),
+    ):
         if intent is Intent.STOP and not view.rules.stress_stop:
             continue
         key = keys.key_for(intent, player)
@@ -1441,8 +1512,12 @@ def help_lines(view: View, width: int) -> list[tuple[str, str]]:
     for player in (0, 1):
         lines += _player_keys_lines(view, player)
     shared = []
-    for intent, what in ((Intent.HELP, "help"), (Intent.PAUSE, "pause"),
-                         (Intent.QUIT, "quit"), (Intent.REDRAW, "redraw")):
+    for intent, what in (
+        (Intent.HELP, "help"),
+        (Intent.PAUSE, "pause"),
+        (Intent.QUIT, "quit"),
+        (Intent.REDRAW, "redraw"),
+    ):
         found = keys.keys_for(intent)
         if found:
             shared.append(f"{what} {' '.join(key_label(k) for k in found)}")
@@ -1467,7 +1542,7 @@ def _help(view: View, palette: Palette, canvas: Canvas) -> None:
     width = min(canvas.width - 6, 90)
     lines = help_lines(view, width)
     first, room = help_page(view, width, canvas.height, view.help_offset)
-    shown = lines[first:first + room]
+    shown = lines[first : first + room]
     more = []
     if first > 0:
         more.append("Up/PgUp: earlier")
@@ -1483,11 +1558,15 @@ def _help(view: View, palette: Palette, canvas: Canvas) -> None:
 
 
 def _pause(view: View, palette: Palette, canvas: Canvas) -> None:
-    _panel(canvas, palette, [
-        ("Paused", palette.panel_title),
-        ("", ""),
-        ("Esc or Enter: play on    ?: help    q: quit", palette.panel_key),
-    ])
+    _panel(
+        canvas,
+        palette,
+        [
+            ("Paused", palette.panel_title),
+            ("", ""),
+            ("Esc or Enter: play on    ?: help    q: quit", palette.panel_key),
+        ],
+    )
 
 
 def _result(view: View, palette: Palette, canvas: Canvas) -> None:
@@ -1512,10 +1591,14 @@ def _result(view: View, palette: Palette, canvas: Canvas) -> None:
     if view.seed is not None:
         about.append(f"seed {view.seed}")
     top = [(head, palette.panel_title), ("", ""), (score, palette.panel)]
-    table = [] if result.stats is None else [
-        (text, palette.panel_title if i == 0 else palette.panel)
-        for i, text in enumerate(stats_lines(result.stats, names, canvas.width - 8))
-    ]
+    table = (
+        []
+        if result.stats is None
+        else [
+            (text, palette.panel_title if i == 0 else palette.panel)
+            for i, text in enumerate(stats_lines(result.stats, names, canvas.width - 8))
+        ]
+    )
     notes = [(text, palette.panel) for text in ("   ".join(about), *result.notes) if text]
     keys = [(f"{go}    q: quit" if result.keys_live else "", palette.panel_key)]
     blank = [("", "")]
@@ -1524,8 +1607,13 @@ def _result(view: View, palette: Palette, canvas: Canvas) -> None:
     if len(lines) > room:  # a low window: no blank lines around the statistics
         lines = [*top, *blank, *table, *notes, *keys]
     if len(lines) > room:  # lower still: the statistics go
-        lines = [*top, *blank, ("(a taller window shows the statistics)", palette.panel),
-                 *notes, *keys]
+        lines = [
+            *top,
+            *blank,
+            ("(a taller window shows the statistics)", palette.panel),
+            *notes,
+            *keys,
+        ]
     if len(lines) > room:
         lines = [*top, *keys]
     _panel(canvas, palette, lines, min_w=40)

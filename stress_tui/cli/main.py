@@ -21,9 +21,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import __version__
-from .cards import DECKS
-from .config import (
+from stress_tui import __version__
+from stress_tui.cli.config import (
     ENV_VAR,
     RULE_FIELDS,
     RULE_KEYS,
@@ -40,9 +39,10 @@ from .config import (
     split_rules_error,
     to_toml,
 )
-from .rules import Deal, FalseStress, Rules, RulesError, StressPenalty
-from .rulestext import plain_words
-from .settings import PLAYER_KINDS, Settings
+from stress_tui.core.cards import DECKS
+from stress_tui.core.rules import Deal, FalseStress, Rules, RulesError, StressPenalty
+from stress_tui.core.rulestext import plain_words
+from stress_tui.core.settings import PLAYER_KINDS, Settings
 
 PROG = "stress-tui"
 """The program's name, at the start of every error line."""
@@ -198,9 +198,7 @@ def _deck_default(attribute: str, say: Callable[[Any], str] = str) -> str:
     if len(by_value) == 1:
         return f"the deck's ({next(iter(by_value))} for every deck)"
     common = max(by_value, key=lambda value: len(by_value[value]))
-    parts = [
-        f"{value} for {_and(decks)}" for value, decks in by_value.items() if value != common
-    ]
+    parts = [f"{value} for {_and(decks)}" for value, decks in by_value.items() if value != common]
     return f"the deck's: {', '.join(parts)}, {common} for the others"
 
 
@@ -239,42 +237,55 @@ def add_rule_flags(parser: argparse.ArgumentParser) -> None:
     """
     deck = parser.add_argument_group("deck")
     deck.add_argument(
-        "--deck", type=_type(_choice(DECKS, "a deck"), "deck"), metavar=_metavar(DECKS),
+        "--deck",
+        type=_type(_choice(DECKS, "a deck"), "deck"),
+        metavar=_metavar(DECKS),
         help=f"the cards: {_deck_summary()}; default: standard",
     )
     deck.add_argument(
-        "--jokers", type=_type(_whole, "jokers"), metavar="N",
+        "--jokers",
+        type=_type(_whole, "jokers"),
+        metavar="N",
         help=f"wild jokers added to each deck, 0 to 16; default: {_DEFAULTS.jokers}",
     )
     deals = [m.value for m in Deal]
     deck.add_argument(
-        "--deal", type=_type(_choice(deals, "a deal"), "deal"), metavar=_metavar(deals),
+        "--deal",
+        type=_type(_choice(deals, "a deal"), "deal"),
+        metavar=_metavar(deals),
         help="split: one deck is shuffled and halved; each: every player has a deck of "
         f"their own; default: {_deck_default('deal')}",
     )
     deck.add_argument(
-        "--seed", type=_type(_seed, "seed"), metavar="N",
+        "--seed",
+        type=_type(_seed, "seed"),
+        metavar="N",
         help="deal the same cards every time; default: a new deal every time",
     )
     rules = parser.add_argument_group("house rules")
     rules.add_argument(
-        "--row", type=_type(_whole, "row"), metavar="N",
+        "--row",
+        type=_type(_whole, "row"),
+        metavar="N",
         help="piles in each player's row (at most a player's cards less one); "
         f"default: {_deck_default('row_size')}",
     )
     rules.add_argument(
-        "--stacking", action=argparse.BooleanOptionalAction,
+        "--stacking",
+        action=argparse.BooleanOptionalAction,
         help="a card of a rank already in the row is stacked on it and the pile is played "
         "whole; --no-stacking gives every card its own place; default: on",
     )
     rules.add_argument(
-        "--wrap", action=argparse.BooleanOptionalAction,
+        "--wrap",
+        action=argparse.BooleanOptionalAction,
         help="the ranks go round, so the ace and the lowest card are neighbours; "
         "--no-wrap ends the ranks at both ends; default: on",
     )
     penalties = [m.value for m in StressPenalty]
     rules.add_argument(
-        "--stress-penalty", type=_type(_choice(penalties, "a stress penalty"), "penalty"),
+        "--stress-penalty",
+        type=_type(_choice(penalties, "a stress penalty"), "penalty"),
         metavar=_metavar(penalties),
         help="when stress is won: the slower player takes both play piles, or only the "
         "smaller one, or the faster gives the slower the larger one; "
@@ -290,18 +301,23 @@ def add_rule_flags(parser: argparse.ArgumentParser) -> None:
         f"default: {_deck_default('false_stress')}",
     )
     rules.add_argument(
-        "--stress-stop", action=argparse.BooleanOptionalAction,
+        "--stress-stop",
+        action=argparse.BooleanOptionalAction,
         help="the Swiss stress stop: a player who sees the opponent about to make stress may "
         "call stop, and that play makes no stress; "
         f"default: {_deck_default('stress_stop', _on_off)}",
     )
     rules.add_argument(
-        "--lockout", type=_type(_seconds, "lockout"), metavar="SECONDS",
+        "--lockout",
+        type=_type(_seconds, "lockout"),
+        metavar="SECONDS",
         help="how long a player may not play after playing a card that does not fit, "
         f"0 to 60; default: {_DEFAULTS.lockout}",
     )
     rules.add_argument(
-        "--wins", type=_type(_whole, "wins"), metavar="N",
+        "--wins",
+        type=_type(_whole, "wins"),
+        metavar="N",
         help=f"round wins that take the match, 1 to 99; default: {_deck_default('wins')}",
     )
 
@@ -315,18 +331,22 @@ def add_player_flags(
     kinds = ", ".join(PLAYER_KINDS)
     for side, where in (("p1", "at the top"), ("p2", "at the bottom")):
         players.add_argument(
-            f"--{side}", type=_type(player_kind, "player"), metavar="KIND",
-            help=f"who plays {where}: {kinds} (bot alone is bot:normal); "
-            f"default: {default_kind}",
+            f"--{side}",
+            type=_type(player_kind, "player"),
+            metavar="KIND",
+            help=f"who plays {where}: {kinds} (bot alone is bot:normal); default: {default_kind}",
         )
     players.add_argument(
-        "--names", type=_type(_names, "names"), metavar="NAME,NAME",
+        "--names",
+        type=_type(_names, "names"),
+        metavar="NAME,NAME",
         help="the players' names, top player first, each 1 to 16 characters; "
         f"default: {', '.join(Settings().names)}",
     )
     if keys:
         players.add_argument(
-            "--keys", metavar="FILE",
+            "--keys",
+            metavar="FILE",
             help="a TOML file with [keys.p1] and/or [keys.p2] tables mapping actions to "
             "keys (see docs/keys.md); default: the config file's, else the default layout",
         )
@@ -354,9 +374,11 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
     """The main parser and its commands' parsers, by name."""
     parser = _Parser(
         prog=PROG,
-        usage=(f"{PROG} [OPTION...]\n       {PROG} sim [OPTION...]\n"
-               f"       {PROG} replay FILE [--speed X] | --verify FILE | --list\n"
-               f"       {PROG} stats [--json]"),
+        usage=(
+            f"{PROG} [OPTION...]\n       {PROG} sim [OPTION...]\n"
+            f"       {PROG} replay FILE [--speed X] | --verify FILE | --list\n"
+            f"       {PROG} stats [--json]"
+        ),
         description="The card game Stress, in real time, in the terminal.",
         epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -367,32 +389,38 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
     add_player_flags(parser, keys=True)
     display = parser.add_argument_group("display")
     display.add_argument(
-        "--ascii", action=argparse.BooleanOptionalAction,
-        help="draw suits as letters (C D H S), for terminals without the symbols; "
-        "default: off",
+        "--ascii",
+        action=argparse.BooleanOptionalAction,
+        help="draw suits as letters (C D H S), for terminals without the symbols; default: off",
     )
     display.add_argument(
-        "--four-colour", action=argparse.BooleanOptionalAction,
+        "--four-colour",
+        action=argparse.BooleanOptionalAction,
         help="a four-colour deck: clubs green and diamonds blue; default: off",
     )
     info = parser.add_argument_group("information")
     info.add_argument("-h", "--help", action="help", help="show this help and exit")
     info.add_argument(
-        "--version", action="version", version=f"{PROG} {__version__}",
+        "--version",
+        action="version",
+        version=f"{PROG} {__version__}",
         help="show the version and exit",
     )
     shown = info.add_mutually_exclusive_group()
     shown.add_argument(
-        "--rules", action="store_true",
+        "--rules",
+        action="store_true",
         help="print the rules in effect in plain words and exit",
     )
     shown.add_argument(
-        "--print-config", action="store_true",
+        "--print-config",
+        action="store_true",
         help="print the settings in effect as a config file and exit",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS)
     sim = commands.add_parser(
-        "sim", help="play bots against each other without a screen and print statistics",
+        "sim",
+        help="play bots against each other without a screen and print statistics",
         usage=f"{PROG} sim [OPTION...]",
         description="Play whole rounds between bots on a virtual clock, as fast as the "
         "machine allows, and print statistics. House rules come from the flags and the "
@@ -404,17 +432,23 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
     add_player_flags(sim, default_kind=SIM_DEFAULT_PLAYER)
     run = sim.add_argument_group("simulation")
     run.add_argument(
-        "--games", type=_type(_positive, "games"), metavar="N", default=100,
+        "--games",
+        type=_type(_positive, "games"),
+        metavar="N",
+        default=100,
         help="rounds to play; default: 100",
     )
     run.add_argument(
-        "--json", action="store_true", default=False,
+        "--json",
+        action="store_true",
+        default=False,
         help="print one JSON object instead of a table",
     )
     replay = commands.add_parser(
-        "replay", help="watch, check or list recorded rounds",
+        "replay",
+        help="watch, check or list recorded rounds",
         usage=f"{PROG} replay FILE [--speed X] [--ascii] [--four-colour]\n"
-              f"       {PROG} replay --verify FILE\n       {PROG} replay --list",
+        f"       {PROG} replay --verify FILE\n       {PROG} replay --list",
         description="Every round is recorded in the data directory "
         f"({_replay_dir()}). 'replay FILE' shows one on the table at its own pace "
         "(Space pauses and goes on, Right or . steps one action, q or Esc leaves); FILE "
@@ -425,30 +459,37 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
     replay.add_argument("file", nargs="?", metavar="FILE", help="the replay to show or check")
     mode = replay.add_mutually_exclusive_group()
     mode.add_argument(
-        "--verify", action="store_true",
+        "--verify",
+        action="store_true",
         help="re-simulate FILE without a screen and say whether it ends exactly as "
         "recorded: exit 0 if so, 1 if not, 2 if the file cannot be read",
     )
     mode.add_argument(
-        "--list", action="store_true",
+        "--list",
+        action="store_true",
         help="list the recent rounds, newest first: date, players, rules, winner, length "
         "and file name, one a line (files that cannot be read: one line each on stderr)",
     )
     replay.add_argument(
-        "--speed", type=_type(_speed, "speed"), metavar="X",
-        help=f"play back X times as fast (0.5: half as fast), up to {MAX_SPEED:g}; "
-        "default: 1",
+        "--speed",
+        type=_type(_speed, "speed"),
+        metavar="X",
+        help=f"play back X times as fast (0.5: half as fast), up to {MAX_SPEED:g}; default: 1",
     )
     replay.add_argument(
-        "--ascii", action=argparse.BooleanOptionalAction,
+        "--ascii",
+        action=argparse.BooleanOptionalAction,
         help="draw suits as letters; default: the config file's, else off",
     )
     replay.add_argument(
-        "--four-colour", action=argparse.BooleanOptionalAction,
+        "--four-colour",
+        action=argparse.BooleanOptionalAction,
         help="a four-colour deck; default: the config file's, else off",
     )
     stats = commands.add_parser(
-        "stats", help="print the record across matches", usage=f"{PROG} stats [--json]",
+        "stats",
+        help="print the record across matches",
+        usage=f"{PROG} stats [--json]",
         description="Print the record kept across matches, per player name and rule set: "
         "matches and rounds won and lost, the best reaction time and the shortest round "
         f"won ({_record_path()}).",
@@ -456,19 +497,21 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         allow_abbrev=False,
     )
     stats.add_argument(
-        "--json", action="store_true", help="print it as JSON, for scripts",
+        "--json",
+        action="store_true",
+        help="print it as JSON, for scripts",
     )
     return parser, {"sim": sim, "replay": replay, "stats": stats}
 
 
 def _replay_dir() -> Path:
-    from .replay import replay_dir
+    from stress_tui.storage.replay import replay_dir
 
     return replay_dir()
 
 
 def _record_path() -> Path:
-    from .stats import record_path
+    from stress_tui.storage.record import record_path
 
     return record_path()
 
@@ -499,8 +542,7 @@ def settings_from_args(args: argparse.Namespace, config: Config) -> Settings:
 
     names = getattr(args, "names", None) or config.names or Settings().names
     players = tuple(
-        getattr(args, side, None) or config.players.get(side) or "human"
-        for side in ("p1", "p2")
+        getattr(args, side, None) or config.players.get(side) or "human" for side in ("p1", "p2")
     )
     ascii_ = _first(getattr(args, "ascii", None), config.ascii, False)
     four_colour = _first(getattr(args, "four_colour", None), config.four_colour, False)
@@ -556,7 +598,7 @@ def _keymap(
 def _check_keymap(settings: Settings, sources: dict[str, Config]) -> None:
     """Have the key module check the key map the game will use; its complaint becomes
     ``FILE:LINE: keys: ...``, blaming the file the player's table it names came from."""
-    from .keys import KeyMapError, keymap_for
+    from stress_tui.terminal.keys import KeyMapError, keymap_for
 
     try:
         keymap_for(settings.players, settings.keymap)
@@ -575,15 +617,14 @@ def _check_keymap(settings: Settings, sources: dict[str, Config]) -> None:
 
 def _is_terminal() -> bool:
     try:
-        return all(
-            stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout)
-        )
+        return all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout))
     except ValueError:  # a closed stream
         return False
 
 
 def _check_options(
-    parser: argparse.ArgumentParser, commands: dict[str, argparse.ArgumentParser],
+    parser: argparse.ArgumentParser,
+    commands: dict[str, argparse.ArgumentParser],
     argv: Sequence[str],
 ) -> None:
     """Refuse an unknown option before argparse takes its value for a command name."""
@@ -631,7 +672,7 @@ def _run(argv: list[str] | None) -> int:
     if not _is_terminal():
         print(f"{PROG}: {NOT_A_TERMINAL}", file=sys.stderr)
         return EXIT_USAGE
-    from .app import run
+    from stress_tui.terminal.app import run
 
     return run(settings)
 
@@ -648,7 +689,7 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
             bots = ", ".join(k for k in PLAYER_KINDS if k.startswith("bot:"))
             raise UsageError(f"--{side}: the simulator plays bots only (choose from {bots})")
     settings = settings_from_args(args, dataclasses.replace(config, players={}))
-    from .sim import run_cli
+    from stress_tui.players.sim import run_cli
 
     return run_cli(settings, args.games, args.json)
 
@@ -669,8 +710,8 @@ def _only_display_flags(args: argparse.Namespace, command: str) -> None:
 
 
 def _replay(args: argparse.Namespace, config: Config) -> int:
-    from . import replay as replays
-    from .storage import StorageError
+    from stress_tui.storage import replay as replays
+    from stress_tui.storage.files import StorageError
 
     given = getattr(args, "file", None)
     if getattr(args, "list", False):
@@ -703,14 +744,14 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
         ascii=_first(getattr(args, "ascii", None), config.ascii, False),
         four_colour=_first(getattr(args, "four_colour", None), config.four_colour, False),
     )
-    from .playback import run
+    from stress_tui.terminal.playback import run
 
     return run(replay, getattr(args, "speed", 1.0), display)
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from .stats import Record, record_json, record_table
-    from .storage import StorageError
+    from stress_tui.storage.files import StorageError
+    from stress_tui.storage.record import Record, record_json, record_table
 
     try:
         record = Record.load()

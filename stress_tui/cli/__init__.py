@@ -1,0 +1,1 @@
+"""The command line: flags, the config file and the commands that tie the layers together."""

@@ -1,0 +1,1 @@
+"""The computer players and the headless simulator. Imports only the core."""

@@ -1,0 +1,71 @@
+"""The layer contract: the package's folders are its layers, and imports flow one way.
+
+core -> players -> storage -> terminal -> cli. A layer may import itself and the layers
+before it, never one after it; ``docs/architecture.md`` draws the same picture.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "stress_tui"
+
+MAY_IMPORT: dict[str, set[str]] = {
+    "core": {"core"},
+    "players": {"core", "players"},
+    "storage": {"core", "storage"},
+    "terminal": {"core", "players", "storage", "terminal"},
+    "cli": {"core", "players", "storage", "terminal", "cli"},
+}
+"""Each layer and the layers its modules may import."""
+
+TOP_LEVEL = {"__init__.py", "__main__.py", "py.typed"}
+
+
+def _layer_imports(path: Path) -> set[str]:
+    """The layers of ``stress_tui`` that a module imports (at any depth in the file)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, f"{path}: relative import; write stress_tui.<layer>..."
+            names = [node.module or ""]
+            if node.module == "stress_tui":
+                names = [f"stress_tui.{alias.name}" for alias in node.names]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "stress_tui" and len(parts) > 1 and parts[1] != "__version__":
+                found.add(parts[1])
+    return found
+
+
+def test_every_module_lives_in_a_layer() -> None:
+    loose = {p.name for p in PACKAGE.iterdir() if p.is_file()} - TOP_LEVEL
+    assert loose == set()
+    folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders == set(MAY_IMPORT)
+
+
+@pytest.mark.parametrize("layer", sorted(MAY_IMPORT))
+def test_a_layer_imports_only_itself_and_the_layers_before_it(layer: str) -> None:
+    wrong = {
+        str(path.relative_to(ROOT)): sorted(_layer_imports(path) - MAY_IMPORT[layer])
+        for path in sorted((PACKAGE / layer).rglob("*.py"))
+    }
+    assert {path: layers for path, layers in wrong.items() if layers} == {}
+
+
+def test_the_contract_would_see_an_import_against_the_flow(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "from stress_tui.terminal.app import run\n"
+        "def f() -> None:\n    import stress_tui.cli.main\n",
+        encoding="utf-8",
+    )
+    assert _layer_imports(bad) == {"terminal", "cli"}
