@@ -44,7 +44,7 @@ from bench.latency import (
     summarize,
 )
 from stress_tui.core.cards import RANK_NAMES, Card, Suit
-from stress_tui.terminal.render import layout
+from stress_tui.terminal.layout import layout
 from tests.tty import TtySession
 
 ROWS, COLS = 24, 80

@@ -138,11 +138,11 @@ def audited_main(argv: list[str]) -> int:
     memory: dict[str, Any] = {}
     caps = os.environ.get(AUDIT_CACHE_CAPS_ENV)
     if caps:  # an experiment, not the game: smaller drawing caches, to see memory level off
-        from stress_tui.terminal import render
+        from stress_tui.terminal.draw import canvas
 
         cells_cap, sprites_cap = (int(n) for n in caps.split(","))
-        render.RenderCache.cells_limit = cells_cap
-        render.RenderCache.sprites_limit = sprites_cap
+        canvas.RenderCache.cells_limit = cells_cap
+        canvas.RenderCache.sprites_limit = sprites_cap
     if os.environ.get(AUDIT_MEMORY_ENV):
         import tracemalloc
 
@@ -298,7 +298,7 @@ def wait_table(s: TtySession, timeout: float = 10.0) -> None:
 
 def table_whole(s: TtySession) -> bool:
     """Whether the screen shows the whole table at 80x24 (title, both rows, both hints)."""
-    from stress_tui.terminal.render import layout
+    from stress_tui.terminal.layout import layout
 
     lay = layout(s.cols, s.rows, 4)
     if lay is None:
@@ -358,7 +358,7 @@ def redrawn_since(s: TtySession, mark: int) -> bool:
 def count_on_screen(s: TtySession) -> int:
     """The cards the table on screen shows: both draw piles, every row pile (``xN`` below
     the suit when it holds more than one), both play piles (``N cards`` beside them)."""
-    from stress_tui.terminal.render import layout
+    from stress_tui.terminal.layout import layout
 
     lay = layout(s.cols, s.rows, 4)
     assert lay is not None

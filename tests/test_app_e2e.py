@@ -32,7 +32,7 @@ from stress_tui.core.engine import Match
 from stress_tui.core.notation import format_position
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
-from stress_tui.terminal.render import Layout, layout
+from stress_tui.terminal.layout import Layout, layout
 from tests.tty import TtySession, restore_problems, restored
 
 ROWS, COLS = 24, 80
@@ -566,7 +566,7 @@ def test_a_played_round_leaves_a_replay_that_verifies_and_counts_in_the_record(
 ) -> None:
     from stress_tui.core.stats import round_stats
     from stress_tui.storage.replay import load
-    from stress_tui.terminal.render import stats_lines
+    from stress_tui.terminal.overlays import stats_lines
 
     with game(BOTS_SEED, args=BOTS) as s:
         s.wait_text("Player 2 wins the match!", timeout=60)

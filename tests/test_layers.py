@@ -1,7 +1,9 @@
 """The layer contract: the package's folders are its layers, and imports flow one way.
 
 core -> players -> storage -> terminal -> cli. A layer may import itself and the layers
-before it, never one after it; ``docs/architecture.md`` draws the same picture.
+before it, never one after it; ``docs/architecture.md`` draws the same picture. Inside the
+terminal, the drawing layer (``terminal/draw``: palette, canvas, encoder) knows nothing of
+the game: it imports no other part of the package.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ MAY_IMPORT: dict[str, set[str]] = {
 TOP_LEVEL = {"__init__.py", "__main__.py", "py.typed"}
 
 
-def _layer_imports(path: Path) -> set[str]:
-    """The layers of ``stress_tui`` that a module imports (at any depth in the file)."""
+def _imports(path: Path) -> set[str]:
+    """The modules of ``stress_tui`` that a module imports (at any depth in the file), by
+    their dotted names (``from stress_tui.core import cards`` counts as ``stress_tui.core``
+    and ``stress_tui.core.cards``)."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         names: list[str] = []
@@ -36,13 +40,18 @@ def _layer_imports(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             assert node.level == 0, f"{path}: relative import; write stress_tui.<layer>..."
             names = [node.module or ""]
-            if node.module == "stress_tui":
-                names = [f"stress_tui.{alias.name}" for alias in node.names]
+            if (node.module or "").startswith("stress_tui"):
+                names += [f"{node.module}.{alias.name}" for alias in node.names]
         for name in names:
             parts = name.split(".")
             if parts[0] == "stress_tui" and len(parts) > 1 and parts[1] != "__version__":
-                found.add(parts[1])
+                found.add(name)
     return found
+
+
+def _layer_imports(path: Path) -> set[str]:
+    """The layers of ``stress_tui`` that a module imports (at any depth in the file)."""
+    return {name.split(".")[1] for name in _imports(path)}
 
 
 def test_every_module_lives_in_a_layer() -> None:
@@ -69,3 +78,40 @@ def test_the_contract_would_see_an_import_against_the_flow(tmp_path: Path) -> No
         encoding="utf-8",
     )
     assert _layer_imports(bad) == {"terminal", "cli"}
+
+
+DRAWING = PACKAGE / "terminal" / "draw"
+"""The drawing layer: no game in it."""
+
+
+def test_the_drawing_layer_imports_nothing_of_the_game() -> None:
+    modules = sorted(DRAWING.rglob("*.py"))
+    assert {p.stem for p in modules} >= {"palette", "canvas", "encode"}
+    wrong = {
+        str(path.relative_to(ROOT)): sorted(
+            name
+            for name in _imports(path)
+            if name != "stress_tui.terminal.draw"
+            and not name.startswith("stress_tui.terminal.draw.")
+        )
+        for path in modules
+    }
+    assert {path: names for path, names in wrong.items() if names} == {}
+
+
+def test_the_drawing_contract_would_see_a_game_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "from stress_tui.terminal.draw.canvas import Canvas\n"
+        "from stress_tui.core import cards\n"
+        "def f() -> None:\n    from stress_tui.terminal.keys import Intent\n",
+        encoding="utf-8",
+    )
+    assert _imports(bad) == {
+        "stress_tui.terminal.draw.canvas",
+        "stress_tui.terminal.draw.canvas.Canvas",
+        "stress_tui.core",
+        "stress_tui.core.cards",
+        "stress_tui.terminal.keys",
+        "stress_tui.terminal.keys.Intent",
+    }

@@ -180,7 +180,7 @@ def unchanged_by(s: TtySession, data: bytes) -> list[str]:
 
 def left_pile(s: TtySession) -> str:
     """The top card of the left play pile at 80x24 (``10♣``), or ``""``."""
-    from stress_tui.terminal.render import layout
+    from stress_tui.terminal.layout import layout
 
     lay = layout(80, 24, 4)
     assert lay is not None

@@ -20,26 +20,16 @@ from stress_tui.core.engine import (
 from stress_tui.core.notation import parse_position
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
+from stress_tui.terminal.draw.canvas import Canvas, Frame, FrameCanvas, RenderCache, plain_lines
+from stress_tui.terminal.draw.encode import encode
+from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import default_keymap
-from stress_tui.terminal.render import (
-    MIN_HEIGHT,
-    MIN_WIDTH,
-    Canvas,
-    Frame,
-    FrameCanvas,
-    Notices,
-    Overlay,
-    Palette,
-    RenderCache,
-    Result,
-    View,
-    countdown_text,
-    encode,
-    help_lines,
-    layout,
-    plain_lines,
-    render,
-)
+from stress_tui.terminal.layout import MIN_HEIGHT, MIN_WIDTH, layout
+from stress_tui.terminal.notices import Notices
+from stress_tui.terminal.overlays import help_lines
+from stress_tui.terminal.pieces import countdown_text
+from stress_tui.terminal.render import render
+from stress_tui.terminal.view import Overlay, Result, View
 
 PLAYING = (
     "rules: standard; phase: playing;"
@@ -197,9 +187,9 @@ def test_too_small_asks_for_a_larger_window(term: Terminal) -> None:
 
 def test_red_and_black_and_four_colours(term: Terminal) -> None:
     two = Palette(term)
-    assert two.suit_styles[Suit.HEARTS] == two.suit_styles[Suit.DIAMONDS]
-    assert two.suit_styles[Suit.SPADES] == two.suit_styles[Suit.CLUBS]
-    assert two.suit_styles[Suit.HEARTS] != two.suit_styles[Suit.SPADES]
+    assert two.suit_styles[Suit.HEARTS.value] == two.suit_styles[Suit.DIAMONDS.value]
+    assert two.suit_styles[Suit.SPADES.value] == two.suit_styles[Suit.CLUBS.value]
+    assert two.suit_styles[Suit.HEARTS.value] != two.suit_styles[Suit.SPADES.value]
     four = Palette(term, four_colour=True)
     assert len(set(four.suit_styles.values())) == 4
 

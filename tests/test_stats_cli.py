@@ -18,18 +18,13 @@ from stress_tui.core.notation import parse_position
 from stress_tui.core.stats import PlayerStats, RoundStats, round_stats
 from stress_tui.core.table import Table
 from stress_tui.storage.record import Record, record_json
+from stress_tui.terminal.draw.canvas import Canvas, plain_lines
+from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import default_keymap
-from stress_tui.terminal.render import (
-    Canvas,
-    Notices,
-    Overlay,
-    Palette,
-    Result,
-    View,
-    plain_lines,
-    render,
-    stats_lines,
-)
+from stress_tui.terminal.notices import Notices
+from stress_tui.terminal.overlays import stats_lines
+from stress_tui.terminal.render import render
+from stress_tui.terminal.view import Overlay, Result, View
 from tests.test_stats import RACE, RACE_ACTIONS, STRESS
 
 

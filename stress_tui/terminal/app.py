@@ -79,25 +79,16 @@ from stress_tui.core.table import Driver, Table
 from stress_tui.storage.files import StorageError, reason
 from stress_tui.storage.record import Record
 from stress_tui.storage.replay import Recorder, replay_dir
+from stress_tui.terminal.draw.canvas import Frame, FrameCanvas, RenderCache
+from stress_tui.terminal.draw.encode import encode
+from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import Binding, Intent, KeyMap, SequenceFilter, key_name, keymap_for
-from stress_tui.terminal.render import (
-    Frame,
-    FrameCanvas,
-    Layout,
-    Notice,
-    Notices,
-    Overlay,
-    Palette,
-    RenderCache,
-    Result,
-    View,
-    countdown_ticks,
-    encode,
-    help_page,
-    layout,
-    render,
-    warm_cards,
-)
+from stress_tui.terminal.layout import Layout, layout
+from stress_tui.terminal.notices import Notice, Notices
+from stress_tui.terminal.overlays import help_page
+from stress_tui.terminal.pieces import countdown_ticks, warm_cards
+from stress_tui.terminal.render import render
+from stress_tui.terminal.view import Overlay, Result, View
 
 EXIT_QUIT = 0
 EXIT_CRASH = 1

@@ -30,7 +30,7 @@ from stress_tui.core.table import Table
 from stress_tui.storage.replay import Replay, events_digest
 from stress_tui.terminal.app import EXIT_QUIT, EXIT_SIGINT, Screen, run_screen
 from stress_tui.terminal.keys import Binding, Intent, replay_keymap
-from stress_tui.terminal.render import Overlay, ReplayBar, Result, View
+from stress_tui.terminal.view import Overlay, ReplayBar, Result, View
 
 
 class Playback:

@@ -1,0 +1,346 @@
+"""The canvas: a frame drawn as rows of styled cells, and the ``FrameCanvas`` that keeps the
+last frame and draws again only the pieces and rows that changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+Cell = tuple[str, str]
+"""One screen cell: its character (``""`` for the right half of a wide glyph) and the
+SGR sequence it is drawn with (``""`` for plain)."""
+
+Frame = list[list[Cell]]
+"""A whole screen, row by row."""
+
+
+@dataclass
+class RenderCache:
+    """What one terminal's frames can share: glyph widths, styled text, drawn cards. Keep
+    one for the whole game and hand it to every frame's ``Canvas``."""
+
+    widths: dict[str, int] = field(default_factory=dict)
+    """Columns of each non-ASCII character, as the terminal measures it."""
+    cells: dict[tuple[str, str], tuple[Cell, ...] | None] = field(default_factory=dict)
+    """Text and style -> its cells (``None`` when it holds a wide or zero-width glyph)."""
+    sprites: dict[tuple[object, ...], list[list[Cell]]] = field(default_factory=dict)
+    """Drawn cards by what they show."""
+    moves: dict[tuple[int, int], str] = field(default_factory=dict)
+    """The cursor move to each (row, column)."""
+    csi_moves: bool | None = None
+    """Whether the terminal moves the cursor with ``CSI row;col H`` (``None``: not asked)."""
+    switches: dict[tuple[str, str], str] = field(default_factory=dict)
+    """From one style to another: the sequence that does it."""
+
+    cells_limit: ClassVar[int] = 1024
+    """Past this many texts, ``trim`` forgets them all."""
+    sprites_limit: ClassVar[int] = 256
+    """Past this many drawn pieces, ``trim`` forgets them all."""
+
+    def trim(self) -> None:
+        """Forget the texts or the pieces if a long round has made many (scores and counts
+        keep changing)."""
+        if len(self.cells) > self.cells_limit:
+            self.cells.clear()
+        if len(self.sprites) > self.sprites_limit:
+            self.sprites.clear()
+
+    def new_round(self) -> None:
+        """Forget what only one round shows (its cards, counts, times and the result
+        screen's figures), so that a long match keeps no more than one round's worth.
+        What belongs to the terminal (glyph widths, cursor moves, style changes) stays."""
+        self.cells.clear()
+        self.sprites.clear()
+
+
+class Canvas:
+    """A frame being drawn: text is put at a row and column with a style."""
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        measure: Callable[[str], int],
+        cache: RenderCache | None = None,
+    ) -> None:
+        self.width = width
+        self.height = height
+        self.measure = measure
+        """The terminal's idea of a character's width (``Terminal.length``)."""
+        self.rows: Frame = [[(" ", "")] * width for _ in range(height)]
+        self.cache = RenderCache() if cache is None else cache
+        """Shared with other frames of the same terminal."""
+
+    def char_width(self, ch: str) -> int:
+        """Columns a character takes (1 for ASCII; measured by the terminal otherwise)."""
+        if ch < "\x7f":
+            return 1
+        widths = self.cache.widths
+        width = widths.get(ch)
+        if width is None:
+            width = max(0, self.measure(ch))
+            widths[ch] = width
+        return width
+
+    def text_width(self, text: str) -> int:
+        """Columns ``text`` takes."""
+        if text.isascii():
+            return len(text)
+        return sum(self.char_width(ch) for ch in text)
+
+    def _cells(self, text: str, style: str) -> tuple[Cell, ...] | None:
+        """``text`` as cells, if every character takes one column."""
+        key = (text, style)
+        cells = self.cache.cells.get(key, ())
+        if cells == ():
+            if text.isascii() or all(self.char_width(ch) == 1 for ch in text):
+                cells = tuple((ch, style) for ch in text)
+            else:
+                cells = None
+            self.cache.cells[key] = cells
+        return cells
+
+    def put(self, y: int, x: int, text: str, style: str = "") -> int:
+        """Write ``text`` from column ``x`` (clipped at the edges); return the column after
+        it."""
+        cells = self._cells(text, style)
+        if cells is not None:
+            self.blit(y, x, cells)
+            return x + len(cells)
+        if not 0 <= y < self.height:
+            return x + self.text_width(text)
+        row = self.rows[y]
+        width = self.width
+        for ch in text:
+            w = self.char_width(ch)
+            if w == 0:
+                continue
+            if x >= 0 and x + w <= width:
+                if row[x][0] == "" and x > 0:
+                    row[x - 1] = (" ", row[x - 1][1])  # half of a wide glyph overwritten
+                row[x] = (ch, style)
+                if w == 2:
+                    row[x + 1] = ("", style)
+                elif x + 1 < width and row[x + 1][0] == "":
+                    row[x + 1] = (" ", style)
+            x += w
+        return x
+
+    def blit(self, y: int, x: int, cells: Sequence[Cell]) -> None:
+        """Copy cells (as drawn on another canvas) to row ``y`` from column ``x``."""
+        if not 0 <= y < self.height:
+            return
+        width = self.width
+        row = self.rows[y]
+        n = len(cells)
+        end = x + n
+        if (
+            n
+            and x >= 0
+            and end <= width
+            and cells[0][0]
+            and row[x][0]
+            and (end == width or row[end][0])
+        ):  # inside the screen, no wide glyph cut in two: the common case
+            row[x:end] = cells
+            return
+        start, end = max(x, 0), min(end, width)
+        if start >= end:
+            return
+        if row[start][0] == "" and start > 0:
+            row[start - 1] = (" ", row[start - 1][1])  # half of a wide glyph
+        if cells[start - x][0] == "":
+            row[start] = (" ", cells[start - x][1])
+            start += 1
+        if end < width and row[end][0] == "":
+            row[end] = (" ", row[end][1])
+        if end < x + len(cells) and end > start and cells[end - 1 - x][0] != "":
+            last = end - 1 - x
+            if last + 1 < len(cells) and cells[last + 1][0] == "":
+                row[end - 1] = (" ", cells[last][1])  # a wide glyph cut by the edge
+                end -= 1
+        row[start:end] = cells[start - x : end - x]
+
+    def sprite(
+        self,
+        key: tuple[object, ...],
+        width: int,
+        height: int,
+        draw: Callable[[Canvas], None],
+    ) -> list[list[Cell]]:
+        """A small drawing, made once by ``draw`` on a canvas of its own and kept by
+        ``key``."""
+        rows = self.cache.sprites.get(key)
+        if rows is None:
+            small = Canvas(width, height, self.measure, self.cache)
+            draw(small)
+            rows = small.rows
+            self.cache.sprites[key] = rows
+        return rows
+
+    def piece(self, key: tuple[object, ...], draw: Callable[[], None]) -> None:
+        """A part of the frame, drawn on this canvas by ``draw``, that is the same
+        whenever ``key`` is (``FrameCanvas`` then puts it back without drawing it)."""
+        draw()
+
+    def blit_rows(self, y: int, x: int, rows: Sequence[Sequence[Cell]]) -> None:
+        """Copy a drawing's rows (as drawn on another canvas), the first to row ``y``, from
+        column ``x``."""
+        for dy, cells in enumerate(rows):
+            self.blit(y + dy, x, cells)
+
+    def frame(self) -> Frame:
+        """The rows drawn, once everything is on the canvas."""
+        return self.rows
+
+    def fill(self, y: int, x: int, width: int, style: str, ch: str = " ") -> None:
+        """Fill ``width`` cells from column ``x`` with ``ch`` in ``style``."""
+        self.blit(y, x, [(ch, style)] * width)
+
+    def put_centered(self, y: int, x: int, width: int, text: str, style: str = "") -> None:
+        """Write ``text`` centred in the ``width`` columns from ``x`` (cut if too long)."""
+        text = self.clip(text, width)
+        self.put(y, x + (width - self.text_width(text)) // 2, text, style)
+
+    def clip(self, text: str, width: int) -> str:
+        """``text`` cut to ``width`` columns."""
+        if self.text_width(text) <= width:
+            return text
+        out, used = [], 0
+        for ch in text:
+            w = self.char_width(ch)
+            if used + w > width:
+                break
+            out.append(ch)
+            used += w
+        return "".join(out)
+
+
+Stroke = tuple[int, Sequence[Cell]] | tuple[int, str, str]
+"""One thing put on a row: ``(x, cells)`` copied there, or ``(x, text, style)`` written
+there (text holding a wide or zero-width glyph)."""
+
+
+class FrameCanvas(Canvas):
+    """A canvas kept from frame to frame, which draws again only what changes.
+
+    ``render`` puts the whole table on it every frame, as on any canvas, but each stroke is
+    only noted, row by row. A piece (``piece``) whose key is the same as in the last frame
+    is not drawn again: its strokes from then are noted once more. ``frame()`` then draws a
+    row afresh (on blank cells, stroke by stroke, as ``Canvas`` would) only if its strokes
+    differ from the last frame's, and hands back the last frame's row otherwise. A play
+    that moves one card thus draws the pieces it changed and the rows they cover, not the
+    screen. It keeps one frame (its rows, strokes and pieces), so it holds no more than
+    the screen, however long the match. A canvas is drawn with one palette.
+    """
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        measure: Callable[[str], int],
+        cache: RenderCache | None = None,
+    ) -> None:
+        super().__init__(width, height, measure, cache)
+        self.strokes: list[list[Stroke]] = [[] for _ in range(height)]
+        """What this frame has put on each row so far."""
+        self.last_strokes: list[list[Stroke]] | None = None
+        """What the last frame put on each row (``None``: no frame yet)."""
+        self.last_rows: Frame = self.rows
+        """The last frame's rows, as drawn from ``last_strokes``."""
+        self.pieces: list[tuple[tuple[object, ...], list[tuple[int, Stroke]]]] = []
+        """This frame's pieces so far, in order: key, and the strokes (row, stroke) that
+        drew it."""
+        self.last_pieces: list[tuple[tuple[object, ...], list[tuple[int, Stroke]]]] = []
+        """The last frame's pieces (a piece is matched with the one drawn in the same
+        place in the order, so that keys are compared, never hashed)."""
+        self.noting: list[tuple[int, Stroke]] | None = None
+        """The strokes of the piece being drawn, if one is."""
+
+    def put(self, y: int, x: int, text: str, style: str = "") -> int:
+        cells = self._cells(text, style)
+        if cells is not None:
+            self.blit(y, x, cells)
+            return x + len(cells)
+        if 0 <= y < self.height:
+            self._note(y, (x, text, style))
+        return x + self.text_width(text)
+
+    def blit(self, y: int, x: int, cells: Sequence[Cell]) -> None:
+        if 0 <= y < self.height:
+            self._note(y, (x, cells))
+
+    def blit_rows(self, y: int, x: int, rows: Sequence[Sequence[Cell]]) -> None:
+        strokes, noting = self.strokes, self.noting
+        for cells in rows:
+            if 0 <= y < self.height:
+                stroke = (x, cells)
+                strokes[y].append(stroke)
+                if noting is not None:
+                    noting.append((y, stroke))
+            y += 1
+
+    def _note(self, y: int, stroke: Stroke) -> None:
+        self.strokes[y].append(stroke)
+        if self.noting is not None:
+            self.noting.append((y, stroke))
+
+    def piece(self, key: tuple[object, ...], draw: Callable[[], None]) -> None:
+        n = len(self.pieces)
+        last = self.last_pieces
+        if n < len(last) and last[n][0] == key:
+            strokes = last[n][1]
+            rows = self.strokes
+            for y, stroke in strokes:
+                rows[y].append(stroke)
+            if self.noting is not None:
+                self.noting += strokes
+        else:
+            outer, self.noting = self.noting, []
+            try:
+                draw()
+                strokes = self.noting
+            finally:
+                self.noting = outer
+            if outer is not None:  # a piece within a piece: part of both
+                outer += strokes
+        self.pieces.append((key, strokes))
+
+    def frame(self) -> Frame:
+        last = self.last_strokes
+        rows = list(self.last_rows)
+        self.rows = rows
+        width = self.width
+        blank: Cell = (" ", "")
+        for y, strokes in enumerate(self.strokes):
+            if last is not None and strokes == last[y]:
+                continue  # drawn the same as last time
+            row = rows[y] = [blank] * width  # a new list: the last frame's rows stay as they are
+            for stroke in strokes:
+                if len(stroke) == 3:
+                    Canvas.put(self, y, stroke[0], stroke[1], stroke[2])
+                    continue
+                x, cells = stroke
+                end = x + len(cells)
+                if (
+                    x >= 0
+                    and end <= width
+                    and cells
+                    and cells[0][0]
+                    and row[x][0]
+                    and (end == width or row[end][0])
+                ):  # Canvas.blit's common case, without the call
+                    row[x:end] = cells
+                else:
+                    Canvas.blit(self, y, x, cells)
+        self.last_strokes, self.last_rows = self.strokes, rows
+        self.strokes = [[] for _ in range(self.height)]
+        self.last_pieces, self.pieces = self.pieces, []
+        return rows
+
+
+def plain_lines(frame: Frame) -> list[str]:
+    """A frame as plain text, one string a row (what a player would read)."""
+    return ["".join(ch for ch, _ in row) for row in frame]

@@ -1,0 +1,132 @@
+"""The layout: where each part of the table goes on a screen of a given size, with the
+largest cards that fit.
+
+From the top: a title line; player 1's row (name, draw pile and match score beside it,
+the keys that play each pile under it, then a line for that player's notices); the two
+play piles with their sizes and the "1 2 3" countdown between them; the banner line;
+player 2's notices, row and keys.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+MIN_WIDTH = 60
+"""Narrowest terminal the table is drawn in (with rows of up to four piles)."""
+MIN_HEIGHT = 16
+"""Lowest terminal the table is drawn in."""
+
+
+CARD_SIZES = ((7, 11), (5, 9), (3, 7))
+"""Card heights and widths, largest first."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where everything goes on a screen of a given size."""
+
+    width: int
+    height: int
+    card_h: int
+    card_w: int
+    gap: int
+    """Columns between row piles."""
+    info_w: int
+    """Columns of the name/draw/score block left of each row."""
+    row_x: int
+    """Column of the first row pile."""
+    title_y: int
+    rows_y: tuple[int, int]
+    """Top line of each player's cards."""
+    hints_y: tuple[int, int]
+    notice_y: tuple[int, int]
+    piles_y: int
+    banner_y: int
+    pile_x: tuple[int, int]
+    """Columns of the left and right play piles."""
+
+
+def _row_width(row_size: int, card_w: int, gap: int) -> int:
+    return row_size * card_w + (row_size - 1) * gap
+
+
+INFO_W = 24
+
+
+def minimum_size(row_size: int) -> tuple[int, int]:
+    """The smallest (width, height) the table fits in."""
+    card_h, card_w = CARD_SIZES[-1]
+    return max(MIN_WIDTH, INFO_W + _row_width(row_size, card_w, 2) + 2), max(
+        MIN_HEIGHT, 3 * card_h + 7
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def layout(width: int, height: int, row_size: int) -> Layout | None:
+    """Lay the table out, with the largest cards that fit; ``None`` if it does not fit.
+    Kept for the last few sizes: every frame asks, and the answer is the same object, which
+    drawn pieces compare at no cost."""
+    min_w, min_h = minimum_size(row_size)
+    if width < min_w or height < min_h:
+        return None
+    for card_h, card_w in CARD_SIZES:
+        need_h = 3 * card_h + 7
+        spare_h = height - need_h
+        if card_h > CARD_SIZES[-1][0] and spare_h < 2:
+            continue
+        gap = 3 if card_h > 3 else 2
+        row_w = _row_width(row_size, card_w, gap)
+        if INFO_W + row_w + 2 > width:
+            continue
+        if spare_h < 0:
+            continue
+        break
+    else:  # pragma: no cover - the smallest size always fits past the minimum check
+        return None
+    # Spread the spare rows: first between the rows and the middle, then around.
+    spacers = [0, 0, 0, 0]  # after title, above middle, below middle, at the bottom
+    order = [1, 2, 1, 2, 1, 2, 0, 3]
+    for i in range(spare_h):
+        spacers[order[i] if i < len(order) else (0 if i % 2 == 0 else 3)] += 1
+    y = 0
+    title_y = y
+    y += 1 + spacers[0]
+    p1_cards = y
+    y += card_h
+    p1_hints = y
+    y += 1
+    p1_notice = y
+    y += 1 + spacers[1]
+    piles_y = y
+    y += card_h
+    banner_y = y
+    y += 1 + spacers[2]
+    p2_notice = y
+    y += 1
+    p2_cards = y
+    y += card_h
+    p2_hints = y
+    row_w = _row_width(row_size, card_w, gap)
+    free = width - INFO_W - row_w
+    row_x = INFO_W + max(1, free // 2 - 2)
+    centre = row_x + row_w // 2
+    between = 11
+    left_x = centre - between // 2 - card_w
+    right_x = centre + (between - between // 2)
+    return Layout(
+        width,
+        height,
+        card_h,
+        card_w,
+        gap,
+        INFO_W,
+        row_x,
+        title_y,
+        (p1_cards, p2_cards),
+        (p1_hints, p2_hints),
+        (p1_notice, p2_notice),
+        piles_y,
+        banner_y,
+        (left_x, right_x),
+    )

@@ -1,0 +1,380 @@
+"""The table's pieces: the title line, the cards, each player's row and the middle (play
+piles, countdown, banner), drawn from a ``View`` on a canvas. Nothing here decides a rule;
+it asks the engine and shows what happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from stress_tui.core.cards import RANK_NAMES, Card
+from stress_tui.core.engine import Phase
+from stress_tui.core.rulestext import short_line
+from stress_tui.core.table import Table
+from stress_tui.terminal.draw.canvas import Canvas, RenderCache
+from stress_tui.terminal.draw.palette import Palette
+from stress_tui.terminal.keys import Intent, KeyMap, key_label
+from stress_tui.terminal.layout import Layout
+from stress_tui.terminal.view import ReplayBar, View
+
+
+def draw_title(view: View, palette: Palette, canvas: Canvas, lay: Layout) -> None:
+    """The title line: the game, the rules in play, the keys everyone has."""
+    if view.replay is not None:
+        _replay_title(view, view.replay, palette, canvas, lay)
+        return
+    key = ("title", canvas.width, view.rules, view.keymap, palette.title, palette.hint)
+    rows = canvas.sprite(key, canvas.width, 1, lambda c: _draw_title(view, palette, c))
+    canvas.blit(lay.title_y, 0, rows[0])
+
+
+def _replay_title(
+    view: View, bar: ReplayBar, palette: Palette, canvas: Canvas, lay: Layout
+) -> None:
+    """A replay's title line: that it is one, who played, how fast it runs, whether it is
+    paused, the rules; the keys on the right."""
+    y = lay.title_y
+    keys = "Spc go on  Rt step  q quit" if bar.paused else "Spc pause  Rt step  q quit"
+    x = canvas.put(y, 0, " REPLAY ", palette.title)
+    state = f" x{bar.speed:g}  {bar.done}/{bar.total}"
+    if bar.paused:
+        x = canvas.put(y, x, state + "  ", palette.hint)
+        x = canvas.put(y, x, "PAUSED", palette.warn)
+    else:
+        x = canvas.put(y, x, state, palette.hint)
+    right = canvas.width - canvas.text_width(keys) - 1
+    who = f"  {view.names[0]} v {view.names[1]}"
+    room = right - x - 2
+    if room > 8:
+        x = canvas.put(y, x, canvas.clip(who, room), palette.plain)
+    room = right - x - 4
+    if room > 8:
+        canvas.put(y, x + 2, canvas.clip(short_line(view.rules), room), palette.hint)
+    canvas.put(y, right, keys, palette.hint)
+
+
+def _draw_title(view: View, palette: Palette, canvas: Canvas) -> None:
+    keys = view.keymap
+    parts = []
+    for intent, what in ((Intent.HELP, "help"), (Intent.PAUSE, "pause"), (Intent.QUIT, "quit")):
+        key = keys.key_for(intent)
+        if key is not None:
+            parts.append(f"{key_label(key)} {what}")
+    right = "  ".join(parts)
+    x = canvas.put(0, 0, " STRESS ", palette.title)
+    room = canvas.width - x - canvas.text_width(right) - 3
+    if room > 8:
+        canvas.put(0, x + 1, canvas.clip(short_line(view.rules), room), palette.hint)
+    canvas.put(0, canvas.width - canvas.text_width(right) - 1, right, palette.hint)
+
+
+def _suit_text(card: Card, ascii_only: bool) -> str:
+    if card.suit is None:
+        return "*"
+    return card.suit.value if ascii_only else card.suit.symbol
+
+
+def _card(
+    canvas: Canvas,
+    palette: Palette,
+    lay: Layout,
+    y: int,
+    x: int,
+    pile: Sequence[Card],
+    ascii_only: bool,
+) -> None:
+    """A pile drawn as its top card (``pile[-1]``), with its size when it holds more (on a
+    line of its own, kept apart from the card, so that a growing pile draws no new card)."""
+    h, w = lay.card_h, lay.card_w
+    if not pile:
+        key: tuple[object, ...] = ("slot", h, w, palette.slot)
+        rows = canvas.sprite(key, w, h, lambda c: _draw_slot(c, palette.slot))
+    else:
+        card = pile[-1]
+        face = palette.card_face
+        if card.is_joker:
+            style, label, centre = palette.joker, "JK", "JOKER"
+        else:
+            assert card.suit is not None
+            style = palette.suit_styles[card.suit.value]
+            suit = _suit_text(card, ascii_only)
+            label, centre = RANK_NAMES[card.rank] + suit, suit
+        key = ("card", h, w, face, style, label, centre)
+        rows = canvas.sprite(key, w, h, lambda c: _draw_card(c, face, style, label, centre))
+        if len(pile) > 1:
+            count = f"x{len(pile)}"
+            line = canvas.sprite(
+                ("count", w, face, style, count),
+                w,
+                1,
+                lambda c: _draw_count(c, face, style, count),
+            )
+            rows = rows[:]
+            rows[h // 2 + (h > 3)] = line[0]  # under the suit; on a small card, instead of it
+    canvas.blit_rows(y, x, rows)
+
+
+def warm_cards(
+    cache: RenderCache,
+    measure: Callable[[str], int],
+    palette: Palette,
+    lay: Layout,
+    cards: Iterable[Card],
+    ascii_only: bool = False,
+) -> None:
+    """Draw every card once ahead of time, so that no play waits for its card's drawing."""
+    canvas = Canvas(lay.card_w, lay.card_h, measure, cache)
+    _card(canvas, palette, lay, 0, 0, (), ascii_only)
+    for card in set(cards):
+        _card(canvas, palette, lay, 0, 0, (card,), ascii_only)
+
+
+def _draw_slot(canvas: Canvas, style: str) -> None:
+    """An empty place: dots at the corners."""
+    w, h = canvas.width, canvas.height
+    for y, x in ((0, 0), (0, w - 1), (h - 1, 0), (h - 1, w - 1)):
+        canvas.put(y, x, ".", style)
+
+
+def _draw_card(canvas: Canvas, face: str, style: str, label: str, centre: str) -> None:
+    """A card face: the label at two corners, the suit in the middle."""
+    w, h = canvas.width, canvas.height
+    for dy in range(h):
+        canvas.fill(dy, 0, w, face)
+    canvas.put(0, 1, label, style)
+    canvas.put_centered(h // 2, 0, w, centre, style)
+    canvas.put(h - 1, w - 1 - canvas.text_width(label), label, style)
+
+
+def _draw_count(canvas: Canvas, face: str, style: str, count: str) -> None:
+    """The line of a card that says how many cards its pile holds."""
+    canvas.fill(0, 0, canvas.width, face)
+    canvas.put_centered(0, 0, canvas.width, count, style)
+
+
+def _hint(keys: KeyMap, player: int, pile: int) -> tuple[str, str] | None:
+    left, right = keys.pile_keys(player, pile)
+    if left is None and right is None:
+        return None
+    return (key_label(left) if left else "-", key_label(right) if right else "-")
+
+
+def draw_player(view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
+    """A player's row (one piece, for what it shows), and the player's notice line."""
+    state = view.game.state.players[player]
+    tops = tuple((pile[-1], len(pile)) if pile else None for pile in state.row)
+    key = (
+        "player",
+        player,
+        lay,
+        tops,
+        len(state.draw_pile),
+        view.score[player],
+        view.rules,
+        view.names[player],
+        view.kinds[player],
+        view.keymap,
+        view.ascii,
+    )
+    canvas.piece(key, lambda: _player_row(view, palette, canvas, lay, player))
+    _player_notice(view, palette, canvas, lay, player)
+
+
+def _player_row(view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
+    """Each pile's top card, the keys under the row and the block beside it (the keys and
+    the block drawn once for each thing they can show, and kept)."""
+    state = view.game.state.players[player]
+    y = lay.rows_y[player]
+    for i, pile in enumerate(state.row):
+        _card(canvas, palette, lay, y, lay.row_x + i * (lay.card_w + lay.gap), pile, view.ascii)
+    keys_key = (
+        "pile keys",
+        player,
+        canvas.width,
+        lay.row_x,
+        lay.card_w,
+        lay.gap,
+        len(state.row),
+        view.keymap,
+    )
+    keys = canvas.sprite(
+        keys_key,
+        canvas.width,
+        1,
+        lambda c: _pile_keys(view.keymap, palette, c, lay, player, len(state.row)),
+    )
+    canvas.blit(y + lay.card_h, 0, keys[0])
+    rules = view.rules
+    info_key = (
+        "player info",
+        player,
+        lay.card_h,
+        lay.info_w,
+        view.score[player],
+        rules.wins,
+        rules.stress_stop,
+        view.names[player],
+        view.kinds[player],
+        view.keymap,
+    )
+    info = canvas.sprite(
+        info_key, lay.info_w, lay.card_h, lambda c: _player_info(view, palette, c, lay, player)
+    )
+    canvas.blit_rows(y, 0, info)
+    # The draw pile's count, which every play from it changes, on the line left for it.
+    canvas.put(y + 1, 1, canvas.clip(_draw_line(view, lay, player), lay.info_w - 2), palette.plain)
+
+
+def _pile_keys(
+    keys: KeyMap, palette: Palette, canvas: Canvas, lay: Layout, player: int, piles: int
+) -> None:
+    """The keys that play each of a player's ``piles`` row piles, under them (one line)."""
+    for i in range(piles):
+        x = lay.row_x + i * (lay.card_w + lay.gap)
+        hint = _hint(keys, player, i)
+        if hint is None:
+            continue
+        left, right = hint
+        text = f"<{left}" + " " * max(1, lay.card_w - len(left) - len(right) - 2) + f"{right}>"
+        if len(text) <= lay.card_w:
+            canvas.put(0, x, "<", palette.hint)
+            canvas.put(0, x + 1, left, palette.hint_key)
+            canvas.put(0, x + lay.card_w - 1 - len(right), right, palette.hint_key)
+            canvas.put(0, x + lay.card_w - 1, ">", palette.hint)
+        else:
+            canvas.put_centered(0, x, lay.card_w, f"{left}/{right}", palette.hint_key)
+
+
+def _player_info(view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
+    """Beside the row: name, score, the player's other keys, and a line left blank for the
+    draw pile (``_draw_line``)."""
+    keys = view.keymap
+    name = view.names[player]
+    kind = view.kinds[player]
+    info_w = lay.info_w - 2
+    lines: list[tuple[str, str]] = [(canvas.clip(name, info_w), palette.names[player])]
+    if lay.card_h > 5:
+        lines += [("", ""), (_wins(view, player), palette.plain), ("", "")]
+    else:
+        lines.append(("", ""))
+    if kind.startswith("bot:"):
+        lines.append((f"computer, {kind[4:]}", palette.info))
+    else:
+        extra = []
+        for intent, what in (
+            (Intent.STRESS, "stress"),
+            (Intent.READY, "ready"),
+            (Intent.STOP, "stop"),
+        ):
+            if intent is Intent.STOP and not view.rules.stress_stop:
+                continue
+            key = keys.key_for(intent, player)
+            if key is not None:
+                extra.append((what, key_label(key)))
+        if lay.card_h > 3:
+            lines += [(f"{what:<7}{key}", palette.hint) for what, key in extra]
+        else:
+            lines.append(("  ".join(f"{what} {key}" for what, key in extra), palette.hint))
+    for dy, (text, style) in enumerate(lines[: max(lay.card_h, 3)]):
+        canvas.put(dy, 1, canvas.clip(text, info_w), style)
+
+
+def _wins(view: View, player: int) -> str:
+    """A player's rounds won, out of the rounds that win the match."""
+    return f"wins {view.score[player]}/{view.rules.wins}"
+
+
+def _draw_line(view: View, lay: Layout, player: int) -> str:
+    """The line under a player's name: the draw pile (and the score, beside small cards)."""
+    draw = len(view.game.state.players[player].draw_pile)
+    if lay.card_h > 5:
+        return f"draw {draw}"
+    return f"draw {draw:<3} {_wins(view, player)}"
+
+
+def _player_notice(view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
+    """What just happened to the player (a rejected play, a lockout, ready to flip)."""
+    game = view.game
+    notice = view.notices.player[player]
+    locked = game.is_locked(player, view.now) and game.phase is not Phase.ROUND_OVER
+    text = notice.text if notice is not None else ""
+    if locked and "locked out" not in text:
+        text = f"{text}  (locked out)" if text else "locked out"
+    if text:
+        style = palette.warn
+        if notice is not None and not locked:
+            style = {"warn": palette.warn, "good": palette.good}.get(notice.kind, palette.info)
+        canvas.put(
+            lay.notice_y[player], lay.row_x, canvas.clip(text, canvas.width - lay.row_x), style
+        )
+
+
+def countdown_text(table: Table, now: float) -> str | None:
+    """``1``, ``1 2``, ``1 2 3`` as the count before a flip runs (``None``: no count)."""
+    left = table.count_left(now)
+    if left is None:
+        return None
+    step = table.countdown / 3
+    elapsed = table.countdown - left
+    shown = min(3, int(elapsed / step + 1e-6) + 1) if step > 0 else 3
+    return "  ".join(str(n) for n in range(1, shown + 1))
+
+
+def countdown_ticks(table: Table, now: float) -> float | None:
+    """The game time the countdown display next changes (``None``: no count running)."""
+    if table.flip_at is None:
+        return None
+    step = table.countdown / 3
+    start = table.flip_at - table.countdown
+    for k in (1, 2):
+        tick = start + k * step
+        if tick > now + 1e-6:
+            return tick
+    return None
+
+
+def draw_middle(view: View, palette: Palette, canvas: Canvas, lay: Layout) -> None:
+    game = view.game
+    y = lay.piles_y
+    mid = y + lay.card_h // 2
+    piles = game.state.play_piles
+    tops = tuple((pile[-1], len(pile)) if pile else None for pile in piles)
+    key = ("play piles", lay, tops, view.ascii)
+    canvas.piece(key, lambda: _play_piles(view, palette, canvas, lay))
+    between_x = lay.pile_x[0] + lay.card_w
+    between_w = lay.pile_x[1] - between_x
+    count = countdown_text(view.table, view.now)
+    if count is not None:
+        canvas.put_centered(mid, between_x, between_w, count, palette.count)
+    # The banner.
+    headline = view.notices.headline
+    if game.phase is Phase.STRESS:
+        stress_keys = [key_label(k) for p in (0, 1) for k in view.keymap.keys_for(Intent.STRESS, p)]
+        text = "  STRESS!  "
+        if stress_keys:
+            text += "first to hit " + " or ".join(stress_keys) + " wins  "
+        canvas.put_centered(lay.banner_y, 0, canvas.width, text, palette.stress)
+    elif headline is not None:
+        style = {"warn": palette.warn, "good": palette.good}.get(headline.kind, palette.banner)
+        canvas.put_centered(lay.banner_y, 0, canvas.width, headline.text, style)
+    elif game.phase is Phase.WAITING_FLIP:
+        canvas.put_centered(lay.banner_y, 0, canvas.width, "New cards on three", palette.banner)
+
+
+def _play_piles(view: View, palette: Palette, canvas: Canvas, lay: Layout) -> None:
+    """The two piles in the middle, with their sizes beside them."""
+    y = lay.piles_y
+    mid = y + lay.card_h // 2
+    for target, x in enumerate(lay.pile_x):
+        pile = view.game.state.play_piles[target]
+        _card(canvas, palette, lay, y, x, pile, view.ascii)
+        if not pile:
+            continue
+        size = f"{len(pile)} card" + ("" if len(pile) == 1 else "s")
+        room = x - 2 if target == 0 else canvas.width - x - lay.card_w - 2
+        if len(size) > room:
+            size = str(len(pile))
+        if target == 0:
+            canvas.put(mid, x - 2 - len(size), size, palette.hint)
+        else:
+            canvas.put(mid, x + lay.card_w + 2, size, palette.hint)

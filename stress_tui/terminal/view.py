@@ -1,0 +1,98 @@
+"""The view: everything one frame shows, gathered by the app (or the replay viewer) and
+read by ``render``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stress_tui.core.engine import Game
+from stress_tui.core.rules import Rules
+from stress_tui.core.stats import RoundStats
+from stress_tui.core.table import Table
+from stress_tui.terminal.keys import KeyMap
+from stress_tui.terminal.notices import Notices
+
+
+class Overlay:
+    """What is drawn over the table."""
+
+    HELP = "help"
+    PAUSE = "pause"
+    RESULT = "result"
+
+
+@dataclass
+class Result:
+    """The end of a round, for the result screen."""
+
+    winner: int | None
+    """Who won the round (``None``: drawn on a dead table)."""
+    match_over: bool
+    """Whether that round won the match."""
+    keys_live: bool = False
+    """Whether the result screen takes keys yet (a moment after the round ends)."""
+    stats: RoundStats | None = None
+    """Both players' statistics of the round."""
+    notes: tuple[str, ...] = ()
+    """Lines about the round's files: where its replay went, what could not be saved."""
+    headline: str | None = None
+    """Said instead of who won (a replay that stops before the end)."""
+    again: str | None = None
+    """What Enter does instead of the next round (a replay: watch it again)."""
+
+
+@dataclass(frozen=True)
+class ReplayBar:
+    """What the title line says while a replay is watched."""
+
+    speed: float
+    """Seconds of the round per second watched."""
+    paused: bool
+    """Whether the replay is stopped (Space goes on, Right steps)."""
+    done: int
+    """Recorded actions shown so far."""
+    total: int
+    """Recorded actions in the file."""
+
+
+@dataclass
+class View:
+    """Everything one frame shows; gathered by the app, read by ``render``."""
+
+    table: Table
+    """The round, its countdown and its computer players."""
+    now: float
+    """The game time of the frame."""
+    keymap: KeyMap
+    """Who presses what."""
+    notices: Notices
+    """What happened lately."""
+    names: tuple[str, str] = ("Player 1", "Player 2")
+    """The players' names."""
+    kinds: tuple[str, str] = ("human", "human")
+    """``human`` or ``bot:LEVEL`` per side."""
+    score: tuple[int, int] = (0, 0)
+    """Rounds won in this match."""
+    overlay: str | None = None
+    """``Overlay.HELP``, ``PAUSE``, ``RESULT`` or nothing."""
+    result: Result | None = None
+    """The round's end, for the result screen."""
+    seed: int | None = None
+    """The match's seed (shown on the result screen)."""
+    ascii: bool = False
+    """Suits as letters."""
+    help_offset: int = 0
+    """The first line of the help shown (it scrolls when it does not fit)."""
+    replay: ReplayBar | None = None
+    """A replay being watched (``None``: a game being played)."""
+
+    @property
+    def game(self) -> Game:
+        """The round."""
+        return self.table.game
+
+    @property
+    def rules(self) -> Rules:
+        """The rules in play."""
+        return self.table.game.rules
