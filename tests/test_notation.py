@@ -175,7 +175,7 @@ def test_the_covers_line_says_who_covered_each_play_pile_when_and_what_lay_under
         covers: p2 7.25 4 | p1 8 8
         p2 row: 2C | 3C | 4C | 5C
     """)
-    assert state.covers == [Cover(1, 7.25, 4), Cover(0, 8.0, 8)]
+    assert state.covers == [[Cover(1, 7.25, 4)], [Cover(0, 8.0, 8)]]
     state = parse_position("""
         rules: standard jokers=2
         p1 row: 2H | 3H | 4H | 5H
@@ -183,8 +183,25 @@ def test_the_covers_line_says_who_covered_each_play_pile_when_and_what_lay_under
         covers: p1 1 4 | p2 2 *
         p2 row: 2C | 3C | 4C | 5C
     """)
-    assert state.covers[1] == Cover(1, 2.0, JOKER)
+    assert state.covers[1] == [Cover(1, 2.0, JOKER)]
     assert state.play_piles[1][-1] == JOKER_CARD
+
+
+def test_a_play_pile_covered_several_times_in_the_race_window_lists_every_cover() -> None:
+    """Oldest first, separated by commas: a late play may have been aimed at any of the
+    cards covered."""
+    text = """rules: standard
+phase: playing
+time: 1.1
+p1 row: 2H | 3H | 4H | 5H
+p1 draw: -
+piles: 4S 5C 6D | 9D
+covers: p2 1 4, p2 1.1 5 | -
+p2 row: 2C | 3C | 7C | 8C
+p2 draw: -"""
+    state = parse_position(text)
+    assert state.covers == [[Cover(1, 1.0, 4), Cover(1, 1.1, 5)], []]
+    assert format_position(state) == text
 
 
 def test_the_winner_line() -> None:
@@ -324,6 +341,8 @@ def test_the_good_position_is_good() -> None:
         # covers and states
         (_with(piles="piles: 4H | 9D\ncovers: p1 1 3"), "covers: one per play pile"),
         (_with(piles="piles: 4H | 9D\ncovers: p3 1 3 | -"), "covers: write a cover as"),
+        (_with(piles="piles: 4H | 9D\ncovers: p1 1 3, p2 1 | -"), "covers: write a cover as"),
+        (_with(piles="piles: 4H | 9D\ncovers: p1 2 3, p2 1 3 | -"), "covers go oldest first"),
         (_with(piles="piles: 4H | 9D\ncovers: p1 1 | -"), "covers: write a cover as"),
         (_with(piles="piles: 4H | 9D\ncovers: p1 1 10 | -"), "covers: write a cover as"),
         (_with(piles="piles: 4H | 9D\ncovers: p1 -2 3 | -"), "covers: not a time"),

@@ -665,6 +665,58 @@ def test_a_race_read_from_the_covers_line() -> None:
     assert g.apply(slower) == [Rejected(0, slower, RejectReason.LOST_RACE)]
 
 
+def test_a_late_play_aimed_at_a_card_covered_moments_ago_loses_the_race_after_two_covers() -> None:
+    """001: "Der langsamere Spieler muss seine Karte zurücknehmen" (the slower takes the
+    card back, nothing more). p2 covers the four with a five and the five with a six in
+    quick succession; p1's three, aimed at the four covered 0.2 s before, is too late: no
+    lockout, although the five came in between."""
+    g = game("""
+        rules: standard
+        phase: playing
+        p1 row: 3S | 9S | 8S | -
+        piles: 4H | QD
+        p2 row: 5C | 6D | JD | -
+    """)
+    assert g.apply(Play(1, 0, 0, 1.0)) == [Played(1, 0, 0, cards("5C"), 1.0)]
+    assert g.apply(Play(1, 1, 0, 1.1)) == [Played(1, 1, 0, cards("6D"), 1.1)]
+    slower = Play(0, 0, 0, 1.2)
+    assert g.apply(slower) == [Rejected(0, slower, RejectReason.LOST_RACE)]
+    assert line(g, "p1 state") is None, "no lockout"
+    assert line(g, "covers") == "p2 1 4, p2 1.1 5 | -"
+    assert line(g, "p1 row") == "3S | 9S | 8S | -"
+
+
+def test_a_play_aimed_at_a_card_one_has_covered_oneself_is_a_misplay() -> None:
+    """p1 saw the five (they covered it with their six): a three aimed at the four under
+    it is no race lost but a card that does not fit."""
+    g = game("""
+        rules: standard
+        phase: playing
+        p1 row: 3S | 6S | 8S | -
+        piles: 4H | QD
+        p2 row: 5C | 2D | JD | -
+    """)
+    g.apply(Play(1, 0, 0, 1.0))
+    g.apply(Play(0, 1, 0, 1.05))
+    wrong = Play(0, 0, 0, 1.1)
+    assert g.apply(wrong) == [Rejected(0, wrong, NOT_ADJACENT), LockedOut(0, 1.85)]
+
+
+def test_covers_older_than_the_race_window_are_forgotten() -> None:
+    g = game("""
+        rules: standard
+        phase: playing
+        p1 row: 3S | 9S | 8S | -
+        piles: 4H | QD
+        p2 row: 5C | 6D | JD | -
+    """)
+    g.apply(Play(1, 0, 0, 1.0))
+    g.apply(Play(1, 1, 0, 2.0))
+    assert line(g, "covers") == "p2 2 5 | -"
+    late = Play(0, 0, 0, 2.1)
+    assert g.apply(late) == [Rejected(0, late, NOT_ADJACENT), LockedOut(0, 2.85)]
+
+
 # --------------------------------------------------------------------------- stalls and flips
 
 STALLING = """
@@ -839,6 +891,38 @@ def test_recycled_piles_are_flipped_before_they_refill_the_rows() -> None:
     assert g.phase is Phase.PLAYING, "a king on a queen or a queen on a king"
 
 
+NO_CARD_TO_FLIP = """
+    rules: standard
+    phase: playing
+    p1 row: 5H | 9C | - | -
+    piles: 4H | KD
+    p2 row: 2D | - | - | -
+"""
+
+
+def test_with_both_draw_piles_empty_ready_does_not_take_up_the_piles_while_a_card_fits() -> None:
+    """000: "Saknar båda kort på hand och ingen kan lägga, tar spelarna upp var sin
+    spelhög": the piles are taken up only when nobody can play. With no card to flip,
+    saying ready does nothing while p1's five fits the four; once nobody can play, the
+    piles are taken up."""
+    g = game(NO_CARD_TO_FLIP)
+    before = position(g)
+    for player in (0, 1):
+        ready = ReadyToFlip(player, 1.0)
+        assert g.apply(ready) == [Rejected(player, ready, RejectReason.NO_CARD_TO_FLIP)]
+    assert position(g) == before.replace("phase: playing", "phase: playing\ntime: 1")
+    assert g.apply(Play(0, 0, 0, 2.0)) == [Played(0, 0, 0, cards("5H"), 2.0), Stalled()]
+    assert g.apply(Flip(3.0))[0] == PilesRecycled((2, 1))
+
+
+def test_with_one_draw_pile_left_ready_still_flips_although_a_card_fits() -> None:
+    """001: "oder ein Spieler einen möglichen Zug nicht wahrnehmen will": there is a card
+    to flip, so both saying ready flips it."""
+    g = game(NO_CARD_TO_FLIP + "\np2 draw: 7C")
+    assert g.apply(ReadyToFlip(0, 1.0)) == [ReadyNoted(0)]
+    assert g.apply(ReadyToFlip(1, 1.1)) == [ReadyNoted(1), FlipAgreed()]
+
+
 DEAD = """
     rules: standard
     phase: waiting
@@ -926,6 +1010,25 @@ def test_a_flipped_joker_opens_stress() -> None:
         Flipped((JOKER_CARD, card("AH")), (0, 1), 1.0),
         StressOpened(1.0),
     ]
+
+
+def test_a_stopped_joker_that_stays_on_top_does_not_reopen_stress_at_a_flip() -> None:
+    """001: "jedes Mal, wenn ein Joker gespielt wird, kann „Stress" gerufen werden": a
+    joker played or flipped opens stress. This one was played earlier and its stress
+    stopped; the flip puts the one card left on p1's pile and leaves the joker on top of
+    the other: no stress."""
+    g = game("""
+        rules: standard jokers=1
+        phase: waiting
+        p1 row: 3D | 6D | - | -
+        p1 draw: 9H
+        piles: 4H | KD **
+        p2 row: 2D | 8D | - | -
+    """)
+    assert g.apply(Flip(1.0)) == [Flipped((card("9H"), None), (0, None), 1.0)]
+    assert g.phase is Phase.PLAYING
+    call = CallStress(1, 1.5)
+    assert g.apply(call)[0] == FalseStressCalled(1, FalseStress.TAKE)
 
 
 # --------------------------------------------------------------------------- the stress stop
@@ -1175,6 +1278,7 @@ _SWISS = """
         (_WAITING, CallStress(1, 10.0), RejectReason.TOO_LATE),
         (_OVER, CallStress(1, 10.0), RejectReason.ROUND_OVER),
         (_RACED, ReadyToFlip(0, 10.0), RejectReason.ALREADY),
+        (_RACED, ReadyToFlip(1, 10.0), RejectReason.NO_CARD_TO_FLIP),
         (_OPEN, ReadyToFlip(1, 10.0), RejectReason.STRESS_OPEN),
         (_RACED, StopStress(1, 10.0), RejectReason.RULE_OFF),
         (_SWISS, StopStress(0, 10.0), RejectReason.ALREADY),

@@ -152,6 +152,7 @@ class RejectReason(enum.Enum):
     NO_STRESS_THREAT = "no card of the opponent's would make stress"
     RULE_OFF = "that rule is not in play"
     NOTHING_TO_FLIP = "the flip is not due"
+    NO_CARD_TO_FLIP = "no card left to flip while a card can be played"
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -376,7 +377,7 @@ class PlayerState:
 
 @dataclass(slots=True, unsafe_hash=True)
 class Cover:
-    """Who put the top card(s) of a play pile there, when, and what lay on top before."""
+    """A play onto a play pile: who made it, when, and the rank it covered."""
 
     player: int
     """Who played it."""
@@ -400,8 +401,9 @@ class State:
     """Where the round stands."""
     time: float = 0.0
     """The time of the last action."""
-    covers: list[Cover | None] = field(default_factory=lambda: [None, None])
-    """For each play pile, who played its top card (``None`` after a flip)."""
+    covers: list[list[Cover]] = field(default_factory=lambda: [[], []])
+    """For each play pile, the plays onto it within the race window of the latest,
+    oldest first (none after a flip): what a late play may have been aimed at."""
     winner: int | None = None
     """Who won the round, once it is over (``None`` after a drawn round)."""
     flips: int = 0
@@ -601,18 +603,23 @@ class Game:
         rank = row_pile[0].rank
         fits = self.rules.fits
         if not on or rank not in fits[on[-1].rank]:
-            cover = state.covers[target]
-            if (
-                cover is not None
-                and cover.player != player
-                and time - cover.time <= self.rules.race_window
-                and rank in fits[cover.under]
-            ):
-                return self._reject(action, RejectReason.LOST_RACE)
+            # Too late rather than wrong: it fits a card the opponent covered less than
+            # the race window ago, after this player's own last play there (a card one
+            # covered oneself, one had seen covered).
+            window = self.rules.race_window
+            for cover in reversed(state.covers[target]):
+                if cover.player == player or time - cover.time > window:
+                    break
+                if rank in fits[cover.under]:
+                    return self._reject(action, RejectReason.LOST_RACE)
             return self._misplay(action, RejectReason.NOT_ADJACENT)
 
         cards = tuple(row_pile)
-        state.covers[target] = Cover(player, time, on[-1].rank)
+        covers = state.covers[target]
+        # Covers older than the window before now can matter to no later play.
+        while covers and time - covers[0].time > self.rules.race_window:
+            del covers[0]
+        covers.append(Cover(player, time, on[-1].rank))
         on += cards
         row[pile] = []
         state.flips = 0
@@ -710,7 +717,7 @@ class Game:
         for target in piles:
             taken.extend(self.state.play_piles[target])
             self.state.play_piles[target].clear()
-            self.state.covers[target] = None
+            self.state.covers[target].clear()
         self.rng.shuffle(taken)
         draw = self.state.players[player].draw_pile
         draw[:0] = taken
@@ -727,9 +734,14 @@ class Game:
         reason = self._phase_reason()
         if reason is not None:
             return self._reject(action, reason)
-        me = self.state.players[action.player]
+        players = self.state.players
+        me = players[action.player]
         if me.ready:
             return self._reject(action, RejectReason.ALREADY)
+        if not players[0].draw_pile and not players[1].draw_pile and not self.is_stalled():
+            # Without a card to flip the flip would take up the play piles, which 000
+            # allows only when nobody can play.
+            return self._reject(action, RejectReason.NO_CARD_TO_FLIP)
         me.ready = True
         events: list[Event] = [ReadyNoted(action.player)]
         if all(player.ready for player in self.state.players):
@@ -766,7 +778,7 @@ class Game:
                 pile = state.play_piles[player]
                 taken = list(pile)
                 pile.clear()
-                state.covers[player] = None
+                state.covers[player].clear()
                 self.rng.shuffle(taken)
                 players[player].draw_pile.extend(taken)
                 counts.append(len(taken))
@@ -784,7 +796,7 @@ class Game:
             if players[source].draw_pile:
                 card = players[source].draw_pile.pop()
                 state.play_piles[target].append(card)
-                state.covers[target] = None
+                state.covers[target].clear()
                 cards[target] = card
                 sources[target] = source
         events.append(Flipped((cards[0], cards[1]), (sources[0], sources[1]), action.time))
@@ -796,7 +808,11 @@ class Game:
         for someone in players:
             someone.ready = False
             someone.stop = False
-        if any(card is not None and card.is_joker for card in cards) or self.is_stress():
+        # A joker opens stress when it is flipped (or played), not when it stays on top
+        # of a pile whose stress was stopped.
+        if any(card is not None and card.is_joker for card in cards) or (
+            left and right and left[-1].rank == right[-1].rank != JOKER
+        ):
             state.phase = _STRESS
             events.append(StressOpened(action.time))
             return events

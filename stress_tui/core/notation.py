@@ -124,10 +124,12 @@ def _format_state(player: PlayerState) -> str | None:
     return " ".join(parts) or None
 
 
-def _format_cover(cover: Cover | None) -> str:
-    if cover is None:
+def _format_covers(covers: list[Cover]) -> str:
+    if not covers:
         return "-"
-    return f"p{cover.player + 1} {_num(cover.time)} {_rank(cover.under)}"
+    return ", ".join(
+        f"p{cover.player + 1} {_num(cover.time)} {_rank(cover.under)}" for cover in covers
+    )
 
 
 def format_position(state: State) -> str:
@@ -143,7 +145,7 @@ def format_position(state: State) -> str:
     lines += _player_lines("p1", p1)
     lines.append(f"piles: {_format_piles(list(state.play_piles))}")
     if any(state.covers):
-        lines.append("covers: " + " | ".join(_format_cover(c) for c in state.covers))
+        lines.append("covers: " + " | ".join(_format_covers(c) for c in state.covers))
     lines += _player_lines("p2", p2)
     return "\n".join(lines)
 
@@ -196,13 +198,24 @@ def _float(text: str, where: str) -> float:
     return value
 
 
-def _parse_cover(text: str, where: str) -> Cover | None:
-    words = text.split()
-    if words == ["-"]:
-        return None
-    if len(words) != 3 or words[0] not in ("p1", "p2") or words[2] not in _RANK_BY_LETTER:
-        raise NotationError(f"{where}: write a cover as 'p1 TIME RANK' or '-', not {text!r}")
-    return Cover(int(words[0][1]) - 1, _float(words[1], where), _RANK_BY_LETTER[words[2]])
+def _parse_covers(text: str, where: str) -> list[Cover]:
+    """One play pile's covers, oldest first: ``pN TIME RANK`` separated by commas, or
+    ``-``."""
+    if text.split() == ["-"]:
+        return []
+    covers: list[Cover] = []
+    for part in text.split(","):
+        words = part.split()
+        if len(words) != 3 or words[0] not in ("p1", "p2") or words[2] not in _RANK_BY_LETTER:
+            raise NotationError(
+                f"{where}: write a cover as 'p1 TIME RANK' (several separated by commas) "
+                f"or '-', not {part.strip()!r}"
+            )
+        cover = Cover(int(words[0][1]) - 1, _float(words[1], where), _RANK_BY_LETTER[words[2]])
+        if covers and cover.time < covers[-1].time:
+            raise NotationError(f"{where}: covers go oldest first, not {text.strip()!r}")
+        covers.append(cover)
+    return covers
 
 
 _KEYS = (
@@ -262,7 +275,7 @@ def parse_position(text: str) -> State:
     if "time" in values:
         state.time = _float(values["time"], "time")
     if "covers" in values:
-        covers = [_parse_cover(part, "covers") for part in values["covers"].split("|")]
+        covers = [_parse_covers(part, "covers") for part in values["covers"].split("|")]
         if len(covers) != 2:
             raise NotationError("covers: one per play pile")
         state.covers = covers
