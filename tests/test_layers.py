@@ -1,6 +1,6 @@
 """The layer contract: the package's folders are its layers, and imports flow one way.
 
-core -> players -> storage -> terminal -> cli. A layer may import itself and the layers
+core -> players -> storage -> net -> terminal -> cli. A layer may import itself and the layers
 before it, never one after it; ``docs/architecture.md`` draws the same picture. Inside the
 terminal, the drawing layer (``terminal/draw``: palette, canvas, encoder) knows nothing of
 the game: it imports no other part of the package.
@@ -20,8 +20,9 @@ MAY_IMPORT: dict[str, set[str]] = {
     "core": {"core"},
     "players": {"core", "players"},
     "storage": {"core", "storage"},
-    "terminal": {"core", "players", "storage", "terminal"},
-    "cli": {"core", "players", "storage", "terminal", "cli"},
+    "net": {"core", "players", "storage", "net"},
+    "terminal": {"core", "players", "storage", "net", "terminal"},
+    "cli": {"core", "players", "storage", "net", "terminal", "cli"},
 }
 """Each layer and the layers its modules may import."""
 

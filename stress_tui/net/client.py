@@ -1,0 +1,416 @@
+"""The joiner's and the spectator's end: a view of the host's table, and keys sent to it.
+
+``Client`` connects, proves the join code without sending it (and checks that the host
+knows it too), then keeps ``table``: a ``Table`` over a position made from the host's
+latest view (``net.wire.mirror_state``), which a screen draws like a table at one
+keyboard. Keys go to the host as they are pressed; the host dates them and answers with
+the table as it now stands. When the connection drops, the joiner tries again for as long
+as the host keeps the seat. When a round ends the host sends its seed and actions, and the
+joiner writes the replay and counts the round in its own record (``net.records``).
+Everything from the host is checked before it is used, names and events included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import Callable
+from typing import Any
+
+from stress_tui.core.engine import Action, Event, Game
+from stress_tui.core.notation import NotationError, parse_rules
+from stress_tui.core.rules import Rules
+from stress_tui.core.table import COUNTDOWN, Table
+from stress_tui.net.protocol import (
+    HANDSHAKE_SECONDS,
+    HOST_MESSAGES,
+    MAX_HOST_LINE,
+    VERSION,
+    ProtocolError,
+    clean_name,
+    code_key,
+    encode,
+    nonce,
+    proof,
+    proof_matches,
+    read_message,
+)
+from stress_tui.net.records import RoundFiles, save_round
+from stress_tui.net.wire import events_from_json, mirror_state
+from stress_tui.storage.replay import action_from_json
+
+RETRY_EVERY = 1.0
+"""Seconds between tries to reach the host again after the connection dropped."""
+
+RETRY_FOR = 60.0
+"""How long to keep trying (the host keeps the seat as long)."""
+
+MAX_LOG = 200_000
+"""Actions of one round the joiner will keep for its replay."""
+
+
+class JoinError(Exception):
+    """The host could not be reached or refused us; the text says why in one line."""
+
+
+class Client:
+    """A seat (or a spectator's chair) at a table on another machine."""
+
+    def __init__(
+        self,
+        address: str,
+        port: int,
+        code: str,
+        name: str = "Guest",
+        *,
+        role: str = "play",
+        record: bool = True,
+        on_change: Callable[[list[Event]], None] | None = None,
+    ) -> None:
+        self.address = address
+        self.port = port
+        self.code = code
+        self.name = name
+        self.role = role
+        """``play`` or ``watch``."""
+        self.record = record
+        self.on_change = on_change
+        """Called after every change, with the events to word (may be empty)."""
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.seat: int | None = None
+        """The engine player we play (``None``: watching)."""
+        self.names: tuple[str, str] = ("?", "?")
+        self.rules: Rules = Rules()
+        self.table: Table | None = None
+        """The table as the host last showed it."""
+        self.score: tuple[int, int] = (0, 0)
+        self.round_number = 0
+        self.status = "connecting"
+        """The host's word for where the match stands, or ``lost`` (reaching it again)."""
+        self.message: str | None = None
+        self.paused_by: str | None = None
+        self.delay_ms: float | None = None
+        self.drop_left: float | None = None
+        self.resume_in: float | None = None
+        self.result_winner: int | None = None
+        self.match_over = False
+        self.result: RoundFiles | None = None
+        """The last round's files and statistics, once its log came."""
+        self.result_round = 0
+        self.log: list[Action] = []
+        self.log_round = 0
+        self.seq = 0
+        self.base = 0.0
+        """The round's clock at ``base_at`` (the host's time plus the delay)."""
+        self.base_at = 0.0
+        self.running = False
+        self.last_now = 0.0
+        self.lost_at: float | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.done: asyncio.Future[str] | None = None
+        """Set with the reason when the match is over for us (left, ended, refused)."""
+
+    # ------------------------------------------------------------------ connecting
+
+    async def connect(self) -> None:
+        """Reach the host and take the seat; ``JoinError`` if that fails."""
+        self.loop = asyncio.get_running_loop()
+        if self.done is None:
+            self.done = self.loop.create_future()
+        await self._handshake()
+        self.task = asyncio.create_task(self._run())
+
+    async def _handshake(self) -> None:
+        where = f"{self.address}:{self.port}"
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(self.address, self.port, limit=MAX_HOST_LINE),
+                HANDSHAKE_SECONDS,
+            )
+        except (OSError, asyncio.TimeoutError) as error:
+            raise JoinError(f"{where}: cannot connect ({_why(error)})") from None
+        try:
+            hello: dict[str, Any] = {"t": "hello", "v": VERSION, "app": "stress-tui"}
+            hello["role"] = self.role
+            if self.role == "play":
+                hello["name"] = self.name
+            writer.write(encode(hello))
+            challenge = await self._expect(reader, "challenge", where)
+            salt = bytes.fromhex(challenge["salt"])
+            key = await asyncio.to_thread(code_key, self.code, salt)
+            mine = nonce()
+            writer.write(
+                encode(
+                    {
+                        "t": "auth",
+                        "nonce": mine,
+                        "proof": proof(key, "peer", challenge["nonce"], mine),
+                    }
+                )
+            )
+            welcome = await self._expect(reader, "welcome", where)
+            if not proof_matches(key, "host", challenge["nonce"], mine, welcome["proof"]):
+                raise JoinError(f"{where}: that host does not know the join code")
+            names = [clean_name(n) for n in welcome["names"]]
+            if len(names) != 2:
+                raise ProtocolError("welcome: two names")
+            self.names = (names[0], names[1])
+            self.rules = parse_rules(welcome["rules"])
+        except (ProtocolError, NotationError, ValueError) as error:
+            writer.close()
+            raise JoinError(f"{where}: the host broke the protocol ({error})") from None
+        except (OSError, asyncio.TimeoutError) as error:
+            writer.close()
+            raise JoinError(f"{where}: the connection failed ({_why(error)})") from None
+        except JoinError:
+            writer.close()
+            raise
+        self.seat = welcome["seat"]
+        self.reader, self.writer = reader, writer
+        self.lost_at = None
+
+    async def _expect(self, reader: asyncio.StreamReader, kind: str, where: str) -> dict[str, Any]:
+        message = await asyncio.wait_for(read_message(reader, HOST_MESSAGES), HANDSHAKE_SECONDS)
+        if message is None:
+            raise JoinError(f"{where}: the host closed the connection")
+        if message["t"] == "refused":
+            raise JoinError(f"{where} refused: {_printable(message['reason'])}")
+        if message["t"] != kind:
+            raise ProtocolError(f"{kind} expected, not {message['t']}")
+        return message
+
+    async def _run(self) -> None:
+        """Read the host until the match is over for us; reach it again after a drop."""
+        while True:
+            reason = await self._read()
+            if reason is not None:
+                self._over(reason)
+                return
+            if self.role != "play" or not await self._reach_again():
+                return
+
+    async def _read(self) -> str | None:
+        """Messages until the connection ends: the reason the match is over, or ``None``
+        for a connection that dropped."""
+        assert self.reader is not None
+        try:
+            while True:
+                message = await read_message(self.reader, HOST_MESSAGES)
+                if message is None:
+                    return None
+                kind = message["t"]
+                if kind == "bye":
+                    return _printable(message["reason"])
+                self._on_message(message)
+        except ProtocolError as error:
+            self._close()
+            return f"the host broke the protocol ({error})"
+        except (ConnectionError, OSError):
+            return None
+
+    async def _reach_again(self) -> bool:
+        """Try to reach the host again for ``RETRY_FOR`` seconds; whether we did."""
+        assert self.loop is not None
+        self._close()
+        self.lost_at = self.loop.time()
+        self.status = "lost"
+        self.running = False
+        for _ in range(int(RETRY_FOR / RETRY_EVERY)):
+            self._changed([])
+            await asyncio.sleep(RETRY_EVERY)
+            try:
+                await self._handshake()
+            except JoinError as error:
+                if "refused" in str(error):
+                    self._over(str(error))
+                    return False
+                continue
+            return True
+        self._over("the host did not come back: the match ends unscored")
+        return False
+
+    def _over(self, reason: str) -> None:
+        self.status = "over"
+        self.running = False
+        self.message = reason
+        self._close()
+        self._changed([])
+        if self.done is not None and not self.done.done():
+            self.done.set_result(reason)
+
+    def _close(self) -> None:
+        if self.writer is not None:
+            with contextlib.suppress(Exception):
+                self.writer.close()
+
+    # ------------------------------------------------------------------ messages
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        kind = message["t"]
+        if kind == "ping":
+            self._send({"t": "pong", "id": message["id"]})
+            if message.get("delay_ms") is not None:
+                self.delay_ms = message["delay_ms"]
+            self._changed([])
+        elif kind == "state":
+            self._on_state(message)
+        elif kind == "log":
+            self._on_log(message)
+        else:
+            raise ProtocolError(f"{kind} out of place")
+
+    def _on_state(self, message: dict[str, Any]) -> None:
+        assert self.loop is not None
+        state = mirror_state(message["view"], self.rules)
+        events = events_from_json(message["events"])
+        countdown = message.get("countdown", COUNTDOWN)
+        table = Table(Game(state, random.Random(0)), countdown=countdown)
+        self.status = message["status"]
+        self.running = self.status == "playing"
+        delay = (message.get("delay_ms") or 0.0) / 1e3
+        self.base = message["now"] + (delay if self.running else 0.0)
+        self.base_at = self.loop.time()
+        if not self.running:
+            self.last_now = self.base
+        flip_in = message.get("flip_in")
+        if flip_in is not None:
+            table.flip_at = self.base + flip_in
+        self.table = table
+        score = message["score"]
+        self.score = (score[0], score[1])
+        self.round_number = message["round"]
+        self.message = _printable(message.get("message"))
+        paused_by = message.get("paused_by")
+        self.paused_by = None if paused_by is None else clean_name(paused_by)
+        if message.get("delay_ms") is not None:
+            self.delay_ms = message["delay_ms"]
+        self.drop_left = message.get("drop_left")
+        self.resume_in = message.get("resume_in")
+        result = message.get("result")
+        if isinstance(result, dict):
+            winner = result.get("winner")
+            self.result_winner = winner if winner in (0, 1) and type(winner) is int else None
+            self.match_over = result.get("match_over") is True
+        elif result is not None:
+            raise ProtocolError("state: a result is an object")
+        self._changed(events)
+
+    def _on_log(self, message: dict[str, Any]) -> None:
+        if message["round"] != self.log_round:
+            self.log_round = message["round"]
+            self.log = []
+        if len(self.log) + len(message["actions"]) > MAX_LOG:
+            raise ProtocolError("log: too long")
+        try:
+            self.log += [action_from_json(a) for a in message["actions"]]
+        except ValueError:
+            raise ProtocolError("log: not an action") from None
+        if not message.get("end"):
+            return
+        seed = message["seed"]
+        score = message.get("score") or [0, 0]
+        dealt = Game.deal(self.rules, random.Random(seed))
+        played = Game.deal(self.rules, random.Random(seed))
+        try:
+            for action in self.log:
+                played.apply(action)
+        except ValueError:
+            raise ProtocolError("log: an action that cannot be played") from None
+        winner = played.state.winner
+        match_over = winner is not None and score[winner] + 1 >= self.rules.wins
+        self.result = (
+            save_round(
+                dealt,
+                seed,
+                self.log,
+                self.names,
+                self.log_round,
+                (score[0], score[1]),
+                finished=True,
+                match_over=match_over,
+                count=self.record and self.role == "play",
+            )
+            if self.record
+            else RoundFiles(None, ())
+        )
+        self.result_round = self.log_round
+        self.log = []
+
+    # ------------------------------------------------------------------ keys
+
+    def now(self) -> float:
+        """The round's clock as the host's runs (it stands while the host's stands)."""
+        if self.loop is None:
+            return self.base
+        shown = self.base + (self.loop.time() - self.base_at if self.running else 0.0)
+        if self.running:
+            self.last_now = max(self.last_now, shown)
+            return self.last_now
+        return shown
+
+    def _send(self, message: dict[str, Any]) -> None:
+        if self.writer is None or self.writer.is_closing():
+            return
+        with contextlib.suppress(Exception):
+            self.writer.write(encode(message))
+
+    def act(self, kind: str, pile: int | None = None, target: int | None = None) -> None:
+        """One of our keys (``play``, ``stress``, ``ready``, ``stop``)."""
+        if self.role != "play" or self.status != "playing":
+            return
+        self.seq += 1
+        message: dict[str, Any] = {"t": "act", "a": kind, "seq": self.seq}
+        if kind == "play":
+            message.update(pile=pile, to=target)
+        self._send(message)
+
+    def pause(self) -> None:
+        if self.role == "play":
+            self._send({"t": "pause"})
+
+    def resume(self) -> None:
+        if self.role == "play":
+            self._send({"t": "resume"})
+
+    def go_on(self) -> None:
+        if self.role == "play":
+            self._send({"t": "next"})
+
+    async def leave(self) -> None:
+        """Say goodbye and close."""
+        self._send({"t": "bye"})
+        if self.writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.writer.drain(), 1.0)
+        self._close()
+        if self.task is not None:
+            self.task.cancel()
+        if self.done is not None and not self.done.done():
+            self.done.set_result("left")
+
+    def _changed(self, events: list[Event]) -> None:
+        if self.on_change is not None:
+            self.on_change(events)
+
+    def lost_left(self) -> float | None:
+        """Seconds left to reach the host again (``None``: not lost)."""
+        if self.lost_at is None or self.loop is None or self.status != "lost":
+            return None
+        return max(0.0, self.lost_at + RETRY_FOR - self.loop.time())
+
+
+def _why(error: BaseException) -> str:
+    if isinstance(error, asyncio.TimeoutError):
+        return "no answer"
+    text = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    return str(text).lower()
+
+
+def _printable(value: object) -> str | None:
+    """Text from the host made safe to show: what cannot be shown becomes ``?``."""
+    if value is None:
+        return None
+    return "".join(c if c.isprintable() else "?" for c in str(value))[:200]

@@ -1,0 +1,830 @@
+"""The host: the one true table, and the connections of the joiner and the spectators.
+
+``Host`` listens (asyncio streams), proves the join code with each newcomer (never sending
+it), seats one joiner and a few spectators, and runs the match: rounds on a ``FairTable``
+on a ``MatchClock`` that stops for a pause, a player away and between rounds. The host's
+own keys come through ``act`` dated on arrival; the joiner's come as messages, dated at
+their arrival less the connection's one-way delay (half the median of the last round
+trips, measured by a ping about every second), at most ``MAX_DELAY``.
+
+Nothing leaves the host that a player at a real table could not see (``net.wire``); the
+seed of a round is sent when the round is over, for the joiner's replay. Every message is
+checked (``net.protocol``: size, schema, rate); a bad one ends that connection with its
+reason, and a player's connection that ends pauses the round until they come back (or,
+after ``REJOIN_SECONDS``, ends the match unscored). No terminal here: a screen reads
+``Host``'s fields and calls its methods, and so do the tests and benchmarks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+import statistics
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from stress_tui.core.engine import (
+    Action,
+    CallStress,
+    Event,
+    Game,
+    Match,
+    Play,
+    ReadyToFlip,
+    RoundDrawn,
+    RoundWon,
+    StopStress,
+)
+from stress_tui.core.notation import format_rules
+from stress_tui.core.rules import Rules
+from stress_tui.core.table import COUNTDOWN
+from stress_tui.net.clock import MatchClock
+from stress_tui.net.fair import MAX_DELAY, FairTable, Outcome
+from stress_tui.net.protocol import (
+    HANDSHAKE_SECONDS,
+    MAX_PEER_LINE,
+    PEER_MESSAGES,
+    ProtocolError,
+    RateLimit,
+    check_version,
+    clean_name,
+    code_key,
+    encode,
+    new_code,
+    nonce,
+    proof,
+    proof_matches,
+    read_message,
+)
+from stress_tui.net.records import RoundFiles, save_round
+from stress_tui.net.wire import MAX_EVENTS, event_to_json, public_view
+from stress_tui.storage.replay import action_to_json
+
+HOST_SEAT = 1
+"""The host plays engine player 1 (``p2``, drawn at the bottom, as at one keyboard)."""
+
+JOINER_SEAT = 0
+"""The joiner plays engine player 0 (``p1``); their screen draws them at the bottom."""
+
+PING_EVERY = 1.0
+"""Seconds between pings to each connection."""
+
+QUICK_PINGS = 5
+"""Pings sent back to back when a connection opens, for a first delay at once."""
+
+SILENT_LIMIT = 5.0
+"""Seconds without a word after which a connection is taken for dead."""
+
+REJOIN_SECONDS = 60.0
+"""How long a player who dropped out may come back and resume the round."""
+
+RESUME_COUNT = 1.5
+"""Seconds counted down on both screens before a paused round goes on."""
+
+MAX_WATCHERS = 4
+"""Spectators at once."""
+
+MAX_PENDING = 4
+"""Connections at once that have not yet proved the code."""
+
+FREE_TRIES = 3
+"""Wrong codes answered at once; each one after waits twice as long as the last."""
+
+MAX_WRONG_DELAY = 30.0
+"""The longest wait before a wrong code is refused."""
+
+MAX_WRITE_BUFFER = 512 * 1024
+"""Bytes waiting to be sent to one connection past which it is taken for one that has
+stopped reading, and closed (the host's memory stays bounded)."""
+
+DELAY_SAMPLES = 9
+"""Round trips kept per connection; the delay is half their median."""
+
+MAX_OUTSTANDING_PINGS = 8
+"""Pings not yet answered that are remembered per connection."""
+
+LOG_CHUNK = 500
+"""Actions per ``log`` message at a round's end."""
+
+
+def wrong_code_delay(failures: int) -> float:
+    """Seconds to wait before refusing the ``failures``-th wrong code (counting it)."""
+    if failures <= FREE_TRIES:
+        return 0.0
+    return min(MAX_WRONG_DELAY, 2.0 ** (failures - FREE_TRIES - 1))
+
+
+def action_from_message(message: dict[str, Any], player: int, time: float) -> Action:
+    """A joiner's ``act`` message as an engine action (checked by its schema already);
+    ``ProtocolError`` for a play without its pile."""
+    kind = message["a"]
+    if kind == "play":
+        pile, target = message.get("pile"), message.get("to")
+        if pile is None or target is None:
+            raise ProtocolError("act: a play needs 'pile' and 'to'")
+        return Play(player, pile, target, time)
+    if kind == "stress":
+        return CallStress(player, time)
+    if kind == "ready":
+        return ReadyToFlip(player, time)
+    return StopStress(player, time)
+
+
+class Peer:
+    """One connection that has proved the code: the joiner or a spectator."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        role: str,
+        name: str,
+        now: float,
+    ) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.role = role
+        """``play`` or ``watch``."""
+        self.name = name
+        self.limit = RateLimit()
+        self.pings: dict[int, float] = {}
+        """Pings sent and not yet answered: id -> when sent."""
+        self.next_ping = 0
+        self.rtts: deque[float] = deque(maxlen=DELAY_SAMPLES)
+        self.last_heard = now
+        self.closed = False
+        self.quick = QUICK_PINGS
+        """Pings still to send back to back (one on each answer)."""
+
+    @property
+    def delay(self) -> float | None:
+        """The one-way delay: half the median round trip (``None``: none measured yet)."""
+        if not self.rtts:
+            return None
+        return statistics.median(self.rtts) / 2
+
+    def send(self, message: dict[str, Any]) -> bool:
+        """Queue a message; close a connection that has stopped reading. Whether it went."""
+        if self.closed or self.writer.is_closing():
+            return False
+        self.writer.write(encode(message))
+        if self.writer.transport.get_write_buffer_size() > MAX_WRITE_BUFFER:
+            self.abort()
+            return False
+        return True
+
+    def ping(self, now: float) -> None:
+        ping_id = self.next_ping
+        self.next_ping += 1
+        self.pings[ping_id] = now
+        while len(self.pings) > MAX_OUTSTANDING_PINGS:
+            del self.pings[next(iter(self.pings))]
+        delay = self.delay
+        self.send({"t": "ping", "id": ping_id, "delay_ms": None if delay is None else delay * 1e3})
+
+    def pong(self, ping_id: int, now: float) -> bool:
+        """An answer to a ping; whether it was one we sent."""
+        sent = self.pings.pop(ping_id, None)
+        if sent is None:
+            return False
+        self.rtts.append(now - sent)
+        return True
+
+    def abort(self) -> None:
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self.writer.transport.abort()
+
+    def close(self, reason: str | None = None) -> None:
+        if self.closed:
+            return
+        if reason is not None:
+            self.send({"t": "bye", "reason": reason[:200]})
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self.writer.close()
+
+
+class Host:
+    """A table on the network: the match, its one joiner, its spectators."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        name: str,
+        *,
+        code: str | None = None,
+        port: int = 0,
+        bind: str = "127.0.0.1",
+        record: bool = True,
+        countdown: float = COUNTDOWN,
+        seed: int | None = None,
+        on_change: Callable[[list[Event]], None] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.countdown = countdown
+        """Seconds from the start of a count to its flip."""
+        self.host_name = clean_name(name)
+        self.code = code if code is not None else new_code()
+        """The join code (said to the joiner, never sent)."""
+        self.salt = secrets.token_bytes(16)
+        self.key = code_key(self.code, self.salt)
+        self.port = port
+        self.bind = bind
+        self.record = record
+        """Whether rounds are written as replays and counted in the record."""
+        self.on_change = on_change
+        """Called after every change, with the events to word (may be empty)."""
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.server: asyncio.Server | None = None
+        self.clock = MatchClock(self._loop_time)
+        self.source: random.Random = random.SystemRandom() if seed is None else random.Random(seed)
+        """Where each round's seed comes from: the system's secure source, so that one
+        revealed at a round's end tells nothing of the next (a seed: tests, benchmarks)."""
+        self.match = Match(rules, self.source)
+        self.names: tuple[str, str] = ("?", self.host_name)
+        """Engine order: the joiner's name, then the host's."""
+        self.joiner: Peer | None = None
+        self.joined = False
+        """Whether a joiner has taken the seat (it stays theirs while they are away)."""
+        self.watchers: list[Peer] = []
+        self.pending = 0
+        self.failures = 0
+        """Wrong codes so far."""
+        self.fair: FairTable | None = None
+        self.round_seed: int | None = None
+        self.round_number = 0
+        self.status = "waiting"
+        """``waiting`` (for a joiner), ``playing``, ``paused``, ``counting`` (to resume),
+        ``dropped`` (the joiner is away), ``result``, ``over``."""
+        self.paused_by: str | None = None
+        self.resume_at: float | None = None
+        """Loop time the resume count ends."""
+        self.dropped_at: float | None = None
+        """Loop time the joiner's connection ended."""
+        self.before_drop = "playing"
+        self.message: str | None = None
+        """A line about the match for both screens (who left, why a round stopped)."""
+        self.refusals: deque[str] = deque(maxlen=5)
+        """The last connections refused, and why (for the host's screen)."""
+        self.result: RoundFiles | None = None
+        self.result_winner: int | None = None
+        self.match_over = False
+        self.unsent: list[Event] = []
+        """Events not yet sent to the joiner and the spectators."""
+        self.timer: asyncio.TimerHandle | None = None
+        self.pinger: asyncio.Task[None] | None = None
+        self.tasks: set[asyncio.Task[Any]] = set()
+        """The task serving each connection (awaited when the host closes)."""
+        self.connections: set[asyncio.StreamWriter] = set()
+        """Every connection open now, proved or not."""
+        self.taken_back: list[Action] = []
+        """The last actions taken back (for tests and the screen)."""
+
+    # ------------------------------------------------------------------ running
+
+    def _loop_time(self) -> float:
+        assert self.loop is not None
+        return self.loop.time()
+
+    async def start(self) -> tuple[str, int]:
+        """Listen; return the address and port."""
+        self.loop = asyncio.get_running_loop()
+        self.server = await asyncio.start_server(
+            self._serve, self.bind, self.port, limit=MAX_PEER_LINE
+        )
+        sock = self.server.sockets[0]
+        self.port = sock.getsockname()[1]
+        self.pinger = asyncio.create_task(self._ping_loop())
+        return self.bind, self.port
+
+    async def close(self, reason: str | None = None) -> None:
+        """Say goodbye to everyone and stop listening."""
+        said = reason or f"{self.host_name} left"
+        for peer in self._peers():
+            peer.close(said)
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.pinger is not None:
+            self.pinger.cancel()
+        for writer in list(self.connections):
+            with contextlib.suppress(Exception):
+                writer.transport.abort()
+        if self.tasks:
+            await asyncio.wait(list(self.tasks), timeout=1.0)
+        if self.server is not None:
+            self.server.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.server.wait_closed(), 1.0)
+        self._cut_round()
+
+    def now(self) -> float:
+        """The round's clock."""
+        return self.clock.time()
+
+    @property
+    def table(self) -> FairTable | None:
+        """The round on the table (``None`` before the first joiner)."""
+        return self.fair
+
+    @property
+    def delay(self) -> float | None:
+        """The joiner's one-way delay in seconds."""
+        return self.joiner.delay if self.joiner is not None else None
+
+    # ------------------------------------------------------------------ connections
+
+    def _peers(self) -> list[Peer]:
+        peers = list(self.watchers)
+        if self.joiner is not None:
+            peers.insert(0, self.joiner)
+        return peers
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections.add(writer)
+        task = asyncio.current_task()
+        if task is not None:
+            self.tasks.add(task)
+        try:
+            await self._connection(reader, writer)
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self.connections.discard(writer)
+            if task is not None:
+                self.tasks.discard(task)
+            with contextlib.suppress(Exception):
+                writer.close()
+
+    def _refuse(self, writer: asyncio.StreamWriter, reason: str, **extra: Any) -> None:
+        self.refusals.append(reason)
+        with contextlib.suppress(Exception):
+            writer.write(encode({"t": "refused", "reason": reason[:200], **extra}))
+            writer.close()
+        self._changed([])
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self.pending >= MAX_PENDING:
+            self._refuse(writer, "busy: too many connections at once")
+            return
+        self.pending += 1
+        try:
+            peer = await self._handshake(reader, writer)
+        finally:
+            self.pending -= 1
+        if peer is None:
+            return
+        await self._read(peer)
+
+    async def _handshake(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> Peer | None:
+        """Hello, challenge, proof, seat: the peer, or ``None`` (refused, said why)."""
+        try:
+            hello = await asyncio.wait_for(read_message(reader, PEER_MESSAGES), HANDSHAKE_SECONDS)
+            if hello is None:
+                return None
+            if hello["t"] != "hello":
+                raise ProtocolError("a connection must begin with hello")
+            try:
+                check_version(hello)
+            except ProtocolError as error:
+                from stress_tui.net.protocol import VERSION
+
+                self._refuse(writer, str(error), v=VERSION)
+                return None
+            if hello["app"] != "stress-tui":
+                raise ProtocolError("not a stress-tui program")
+            role = hello["role"]
+            name = clean_name(hello.get("name", "Guest")) if role == "play" else "spectator"
+            host_nonce = nonce()
+            writer.write(encode({"t": "challenge", "salt": self.salt.hex(), "nonce": host_nonce}))
+            auth = await asyncio.wait_for(read_message(reader, PEER_MESSAGES), HANDSHAKE_SECONDS)
+            if auth is None:
+                return None
+            if auth["t"] != "auth":
+                raise ProtocolError("a hello must be followed by auth")
+        except asyncio.TimeoutError:
+            self._refuse(writer, "too slow to say hello")
+            return None
+        except ProtocolError as error:
+            self._refuse(writer, str(error))
+            return None
+        peer_nonce = auth["nonce"]
+        if not proof_matches(self.key, "peer", host_nonce, peer_nonce, auth["proof"]):
+            self.failures += 1
+            await asyncio.sleep(wrong_code_delay(self.failures))
+            self._refuse(writer, "wrong join code")
+            return None
+        if self.status == "over":
+            self._refuse(writer, "the match is over")
+            return None
+        now = self._loop_time()
+        if role == "watch":
+            if len(self.watchers) >= MAX_WATCHERS:
+                self._refuse(writer, "enough spectators already")
+                return None
+            peer = Peer(reader, writer, role, name, now)
+            self.watchers.append(peer)
+            seat = None
+        else:
+            if self.joiner is not None:
+                self._refuse(
+                    writer,
+                    f"the table is full: {self.names[JOINER_SEAT]} is playing "
+                    "(stress-tui watch to watch)",
+                )
+                return None
+            if not self.joined:
+                if name.casefold() == self.host_name.casefold():
+                    name = f"{name[:14]} 2"
+                self.names = (name, self.host_name)
+            peer = Peer(reader, writer, role, self.names[JOINER_SEAT], now)
+            self.joiner = peer
+            seat = JOINER_SEAT
+        peer.send(
+            {
+                "t": "welcome",
+                "proof": proof(self.key, "host", host_nonce, peer_nonce),
+                "seat": seat,
+                "names": list(self.names),
+                "rules": format_rules(self.rules),
+            }
+        )
+        peer.ping(now)
+        if seat is not None:
+            self._joiner_arrived()
+        else:
+            self._send_state(peer, [])
+        return peer
+
+    async def _read(self, peer: Peer) -> None:
+        """Every message of a peer, until it leaves or breaks the protocol."""
+        reason: str | None = None
+        said_bye = False
+        try:
+            while not peer.closed:
+                message = await read_message(peer.reader, PEER_MESSAGES)
+                if message is None:
+                    break
+                now = self._loop_time()
+                peer.last_heard = now
+                if not peer.limit.allow(now):
+                    raise ProtocolError("too many messages")
+                if message["t"] == "bye":
+                    said_bye = True
+                    break
+                self._on_message(peer, message, now)
+        except ProtocolError as error:
+            reason = str(error)
+        except (ConnectionError, OSError):
+            pass
+        peer.close(reason)
+        self._gone(peer, left=said_bye, reason=reason)
+
+    def _on_message(self, peer: Peer, message: dict[str, Any], now: float) -> None:
+        kind = message["t"]
+        if kind == "pong":
+            if peer.pong(message["id"], now) and peer.quick > 0:
+                peer.quick -= 1
+                peer.ping(now)
+            return
+        if kind in ("hello", "auth"):
+            raise ProtocolError(f"{kind} twice")
+        if peer.role != "play":
+            raise ProtocolError("a spectator cannot play")
+        if kind == "act":
+            self._joiner_act(message)
+        elif kind == "pause":
+            self.pause(JOINER_SEAT)
+        elif kind == "resume":
+            self.resume()
+        elif kind == "next":
+            self.go_on()
+
+    def _gone(self, peer: Peer, left: bool, reason: str | None) -> None:
+        if peer in self.watchers:
+            self.watchers.remove(peer)
+            self._changed([])
+            return
+        if peer is not self.joiner:
+            return
+        self.joiner = None
+        name = self.names[JOINER_SEAT]
+        if self.status == "over":
+            return
+        if left:
+            self._end_match(f"{name} left")
+            return
+        self.before_drop = self.status if self.status != "dropped" else self.before_drop
+        self.status = "dropped"
+        self.dropped_at = self._loop_time()
+        self.clock.stop()
+        why = f" ({reason})" if reason else ""
+        self.message = f"{name}'s connection was lost{why}"
+        self._schedule()
+        self._changed([])
+
+    # ------------------------------------------------------------------ the match
+
+    def _joiner_arrived(self) -> None:
+        if not self.joined:
+            self.joined = True
+            self._begin_round()
+            return
+        if self.status == "dropped":
+            self.dropped_at = None
+            self.message = f"{self.names[JOINER_SEAT]} is back"
+            if self.before_drop in ("playing", "paused", "counting"):
+                self._count_to_resume()
+            else:
+                self.status = self.before_drop
+                self._changed([])
+
+    def _begin_round(self) -> None:
+        if self.match.winner is not None:
+            self.match = Match(self.rules, self.source)
+            self.round_number = 0
+        self.round_number += 1
+        game: Game = self.match.new_round()
+        self.round_seed = self.match.round_seed
+        self.fair = FairTable(game, self.countdown)
+        self.result = None
+        self.result_winner = None
+        self.match_over = False
+        self.message = None
+        self.status = "playing"
+        self.clock.go()
+        self.fair.start(self.clock.time())
+        self._schedule()
+        self._changed([])
+
+    def act(self, kind: str, pile: int | None = None, target: int | None = None) -> None:
+        """The host's own key: dated now."""
+        if self.status != "playing" or self.fair is None:
+            return
+        message: dict[str, Any] = {"a": kind}
+        if kind == "play":
+            message.update(pile=pile, to=target)
+        self._apply(action_from_message(message, HOST_SEAT, self.now()))
+
+    def _joiner_act(self, message: dict[str, Any]) -> None:
+        if self.status != "playing" or self.fair is None:
+            return  # a key pressed as the round paused: as at one keyboard, nothing
+        arrival = self.now()
+        delay = min(self.delay or 0.0, MAX_DELAY)
+        action = action_from_message(message, JOINER_SEAT, max(0.0, arrival - delay))
+        if isinstance(action, Play) and action.pile >= self.rules.row_size:
+            raise ProtocolError("act: no such pile")
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        assert self.fair is not None
+        self.fair.advance(min(action.time, self.now()))  # what fell due first
+        outcome: Outcome = self.fair.submit(action)
+        self.taken_back = outcome.taken_back
+        self._after(outcome.events)
+
+    def _after(self, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, (RoundWon, RoundDrawn)):
+                self._end_round(event)
+                break
+        self._schedule()
+        self._changed(events)
+
+    def _end_round(self, event: RoundWon | RoundDrawn) -> None:
+        assert self.fair is not None and self.round_seed is not None
+        score = (self.match.score[0], self.match.score[1])
+        winner = event.player if isinstance(event, RoundWon) else None
+        if winner is not None:
+            self.match.record(winner)
+        self.match_over = winner is not None and self.match.winner is not None
+        self.result_winner = winner
+        self.status = "result"
+        self.clock.stop()
+        actions = self.fair.actions()
+        self.result = (
+            save_round(
+                self.fair.dealt,
+                self.round_seed,
+                actions,
+                self.names,
+                self.round_number,
+                score,
+                finished=True,
+                match_over=self.match_over,
+                count=self.record,
+            )
+            if self.record
+            else RoundFiles(None, ())
+        )
+        self._send_log(actions, score)
+
+    def _send_log(self, actions: list[Action], score: tuple[int, int]) -> None:
+        assert self.round_seed is not None
+        lines = [action_to_json(a) for a in actions]
+        chunks = [lines[i : i + LOG_CHUNK] for i in range(0, len(lines), LOG_CHUNK)] or [[]]
+        for peer in self._peers():
+            for i, chunk in enumerate(chunks):
+                peer.send(
+                    {
+                        "t": "log",
+                        "seed": self.round_seed,
+                        "round": self.round_number,
+                        "actions": chunk,
+                        "end": i == len(chunks) - 1,
+                        "score": list(score),
+                    }
+                )
+
+    def _cut_round(self) -> None:
+        """The match ends mid-round: keep the replay of what was played."""
+        if self.fair is None or self.status not in ("playing", "paused", "counting", "dropped"):
+            return
+        if self.fair.applied and self.record and self.round_seed is not None:
+            self.result = save_round(
+                self.fair.dealt,
+                self.round_seed,
+                self.fair.actions(),
+                self.names,
+                self.round_number,
+                (self.match.score[0], self.match.score[1]),
+                finished=False,
+            )
+        self.status = "over"
+
+    def _end_match(self, message: str) -> None:
+        self._cut_round()
+        self.status = "over"
+        self.clock.stop()
+        self.message = message
+        self._schedule()
+        self._changed([])
+
+    def pause(self, seat: int = HOST_SEAT) -> None:
+        """Stop the round for both (by ``seat``'s player)."""
+        if self.status not in ("playing", "counting"):
+            return
+        self.status = "paused"
+        self.paused_by = self.names[seat]
+        self.resume_at = None
+        self.clock.stop()
+        self._schedule()
+        self._changed([])
+
+    def resume(self) -> None:
+        """Go on after a pause: a count on both screens first."""
+        if self.status == "paused":
+            self._count_to_resume()
+
+    def _count_to_resume(self) -> None:
+        self.status = "counting"
+        self.resume_at = self._loop_time() + RESUME_COUNT
+        self._schedule()
+        self._changed([])
+
+    def go_on(self) -> None:
+        """From the result screen: the next round (a new match after a won one)."""
+        if self.status == "result":
+            self._begin_round()
+
+    async def leave(self) -> None:
+        """The host quits."""
+        self._end_match(f"{self.host_name} left")
+        await self.close()
+
+    # ------------------------------------------------------------------ timers
+
+    def _schedule(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.loop is None:
+            return
+        when: float | None = None
+        if self.status == "playing" and self.fair is not None:
+            due = self.fair.next_deadline()
+            if due is not None:
+                when = self.clock.source_time_at(due)
+        elif self.status == "counting" and self.resume_at is not None:
+            when = self.resume_at
+        elif self.status == "dropped" and self.dropped_at is not None:
+            when = self.dropped_at + REJOIN_SECONDS
+        if when is not None:
+            self.timer = self.loop.call_at(when, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self.timer = None
+        if self.status == "counting":
+            self.status = "playing"
+            self.paused_by = None
+            self.resume_at = None
+            self.clock.go()
+            if self.fair is not None:
+                self.fair.hold(self.clock.time())
+            self._schedule()
+            self._changed([])
+        elif self.status == "dropped":
+            self._end_match(f"{self.names[JOINER_SEAT]} did not come back: the match ends unscored")
+        elif self.status == "playing" and self.fair is not None:
+            due = self.fair.next_deadline()
+            now = max(self.now(), due or 0.0)
+            self._after(self.fair.advance(now))
+        else:
+            self._schedule()
+
+    async def _ping_loop(self) -> None:
+        while True:
+            await asyncio.sleep(PING_EVERY)
+            now = self._loop_time()
+            for peer in self._peers():
+                if now - peer.last_heard > SILENT_LIMIT:
+                    peer.abort()
+                    self._gone(peer, left=False, reason=f"no answer for {SILENT_LIMIT:g} s")
+                else:
+                    peer.ping(now)
+            if self.status == "dropped":
+                self._changed([])  # the seconds left, on both screens
+
+    # ------------------------------------------------------------------ telling
+
+    def status_line(self) -> str | None:
+        """What the match's state says on the host's screen (``None``: nothing to say)."""
+        return describe(
+            self.status,
+            self.names[JOINER_SEAT],
+            self.paused_by,
+            self.message,
+            self.drop_left(),
+            self.resume_left(),
+        )
+
+    def drop_left(self) -> float | None:
+        if self.status != "dropped" or self.dropped_at is None or self.loop is None:
+            return None
+        return max(0.0, self.dropped_at + REJOIN_SECONDS - self._loop_time())
+
+    def resume_left(self) -> float | None:
+        if self.status != "counting" or self.resume_at is None or self.loop is None:
+            return None
+        return max(0.0, self.resume_at - self._loop_time())
+
+    def _changed(self, events: list[Event]) -> None:
+        if self.on_change is not None:
+            self.on_change(events)
+        for peer in self._peers():
+            self._send_state(peer, events)
+            if peer.closed:  # it had stopped reading: let it go now
+                self._gone(peer, left=False, reason="it stopped reading")
+
+    def _send_state(self, peer: Peer, events: list[Event]) -> None:
+        if self.fair is None:
+            return
+        delay = peer.delay
+        flip_in = self.fair.count_left(self.now())
+        peer.send(
+            {
+                "t": "state",
+                "now": self.now(),
+                "view": public_view(self.fair.game),
+                "events": [event_to_json(e) for e in events[-MAX_EVENTS:]],
+                "score": list(self.match.score),
+                "round": self.round_number,
+                "status": "playing" if self.status == "waiting" else self.status,
+                "flip_in": flip_in,
+                "countdown": self.fair.countdown,
+                "delay_ms": None if delay is None else delay * 1e3,
+                "message": self.message,
+                "paused_by": self.paused_by,
+                "drop_left": self.drop_left(),
+                "resume_in": self.resume_left(),
+                "result": None
+                if self.status != "result"
+                else {"winner": self.result_winner, "match_over": self.match_over},
+            }
+        )
+
+
+def describe(
+    status: str,
+    away: str,
+    paused_by: str | None,
+    message: str | None,
+    drop_left: float | None,
+    resume_left: float | None,
+) -> str | None:
+    """The line that says where the match stands, the same on every screen."""
+    if status == "paused":
+        return f"paused by {paused_by}: Enter goes on" if paused_by else "paused"
+    if status == "counting":
+        left = resume_left or 0.0
+        return f"going on in {left:.1f} s"
+    if status == "dropped":
+        return f"waiting for {away} to come back, {int((drop_left or 0.0) + 0.999)} s"
+    if status in ("over",) and message:
+        return message
+    return message if status == "result" else None

@@ -1,0 +1,357 @@
+"""A host and its joiner and spectators on loopback, in one event loop, without screens."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stress_tui.core.engine import Phase
+from stress_tui.core.notation import format_position
+from stress_tui.core.rules import Rules
+from stress_tui.net import client as client_module
+from stress_tui.net.client import Client, JoinError
+from stress_tui.net.host import JOINER_SEAT, Host, wrong_code_delay
+from stress_tui.net.protocol import MAX_PEER_LINE, encode
+
+DEADLINE = 10.0
+
+SEED = 0
+"""A match whose first flip leaves both players something to play."""
+
+
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(asyncio.wait_for(test(), DEADLINE))
+
+
+async def until(check: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
+    """Wait for ``check`` with a deadline (the loop runs meanwhile)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not check():
+        if loop.time() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.005)
+
+
+async def table(**options: Any) -> tuple[Host, Client]:
+    host = Host(Rules(), "Ann", countdown=0.05, record=False, seed=SEED, **options)
+    _, port = await host.start()
+    joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
+    await joiner.connect()
+    await until(lambda: joiner.table is not None and host.fair is not None, "the first view")
+    await until(lambda: host.fair is not None and host.fair.game.phase is Phase.PLAYING, "flip")
+    await until(
+        lambda: joiner.table is not None and joiner.table.game.phase is Phase.PLAYING, "view"
+    )
+    return host, joiner
+
+
+def tops(game: Any) -> list[str]:
+    return [str(game.top(0)), str(game.top(1))]
+
+
+@pytest.fixture(autouse=True)
+def _quick_retries(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(client_module, "RETRY_EVERY", 0.05)
+    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(tmp_path))
+
+
+def test_a_card_the_joiner_plays_lands_on_both_tables() -> None:
+    async def test() -> None:
+        host, joiner = await table()
+        assert joiner.table is not None
+        plays = joiner.table.game.legal_plays(JOINER_SEAT)
+        pile, target = plays[0]
+        card = joiner.table.game.state.players[JOINER_SEAT].row[pile][-1]
+        joiner.act("play", pile, target)
+        assert host.fair is not None
+        await until(lambda: host.fair is not None and host.fair.game.top(target) == card, "host")
+        await until(lambda: joiner.table is not None and joiner.table.game.top(target) == card, "j")
+        assert joiner.names == ("Bo", "Ann")
+        await host.close()
+
+    run(test)
+
+
+def test_the_joiner_sees_no_draw_pile_and_no_card_under_a_top() -> None:
+    async def test() -> None:
+        host, joiner = await table()
+        assert host.fair is not None and joiner.table is not None
+        real, seen = host.fair.game.state, joiner.table.game.state
+        assert len(seen.players[0].draw_pile) == len(real.players[0].draw_pile)
+        assert len(set(seen.players[0].draw_pile + seen.players[1].draw_pile)) <= 1
+        assert seen.players[0].row == real.players[0].row
+        assert seen.players[1].row == real.players[1].row
+        assert tops(seen.play_piles and joiner.table.game) == tops(host.fair.game)
+        await host.close()
+
+    run(test)
+
+
+def test_a_spectator_sees_the_hosts_play() -> None:
+    async def test() -> None:
+        host, _joiner = await table()
+        watcher = Client("127.0.0.1", host.port, host.code, role="watch", record=False)
+        await watcher.connect()
+        await until(lambda: watcher.table is not None, "the spectator's view")
+        assert host.fair is not None
+        plays = host.fair.game.legal_plays(1)
+        pile, target = plays[0]
+        host.act("play", pile, target)
+        card = host.fair.game.top(target)
+        await until(
+            lambda: watcher.table is not None and watcher.table.game.top(target) == card, "w"
+        )
+        watcher.act("stress")  # a spectator's key does nothing
+        await host.close()
+
+    run(test)
+
+
+def test_a_wrong_code_and_a_third_player_are_refused_and_the_host_plays_on() -> None:
+    async def test() -> None:
+        host, _joiner = await table()
+        wrong = "otter-maple-drum-velvet" if host.code != "otter-maple-drum-velvet" else "a-b-c-d"
+        with pytest.raises(JoinError, match="wrong join code"):
+            await Client("127.0.0.1", host.port, wrong, "Cy").connect()
+        with pytest.raises(JoinError, match="the table is full: Bo is playing"):
+            await Client("127.0.0.1", host.port, host.code, "Cy").connect()
+        assert host.status == "playing" and host.joiner is not None
+        assert list(host.refusals) == [
+            "wrong join code",
+            "the table is full: Bo is playing (stress-tui watch to watch)",
+        ]
+        await host.close()
+
+    run(test)
+
+
+def test_wrong_codes_wait_longer_and_longer_after_a_few() -> None:
+    delays = [wrong_code_delay(n) for n in range(1, 9)]
+    assert delays[:3] == [0.0, 0.0, 0.0]
+    assert delays[3:] == [1.0, 2.0, 4.0, 8.0, 16.0]
+    assert wrong_code_delay(100) == 30.0
+
+
+def test_a_dropped_joiner_pauses_the_round_and_coming_back_resumes_it_exactly() -> None:
+    async def test() -> None:
+        host, joiner = await table()
+        assert host.fair is not None
+        before = format_position(host.fair.game.state)
+        clock = host.now()
+        assert joiner.writer is not None
+        joiner.writer.transport.abort()  # the line drops
+        await until(lambda: host.status == "dropped", "the host to notice")
+        assert host.status_line() is not None
+        assert host.status_line().startswith("waiting for Bo to come back, ")  # type: ignore[union-attr]
+        await until(lambda: host.status in ("counting", "playing"), "the joiner back")
+        await until(lambda: host.status == "playing", "the count to resume")
+        assert format_position(host.fair.game.state) == before
+        assert host.now() - clock < 2.5  # the clock stood while Bo was away
+        await until(lambda: joiner.status == "playing", "the joiner's view")
+        await host.close()
+
+    run(test)
+
+
+def test_a_joiner_who_quits_ends_the_match_with_their_name() -> None:
+    async def test() -> None:
+        host, joiner = await table()
+        await joiner.leave()
+        await until(lambda: host.status == "over", "the host to hear")
+        assert host.status_line() == "Bo left"
+        await host.close()
+
+    run(test)
+
+
+def test_the_host_leaving_is_said_on_the_joiners_side() -> None:
+    async def test() -> None:
+        host, joiner = await table()
+        await host.leave()
+        assert joiner.done is not None
+        assert await asyncio.wait_for(joiner.done, 3) == "Ann left"
+
+    run(test)
+
+
+async def raw(port: int, *lines: bytes) -> list[dict[str, Any]]:
+    """Send lines as they are; every message the host answers until it closes."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    for line in lines:
+        writer.write(line)
+    answers = []
+    while True:
+        line = await asyncio.wait_for(reader.readline(), 3)
+        if not line:
+            break
+        answers.append(json.loads(line))
+    writer.close()
+    return answers
+
+
+def test_another_protocol_version_is_one_clear_line() -> None:
+    async def test() -> None:
+        host = Host(Rules(), "Ann", record=False)
+        _, port = await host.start()
+        hello = {"t": "hello", "v": 99, "app": "stress-tui", "role": "play", "name": "Bo"}
+        answers = await raw(port, encode(hello))
+        assert answers == [
+            {
+                "t": "refused",
+                "reason": "protocol version 99 meets version 1: "
+                "both players need the same stress-tui version",
+                "v": 1,
+            }
+        ]
+        assert host.refusals[-1] == answers[0]["reason"]
+        await host.close()
+
+    run(test)
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        (b"{not json\n", "not a message (broken JSON)"),
+        (b"[1, 2]\n", "not a message (not a JSON object)"),
+        (b'{"t": "fly"}\n', "unknown message type 'fly'"),
+        (b'{"t": "hello", "v": 1, "app": "stress-tui"}\n', "hello: no 'role'"),
+        (
+            b'{"t": "hello", "v": 1, "app": "x", "role": "play", "more": 1}\n',
+            "hello: unknown field 'more'",
+        ),
+        (b'{"t": "act", "a": "play", "seq": 1}\n', "a connection must begin with hello"),
+        (b"x" * (MAX_PEER_LINE + 10) + b"\n", "a message too long"),
+        (b'{"t": "hello", "v": NaN}\n', "not a number: NaN"),
+    ],
+)
+def test_a_bad_first_message_is_refused_with_its_reason(line: bytes, reason: str) -> None:
+    async def test() -> None:
+        host = Host(Rules(), "Ann", record=False)
+        _, port = await host.start()
+        answers = await raw(port, line)
+        assert answers == [{"t": "refused", "reason": reason}]
+        await host.close()
+
+    run(test)
+
+
+def test_a_bad_name_is_refused() -> None:
+    async def test() -> None:
+        host = Host(Rules(), "Ann", record=False)
+        _, port = await host.start()
+        with pytest.raises(JoinError, match="a name has a character that cannot be shown"):
+            await Client("127.0.0.1", port, host.code, "Bo\x1b[2J").connect()
+        await host.close()
+
+    run(test)
+
+
+def test_a_joiner_who_breaks_the_protocol_mid_match_is_dropped_not_the_game() -> None:
+    async def test() -> None:
+        host, joiner = await table()
+        assert joiner.writer is not None
+        joiner.writer.write(b'{"t": "act", "a": "fly", "seq": 1}\n')
+        await until(lambda: host.status == "dropped", "the drop")
+        assert "'a' is not as it must be" in (host.message or "")
+        host.act("stress")  # the host's game still takes keys (and ignores them: paused)
+        await host.close()
+
+    run(test)
+
+
+def test_a_join_code_reads_aloud_and_is_typed_any_way() -> None:
+    from stress_tui.net.protocol import WORDS, new_code, normalize_code
+
+    code = new_code()
+    words = code.split("-")
+    assert len(words) == 4 and all(w in WORDS for w in words)
+    assert normalize_code(code.upper().replace("-", " ")) == code
+    with pytest.raises(ValueError, match="a join code is 4 words"):
+        normalize_code("otter maple")
+    with pytest.raises(ValueError, match="'zzz' is not one of the join code's words"):
+        normalize_code("otter maple drum zzz")
+
+
+def test_the_code_itself_never_goes_over_the_wire() -> None:
+    """Everything the joiner sends while joining, read back: no word of the code in it."""
+
+    async def test() -> None:
+        host = Host(Rules(), "Ann", record=False, seed=SEED)
+        _, port = await host.start()
+        sent: list[bytes] = []
+        joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
+        real = asyncio.StreamWriter.write
+
+        def spy(self: asyncio.StreamWriter, data: bytes) -> None:
+            sent.append(bytes(data))
+            real(self, data)
+
+        asyncio.StreamWriter.write = spy  # type: ignore[method-assign]
+        try:
+            await joiner.connect()
+        finally:
+            asyncio.StreamWriter.write = real  # type: ignore[method-assign]
+        wire = b"".join(sent)
+        assert wire
+        for word in host.code.split("-"):
+            assert word.encode() not in wire
+        await host.close()
+
+    run(test)
+
+
+def test_both_sides_write_a_replay_that_verifies_and_count_the_round(tmp_path: Path) -> None:
+    from stress_tui.storage import replay as replays
+    from stress_tui.storage.record import Record
+
+    async def test() -> None:
+        host = Host(Rules.for_deck("standard", wins=1), "Ann", countdown=0.02, seed=SEED)
+        _, port = await host.start()
+        joiner = Client("127.0.0.1", port, host.code, "Bo")
+        await joiner.connect()
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 8
+        while host.status != "result" and loop.time() < end:
+            await asyncio.sleep(0.01)
+            if host.status != "playing" or host.fair is None or joiner.table is None:
+                continue
+            game = host.fair.game
+            if game.phase is Phase.STRESS:
+                host.act("stress")
+            mine = game.legal_plays(1)
+            if mine:
+                host.act("play", *mine[0])
+            else:
+                host.act("ready")
+            theirs = joiner.table.game.legal_plays(0)
+            if theirs:
+                joiner.act("play", *theirs[0])
+            else:
+                joiner.act("ready")
+        assert host.status == "result"
+        await until(lambda: joiner.result is not None, "the joiner's replay")
+        assert host.result is not None and joiner.result is not None
+        assert host.result.replay and joiner.result.replay
+        assert host.result.replay != joiner.result.replay  # one file each
+        ours, theirs = (
+            replays.load(Path(host.result.replay)),
+            replays.load(Path(joiner.result.replay)),
+        )
+        assert replays.verify(ours).ok and replays.verify(theirs).ok
+        assert ours.actions == theirs.actions and ours.end == theirs.end
+        assert ours.header["names"] == ["Bo", "Ann"]
+        record = Record.load()
+        winner = host.result_winner
+        assert winner is not None
+        won = record.standing(("Bo", "Ann")[winner], ours.header["rules"])
+        assert won.matches_won == 2  # the host's side and the joiner's side each counted it
+        await host.close()
+
+    run(test)

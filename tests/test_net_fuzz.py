@@ -1,0 +1,251 @@
+"""Random and malformed messages thrown at a host: it keeps its game and its memory bounded.
+
+The short run is part of every test run; ``-m slow`` runs the long one. Everything stays on
+loopback, every attack is bounded in count and in time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import random
+import socket
+import tracemalloc
+from typing import Any
+
+import pytest
+
+from stress_tui.core.engine import Phase
+from stress_tui.core.rules import Rules
+from stress_tui.net import host as host_module
+from stress_tui.net.client import Client
+from stress_tui.net.host import MAX_PENDING, Host
+from stress_tui.net.protocol import MAX_PEER_LINE, VERSION, code_key, encode, nonce, proof
+
+SEED = 0
+
+
+def _junk(rng: random.Random) -> bytes:
+    """One line an attacker might send."""
+    kinds = [
+        lambda: bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200))) + b"\n",
+        lambda: b"{" * rng.randrange(1, 5000) + b"\n",
+        lambda: b"x" * (MAX_PEER_LINE + rng.randrange(1, 5000)),
+        lambda: json.dumps(rng.choice([1, "s", None, [], {"t": 5}, {"t": "act"}])).encode() + b"\n",
+        lambda: encode(
+            {
+                "t": "hello",
+                "v": rng.choice([VERSION, VERSION + 1, "1", None, [1]]),
+                "app": rng.choice(["stress-tui", "x", 7]),
+                "role": rng.choice(["play", "watch", "host", 0]),
+                "name": rng.choice(["Cy", "", "\x1b[31m", "x" * 40, 5]),
+            }
+        ),
+        lambda: encode({"t": "auth", "nonce": "0" * 32, "proof": "0" * 64}),
+        lambda: encode({"t": "act", "a": "play", "seq": 1, "pile": 99, "to": 5}),
+        lambda: b'{"t": "pong", "id": 1e400}\n',
+        lambda: b"\n",
+    ]
+    return rng.choice(kinds)()
+
+
+async def _attack(port: int, rng: random.Random, deadline: float) -> None:
+    """One hostile connection: a few lines, sometimes a valid hello first, then it either
+    reads the answer, stops reading, or hangs up at once."""
+    loop = asyncio.get_running_loop()
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 2)
+    except (OSError, asyncio.TimeoutError):
+        return
+    try:
+        if rng.random() < 0.3:
+            writer.write(
+                encode(
+                    {"t": "hello", "v": VERSION, "app": "stress-tui", "role": "play", "name": "Eve"}
+                )
+            )
+        for _ in range(rng.randrange(1, 6)):
+            writer.write(_junk(rng))
+        mode = rng.random()
+        if mode < 0.5:
+            with contextlib.suppress(Exception):
+                remaining = max(0.01, min(1.0, deadline - loop.time()))
+                await asyncio.wait_for(reader.read(65536), remaining)
+        elif mode < 0.8:
+            await asyncio.sleep(min(0.3, max(0.0, deadline - loop.time())))  # not reading
+    except (OSError, ConnectionError):
+        pass
+    finally:
+        writer.transport.abort()
+
+
+async def _fuzz(seconds: float, attackers: int) -> dict[str, Any]:
+    rng = random.Random(SEED)
+    host = Host(Rules(), "Ann", countdown=0.05, record=False, seed=SEED)
+    _, port = await host.start()
+    joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
+    await joiner.connect()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while host.fair is None or host.fair.game.phase is Phase.WAITING_FLIP:
+        await asyncio.sleep(0.01)
+    gc.collect()
+    tracemalloc.start()
+    start_memory = tracemalloc.get_traced_memory()[0]
+    peak_connections = 0
+    launched = 0
+    plays = 0
+    while loop.time() < deadline:
+        batch = [_attack(port, rng, deadline) for _ in range(rng.randrange(1, attackers + 1))]
+        launched += len(batch)
+        await asyncio.gather(*batch)
+        peak_connections = max(peak_connections, len(host.connections))
+        assert host.fair is not None
+        legal = host.fair.game.legal_plays(1)
+        if legal:
+            host.act("play", *legal[0])
+            plays += 1
+        else:
+            host.act("ready")
+    await asyncio.sleep(0.2)
+    gc.collect()
+    grown = tracemalloc.get_traced_memory()[0] - start_memory
+    tracemalloc.stop()
+    facts = {
+        "status": host.status,
+        "joiner": host.joiner is not None and host.joiner.name,
+        "pending": host.pending,
+        "connections": len(host.connections),
+        "watchers": len(host.watchers),
+        "launched": launched,
+        "plays": plays,
+        "grown": grown,
+        "refusals": len(host.refusals),
+        "joiner_status": joiner.status,
+    }
+    await host.close()
+    return facts
+
+
+def _check(facts: dict[str, Any]) -> None:
+    assert facts["status"] in ("playing", "result"), facts
+    assert facts["joiner"] == "Bo", facts  # the real joiner kept the seat throughout
+    assert facts["joiner_status"] in ("playing", "result"), facts
+    assert facts["pending"] == 0 and facts["watchers"] == 0, facts
+    assert facts["connections"] == 1, facts  # only the joiner is left
+    assert facts["grown"] < 2_000_000, facts
+
+
+def test_a_short_fuzz_leaves_the_host_playing_with_its_joiner() -> None:
+    facts = asyncio.run(asyncio.wait_for(_fuzz(seconds=1.5, attackers=6), 30))
+    _check(facts)
+    assert facts["launched"] >= 20
+
+
+@pytest.mark.slow
+def test_a_long_fuzz_leaves_the_host_playing_with_its_joiner() -> None:
+    facts = asyncio.run(asyncio.wait_for(_fuzz(seconds=60.0, attackers=MAX_PENDING * 2), 200))
+    _check(facts)
+
+
+def test_a_connection_that_never_says_hello_is_refused_after_a_while(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(host_module, "HANDSHAKE_SECONDS", 0.2)
+
+    async def test() -> None:
+        host = Host(Rules(), "Ann", record=False)
+        _, port = await host.start()
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        line = await asyncio.wait_for(reader.readline(), 3)
+        assert json.loads(line) == {"t": "refused", "reason": "too slow to say hello"}
+        writer.close()
+        assert host.pending == 0
+        await host.close()
+
+    asyncio.run(asyncio.wait_for(test(), 10))
+
+
+def test_too_many_handshakes_at_once_are_turned_away() -> None:
+    async def test() -> None:
+        host = Host(Rules(), "Ann", record=False)
+        _, port = await host.start()
+        idle = [await asyncio.open_connection("127.0.0.1", port) for _ in range(MAX_PENDING)]
+        await asyncio.sleep(0.05)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        line = await asyncio.wait_for(reader.readline(), 3)
+        assert json.loads(line)["reason"] == "busy: too many connections at once"
+        for _, w in [*idle, (reader, writer)]:
+            w.close()
+        await host.close()
+
+    asyncio.run(asyncio.wait_for(test(), 10))
+
+
+async def _spectator_that_never_reads(port: int, code: str) -> socket.socket:
+    """A spectator that proves the code, then reads nothing more, on a socket with a tiny
+    receive buffer (set before it connects, so the kernel cannot take up the slack)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    sock.setblocking(False)
+    loop = asyncio.get_running_loop()
+    await loop.sock_connect(sock, ("127.0.0.1", port))
+    await loop.sock_sendall(
+        sock, encode({"t": "hello", "v": VERSION, "app": "stress-tui", "role": "watch"})
+    )
+    data = b""
+    while not data.endswith(b"\n"):
+        data += await loop.sock_recv(sock, 4096)
+    challenge = json.loads(data)
+    key = code_key(code, bytes.fromhex(challenge["salt"]))
+    mine = nonce()
+    await loop.sock_sendall(
+        sock,
+        encode({"t": "auth", "nonce": mine, "proof": proof(key, "peer", challenge["nonce"], mine)}),
+    )
+    return sock
+
+
+def test_a_spectator_that_stops_reading_is_let_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(host_module, "MAX_WRITE_BUFFER", 64 * 1024)
+
+    async def test() -> None:
+        host = Host(Rules(), "Ann", countdown=0.05, record=False, seed=SEED)
+        _, port = await host.start()
+        joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
+        await joiner.connect()
+        sock = await _spectator_that_never_reads(port, host.code)
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 5
+        while not host.watchers and loop.time() < end:
+            await asyncio.sleep(0.01)
+        assert len(host.watchers) == 1
+        for _ in range(20_000):
+            host._changed([])  # the host has news for everyone, over and over
+            if not host.watchers:
+                break
+            await asyncio.sleep(0)
+        assert host.watchers == []
+        assert host.joiner is not None and host.status == "playing"
+        sock.close()
+        await host.close()
+
+    asyncio.run(asyncio.wait_for(test(), 20))
+
+
+def test_a_spectator_that_floods_is_cut_off() -> None:
+    async def test() -> None:
+        host = Host(Rules(), "Ann", countdown=0.05, record=False, seed=SEED)
+        _, port = await host.start()
+        watcher = Client("127.0.0.1", port, host.code, role="watch", record=False)
+        await watcher.connect()
+        assert watcher.writer is not None
+        watcher.writer.write(b'{"t": "pong", "id": 12345}\n' * 500)
+        assert watcher.done is not None
+        reason = await asyncio.wait_for(watcher.done, 5)
+        assert reason == "too many messages"
+        await host.close()
+
+    asyncio.run(asyncio.wait_for(test(), 10))
