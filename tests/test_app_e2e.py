@@ -267,7 +267,7 @@ def test_a_round_ends_and_the_result_screen_offers_a_rematch(data_dir: Path) -> 
         # The round's statistics; a position from the test hook has no seed to record.
         assert "cards played     1" in s.text()
         assert "not recorded: a round set up from a position has no seed" in s.text()
-        assert not (data_dir / "replays").exists() and not (data_dir / "record.json").exists()
+        assert not (data_dir / "replays").exists() and not (data_dir / "record.sqlite").exists()
         s.send("\r")
         s.wait_for(
             lambda: "wins 0/1" in s.row(LAY.rows_y[0] + 1) and "New cards" in banner(s),

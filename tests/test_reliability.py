@@ -30,13 +30,13 @@ import os
 import random
 import select
 import signal
-import stat
 import subprocess
 import sys
 import termios
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pyte
 import pytest
@@ -702,7 +702,7 @@ def test_a_round_writes_only_whole_files_and_a_kill_in_the_next_leaves_them_whol
         s.wait_text("Enter: rematch", timeout=30)
         written = tree(tmp_path)
         new = sorted(set(written) - set(before))
-        assert len(new) == 2 and new[0] == f"{data}/record.json", new
+        assert len(new) == 2 and new[0] == f"{data}/record.sqlite", new
         assert new[1].startswith(f"{data}/replays/") and new[1].endswith(".jsonl"), new
         assert verify(load(tmp_path / new[1])).ok
         record = Record.load(tmp_path / new[0])
@@ -894,37 +894,39 @@ def test_no_damaged_replay_ever_escapes_as_anything_but_a_one_line_error(
     assert escaped == {}
 
 
-def test_an_atomic_write_that_fails_leaves_the_old_file_and_no_temporary(
+def test_a_full_disk_while_counting_a_round_leaves_the_record_whole(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A full disk (ENOSPC from fsync, the last step before the rename): the record is
-    the old one, whole, and no temporary file is left; the error reaches the caller as an
-    OSError (which the game reports as "record not updated")."""
-    from stress_tui.storage.files import atomic_write_text
+    """A full disk (SQLite's ``SQLITE_FULL``, here from a page limit set on every
+    connection) while a round is counted: the round is not counted, every earlier one
+    still is, no journal is left, and the error reaches the caller as an OSError with
+    ENOSPC (which the game reports as "record not updated (no space left on device)")."""
+    import sqlite3
 
-    path = tmp_path / "record.json"
-    atomic_write_text(path, "old\n")
+    from stress_tui.core.stats import PlayerStats, RoundStats
+    from stress_tui.storage.record import Record, count_round
 
-    def full(fd: int) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
+    path = tmp_path / "record.sqlite"
+    won = RoundStats((PlayerStats(), PlayerStats()), 0, 5.0)
+    count_round(("Ann", "Bo"), "standard", won, False, path)
+    connect = sqlite3.connect
 
-    monkeypatch.setattr(os, "fsync", full)
+    def small(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        db = connect(*args, **kwargs)
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        db.execute(f"PRAGMA max_page_count = {max(pages, 1)}")
+        return db
+
+    monkeypatch.setattr(sqlite3, "connect", small)
+    counted = 1
     with pytest.raises(OSError) as caught:
-        atomic_write_text(path, "new\n" * 10_000)
+        for _ in range(10_000):  # until the page is full
+            count_round(("Ann", "Bo" * 200), "standard", won, False, path)
+            counted += 1
     assert caught.value.errno == errno.ENOSPC
-    assert path.read_text() == "old\n"
-    assert [p.name for p in tmp_path.iterdir()] == ["record.json"]
-
-
-def test_an_atomic_rewrite_keeps_the_file_s_permissions(tmp_path: Path) -> None:
-    """Found (F12): ``atomic_write_text`` wrote through ``tempfile.mkstemp``, whose file is
-    always 0600, and renamed it over the old one: a record the user made readable to
-    others (0644) became private after the next round."""
-    from stress_tui.storage.record import Record
-
-    path = tmp_path / "record.json"
-    Record().save(path)
-    path.chmod(0o644)
-    Record().save(path)
-    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    assert counted > 1  # some went in before the disk was full
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    ann = Record.load(path).standing("Ann", "standard")
+    assert ann.rounds_won == counted
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["record.sqlite"]

@@ -388,19 +388,21 @@ def test_a_damaged_replay_is_a_one_line_error(tmp_path: Path, content: str) -> N
 
 def test_files_get_the_permissions_of_any_new_file(tmp_path: Path) -> None:
     """Not the 0600 of a temporary file: a replay and the record are made like any file
-    (0666 less the umask), and a rewritten record keeps what its owner set."""
-    from stress_tui.storage.record import Record
+    (0666 less the umask), and a record written again keeps what its owner set."""
+    from stress_tui.core.stats import PlayerStats, RoundStats
+    from stress_tui.storage.record import count_round
 
+    won = RoundStats((PlayerStats(), PlayerStats()), 0, 5.0)
     umask = os.umask(0o022)
     try:
         game = Game.deal(Rules(), random.Random(1))
         recorder = Recorder.start(game, 1, ("human", "human"), ("A", "B"), 1, (0, 0), tmp_path)
         path = recorder.finish(game)
-        record = tmp_path / "record.json"
-        Record().save(record)
+        record = tmp_path / "record.sqlite"
+        count_round(("A", "B"), "standard", won, False, record)
         assert [oct(p.stat().st_mode & 0o777) for p in (path, record)] == ["0o644"] * 2
         record.chmod(0o600)
-        Record().save(record)
+        count_round(("A", "B"), "standard", won, False, record)
         assert oct(record.stat().st_mode & 0o777) == "0o600"
     finally:
         os.umask(umask)

@@ -11,9 +11,15 @@ import pytest
 
 from stress_tui.core.engine import CallStress, Flip, Game, Play
 from stress_tui.core.notation import parse_position
-from stress_tui.core.stats import round_stats
+from stress_tui.core.stats import PlayerStats, RoundStats, round_stats
 from stress_tui.storage.files import StorageError
-from stress_tui.storage.record import Record
+from stress_tui.storage.record import Record, count_round
+
+
+def won_by(player: int, seconds: float = 10.0) -> RoundStats:
+    """A finished round's statistics, won by ``player``."""
+    return RoundStats((PlayerStats(), PlayerStats()), player, seconds)
+
 
 RACE = """
 rules: standard lockout=0.5
@@ -90,11 +96,8 @@ def test_stress_statistics_count_wins_losses_reactions_and_false_calls() -> None
 def test_the_record_keeps_wins_losses_and_bests_per_name_and_rules(tmp_path: Path) -> None:
     game = Game(parse_position(RACE), random.Random(0))
     result = round_stats(game, RACE_ACTIONS)
-    record = Record()
-    record.add_round(("Ann", "Bo"), "standard", result)
-    record.add_match(("Ann", "Bo"), "standard", 1)
-    path = tmp_path / "record.json"
-    record.save(path)
+    path = tmp_path / "record.sqlite"
+    count_round(("Ann", "Bo"), "standard", result, True, path)
     again = Record.load(path)
     ann, bo = again.standing("Ann", "standard"), again.standing("Bo", "standard")
     assert (ann.rounds_won, ann.rounds_lost, ann.matches_lost) == (0, 1, 1)
@@ -111,16 +114,21 @@ def test_the_record_keeps_wins_losses_and_bests_per_name_and_rules(tmp_path: Pat
         json.dumps({"format": "stress-tui record", "players": {"Ann": {"standard": {"x": 1}}}}),
     ],
 )
-def test_a_broken_or_foreign_record_is_reported_and_left_alone(
+def test_a_broken_or_foreign_record_of_an_earlier_version_is_reported_and_left_alone(
     tmp_path: Path, content: str
 ) -> None:
     path = tmp_path / "record.json"
     path.write_text(content)
-    with pytest.raises(StorageError) as caught:
-        Record.load(path)
-    assert "\n" not in str(caught.value)
-    assert str(path) in str(caught.value)
+    for attempt in (
+        lambda: Record.load(tmp_path / "record.sqlite"),
+        lambda: count_round(("A", "B"), "standard", won_by(0), False, tmp_path / "record.sqlite"),
+    ):
+        with pytest.raises(StorageError) as caught:
+            attempt()
+        assert "\n" not in str(caught.value)
+        assert str(path) in str(caught.value)
     assert path.read_text() == content
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["record.json"]
 
 
 def test_the_record_prints_as_a_table_and_as_json(tmp_path: Path) -> None:
@@ -128,8 +136,9 @@ def test_the_record_prints_as_a_table_and_as_json(tmp_path: Path) -> None:
 
     assert record_table(Record()) == "No rounds recorded yet."
     game = Game(parse_position(RACE), random.Random(0))
-    record = Record()
-    record.add_round(("Ann", "Bo"), "jass", round_stats(game, RACE_ACTIONS))
+    path = tmp_path / "record.sqlite"
+    count_round(("Ann", "Bo"), "jass", round_stats(game, RACE_ACTIONS), False, path)
+    record = Record.load(path)
     lines = record_table(record).splitlines()
     assert lines[0].split() == [
         "player",

@@ -17,7 +17,7 @@ from stress_tui.core.engine import CallStress, Flip, Game, Play
 from stress_tui.core.notation import parse_position
 from stress_tui.core.stats import PlayerStats, RoundStats, round_stats
 from stress_tui.core.table import Table
-from stress_tui.storage.record import Record, record_json
+from stress_tui.storage.record import Record, count_round, record_json
 from stress_tui.terminal.draw.canvas import Canvas, plain_lines
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import default_keymap
@@ -42,14 +42,14 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def a_record() -> Record:
-    record = Record()
-    record.add_round(
+    """A round won by Bo, winning the match, counted in the record of the data folder."""
+    count_round(
         ("Ann", "Bo"),
         "jass",
         round_stats(Game(parse_position(RACE), random.Random(0)), RACE_ACTIONS),
+        True,
     )
-    record.add_match(("Ann", "Bo"), "jass", 1)
-    return record
+    return Record.load()
 
 
 # ----------------------------------------------------------------------------- the command
@@ -57,7 +57,7 @@ def a_record() -> Record:
 
 def test_stats_prints_the_record_as_a_table(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "stats") == (0, "No rounds recorded yet.\n", "")
-    a_record().save()
+    a_record()
     code, out, err = run(capsys, "stats")
     assert (code, err) == (0, "")
     lines = out.splitlines()
@@ -78,7 +78,6 @@ def test_stats_prints_the_record_as_a_table(data: Path, capsys: pytest.CaptureFi
 def test_stats_json_is_for_scripts(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(run(capsys, "stats", "--json")[1]) == {"players": []}
     record = a_record()
-    record.save()
     code, out, err = run(capsys, "stats", "--json")
     assert (code, err) == (0, "")
     assert json.loads(out) == json.loads(json.dumps(record_json(record)))

@@ -1,26 +1,120 @@
-"""Where files live and how they are written: atomically, never half, never over a bad one.
+"""Where files live, how they are read and how they are written.
 
 Files go in the user's data directory for ``stress-tui`` (from ``platformdirs``), or in
-``$STRESS_TUI_DATA_DIR`` when that is set (tests use it). A whole file is written to a
-temporary file beside it, flushed to disk, then renamed over the old one, so a crash or a
-full disk leaves either the old file or the new one. A file that cannot be read or parsed
-is reported in one line (``StorageError``) and left exactly as it is.
+``$STRESS_TUI_DATA_DIR`` when that is set (tests use it).
+
+Reading: only a regular file is read, never a FIFO, a device, a folder or a socket, and
+only up to a size limit. The file is opened without blocking (a FIFO with no writer would
+otherwise hang the open) and checked with ``fstat`` on what was opened, so a symbolic link
+to ``/dev/zero`` is refused like ``/dev/zero`` itself. Anything else is one line
+(``StorageError``) saying what the file is, and the file is left exactly as it is.
+
+Writing: a new file is made whole under a hidden temporary name beside it
+(``create_temporary``), then given its name; the record is written through SQLite
+(``storage.record``), which follows a symbolic link to its target.
 """
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import json
 import os
 import secrets
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 
 class StorageError(Exception):
     """A file that cannot be read, parsed or written; the message is one line."""
+
+
+class Missing(StorageError):
+    """The file is not there (a ``StorageError`` for those who need it, and told apart
+    from the others by those who do not)."""
+
+
+class NotAFolderError(NotADirectoryError):
+    """A file stands where a folder should be; ``reason`` says so in words."""
+
+
+MiB = 2**20
+
+
+def size_words(size: int) -> str:
+    """A size in bytes for a message: ``512 bytes``, ``1 MiB``, ``7.4 GiB``."""
+    if size < 1024:
+        return f"{size} bytes"
+    for unit, scale in (("GiB", 2**30), ("MiB", MiB), ("KiB", 1024)):
+        if size >= scale:
+            return f"{size / scale:.1f}".removesuffix(".0") + f" {unit}"
+    raise AssertionError("unreachable")
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def open_regular(path: Path, limit: int, what: str = "a file") -> BinaryIO:
+    """``path`` open for reading in binary, if it is a regular file of at most ``limit``
+    bytes (``what`` names it in the message: ``a replay``). Never blocks: a FIFO, a
+    device, a folder, a socket (or a link to one) is refused, as is a file too large;
+    ``Missing`` if there is nothing there, ``StorageError`` in one line otherwise."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except (FileNotFoundError, NotADirectoryError):  # not there, or a file above it
+        raise Missing(f"{path}: no such file") from None
+    except OSError as error:
+        raise StorageError(f"{path}: cannot read: {reason(error)}") from None
+    try:
+        info = os.fstat(fd)
+        for test, kind in _KINDS:
+            if test(info.st_mode):
+                raise StorageError(f"{path}: is {kind}, not {what}")
+        if not stat.S_ISREG(info.st_mode):
+            raise StorageError(f"{path}: is not a regular file, not {what}")
+        if info.st_size > limit:
+            raise StorageError(
+                f"{path}: is {size_words(info.st_size)}, larger than {what} can be "
+                f"({size_words(limit)}); left as it is"
+            )
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular(path: Path, limit: int, what: str = "a file") -> bytes:
+    """The bytes of ``path``, read as ``open_regular`` opens it (and refused if it grew
+    past ``limit`` since it was opened)."""
+    with open_regular(path, limit, what) as file:
+        try:
+            data = file.read(limit + 1)
+        except OSError as error:
+            raise StorageError(f"{path}: cannot read: {reason(error)}") from None
+    if len(data) > limit:
+        raise StorageError(f"{path}: larger than {what} can be ({size_words(limit)})")
+    return data
+
+
+def ensure_folder(folder: Path) -> None:
+    """Make ``folder`` (and the folders above it) if need be; ``NotAFolderError`` when a
+    file stands where one of them should be."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        for place in (folder, *folder.parents):
+            if place.exists() and not place.is_dir():
+                raise NotAFolderError(
+                    errno.ENOTDIR, f"{place} is a file, where a folder should be"
+                ) from None
+        raise
 
 
 def data_dir() -> Path:
@@ -37,8 +131,8 @@ def create_temporary(folder: Path, name: str) -> tuple[int, Path]:
     """A new hidden file ``.NAME.XXXXXXXX.tmp`` in ``folder`` (made if need be), open for
     writing. Its permissions are those of any new file (``0666`` less the umask), not the
     ``0600`` of ``tempfile.mkstemp``, so that a file renamed from it looks like one
-    written in place."""
-    folder.mkdir(parents=True, exist_ok=True)
+    written in place (F12 in ``docs/reliability.md``)."""
+    ensure_folder(folder)
     for _ in range(100):
         tmp = folder / f".{name}.{secrets.token_hex(4)}.tmp"
         try:
@@ -48,29 +142,13 @@ def create_temporary(folder: Path, name: str) -> tuple[int, Path]:
     raise FileExistsError(errno.EEXIST, "no free temporary file name", str(folder))
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that the file is always whole, old or new (and keeps
-    the permissions the old one had)."""
-    fd, tmp = create_temporary(path.parent, path.name)
+def read_json(path: Path, limit: int, what: str = "a file") -> Any:
+    """Read a JSON file of at most ``limit`` bytes; ``StorageError`` in one line if it is
+    not a regular file, too large, unreadable or broken (``Missing`` if absent)."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def read_json(path: Path) -> Any:
-    """Read a JSON file; ``StorageError`` in one line if it is unreadable or broken."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise StorageError(f"{path}: cannot read: {reason(error)}") from None
+        text = read_regular(path, limit, what).decode("utf-8")
+    except UnicodeDecodeError:
+        raise StorageError(f"{path}: not UTF-8 text; left as it is") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
@@ -83,6 +161,10 @@ def read_json(path: Path) -> Any:
 
 def reason(error: BaseException) -> str:
     """An error in a few words, for a one-line message (``permission denied``)."""
+    if isinstance(error, NotAFolderError):
+        return str(error.strerror)
+    if isinstance(error, OSError) and error.errno == errno.ELOOP:
+        return "symbolic links that lead round in a loop"
     if isinstance(error, OSError) and error.strerror:
         return error.strerror.lower()
     return str(error).splitlines()[0] if str(error) else type(error).__name__

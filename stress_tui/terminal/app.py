@@ -77,7 +77,7 @@ from stress_tui.core.settings import Settings
 from stress_tui.core.stats import RoundStats, round_stats
 from stress_tui.core.table import Driver, Table
 from stress_tui.storage.files import StorageError, reason
-from stress_tui.storage.record import Record
+from stress_tui.storage.record import Record, count_round
 from stress_tui.storage.replay import Recorder, replay_dir
 from stress_tui.terminal.draw.canvas import Frame, FrameCanvas, RenderCache
 from stress_tui.terminal.draw.encode import encode
@@ -840,11 +840,7 @@ class App(Screen):
             return None
         names, rules = self.settings.names, format_rules(self.rules)
         try:
-            record = Record.load()
-            record.add_round(names, rules, stats)
-            if match_over:
-                record.add_match(names, rules, stats.winner)
-            record.save()
+            count_round(names, rules, stats, match_over)
         except StorageError as error:
             self.record_off = str(error)
             return "record not updated: the file cannot be read (stress-tui stats says why)"

@@ -1,0 +1,241 @@
+"""The record across matches as a player relies on it: every finished round counted,
+whatever else writes beside it; an earlier version's record carried over; a symbolic link
+kept a link; files that are not a record refused in one line, at once."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stress_tui.core.stats import PlayerStats, RoundStats
+from stress_tui.storage.files import StorageError
+from stress_tui.storage.record import MIGRATIONS, Record, count_round, record_path
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).with_name("fixtures")
+
+
+def won_by(
+    player: int, seconds: float = 10.0, reactions: tuple[float, float] = (1.0, 1.0)
+) -> RoundStats:
+    """A finished round's statistics: its winner, its length, each player's best reaction."""
+    stats = (PlayerStats(reactions=[reactions[0]]), PlayerStats(reactions=[reactions[1]]))
+    return RoundStats(stats, player, seconds)
+
+
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(folder))
+    return folder
+
+
+def stats_json(data: Path) -> dict[str, dict[str, object]]:
+    """``stress-tui stats --json`` of a data folder, by player name."""
+    done = subprocess.run(
+        [sys.executable, "-m", "stress_tui", "stats", "--json"],
+        cwd=REPO,
+        env={**os.environ, "STRESS_TUI_DATA_DIR": str(data)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return {row["name"]: row for row in json.loads(done.stdout)["players"]}
+
+
+def test_two_games_counting_rounds_at_once_lose_none(tmp_path: Path) -> None:
+    """Found (issue 14): each round's end read ``record.json``, added the round and wrote
+    it back, so two games sharing a data folder overwrote each other's rounds (16 rounds
+    at once, 10 counted). Two processes count 150 rounds each through the game's own
+    ``App.count_in_record``, started at the same moment: all 300 are counted, and neither
+    game was told a round could not be."""
+    data = tmp_path / "data"
+    start = tmp_path / "go"
+    rounds = 150
+    env = {**os.environ, "STRESS_TUI_DATA_DIR": str(data)}
+    games = [
+        subprocess.Popen(
+            [sys.executable, str(FIXTURES / "counter.py"), str(start), str(rounds), name],
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("Ann", "Bo")
+    ]
+    for game in games:  # both waiting for the start file: it sets them off together
+        assert game.stdout is not None and game.stdout.readline() == "ready\n"
+    start.touch()
+    refused = [int(game.communicate(timeout=120)[0]) for game in games]
+    assert [game.returncode for game in games] == [0, 0]
+    assert refused == [0, 0]
+    standings = stats_json(data)
+    assert standings["Ann"]["rounds_won"] + standings["Ann"]["rounds_lost"] == rounds  # type: ignore[operator]
+    assert standings["Bo"]["rounds_won"] + standings["Bo"]["rounds_lost"] == rounds  # type: ignore[operator]
+    other = standings["Other"]
+    assert other["rounds_won"] + other["rounds_lost"] == 2 * rounds  # type: ignore[operator]
+    assert other["matches_won"] + other["matches_lost"] == 2 * (rounds // 5)  # type: ignore[operator]
+
+
+# ----------------------------------------------------------------------------- earlier records
+
+EARLIER = {
+    "format": "stress-tui record",
+    "version": 1,
+    "players": {
+        "Ann": {
+            "standard": {
+                "matches_won": 2,
+                "matches_lost": 1,
+                "rounds_won": 7,
+                "rounds_lost": 4,
+                "best_reaction": 0.31,
+                "best_round": 20.5,
+            }
+        },
+        "Bo": {
+            "jass": {
+                "matches_won": 0,
+                "matches_lost": 0,
+                "rounds_won": 1,
+                "rounds_lost": 0,
+                "best_reaction": None,
+                "best_round": 40.0,
+            }
+        },
+    },
+}
+"""A ``record.json`` as the version before the database wrote it (``Record.save``)."""
+
+
+def test_a_record_of_the_earlier_version_is_read_then_carried_over(data: Path) -> None:
+    data.mkdir()
+    earlier = data / "record.json"
+    earlier.write_text(json.dumps(EARLIER, indent=1, sort_keys=True) + "\n")
+    before = earlier.read_bytes()
+    ann = Record.load().standing("Ann", "standard")
+    assert (ann.matches_won, ann.rounds_won, ann.rounds_lost, ann.best_round) == (2, 7, 4, 20.5)
+    assert not record_path().exists()  # reading writes nothing
+    count_round(("Ann", "Bo"), "standard", won_by(0, 15.0, (0.25, 0.5)), True)
+    record = Record.load()
+    ann = record.standing("Ann", "standard")
+    assert (ann.matches_won, ann.matches_lost, ann.rounds_won, ann.rounds_lost) == (3, 1, 8, 4)
+    assert (ann.best_reaction, ann.best_round) == (0.25, 15.0)
+    bo = record.standing("Bo", "jass")
+    assert (bo.rounds_won, bo.best_round, bo.best_reaction) == (1, 40.0, None)
+    bo = record.standing("Bo", "standard")
+    assert (bo.rounds_lost, bo.matches_lost, bo.best_reaction) == (1, 1, 0.5)
+    assert earlier.read_bytes() == before  # carried over once, then left as it was
+    earlier.write_text(json.dumps({**EARLIER, "players": {}}))  # an old game writing on
+    assert Record.load().standing("Ann", "standard").rounds_won == 8
+
+
+def test_a_record_changed_by_a_later_version_still_takes_rounds(data: Path) -> None:
+    """A later version adds to the schema (a migration step: a table, a column with a
+    default); a game of this version goes on counting rounds in it and reading them."""
+    count_round(("Ann", "Bo"), "standard", won_by(0), False)
+    db = sqlite3.connect(record_path())
+    db.executescript(
+        "ALTER TABLE rounds ADD COLUMN rating1 REAL DEFAULT 1500;"
+        "CREATE TABLE streaks (name TEXT PRIMARY KEY, days INTEGER);"
+        f"PRAGMA user_version = {len(MIGRATIONS) + 1};"
+    )
+    db.close()
+    count_round(("Ann", "Bo"), "standard", won_by(1), False)
+    ann = Record.load().standing("Ann", "standard")
+    assert (ann.rounds_won, ann.rounds_lost) == (1, 1)
+
+
+# ----------------------------------------------------------------------------- odd files
+
+
+def test_a_symlinked_record_is_written_through_the_link(data: Path, tmp_path: Path) -> None:
+    """Found (issue 14): a symbolic link as the record (dotfile managers, sync folders) was
+    replaced by a plain file at the first save, and its target never updated again."""
+    elsewhere = tmp_path / "dotfiles" / "stress-record"
+    elsewhere.parent.mkdir()
+    count_round(("Ann", "Bo"), "standard", won_by(0), False, elsewhere)
+    data.mkdir()
+    record_path().symlink_to(elsewhere)
+    count_round(("Ann", "Bo"), "standard", won_by(0), False)
+    count_round(("Ann", "Bo"), "standard", won_by(1), True)
+    assert record_path().is_symlink() and record_path().resolve() == elsewhere
+    assert sorted(p.name for p in data.iterdir()) == ["record.sqlite"]
+    ann = Record.load(elsewhere).standing("Ann", "standard")
+    assert (ann.rounds_won, ann.rounds_lost, ann.matches_lost) == (2, 1, 1)
+
+
+def test_a_symlinked_record_of_the_earlier_version_is_read_through_the_link(
+    data: Path, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "record-elsewhere.json"
+    elsewhere.write_text(json.dumps(EARLIER))
+    data.mkdir()
+    (data / "record.json").symlink_to(elsewhere)
+    count_round(("Ann", "Bo"), "standard", won_by(0), False)
+    assert Record.load().standing("Ann", "standard").rounds_won == 8
+    assert (data / "record.json").is_symlink()
+    assert json.loads(elsewhere.read_text()) == EARLIER
+
+
+def make_fifo(path: Path) -> Path:
+    os.mkfifo(path)
+    return path
+
+
+ODD_RECORDS = {
+    "fifo": (make_fifo, "is a named pipe (FIFO), not a record"),
+    "folder": (lambda path: path.mkdir() or path, "is a folder, not a record"),
+    "dev-zero": (lambda path: path.symlink_to("/dev/zero") or path, "is a device, not a record"),
+    "loop": (lambda path: path.symlink_to(path.name) or path, "symbolic links that lead round"),
+    "foreign": (
+        lambda path: (
+            sqlite3.connect(path).execute("CREATE TABLE t (x)").connection.commit() or path
+        ),
+        "not a stress-tui record; left as it is",
+    ),
+    "text": (lambda path: path.write_text("hello\n" * 100) and path, "; left as it is"),
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "case"),
+    [
+        (name, case)
+        for name in ("record.sqlite", "record.json")
+        for case in ODD_RECORDS
+        if (name, case) != ("record.json", "foreign")  # JSON is no other program's SQLite
+    ],
+)
+def test_a_record_that_is_not_a_file_is_one_line_at_once_and_left_alone(
+    data: Path, case: str, name: str
+) -> None:
+    """Found (issue 14): a FIFO as the record hung the game before it drew. Every kind of
+    file that is not a record, as the database or as an earlier version's record, is one
+    line from ``stats`` (at once: opening never blocks) and from counting a round, and is
+    left as it was."""
+    data.mkdir()
+    make, said = ODD_RECORDS[case]
+    path = make(data / name)
+    before = sorted(p.name for p in data.iterdir())
+    done = subprocess.run(
+        [sys.executable, "-m", "stress_tui", "stats"],
+        cwd=REPO,
+        env={**os.environ, "STRESS_TUI_DATA_DIR": str(data)},
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
+    assert done.stderr.startswith(f"stress-tui: {path}")
+    with pytest.raises(StorageError) as caught:
+        count_round(("Ann", "Bo"), "standard", won_by(0), False)
+    assert said in str(caught.value)
+    assert sorted(p.name for p in data.iterdir()) == before
