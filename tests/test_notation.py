@@ -33,9 +33,10 @@ p2 draw: -""",
 stress-stop=off lockout=0.5 race=0.25 wins=2
 phase: stress
 time: 12.5
+stale: 7
 p1 row: 6C | ** | AH | 9D
 p1 draw: 7C 7C **
-p1 state: ready stop locked-until=13.25
+p1 state: ready stop locked-until=13.25 fewest=4
 piles: 8H 9H | 8S 9S
 covers: p1 12 8 | p2 12.5 *
 p2 row: TD | JD | QD | KD
@@ -348,6 +349,10 @@ def test_the_good_position_is_good() -> None:
         (_with(piles="piles: 4H | 9D\ncovers: p1 -2 3 | -"), "covers: not a time"),
         (_with(p1_draw="p1 state: sleepy"), "p1 state: unknown word 'sleepy'"),
         (_with(p1_draw="p1 state: locked-until=x"), "p1 state: not a number"),
+        (_with(p1_draw="p1 state: fewest=4"), "p1 state: fewest=4, more than the 3 cards held"),
+        (_with(p1_draw="p1 state: fewest=-1"), "p1 state: a whole number, not '-1'"),
+        (_with(phase="stale: many"), "stale: a whole number, not 'many'"),
+        (_with(phase="flips: ²"), "flips: a whole number, not '²'"),
         # the lines themselves
         (_with(p1_draw="p3 row: 2C"), "not a notation line: 'p3 row: 2C'"),
         (_with(p1_draw="just words"), "not a notation line: 'just words'"),

@@ -12,6 +12,7 @@ import pytest
 from stress_tui.core.cards import DECKS, JOKER_CARD, RANK_LETTERS, Suit
 from stress_tui.core.engine import (
     DEAD_FLIPS,
+    STALE_PLAYS,
     Action,
     CallStress,
     Drawn,
@@ -23,6 +24,7 @@ from stress_tui.core.engine import (
     LockedOut,
     MalformedActionError,
     Match,
+    NoProgress,
     NoSuchPileError,
     NoSuchPlayerError,
     Phase,
@@ -969,6 +971,71 @@ def test_a_card_played_starts_the_count_of_flips_again() -> None:
     """)
     g.apply(Play(0, 0, 0, 1.0))
     assert g.state.flips == 0
+
+
+STALE = """
+    rules: standard
+    phase: playing
+    stale: {stale}
+    p1 row: 5H | 7C | 8C | 6C
+    p1 draw: 2C
+    p1 state: fewest={fewest}
+    piles: 4S | 2D
+    p2 row: 9D | - | - | -
+"""
+
+
+def test_a_round_that_makes_no_progress_ends_on_card_counts() -> None:
+    """Our choice, where the seeds are silent: after STALE_PLAYS plays in a row without a
+    player coming down to fewer cards than they had ever held, the round ends as a dead
+    table does. p1 once held 3 cards and holds 5; the five leaves 4, no progress, and it
+    is the hundredth such play: p2, with one card, wins."""
+    g = game(STALE.format(stale=STALE_PLAYS - 1, fewest=3))
+    assert g.apply(Play(0, 0, 0, 1.0)) == [
+        Played(0, 0, 0, cards("5H"), 1.0),
+        Drawn(0, 0, card("2C"), False),
+        NoProgress((4, 1)),
+        RoundWon(1, 1.0),
+    ]
+    assert g.phase is Phase.ROUND_OVER
+    assert line(g, "winner") == "p2"
+
+
+def test_with_as_many_cards_each_a_round_without_progress_is_drawn() -> None:
+    g = game(
+        STALE.format(stale=STALE_PLAYS - 1, fewest=3).replace("9D | - | - | -", "9D | TD | JD | QD")
+    )
+    events = g.apply(Play(0, 0, 0, 1.0))
+    assert events[-2:] == [NoProgress((4, 4)), RoundDrawn(1.0)]
+    assert g.winner is None
+
+
+def test_a_play_that_leaves_fewer_cards_than_ever_is_progress_and_starts_the_count_again() -> None:
+    """p1 holds 5 and never held fewer: the five leaves 4, the fewest yet, so the round
+    goes on and the count of plays without progress starts again."""
+    g = game(STALE.format(stale=STALE_PLAYS - 1, fewest=5))
+    assert g.apply(Play(0, 0, 0, 1.0)) == [
+        Played(0, 0, 0, cards("5H"), 1.0),
+        Drawn(0, 0, card("2C"), False),
+    ]
+    assert g.phase is Phase.PLAYING
+    assert line(g, "stale") is None
+    assert line(g, "p1 state") is None, "4 held is the fewest: not written"
+
+
+def test_plays_without_progress_are_counted_and_flips_do_not_count_them_off() -> None:
+    g = game(STALE.format(stale=5, fewest=3))
+    g.apply(Play(0, 0, 0, 1.0))
+    assert line(g, "stale") == "6"
+    assert line(g, "p1 state") == "fewest=3"
+    g.apply(Play(0, 1, 1, 2.0))  # the seven does not fit the two: a misplay is no play
+    assert line(g, "stale") == "6"
+
+
+def test_a_dealt_round_counts_each_player_s_share_as_the_fewest_yet() -> None:
+    g = Game.deal(Rules.for_deck("standard"), random.Random(3))
+    assert [p.fewest for p in g.state.players] == [26, 26]
+    assert g.state.stale == 0
 
 
 # --------------------------------------------------------------------------- jokers

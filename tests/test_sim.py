@@ -216,6 +216,17 @@ def test_every_deck_and_house_rule_combination_is_in_the_soak() -> None:
         "stress_stop",
     ):
         assert len({getattr(r, name) for r in variants}) >= 2, name
+    assert {r.jokers for r in variants} == {0, 2, 16}, "16: the most, where rounds ran away"
+
+
+def test_sixteen_jokers_with_doppelkopf_dealt_each_end_within_the_bounds() -> None:
+    """With 32 jokers among 128 cards every few plays open stress and the slower takes
+    the piles back: rounds used to go round in circles past the simulator's bounds (4 of
+    50). The rule of no progress ends them (docs/rules.md)."""
+    rules = Rules.for_deck("doppelkopf", jokers=16, deal="each")
+    result = simulate(rules, NORMAL, 50, seed=1)
+    assert result.invariant_violations == 0
+    assert result.finished == 50
 
 
 def test_a_stress_with_the_draw_piles_empty_and_penalty_one_still_ends_the_round() -> None:
@@ -347,6 +358,7 @@ def test_violations_are_reported_with_the_round_to_replay(
 
 @pytest.mark.slow
 def test_ten_thousand_rounds_across_every_deck_and_house_rule_keep_every_invariant() -> None:
+    """Every combination of ``rule_variants``, 16 jokers included, every pairing of levels."""
     problems: list[str] = []
 
     def note(index: int, rules: Rules, players: tuple[str, str], what: str) -> None:

@@ -41,6 +41,16 @@ DEAD_FLIPS = 12
 some positions (one card left on each pile, nothing fits, or the same card flipped back
 into the same stress) would otherwise repeat for ever."""
 
+STALE_PLAYS = 100
+"""Plays in a row without progress after which the round ends: a play is progress when it
+leaves its player with fewer cards (draw pile and row) than they had ever held before in
+the round. With many jokers every joker opens stress and the slower takes the piles back,
+so a round could otherwise go round in circles for thousands of plays while the dead
+table's count of flips starts again at every play."""
+
+UNCOUNTED = 1 << 62
+"""``PlayerState.fewest`` of a position that has not counted it: the next play is progress."""
+
 
 class Phase(enum.Enum):
     """Where a round stands."""
@@ -312,6 +322,15 @@ class TableDead:
 
 
 @dataclass(slots=True, unsafe_hash=True)
+class NoProgress:
+    """``STALE_PLAYS`` plays in a row and nobody came down to fewer cards than before: the
+    round ends on card counts, as on a dead table."""
+
+    counts: tuple[int, int]
+    """Cards each player still holds (draw pile and row)."""
+
+
+@dataclass(slots=True, unsafe_hash=True)
 class RoundDrawn:
     """The table died with both players holding as many cards: nobody wins the round."""
 
@@ -346,6 +365,7 @@ Event = (
     | PilesRecycled
     | Flipped
     | TableDead
+    | NoProgress
     | RoundDrawn
     | RoundWon
 )
@@ -369,6 +389,9 @@ class PlayerState:
     """No play is accepted before this time."""
     stop: bool = False
     """Has declared a stress stop against the opponent's next play."""
+    fewest: int = UNCOUNTED
+    """The fewest cards (draw pile and row) this player has held so far in the round
+    (never more than they hold now)."""
 
     def card_total(self) -> int:
         """Cards in draw pile and row."""
@@ -408,6 +431,9 @@ class State:
     """Who won the round, once it is over (``None`` after a drawn round)."""
     flips: int = 0
     """Flips since a card was last played (the table dies at ``DEAD_FLIPS``)."""
+    stale: int = 0
+    """Plays since a player last came down to fewer cards than they had ever held (the
+    round ends at ``STALE_PLAYS``)."""
 
     def cards(self) -> Counter[Card]:
         """Every card in the position, counted."""
@@ -453,8 +479,8 @@ class Game:
             half = (len(deck) + 1) // 2
             shares = [deck[:half], deck[half:]]
         players = (
-            PlayerState(shares[0], [[] for _ in range(rules.row_size)]),
-            PlayerState(shares[1], [[] for _ in range(rules.row_size)]),
+            PlayerState(shares[0], [[] for _ in range(rules.row_size)], fewest=len(shares[0])),
+            PlayerState(shares[1], [[] for _ in range(rules.row_size)], fewest=len(shares[1])),
         )
         game = cls(State(rules, players, ([], [])), rng)
         for player in PLAYERS:
@@ -627,11 +653,22 @@ class Game:
         self._refill(player, events)
         one, two = players
         one.ready = two.ready = False
-        if not me.draw_pile and not any(row):
-            state.phase = _ROUND_OVER
-            state.winner = player
-            events.append(RoundWon(player, time))
-            return events
+        held = len(me.draw_pile) + sum(map(len, row))
+        if held < me.fewest:  # progress: fewer cards than this player ever held
+            me.fewest = held
+            state.stale = 0
+            if not held:
+                state.phase = _ROUND_OVER
+                state.winner = player
+                events.append(RoundWon(player, time))
+                return events
+        else:
+            state.stale += 1
+            if state.stale >= STALE_PLAYS:
+                counts = (one.card_total(), two.card_total())
+                events.append(NoProgress(counts))
+                events += self._end_on_counts(counts, time)
+                return events
         opponent = two if player == 0 else one
         stopped = opponent.stop
         opponent.stop = False
@@ -808,6 +845,10 @@ class Game:
         for someone in players:
             someone.ready = False
             someone.stop = False
+            # A flipped card leaves its owner too: the fewest held is the fewest ever.
+            held = someone.card_total()
+            if held < someone.fewest:
+                someone.fewest = held
         # A joker opens stress when it is flipped (or played), not when it stays on top
         # of a pile whose stress was stopped.
         if any(card is not None and card.is_joker for card in cards) or (
@@ -821,14 +862,15 @@ class Game:
 
     def _dead(self, time: float) -> list[Event]:
         counts = (self.state.players[0].card_total(), self.state.players[1].card_total())
+        return [TableDead(counts), *self._end_on_counts(counts, time)]
+
+    def _end_on_counts(self, counts: tuple[int, int], time: float) -> list[Event]:
+        """End the round: the player holding fewer cards wins; as many each, a draw."""
         self.state.phase = _ROUND_OVER
-        events: list[Event] = [TableDead(counts)]
         if counts[0] == counts[1]:
-            events.append(RoundDrawn(time))
-        else:
-            self.state.winner = 0 if counts[0] < counts[1] else 1
-            events.append(RoundWon(self.state.winner, time))
-        return events
+            return [RoundDrawn(time)]
+        self.state.winner = 0 if counts[0] < counts[1] else 1
+        return [RoundWon(self.state.winner, time)]
 
     def _refill(self, player: int, events: list[Event]) -> None:
         """Fill the row's empty places from the draw pile, left to right, stacking equal

@@ -121,6 +121,8 @@ def _format_state(player: PlayerState) -> str | None:
         parts.append("stop")
     if player.locked_until:
         parts.append(f"locked-until={_num(player.locked_until)}")
+    if player.fewest < player.card_total():
+        parts.append(f"fewest={player.fewest}")
     return " ".join(parts) or None
 
 
@@ -141,6 +143,8 @@ def format_position(state: State) -> str:
         lines.append(f"time: {_num(state.time)}")
     if state.flips:
         lines.append(f"flips: {state.flips}")
+    if state.stale:
+        lines.append(f"stale: {state.stale}")
     p1, p2 = state.players
     lines += _player_lines("p1", p1)
     lines.append(f"piles: {_format_piles(list(state.play_piles))}")
@@ -184,8 +188,20 @@ def _parse_state(text: str, player: PlayerState, where: str) -> None:
             player.stop = True
         elif name == "locked-until" and eq:
             player.locked_until = _float(value, where)
+        elif name == "fewest" and eq:
+            player.fewest = _count(value, where)
+            if player.fewest > player.card_total():
+                raise NotationError(
+                    f"{where}: fewest={value}, more than the {player.card_total()} cards held"
+                )
         else:
             raise NotationError(f"{where}: unknown word {word!r}")
+
+
+def _count(text: str, where: str) -> int:
+    if not (text.isascii() and text.isdigit()):
+        raise NotationError(f"{where}: a whole number, not {text!r}")
+    return int(text)
 
 
 def _float(text: str, where: str) -> float:
@@ -224,6 +240,7 @@ _KEYS = (
     "winner",
     "time",
     "flips",
+    "stale",
     "p1 row",
     "p1 draw",
     "p1 state",
@@ -263,6 +280,7 @@ def parse_position(text: str) -> State:
         for pile in row:
             _check_row_pile(pile, rules, f"{name} row")
         player = PlayerState(_parse_cards(values.get(f"{name} draw", "-"), f"{name} draw"), row)
+        player.fewest = player.card_total()
         _parse_state(values.get(f"{name} state", ""), player, f"{name} state")
         players.append(player)
     piles = _parse_piles(values["piles"], "piles")
@@ -280,9 +298,9 @@ def parse_position(text: str) -> State:
             raise NotationError("covers: one per play pile")
         state.covers = covers
     if "flips" in values:
-        if not values["flips"].isdigit():
-            raise NotationError(f"flips: a whole number, not {values['flips']!r}")
-        state.flips = int(values["flips"])
+        state.flips = _count(values["flips"], "flips")
+    if "stale" in values:
+        state.stale = _count(values["stale"], "stale")
     if (state.phase is Phase.ROUND_OVER) != ("winner" in values):
         raise NotationError("winner: given exactly when the phase is over")
     if "winner" in values:

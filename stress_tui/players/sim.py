@@ -57,7 +57,8 @@ class SimResult:
     """Rounds played."""
     finished: int
     """Rounds that ended within the bounds with every invariant kept: won, or drawn (a dead
-    table with both players holding as many cards; ``finished - sum(wins)`` of them)."""
+    table, or a round without progress, with both players holding as many cards;
+    ``finished - sum(wins)`` of them)."""
     wins: list[int]
     """Rounds won by player 1 and by player 2."""
     mean_actions: float
@@ -342,15 +343,15 @@ def win_rate(
 
 
 def rule_variants() -> list[Rules]:
-    """Every deck with every combination of house rules that can be played: deal, jokers,
-    row size (the deck's, and one smaller), stacking, wrap, stress penalty, false-stress
-    penalty and the stress stop."""
+    """Every deck with every combination of house rules that can be played: deal, jokers
+    (none, two, and the most allowed), row size (the deck's, and one smaller), stacking,
+    wrap, stress penalty, false-stress penalty and the stress stop."""
     variants = []
     for deck in DECKS.values():
         rows = sorted({deck.row_size, deck.row_size - 1} - {0})
         for deal, jokers, row, stacking, wrap, penalty, false, stop in itertools.product(
             Deal,
-            (0, 2),
+            (0, 2, 16),  # 16: the most the rules allow
             rows,
             (True, False),
             (True, False),

@@ -9,12 +9,14 @@ from dataclasses import dataclass, field
 
 from stress_tui.core.cards import RANK_NAMES, Card
 from stress_tui.core.engine import (
+    STALE_PLAYS,
     CallStress,
     Event,
     FalseStressCalled,
     FlipAgreed,
     Flipped,
     Game,
+    NoProgress,
     PilesRecycled,
     PilesTaken,
     Play,
@@ -140,6 +142,10 @@ class Notices:
                 self.headline = Notice(f"{names[event.player]} wins the round!", "good")
             elif isinstance(event, TableDead):
                 self.headline = Notice("12 flips and no card played: the table is dead", "warn")
+            elif isinstance(event, NoProgress):
+                self.headline = Notice(
+                    f"{STALE_PLAYS} plays and nobody nearer the end: the round is over", "warn"
+                )
 
     def _rejection(self, event: Rejected, game: Game) -> str:
         action = event.action
