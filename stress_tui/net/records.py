@@ -17,7 +17,7 @@ from stress_tui.core.notation import format_rules
 from stress_tui.core.stats import RoundStats, round_stats
 from stress_tui.net.fair import copy_game
 from stress_tui.storage.files import StorageError, reason
-from stress_tui.storage.record import Record
+from stress_tui.storage.record import count_round
 from stress_tui.storage.replay import Recorder
 
 PLAYERS = ("human", "human")
@@ -78,11 +78,7 @@ def save_round(
     if count and stats.winner is not None:
         rules = format_rules(dealt.rules)
         try:
-            record = Record.load()
-            record.add_round(names, rules, stats)
-            if match_over:
-                record.add_match(names, rules, stats.winner)
-            record.save()
+            count_round(names, rules, stats, match_over)
         except StorageError:
             notes.append("record not updated: the file cannot be read (stress-tui stats says why)")
         except OSError as error:
