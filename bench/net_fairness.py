@@ -217,8 +217,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"races per row: {args.trials}; offsets (ms): {[int(o * 1e3) for o in OFFSETS]}")
     print(f"jitter: +-{args.jitter:g} ms; 'won by >= 40 ms': races the earlier press won by that")
     print()
-    print("| one-way delay | compensated: >= 40 ms | compensated: all | on arrival: >= 40 ms "
-          "| on arrival: all |")
+    print(
+        "| one-way delay | compensated: >= 40 ms | compensated: all | on arrival: >= 40 ms "
+        "| on arrival: all |"
+    )
     print("|---|---|---|---|---|")
     rng = random.Random(args.seed)
     for delay in delays:
