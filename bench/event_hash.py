@@ -67,8 +67,9 @@ def variants() -> list[str]:
     """Every deck with every combination of house rules that can be played, in notation
     (the text form replays keep, so it reads the same on old and new code)."""
     found = []
-    for name, deck in DECKS.items():
-        rows = sorted({deck.row_size, deck.row_size - 1} - {0})
+    for name in DECKS:
+        row = parse_rules(name).row_size  # the deck's own (kept by the deck before the table)
+        rows = sorted({row, row - 1} - {0})
         for deal, jokers, row, stacking, wrap, penalty, false, stop, lockout in itertools.product(
             ("split", "each"),
             (0, 2),

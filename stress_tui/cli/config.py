@@ -11,43 +11,31 @@ from __future__ import annotations
 
 import difflib
 import importlib
-import math
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
-from stress_tui.core.cards import DECKS
-from stress_tui.core.rules import Deal, FalseStress, Rules, RulesError, StressPenalty
+from stress_tui.core.rules import (
+    BY_NAME,
+    DECK_RULE,
+    HOUSE_RULES,
+    ROOMIEST,
+    HouseRule,
+    Rules,
+    RulesError,
+)
 from stress_tui.core.settings import PLAYER_KINDS, Settings
+from stress_tui.core.words import quoted, shown
 from stress_tui.terminal.keys import default_keymap
 
 ENV_VAR = "STRESS_TUI_CONFIG"
 """The environment variable that names another config file (tests use it)."""
-
-RULE_KEYS: dict[str, str] = {
-    "deck": "deck",
-    "jokers": "jokers",
-    "deal": "deal",
-    "row": "row_size",
-    "stacking": "stacking",
-    "wrap": "wrap",
-    "stress-penalty": "stress_penalty",
-    "false-stress": "false_stress",
-    "stress-stop": "stress_stop",
-    "lockout": "lockout",
-    "wins": "wins",
-}
-"""The ``[rules]`` keys (also the flags' names, without ``--``) and the ``Rules`` field each
-sets."""
-
-RULE_FIELDS: dict[str, str] = {field: key for key, field in RULE_KEYS.items()}
-"""The ``[rules]`` key for each ``Rules`` field that can be set."""
 
 MAX_NAME = 16
 """The longest name a player may have, in characters."""
@@ -72,35 +60,6 @@ class BadValue(ValueError):
 # --------------------------------------------------------------------------- values
 
 
-def show(value: object) -> str:
-    """A value as it would be written in TOML, for messages."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return toml_string(value)
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, float):
-        return _number(value)
-    return str(value)
-
-
-def choose(text: str, choices: Iterable[str], what: str) -> str:
-    """One of ``choices``, written in any case with any blanks around; otherwise
-    ``BadValue`` listing them.
-
-    >>> choose(" Jass", ["standard", "jass"], "a deck")
-    'jass'
-    """
-    options = list(choices)
-    word = text.strip().lower()
-    if word in options:
-        return word
-    raise BadValue(f"{show(text)} is not {what} (choose from {', '.join(options)})")
-
-
 def player_kind(text: str) -> str:
     """A player kind as written by a person: ``human``, ``bot:LEVEL``, or ``bot`` (the
     normal bot); case and surrounding blanks do not matter."""
@@ -109,7 +68,7 @@ def player_kind(text: str) -> str:
         kind = "bot:normal"
     if kind in PLAYER_KINDS:
         return kind
-    raise BadValue(f"{show(text)} is not a player (choose from {', '.join(PLAYER_KINDS)})")
+    raise BadValue(f"{shown(text)} is not a player (choose from {', '.join(PLAYER_KINDS)})")
 
 
 def player_names(names: Iterable[str]) -> tuple[str, str]:
@@ -122,89 +81,36 @@ def player_names(names: Iterable[str]) -> tuple[str, str]:
         if not name:
             raise BadValue("a name may not be empty")
         if len(name) > MAX_NAME:
-            raise BadValue(f"{show(name)} is longer than {MAX_NAME} characters")
+            raise BadValue(f"{shown(name)} is longer than {MAX_NAME} characters")
         if not name.isprintable():
-            raise BadValue(f"{show(name)} has a character that cannot be shown")
+            raise BadValue(f"{shown(name)} has a character that cannot be shown")
     if got[0].casefold() == got[1].casefold():
-        raise BadValue(f"the two names must differ, not both {show(got[0])}")
+        raise BadValue(f"the two names must differ, not both {shown(got[0])}")
     return got[0], got[1]
-
-
-def _whole(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadValue(f"must be a whole number, not {show(value)}")
-    return value
-
-
-def _seconds(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise BadValue(f"must be a number of seconds, not {show(value)}")
-    if not math.isfinite(value):
-        raise BadValue(f"must be a number of seconds, not {show(value)}")
-    return float(value)
 
 
 def _yes_no(value: object) -> bool:
     if not isinstance(value, bool):
-        raise BadValue(f"must be true or false, not {show(value)}")
+        raise BadValue(f"must be true or false, not {shown(value)}")
     return value
 
 
 def _text(value: object) -> str:
     if not isinstance(value, str):
-        raise BadValue(f"must be a string, not {show(value)}")
+        raise BadValue(f"must be a string, not {shown(value)}")
     return value
 
 
-def _enum_value(choices: Iterable[str], what: str) -> Callable[[object], str]:
-    options = list(choices)
-
-    def check(value: object) -> str:
-        return choose(_text(value), options, what)
-
-    return check
-
-
-_RULE_CHECKS: dict[str, Callable[[object], Any]] = {
-    "deck": _enum_value(DECKS, "a deck"),
-    "jokers": _whole,
-    "deal": _enum_value((m.value for m in Deal), "a deal"),
-    "row": _whole,
-    "stacking": _yes_no,
-    "wrap": _yes_no,
-    "stress-penalty": _enum_value((m.value for m in StressPenalty), "a stress penalty"),
-    "false-stress": _enum_value((m.value for m in FalseStress), "a false-stress penalty"),
-    "stress-stop": _yes_no,
-    "lockout": _seconds,
-    "wins": _whole,
-}
-
-
-def split_rules_error(error: RulesError) -> tuple[str, str]:
-    """The ``Rules`` field a ``RulesError`` is about, and the rest of its message.
-
-    >>> split_rules_error(RulesError("wins must be between 1 and 99, not 0"))
-    ('wins', 'must be between 1 and 99, not 0')
-    """
-    message = str(error)
-    first, _, rest = message.partition(" ")
-    if first in RULE_FIELDS:
-        return first, rest
-    return "deck", message  # "unknown deck ...": nothing else starts otherwise
-
-
-def _check_alone(name: str, value: object) -> None:
+def _check_alone(rule: HouseRule, value: object) -> None:
     """Check one rule's value on its own, with the ``Rules`` checks themselves: on the
     largest share a player can have, so that only a combination can still be refused."""
-    roomy: dict[str, Any] = {"deal": "each", "jokers": 16}
-    roomy[name] = value
+    roomy: dict[str, Any] = {**ROOMIEST, rule.field: value}
     try:
-        Rules.for_deck(str(roomy.pop("deck", "standard")), **roomy)
+        Rules.for_deck(str(roomy.pop(DECK_RULE.field, Rules().deck)), **roomy)
     except RulesError as error:
-        field, rest = split_rules_error(error)
-        if field != name:  # cannot happen: the roomy rules are fine on their own
-            raise
-        raise BadValue(re.sub(rf"\b{name}\b", RULE_FIELDS[name], rest)) from None
+        if error.field != rule.name:  # cannot happen: the roomy rules are fine on their own
+            raise RuntimeError(f"{error} under the roomiest rules") from error
+        raise
 
 
 # --------------------------------------------------------------------------- the file
@@ -217,7 +123,7 @@ class Config:
     path: Path | None = None
     """The file read; ``None`` when there was none."""
     rules: dict[str, Any] = field(default_factory=dict)
-    """``Rules`` settings by field name (``row_size``); enums as their strings."""
+    """``Rules`` settings by field name (``row_size``), each checked on its own."""
     names: tuple[str, str] | None = None
     """The players' names."""
     players: dict[str, str] = field(default_factory=dict)
@@ -378,7 +284,7 @@ class _Reader:
 
     def table(self, key: tuple[str, ...], value: object) -> dict[str, Any]:
         if not isinstance(value, dict):
-            raise self.fail(key, f"must be a table, not {show(value)}")
+            raise self.fail(key, f"must be a table, not {shown(value)}")
         return value
 
     def config(self) -> Config:
@@ -416,7 +322,7 @@ class _Reader:
     def names(self, value: object) -> tuple[str, str]:
         key = ("names",)
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise self.fail(key, f"must be a list of two strings, not {show(value)}")
+            raise self.fail(key, f"must be a list of two strings, not {shown(value)}")
         try:
             names = player_names(value)
         except BadValue as error:
@@ -428,13 +334,14 @@ class _Reader:
         rules: dict[str, Any] = {}
         for name, value in table.items():
             key = ("rules", name)
-            if name not in RULE_KEYS:
-                raise self.unknown(key, RULE_KEYS, "key")
+            rule = BY_NAME.get(name)
+            if rule is None:
+                raise self.unknown(key, BY_NAME, "key")
             try:
-                rules[RULE_KEYS[name]] = value = _RULE_CHECKS[name](value)
-                _check_alone(RULE_KEYS[name], value)
-            except BadValue as error:
-                raise self.fail(key, str(error)) from None
+                rules[rule.field] = checked = rule.read_toml(value)
+                _check_alone(rule, checked)
+            except RulesError as error:
+                raise self.fail(key, error.said_as(name)) from None
             self.note(key)
         return rules
 
@@ -473,7 +380,7 @@ class _Reader:
             keymap[side] = {}
             for action, name in self.table(key, actions).items():
                 if not isinstance(name, str):
-                    raise self.fail((*key, action), f"must be a key name, not {show(name)}")
+                    raise self.fail((*key, action), f"must be a key name, not {shown(name)}")
                 keymap[side][action] = name
             self.note(key)
         return keymap
@@ -482,46 +389,16 @@ class _Reader:
 # --------------------------------------------------------------------------- printing
 
 
-def toml_string(text: str) -> str:
-    """``text`` as a TOML basic string.
-
-    >>> print(toml_string('say "hi"\\t'))
-    "say \\"hi\\"\\t"
-    """
-    out = ['"']
-    for char in text:
-        if char in ('"', "\\"):
-            out.append("\\" + char)
-        elif char == "\t":
-            out.append("\\t")
-        elif char == "\n":
-            out.append("\\n")
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04X}")
-        else:
-            out.append(char)
-    out.append('"')
-    return "".join(out)
-
-
 def toml_key(name: str) -> str:
     """``name`` as a TOML key: bare where it may be, quoted otherwise."""
-    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else toml_string(name)
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if value == int(value) else repr(value)
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else quoted(name)
 
 
 def _toml_value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return toml_string(value)
-    if isinstance(value, float):
-        return repr(value)
-    if hasattr(value, "value"):  # the rules' enums
-        return toml_string(str(value.value))
+        return quoted(value)
     return str(value)
 
 
@@ -540,25 +417,25 @@ def to_toml(settings: Settings, path: Path | None = None) -> str:
         f"# Save as {path}",
         f"# (or name another file in the environment variable {ENV_VAR}).",
         "",
-        f"names = [{toml_string(settings.names[0])}, {toml_string(settings.names[1])}]",
+        f"names = [{quoted(settings.names[0])}, {quoted(settings.names[1])}]",
         "",
         "[rules]",
-        f"deck = {toml_string(rules.deck)}",
+        f"deck = {quoted(rules.deck)}",
         "# Lines starting with # are the deck's defaults: remove the # to keep a value",
         "# whatever the deck.",
     ]
-    for key, name in RULE_KEYS.items():
-        if key == "deck":
+    for rule in HOUSE_RULES:
+        if rule is DECK_RULE:
             continue
-        value = getattr(rules, name)
-        line = f"{key} = {_toml_value(value)}"
-        out.append(line if value != getattr(defaults, name) else "# " + line)
+        value = getattr(rules, rule.field)
+        line = f"{rule.name} = {rule.kind.toml(value)}"
+        out.append(line if value != getattr(defaults, rule.field) else "# " + line)
     out += [
         "",
         "[players]",
         "# human, or bot:easy, bot:normal, bot:hard, bot:expert",
-        f"p1 = {toml_string(settings.players[0])}",
-        f"p2 = {toml_string(settings.players[1])}",
+        f"p1 = {quoted(settings.players[0])}",
+        f"p2 = {quoted(settings.players[1])}",
         "",
         "[display]",
         f"ascii = {_toml_value(settings.ascii)}",
@@ -580,5 +457,5 @@ def to_toml(settings: Settings, path: Path | None = None) -> str:
                 continue
         out += ["", f"{comment}[keys.{side}]"]
         for action, key_name in table.items():
-            out.append(f"{comment}{toml_key(action)} = {toml_string(key_name)}")
+            out.append(f"{comment}{toml_key(action)} = {quoted(key_name)}")
     return "\n".join(out) + "\n"

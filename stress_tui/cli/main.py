@@ -17,32 +17,35 @@ import json
 import re
 import sys
 import textwrap
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 from stress_tui import __version__
 from stress_tui.cli.config import (
     ENV_VAR,
-    RULE_FIELDS,
-    RULE_KEYS,
     BadValue,
     Config,
     ConfigError,
-    choose,
     default_path,
     load_config,
     load_keys,
     player_kind,
     player_names,
-    show,
-    split_rules_error,
     to_toml,
 )
-from stress_tui.core.cards import DECKS
-from stress_tui.core.rules import Deal, FalseStress, Rules, RulesError, StressPenalty
+from stress_tui.core.rules import (
+    BY_FIELD,
+    DECK_RULE,
+    HOUSE_RULES,
+    HouseRule,
+    Rules,
+    RulesError,
+    Switch,
+)
 from stress_tui.core.rulestext import plain_words
 from stress_tui.core.settings import PLAYER_KINDS, Settings
+from stress_tui.core.words import listed, shown
 
 PROG = "stress-tui"
 """The program's name, at the start of every error line."""
@@ -100,7 +103,7 @@ def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
         if name == "COMMAND":
             bad = re.search(r"invalid choice: '?([^' ]*)'?", problem)
             what = bad.group(1) if bad else "that"
-            return f"{what}: no such command (the commands are {_and(COMMANDS)}; try --help)"
+            return f"{what}: no such command (the commands are {listed(COMMANDS)}; try --help)"
         if problem == "expected one argument":
             problem = "needs a value"
         return f"{name}: {problem.replace('argument ', '')}"
@@ -121,13 +124,16 @@ def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
 
 
 def _type(check: Callable[[str], Any], name: str) -> Callable[[str], Any]:
-    """An argparse ``type`` whose complaint (a ``BadValue``) becomes the flag's message."""
+    """An argparse ``type`` whose complaint (a ``BadValue``, or a ``RulesError`` about the
+    flag's rule) becomes the flag's message."""
 
     def convert(text: str) -> Any:
         try:
             return check(text)
         except BadValue as error:
             raise argparse.ArgumentTypeError(str(error)) from None
+        except RulesError as error:
+            raise argparse.ArgumentTypeError(error.said_as(f"--{error.field}")) from None
 
     convert.__name__ = name
     return convert
@@ -137,7 +143,7 @@ def _whole(text: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise BadValue(f"{show(text)} is not a whole number") from None
+        raise BadValue(f"{shown(text)} is not a whole number") from None
 
 
 def _seed(text: str) -> int:
@@ -147,23 +153,13 @@ def _seed(text: str) -> int:
     return seed
 
 
-def _seconds(text: str) -> float:
-    try:
-        seconds = float(text.strip())
-    except ValueError:
-        raise BadValue(f"{show(text)} is not a number of seconds") from None
-    if seconds != seconds or seconds in (float("inf"), float("-inf")):
-        raise BadValue(f"{show(text)} is not a number of seconds")
-    return seconds
-
-
 def _speed(text: str) -> float:
     try:
         speed = float(text.strip())
     except ValueError:
-        raise BadValue(f"{show(text)} is not a number") from None
+        raise BadValue(f"{shown(text)} is not a number") from None
     if not 0 < speed <= MAX_SPEED:  # also refuses nan
-        raise BadValue(f"must be more than 0 and at most {MAX_SPEED:g}, not {show(text)}")
+        raise BadValue(f"must be more than 0 and at most {MAX_SPEED:g}, not {shown(text)}")
     return speed
 
 
@@ -174,152 +170,43 @@ def _positive(text: str) -> int:
     return count
 
 
-def _choice(choices: Iterable[str], what: str) -> Callable[[str], str]:
-    options = list(choices)
-
-    def check(text: str) -> str:
-        return choose(text, options, what)
-
-    return check
-
-
 def _names(text: str) -> tuple[str, str]:
     return player_names(text.split(","))
-
-
-# --------------------------------------------------------------------------- help texts
-
-
-def _deck_default(attribute: str, say: Callable[[Any], str] = str) -> str:
-    """``the deck's: 3 for skat, 4 for the others``: a default that depends on the deck."""
-    by_value: dict[str, list[str]] = {}
-    for deck in DECKS.values():
-        by_value.setdefault(say(getattr(deck, attribute)), []).append(deck.name)
-    if len(by_value) == 1:
-        return f"the deck's ({next(iter(by_value))} for every deck)"
-    common = max(by_value, key=lambda value: len(by_value[value]))
-    parts = [f"{value} for {_and(decks)}" for value, decks in by_value.items() if value != common]
-    return f"the deck's: {', '.join(parts)}, {common} for the others"
-
-
-def _and(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _on_off(value: bool) -> str:
-    return "on" if value else "off"
-
-
-def _deck_summary() -> str:
-    parts = []
-    for deck in DECKS.values():
-        low, high = deck.ranks[0], deck.ranks[-1]
-        twice = " twice" if deck.copies == 2 else ""
-        parts.append(f"{deck.name} {len(deck)} ({low}..{'A' if high == 14 else high}{twice})")
-    return ", ".join(parts)
-
-
-def _metavar(choices: Iterable[str]) -> str:
-    return "{" + ",".join(choices) + "}"
-
-
-_DEFAULTS = Rules.for_deck("standard")
 
 
 # --------------------------------------------------------------------------- flags
 
 
 def add_rule_flags(parser: argparse.ArgumentParser) -> None:
-    """Add the deck and house-rule flags (and ``--seed``), in two help groups.
+    """Add a flag for every house rule (``HOUSE_RULES``) and ``--seed``, in two help groups.
 
     Every flag is left unset (``None``) when not given, so that the config file and the
     deck's defaults can fill in; ``settings_from_args`` does that.
     """
-    deck = parser.add_argument_group("deck")
-    deck.add_argument(
-        "--deck",
-        type=_type(_choice(DECKS, "a deck"), "deck"),
-        metavar=_metavar(DECKS),
-        help=f"the cards: {_deck_summary()}; default: standard",
-    )
-    deck.add_argument(
-        "--jokers",
-        type=_type(_whole, "jokers"),
-        metavar="N",
-        help=f"wild jokers added to each deck, 0 to 16; default: {_DEFAULTS.jokers}",
-    )
-    deals = [m.value for m in Deal]
-    deck.add_argument(
-        "--deal",
-        type=_type(_choice(deals, "a deal"), "deal"),
-        metavar=_metavar(deals),
-        help="split: one deck is shuffled and halved; each: every player has a deck of "
-        f"their own; default: {_deck_default('deal')}",
-    )
-    deck.add_argument(
+    groups = {
+        name: parser.add_argument_group(name)
+        for name in dict.fromkeys(rule.group for rule in HOUSE_RULES)
+    }
+    for rule in HOUSE_RULES:
+        _add_rule_flag(groups[rule.group], rule)
+    groups[DECK_RULE.group].add_argument(
         "--seed",
         type=_type(_seed, "seed"),
         metavar="N",
         help="deal the same cards every time; default: a new deal every time",
     )
-    rules = parser.add_argument_group("house rules")
-    rules.add_argument(
-        "--row",
-        type=_type(_whole, "row"),
-        metavar="N",
-        help="piles in each player's row (at most a player's cards less one); "
-        f"default: {_deck_default('row_size')}",
-    )
-    rules.add_argument(
-        "--stacking",
-        action=argparse.BooleanOptionalAction,
-        help="a card of a rank already in the row is stacked on it and the pile is played "
-        "whole; --no-stacking gives every card its own place; default: on",
-    )
-    rules.add_argument(
-        "--wrap",
-        action=argparse.BooleanOptionalAction,
-        help="the ranks go round, so the ace and the lowest card are neighbours; "
-        "--no-wrap ends the ranks at both ends; default: on",
-    )
-    penalties = [m.value for m in StressPenalty]
-    rules.add_argument(
-        "--stress-penalty",
-        type=_type(_choice(penalties, "a stress penalty"), "penalty"),
-        metavar=_metavar(penalties),
-        help="when stress is won: the slower player takes both play piles, or only the "
-        "smaller one, or the faster gives the slower the larger one; "
-        f"default: {_DEFAULTS.stress_penalty.value}",
-    )
-    falses = [m.value for m in FalseStress]
-    rules.add_argument(
-        "--false-stress",
-        type=_type(_choice(falses, "a false-stress penalty"), "false_stress"),
-        metavar=_metavar(falses),
-        help="calling stress when there is none: the caller takes both play piles, or "
-        "nothing happens, or the caller is locked out for --lockout seconds; "
-        f"default: {_deck_default('false_stress')}",
-    )
-    rules.add_argument(
-        "--stress-stop",
-        action=argparse.BooleanOptionalAction,
-        help="the Swiss stress stop: a player who sees the opponent about to make stress may "
-        "call stop, and that play makes no stress; "
-        f"default: {_deck_default('stress_stop', _on_off)}",
-    )
-    rules.add_argument(
-        "--lockout",
-        type=_type(_seconds, "lockout"),
-        metavar="SECONDS",
-        help="how long a player may not play after playing a card that does not fit, "
-        f"0 to 60; default: {_DEFAULTS.lockout}",
-    )
-    rules.add_argument(
-        "--wins",
-        type=_type(_whole, "wins"),
-        metavar="N",
-        help=f"round wins that take the match, 1 to 99; default: {_deck_default('wins')}",
-    )
+
+
+def _add_rule_flag(group: argparse._ArgumentGroup, rule: HouseRule) -> None:
+    if isinstance(rule.kind, Switch):
+        group.add_argument(rule.flag, action=argparse.BooleanOptionalAction, help=rule.help_text())
+    else:
+        group.add_argument(
+            rule.flag,
+            type=_type(rule.read, rule.name),
+            metavar=rule.kind.metavar,
+            help=rule.help_text(),
+        )
 
 
 def add_player_flags(
@@ -525,16 +412,16 @@ def settings_from_args(args: argparse.Namespace, config: Config) -> Settings:
     ``UsageError`` or ``ConfigError`` (one line naming the flag or the file and key)."""
     settings_rules: dict[str, Any] = {}
     where: dict[str, tuple[str, str]] = {}
-    for name, value in config.rules.items():
-        settings_rules[name] = value
-        key = RULE_FIELDS[name]
-        where[name] = (config.where(f"rules.{key}"), key)
-    for key, name in RULE_KEYS.items():
-        value = getattr(args, key.replace("-", "_"), None)
+    for field, value in config.rules.items():
+        settings_rules[field] = value
+        name = BY_FIELD[field].name
+        where[name] = (config.where(f"rules.{name}"), name)
+    for rule in HOUSE_RULES:
+        value = getattr(args, _dest(rule.name), None)
         if value is not None:
-            settings_rules[name] = value
-            where[name] = (f"--{key}", f"--{key}")
-    deck = settings_rules.pop("deck", "standard")
+            settings_rules[rule.field] = value
+            where[rule.name] = (rule.flag, rule.flag)
+    deck = settings_rules.pop(DECK_RULE.field, Rules().deck)
     try:
         rules = Rules.for_deck(deck, **settings_rules)
     except RulesError as error:
@@ -565,13 +452,16 @@ def _first(*values: bool | None) -> bool:
     return next(value for value in values if value is not None)
 
 
+def _dest(name: str) -> str:
+    """The attribute argparse keeps a flag's value in: ``stress_penalty``."""
+    return name.replace("-", "_")
+
+
 def _rules_error(error: RulesError, where: dict[str, tuple[str, str]]) -> Exception:
-    """A ``RulesError`` (which names a ``Rules`` field) said with the flag or config entry
-    that set that field."""
-    name, message = split_rules_error(error)
-    place, said = where.get(name, (f"--{RULE_FIELDS.get(name, 'deck')}",) * 2)
-    message = re.sub(rf"\b{name}\b", said, message)
-    text = f"{place}: {message}"
+    """A ``RulesError`` said with the flag or config entry that set the rule it is about
+    (its ``field``); a rule left at the deck's default is named by its flag."""
+    place, said = where.get(error.field, (f"--{error.field}",) * 2)
+    text = f"{place}: {error.said_as(said)}"
     if place.startswith("--"):
         return UsageError(text)
     return ConfigError(text)
@@ -700,12 +590,12 @@ def _only_display_flags(args: argparse.Namespace, command: str) -> None:
     if args.rules or args.print_config:
         flag = "--rules" if args.rules else "--print-config"
         raise UsageError(f"{flag}: not with the {command} command")
-    for key in ("seed", "p1", "p2", "names", "keys", *RULE_KEYS):
-        if getattr(args, key.replace("-", "_"), None) is not None:
+    for key in ("seed", "p1", "p2", "names", "keys", *(rule.name for rule in HOUSE_RULES)):
+        if getattr(args, _dest(key), None) is not None:
             raise UsageError(f"--{key}: not with the {command} command")
     if command == "stats":
         for key in ("ascii", "four-colour"):
-            if getattr(args, key.replace("-", "_"), None) is not None:
+            if getattr(args, _dest(key), None) is not None:
                 raise UsageError(f"--{key}: not with the stats command")
 
 

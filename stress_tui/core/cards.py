@@ -128,18 +128,9 @@ class Deck:
     """The deck's ranks in cycle order, lowest first; the highest wraps to the lowest."""
     copies: int
     """How many copies of every card one deck holds (2 for Doppelkopf)."""
-    row_size: int
-    """Default number of piles in a player's row."""
-    wins: int
-    """Default number of round wins that take a match."""
-    deal: str
-    """Default deal: ``split`` (one deck halved) or ``each`` (a deck per player)."""
-    false_stress: str
-    """Default penalty for calling stress when there is none."""
-    stress_stop: bool
-    """Whether the Swiss stress stop is on by default."""
     source: str
-    """Where these defaults come from."""
+    """Where the deck and its default rules come from (``rules.HOUSE_RULES`` keeps the
+    defaults that differ from the standard deck's)."""
 
     def cards(self, jokers: int = 0) -> list[Card]:
         """One full deck in a fixed order (suits, then ranks, then copies), plus jokers."""
@@ -156,22 +147,12 @@ DECKS: dict[str, Deck] = {
             "standard",
             tuple(range(2, 15)),
             1,
-            row_size=4,
-            wins=3,
-            deal="split",
-            false_stress="take",
-            stress_stop=False,
             source="000 (Swedish): 52 cards split 26/26, rows of four",
         ),
         Deck(
             "jass",
             tuple(range(6, 15)),
             1,
-            row_size=4,
-            wins=5,
-            deal="split",
-            false_stress="ignore",
-            stress_stop=True,
             source="001 (German), Einfacher Kartensatz: Jass 36 cards 6..A, to 5 wins, "
             "stress stop, a false call costs nothing",
         ),
@@ -179,22 +160,12 @@ DECKS: dict[str, Deck] = {
             "skat",
             tuple(range(7, 15)),
             1,
-            row_size=3,
-            wins=3,
-            deal="split",
-            false_stress="take",
-            stress_stop=False,
             source="001 (German), Variante für Skat-Spieler: 32 cards 7..A, three open cards",
         ),
         Deck(
             "doppelkopf",
             tuple(range(9, 15)),
             2,
-            row_size=4,
-            wins=3,
-            deal="split",
-            false_stress="take",
-            stress_stop=False,
             source="001 (German), Verändertes Kartenblatt: 9..A, every card twice",
         ),
     )

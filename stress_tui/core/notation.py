@@ -21,35 +21,32 @@ from typing import Any
 
 from stress_tui.core.cards import JOKER, RANK_LETTERS, Card, format_cards, parse_cards
 from stress_tui.core.engine import Cover, Phase, PlayerState, State
-from stress_tui.core.rules import Deal, FalseStress, Rules, RulesError, StressPenalty
+from stress_tui.core.rules import (
+    BY_FIELD,
+    DECK_RULE,
+    HOUSE_RULES,
+    Deal,
+    HouseRule,
+    Rules,
+    RulesError,
+)
+from stress_tui.core.words import number
 
 
 class NotationError(ValueError):
     """Text that is not a valid position."""
 
 
-# notation name -> (Rules field, kind)
-_RULE_NAMES: dict[str, tuple[str, str]] = {
-    "jokers": ("jokers", "int"),
-    "deal": ("deal", "deal"),
-    "row": ("row_size", "int"),
-    "stacking": ("stacking", "onoff"),
-    "wrap": ("wrap", "onoff"),
-    "penalty": ("stress_penalty", "penalty"),
-    "false-stress": ("false_stress", "false"),
-    "stress-stop": ("stress_stop", "onoff"),
-    "lockout": ("lockout", "float"),
-    "race": ("race_window", "float"),
-    "wins": ("wins", "int"),
+_RULE_NAMES: dict[str, HouseRule] = {
+    name: rule
+    for rule in HOUSE_RULES
+    if rule is not DECK_RULE
+    for name in (rule.name, *rule.old_names)
 }
-_FIELD_NAMES = {field: name for name, (field, _) in _RULE_NAMES.items()}
+"""The ``rules:`` line's settings by name: each house rule's one name, and the names older
+notation used (still read, never written)."""
 _PHASES = {phase.value: phase for phase in Phase}
 _RANK_BY_LETTER = {letter: rank for rank, letter in RANK_LETTERS.items()} | {"*": JOKER}
-
-
-def _num(value: float) -> str:
-    """A number of seconds, exactly, without a needless ``.0``."""
-    return str(int(value)) if value == int(value) else repr(value)
 
 
 def _rank(rank: int) -> str:
@@ -57,52 +54,40 @@ def _rank(rank: int) -> str:
 
 
 def format_rules(rules: Rules) -> str:
-    """The rules as the deck's name followed by what differs from its defaults."""
+    """The rules as the deck's name followed by what differs from its defaults.
+
+    >>> format_rules(Rules.for_deck("skat", stress_penalty="one", race_window=0.5))
+    'skat stress-penalty=one race-window=0.5'
+    """
     parts = [rules.deck]
     for field, value in rules.changes().items():
-        if isinstance(value, bool):
-            text = "on" if value else "off"
-        elif isinstance(value, (Deal, StressPenalty, FalseStress)):
-            text = value.value
-        elif isinstance(value, float):
-            text = _num(value)
-        else:
-            text = str(value)
-        parts.append(f"{_FIELD_NAMES[field]}={text}")
+        rule = BY_FIELD[field]
+        parts.append(f"{rule.name}={rule.write(value)}")
     return " ".join(parts)
 
 
 def parse_rules(text: str) -> Rules:
-    """Read a ``rules:`` value: a deck name, then ``name=value`` settings."""
+    """Read a ``rules:`` value: a deck name, then ``name=value`` settings (``HOUSE_RULES``'
+    names, or the names older notation used).
+
+    >>> parse_rules("skat penalty=one") == parse_rules("skat stress-penalty=one")
+    True
+    """
     words = text.split()
     if not words:
         raise NotationError("rules: a deck name is needed")
     settings: dict[str, Any] = {}
-    for word in words[1:]:
-        name, eq, value = word.partition("=")
-        if not eq or name not in _RULE_NAMES:
-            raise NotationError(f"rules: unknown setting {word!r}")
-        field, kind = _RULE_NAMES[name]
-        settings[field] = _setting(name, kind, value)
     try:
-        return Rules.for_deck(words[0], **settings)
+        deck = DECK_RULE.read(words[0])
+        for word in words[1:]:
+            name, eq, value = word.partition("=")
+            if not eq or name not in _RULE_NAMES:
+                raise NotationError(f"rules: unknown setting {word!r}")
+            rule = _RULE_NAMES[name]
+            settings[rule.field] = rule.read(value)
+        return Rules.for_deck(deck, **settings)
     except RulesError as error:
-        raise NotationError(f"rules: {error}") from None
-
-
-def _setting(name: str, kind: str, value: str) -> object:
-    try:
-        if kind == "int":
-            return int(value)
-        if kind == "float":
-            return float(value)
-        if kind == "onoff":
-            if value not in ("on", "off"):
-                raise ValueError
-            return value == "on"
-    except ValueError:
-        raise NotationError(f"rules: bad value for {name}: {value!r}") from None
-    return value
+        raise NotationError(f"rules: {error}") from error
 
 
 def _format_cards(cards: list[Card]) -> str:
@@ -120,7 +105,7 @@ def _format_state(player: PlayerState) -> str | None:
     if player.stop:
         parts.append("stop")
     if player.locked_until:
-        parts.append(f"locked-until={_num(player.locked_until)}")
+        parts.append(f"locked-until={number(player.locked_until)}")
     if player.fewest < player.card_total():
         parts.append(f"fewest={player.fewest}")
     return " ".join(parts) or None
@@ -130,7 +115,7 @@ def _format_covers(covers: list[Cover]) -> str:
     if not covers:
         return "-"
     return ", ".join(
-        f"p{cover.player + 1} {_num(cover.time)} {_rank(cover.under)}" for cover in covers
+        f"p{cover.player + 1} {number(cover.time)} {_rank(cover.under)}" for cover in covers
     )
 
 
@@ -140,7 +125,7 @@ def format_position(state: State) -> str:
     if state.phase is Phase.ROUND_OVER:
         lines.append("winner: " + ("none" if state.winner is None else f"p{state.winner + 1}"))
     if state.time:
-        lines.append(f"time: {_num(state.time)}")
+        lines.append(f"time: {number(state.time)}")
     if state.flips:
         lines.append(f"flips: {state.flips}")
     if state.stale:

@@ -1,22 +1,69 @@
-"""The house rules a game is played by: deck, deal, row, stress and penalty variants.
+"""The house rules a game is played by, declared once: the ``Rules`` a round is played by
+and ``HOUSE_RULES``, the table that says, for every rule, its one name, how its values are
+read, checked and written, its default per deck, its help text, its short form for the rule
+line and its sentences for ``--rules`` and the help screen.
+
+Everything that names a house rule is made from the table: the notation's ``rules:`` line
+(``core/notation.py``), the config file's ``[rules]`` keys (``cli/config.py``), the flags
+(``cli/main.py``) and the rule texts (``core/rulestext.py``). Adding a house rule is a field
+of ``Rules``, an entry in ``HOUSE_RULES`` and what the engine does with it.
 
 ``Rules.for_deck(name, **overrides)`` starts from the deck's own defaults (from the seed
 documents) and overrides them one by one; every combination is checked when it is made, and
-a bad one raises ``RulesError`` naming the setting.
+a bad one raises ``RulesError`` carrying the rule it is about and the value refused.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
+import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from stress_tui.core.cards import DECKS, JOKER, Deck
+from stress_tui.core.words import count, listed, number, quoted, rank_word, seconds, shown
+from stress_tui.core.words import with_article as a
+
+RULE_NAME = "\0"
+"""Where a ``RulesError``'s problem names its own rule again (``(row at most 15)``); a
+control character, so that no quoted value can contain it."""
 
 
 class RulesError(ValueError):
-    """A setting, or a combination of settings, that cannot be played."""
+    """A setting, or a combination of settings, that cannot be played.
+
+    ``field`` is the house rule it is about, by its one name (``row``, ``stress-penalty``,
+    ``deck``), ``value`` the value refused and ``problem`` what is wrong with it, said
+    after the rule's name: ``str(error)`` is ``"row: must be at least 1, not 0"``.
+
+    >>> error = RulesError("row", 0, "must be at least 1, not 0")
+    >>> error.field, error.value, str(error)
+    ('row', 0, 'row: must be at least 1, not 0')
+    """
+
+    def __init__(self, field: str, value: object, problem: str) -> None:
+        super().__init__(field, value, problem)
+        self.field = field
+        """The house rule's one name (``HOUSE_RULES``)."""
+        self.value = value
+        """The value refused."""
+        self._problem = problem
+
+    @property
+    def problem(self) -> str:
+        """What is wrong, without the rule's name in front: ``must be at least 1, not 0``."""
+        return self.said_as(self.field)
+
+    def said_as(self, name: str) -> str:
+        """The problem with the rule called ``name`` where it names it again (``--row``,
+        ``rules.row``): how a flag or a config entry says it."""
+        return self._problem.replace(RULE_NAME, name)
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.problem}"
 
 
 class Deal(str, enum.Enum):
@@ -50,9 +97,343 @@ class FalseStress(str, enum.Enum):
     """The caller may not play for the lockout time (our choice, a milder penalty)."""
 
 
+class Section(enum.Enum):
+    """Where a rule's sentences go among the rules in words (``rulestext.plain_words``)."""
+
+    CARDS = enum.auto()
+    """The deck and the deal."""
+    ROW = enum.auto()
+    """The row in front of each player."""
+    PLAY = enum.auto()
+    """Playing a card."""
+    STRESS = enum.auto()
+    """Stress and calling it."""
+    MATCH = enum.auto()
+    """Winning a round and the match."""
+
+
+class _Bad(ValueError):
+    """A value a kind of setting cannot take; the text says why, without the rule's name."""
+
+
+@dataclass(frozen=True)
+class Whole:
+    """A whole number from ``low`` up to ``high`` (no end above if ``None``)."""
+
+    low: int
+    """The smallest allowed."""
+    high: int | None = None
+    """The largest allowed."""
+    metavar: ClassVar[str | None] = "N"
+    """What the flag's value is called in ``--help``."""
+
+    def from_text(self, text: str) -> int:
+        """The value a flag or the notation writes."""
+        try:
+            return int(text.strip())
+        except ValueError:
+            raise _Bad(f"{shown(text)} is not a whole number") from None
+
+    def from_toml(self, value: object) -> int:
+        """The value a config file gives (any TOML value)."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _Bad(f"must be a whole number, not {shown(value)}")
+        return value
+
+    def coerce(self, value: object) -> object:
+        """The value as ``Rules`` keeps it (``problem`` says if it is not one)."""
+        return value
+
+    def problem(self, value: object) -> str | None:
+        """What is wrong with a value of the field, or ``None``."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"must be a whole number, not {shown(value)}"
+        if self.high is None:
+            return None if value >= self.low else f"must be at least {self.low}, not {value}"
+        if not self.low <= value <= self.high:
+            return f"must be between {self.low} and {self.high}, not {value}"
+        return None
+
+    def write(self, value: Any) -> str:
+        """The value in the notation (and in help texts)."""
+        return str(value)
+
+    def toml(self, value: Any) -> str:
+        """The value in a config file."""
+        return str(value)
+
+    @property
+    def span(self) -> str:
+        """The allowed values, for help texts: ``, 0 to 16`` (empty if there is no end)."""
+        return "" if self.high is None else f", {self.low} to {self.high}"
+
+
+@dataclass(frozen=True)
+class Seconds:
+    """A time in seconds from ``low`` to ``high``."""
+
+    low: float
+    """The shortest allowed."""
+    high: float
+    """The longest allowed."""
+    metavar: ClassVar[str | None] = "SECONDS"
+    """What the flag's value is called in ``--help``."""
+
+    def from_text(self, text: str) -> float:
+        """The value a flag or the notation writes."""
+        try:
+            value = float(text.strip())
+        except ValueError:
+            raise _Bad(f"{shown(text)} is not a number of seconds") from None
+        if not math.isfinite(value):
+            raise _Bad(f"{shown(text)} is not a number of seconds")
+        return value
+
+    def from_toml(self, value: object) -> float:
+        """The value a config file gives (any TOML value)."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise _Bad(f"must be a number of seconds, not {shown(value)}")
+        if not math.isfinite(value):
+            raise _Bad(f"must be a number of seconds, not {shown(value)}")
+        return float(value)
+
+    def coerce(self, value: object) -> object:
+        """The value as ``Rules`` keeps it: a whole number of seconds becomes a float."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return float(value)
+        return value
+
+    def problem(self, value: object) -> str | None:
+        """What is wrong with a value of the field, or ``None``."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return f"must be a number of seconds, not {shown(value)}"
+        if not self.low <= value <= self.high:
+            return (
+                f"must be between {number(self.low)} and {number(self.high)} seconds, not {value}"
+            )
+        return None
+
+    def write(self, value: Any) -> str:
+        """The value in the notation (and in help texts), exactly."""
+        return number(value)
+
+    def toml(self, value: Any) -> str:
+        """The value in a config file."""
+        return repr(float(value))
+
+    @property
+    def span(self) -> str:
+        """The allowed values, for help texts."""
+        return f", {number(self.low)} to {number(self.high)}"
+
+
+@dataclass(frozen=True)
+class Switch:
+    """On or off."""
+
+    metavar: ClassVar[str | None] = None
+    """A switch is a flag with a ``--no-`` partner, without a value."""
+    span: ClassVar[str] = ""
+    """Nothing to say about the allowed values."""
+
+    def from_text(self, text: str) -> bool:
+        """``on`` or ``off``, as the notation writes it."""
+        word = text.strip().lower()
+        if word not in ("on", "off"):
+            raise _Bad(f"{shown(text)} is not on or off")
+        return word == "on"
+
+    def from_toml(self, value: object) -> bool:
+        """The value a config file gives (any TOML value)."""
+        if not isinstance(value, bool):
+            raise _Bad(f"must be true or false, not {shown(value)}")
+        return value
+
+    def coerce(self, value: object) -> object:
+        """The value as ``Rules`` keeps it."""
+        return value
+
+    def problem(self, value: object) -> str | None:
+        """What is wrong with a value of the field, or ``None``."""
+        return None if isinstance(value, bool) else f"must be on or off, not {shown(value)}"
+
+    def write(self, value: Any) -> str:
+        """The value in the notation (and in help texts)."""
+        return "on" if value else "off"
+
+    def toml(self, value: Any) -> str:
+        """The value in a config file."""
+        return "true" if value else "false"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One of a few words; ``options`` gives the value each word stands for."""
+
+    options: Mapping[str, object]
+    """Each word and its value (an enum member, or the word itself)."""
+    what: str
+    """What one of them is, for messages: ``a stress penalty``."""
+    span: ClassVar[str] = ""
+    """The metavar lists the words already."""
+
+    @classmethod
+    def of(cls, kind: type[enum.Enum], what: str) -> Choice:
+        """A choice among an enum's members, by their values."""
+        return cls({str(member.value): member for member in kind}, what)
+
+    @property
+    def metavar(self) -> str:
+        """``{split,each}``."""
+        return "{" + ",".join(self.options) + "}"
+
+    def _word(self, value: object) -> str | None:
+        """The word of a value that is one of the options exactly, else ``None``."""
+        for word, option in self.options.items():
+            if value is option or (type(value) is type(option) and value == option):
+                return word
+        return None
+
+    def _refused(self, value: object) -> _Bad:
+        choices = ", ".join(self.options)
+        return _Bad(f"{shown(value)} is not {self.what} (choose from {choices})")
+
+    def from_text(self, text: str) -> object:
+        """One of the words, in any case, with any blanks around."""
+        word = text.strip().lower()
+        if word not in self.options:
+            raise self._refused(text)
+        return self.options[word]
+
+    def from_toml(self, value: object) -> object:
+        """The value a config file gives (any TOML value)."""
+        if not isinstance(value, str):
+            raise _Bad(f"must be a string, not {shown(value)}")
+        return self.from_text(value)
+
+    def coerce(self, value: object) -> object:
+        """The value as ``Rules`` keeps it: a word becomes the option it names."""
+        if self._word(value) is None and isinstance(value, str):
+            if value not in self.options:
+                raise self._refused(value)
+            return self.options[value]
+        return value
+
+    def problem(self, value: object) -> str | None:
+        """What is wrong with a value of the field, or ``None``."""
+        return None if self._word(value) is not None else str(self._refused(value))
+
+    def write(self, value: Any) -> str:
+        """The value's word."""
+        word = self._word(value)
+        assert word is not None, value
+        return word
+
+    def toml(self, value: Any) -> str:
+        """The value in a config file."""
+        return quoted(self.write(value))
+
+
+Kind = Whole | Seconds | Switch | Choice
+"""How a house rule's values are read, checked and written."""
+
+
+def _no_short(rules: Rules) -> tuple[str, str] | None:
+    return None
+
+
+def _no_sentence(rules: Rules) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One house rule, declared once; everything that names it is made from this."""
+
+    name: str
+    """Its one name: the notation's key (``row=3``), the config file's key in ``[rules]``
+    (``row = 3``) and the flag (``--row 3``)."""
+    field: str
+    """The ``Rules`` field it sets."""
+    kind: Kind
+    """How its values are read (from a flag, the notation, a config file), checked and
+    written."""
+    help: str
+    """What it does, for ``--help``; the allowed values and the default are added."""
+    section: Section
+    """Where its sentences go among the rules in words."""
+    sentences: Callable[[Rules], list[str]] = _no_sentence
+    """What it means under some rules, in a card player's words, a sentence a line (for
+    ``--rules`` and the help screen); empty if another rule's sentence says it."""
+    short: Callable[[Rules], tuple[str, str] | None] = _no_short
+    """Its part of the rule line under some rules, in a long and a short form; ``None``
+    where the line says nothing of it (at the common value)."""
+    keep_short: bool = False
+    """Kept on a rule line too narrow for every part (the deck, the row, the match)."""
+    per_deck: Mapping[str, object] = dataclasses.field(default_factory=dict)
+    """The default of a deck whose default differs from the ``Rules`` field's."""
+    group: str = "house rules"
+    """The flags' help group it is listed in."""
+    old_names: tuple[str, ...] = ()
+    """Names older notation used for it, still read (replays and records keep them)."""
+
+    @property
+    def flag(self) -> str:
+        """``--row``."""
+        return f"--{self.name}"
+
+    def read(self, text: str) -> Any:
+        """A value written by a person or the notation (``RulesError`` if it is none)."""
+        try:
+            return self.kind.from_text(text)
+        except _Bad as bad:
+            raise RulesError(self.name, text, str(bad)) from None
+
+    def read_toml(self, value: object) -> Any:
+        """A value from a config file (``RulesError`` if it is none)."""
+        try:
+            return self.kind.from_toml(value)
+        except _Bad as bad:
+            raise RulesError(self.name, value, str(bad)) from None
+
+    def coerce(self, value: object) -> Any:
+        """A value given to ``Rules`` in code, as the field keeps it."""
+        try:
+            return self.kind.coerce(value)
+        except _Bad as bad:
+            raise RulesError(self.name, value, str(bad)) from None
+
+    def write(self, value: object) -> str:
+        """A value as the notation writes it."""
+        return self.kind.write(value)
+
+    def default_text(self) -> str:
+        """Its default for ``--help``: ``on``, or ``the deck's: 3 for skat, 4 for the
+        others`` where the decks differ."""
+        if self.field == "deck":
+            return self.write(Rules().deck)
+        by_value: dict[str, list[str]] = {}
+        for deck in DECKS:
+            said = self.write(getattr(Rules.for_deck(deck), self.field))
+            by_value.setdefault(said, []).append(deck)
+        if len(by_value) == 1:
+            return next(iter(by_value))
+        common = max(by_value, key=lambda value: len(by_value[value]))
+        parts = [f"{said} for {listed(ds)}" for said, ds in by_value.items() if said != common]
+        return f"the deck's: {', '.join(parts)}, {common} for the others"
+
+    def help_text(self) -> str:
+        """The flag's whole help: what it does, the allowed values, the default."""
+        return f"{self.help}{self.kind.span}; default: {self.default_text()}"
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every rule a round is played by. Make one with ``Rules.for_deck``."""
+    """Every rule a round is played by. Make one with ``Rules.for_deck``.
+
+    Each field but ``fits`` is a house rule of ``HOUSE_RULES``; its default here is the
+    standard deck's, and the table says where another deck's differs.
+    """
 
     deck: str = "standard"
     """The deck's name, one of ``DECKS``."""
@@ -88,26 +469,21 @@ class Rules:
 
     @classmethod
     def for_deck(cls, deck: str = "standard", **overrides: Any) -> Rules:
-        """The deck's default rules, with some settings overridden by name.
+        """The deck's default rules, with some settings overridden by field name.
 
         >>> Rules.for_deck("skat").row_size
         3
         """
-        if deck not in DECKS:
-            raise RulesError(f"unknown deck {deck!r} (choose from {', '.join(DECKS)})")
-        spec = DECKS[deck]
-        base: dict[str, Any] = {
-            "deck": deck,
-            "row_size": spec.row_size,
-            "wins": spec.wins,
-            "deal": Deal(spec.deal),
-            "false_stress": FalseStress(spec.false_stress),
-            "stress_stop": spec.stress_stop,
-        }
-        names = {f.name for f in fields(cls) if f.init}
+        problem = DECK_RULE.kind.problem(deck)
+        if problem is not None:
+            raise RulesError(DECK_RULE.name, deck, problem)
+        base: dict[str, Any] = {"deck": deck}
+        for rule in HOUSE_RULES:
+            if deck in rule.per_deck:
+                base[rule.field] = rule.per_deck[deck]
         for name in overrides:
-            if name not in names:
-                raise RulesError(f"unknown rule {name!r}")
+            if name not in BY_FIELD:
+                raise RulesError(name, overrides[name], "is not a house rule")
         base.update(overrides)
         return cls(**_coerced(base))
 
@@ -133,7 +509,7 @@ class Rules:
         return Rules.for_deck(self.deck)
 
     def changes(self) -> dict[str, object]:
-        """The settings that differ from the deck's defaults, by name."""
+        """The settings that differ from the deck's defaults, by field name."""
         base = self.defaults()
         return {
             f.name: getattr(self, f.name)
@@ -155,56 +531,304 @@ class Rules:
         return rank in self.fits[top]
 
     def _check(self) -> None:
-        if self.deck not in DECKS:
-            raise RulesError(f"unknown deck {self.deck!r} (choose from {', '.join(DECKS)})")
-        for name, value in (
-            ("jokers", self.jokers),
-            ("row_size", self.row_size),
-            ("wins", self.wins),
-        ):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise RulesError(f"{name} must be a whole number, not {value!r}")
-        if self.jokers < 0 or self.jokers > 16:
-            raise RulesError(f"jokers must be between 0 and 16, not {self.jokers}")
-        if self.row_size < 1:
-            raise RulesError(f"row_size must be at least 1, not {self.row_size}")
-        if self.wins < 1 or self.wins > 99:
-            raise RulesError(f"wins must be between 1 and 99, not {self.wins}")
-        for name, seconds in (("lockout", self.lockout), ("race_window", self.race_window)):
-            if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
-                raise RulesError(f"{name} must be a number of seconds, not {seconds!r}")
-            if not 0 <= seconds <= 60:
-                raise RulesError(f"{name} must be between 0 and 60 seconds, not {seconds}")
+        for rule in HOUSE_RULES:
+            value = getattr(self, rule.field)
+            problem = rule.kind.problem(value)
+            if problem is not None:
+                raise RulesError(rule.name, value, problem)
         share = self.smallest_share
         if self.row_size + 1 > share:
             raise RulesError(
-                f"row_size {self.row_size} is too large for the {self.deck} deck dealt "
+                "row",
+                self.row_size,
+                f"{self.row_size} is too large for the {self.deck} deck dealt "
                 f"{self.deal.value}: a player's {share} cards must fill the row and leave "
-                f"one to flip (row_size at most {share - 1})"
+                f"one to flip ({RULE_NAME} at most {share - 1})",
             )
 
 
-_ENUMS: dict[str, type[enum.Enum]] = {
-    "deal": Deal,
-    "stress_penalty": StressPenalty,
-    "false_stress": FalseStress,
+def _coerced(settings: dict[str, Any]) -> dict[str, Any]:
+    """Settings by field name with values given loosely (an enum as its string, seconds
+    as a whole number) made the rule's own."""
+    out = dict(settings)
+    for name, value in settings.items():
+        rule = BY_FIELD.get(name)
+        if rule is not None:
+            out[name] = rule.coerce(value)
+    return out
+
+
+@functools.cache
+def _common() -> Rules:
+    """The rules most people play by; the rule line mentions what differs from them."""
+    return Rules()
+
+
+# --------------------------------------------------------------------------- the table
+# Each rule's words: its sentences for --rules and the help screen, its part of the rule
+# line. They read ``Rules`` only, and are plain ASCII-safe text.
+
+
+def _deck_summary() -> str:
+    parts = []
+    for deck in DECKS.values():
+        low, high = deck.ranks[0], deck.ranks[-1]
+        twice = " twice" if deck.copies == 2 else ""
+        parts.append(f"{deck.name} {len(deck)} ({low}..{'A' if high == 14 else high}{twice})")
+    return ", ".join(parts)
+
+
+def _deck_short(rules: Rules) -> tuple[str, str]:
+    deck, jokers = rules.deck, rules.jokers
+    if jokers:
+        return f"{deck} +{count(jokers, 'joker')}", f"{deck}+{jokers}J"
+    return deck, deck
+
+
+def _deck_sentences(rules: Rules) -> list[str]:
+    spec = rules.spec
+    low, high = rank_word(spec.ranks[0]), rank_word(spec.ranks[-1])
+    twice = ", every card twice" if spec.copies == 2 else ""
+    jokers = f"with {count(rules.jokers, 'joker')}" if rules.jokers else "no jokers"
+    return [f"A {rules.deck} deck: {len(spec)} cards, {low} up to {high}{twice}, {jokers}."]
+
+
+def _joker_sentences(rules: Rules) -> list[str]:
+    if not rules.jokers:
+        return []
+    return [
+        "A joker is wild: it goes on any card, any card goes on it, and a joker on top is stress."
+    ]
+
+
+def _deal_sentences(rules: Rules) -> list[str]:
+    if rules.deal is Deal.EACH:
+        return [f"Each player plays from a deck of their own: {rules.cards_per_deck} cards each."]
+    total = rules.cards_per_deck
+    first, second = (total + 1) // 2, total // 2
+    share = f"{first} cards each" if first == second else f"{first} and {second} cards"
+    return [f"One deck is shuffled and split between the players: {share}."]
+
+
+def _wrap_sentences(rules: Rules) -> list[str]:
+    ranks = rules.spec.ranks
+    low, high = rank_word(ranks[0]), rank_word(ranks[-1])
+    if rules.wrap:
+        return [f"The ranks go round: the {high} and the {low} are neighbours."]
+    below_high, above_low = rank_word(ranks[-2]), rank_word(ranks[1])
+    return [
+        f"The ranks do not go round: only {a(below_high)} goes on the {high}, only "
+        f"{a(above_low)} on the {low}."
+    ]
+
+
+def _lockout_sentences(rules: Rules) -> list[str]:
+    if rules.lockout > 0:
+        return [
+            f"A card that does not fit locks you out for {seconds(rules.lockout)}; one that "
+            f"lost a race by up to {seconds(rules.race_window)} does not."
+        ]
+    return ["A card that does not fit costs nothing: there is no lockout."]
+
+
+def _lockout_short(rules: Rules) -> tuple[str, str] | None:
+    if rules.lockout == _common().lockout:
+        return None
+    said = seconds(rules.lockout).split()[0]
+    return f"lockout {said}s", f"lock {said}s"
+
+
+def _race_short(rules: Rules) -> tuple[str, str] | None:
+    if rules.race_window == _common().race_window:
+        return None
+    said = seconds(rules.race_window).split()[0]
+    return f"race {said}s", f"race {said}s"
+
+
+_PENALTY_SENTENCES = {
+    StressPenalty.BOTH: "The slower player takes both piles.",
+    StressPenalty.ONE: "The slower player takes only the smaller pile.",
+    StressPenalty.GIVE: "The faster player hands the slower the larger pile.",
+}
+_PENALTY_SHORTS = {
+    StressPenalty.ONE: ("stress: smaller pile", "stress: 1 pile"),
+    StressPenalty.GIVE: ("stress: larger pile given", "stress: give"),
+}
+_FALSE_SHORTS = {
+    FalseStress.IGNORE: ("false stress free", "false: free"),
+    FalseStress.LOCKOUT: ("false stress locks out", "false: lock"),
 }
 
 
-def _coerced(settings: dict[str, Any]) -> dict[str, Any]:
-    """Settings with enum values given as their strings turned into the enums."""
-    out = dict(settings)
-    for name, kind in _ENUMS.items():
-        if name in out and not isinstance(out[name], kind):
-            try:
-                out[name] = kind(out[name])
-            except ValueError:
-                choices = ", ".join(str(m.value) for m in kind)
-                raise RulesError(f"{name} must be one of {choices}, not {out[name]!r}") from None
-    for name in ("lockout", "race_window"):
-        if isinstance(out.get(name), int) and not isinstance(out.get(name), bool):
-            out[name] = float(out[name])
-    return out
+def _false_sentences(rules: Rules) -> list[str]:
+    false_call = "Calling stress when there is none"
+    if rules.false_stress is FalseStress.TAKE:
+        return [f"{false_call} costs the caller both piles."]
+    if rules.false_stress is FalseStress.IGNORE or rules.lockout == 0:
+        return [f"{false_call} costs nothing."]
+    return [f"{false_call} locks the caller out for {seconds(rules.lockout)}."]
+
+
+def _wins_sentences(rules: Rules) -> list[str]:
+    match = "1 round win takes" if rules.wins == 1 else f"{rules.wins} round wins take"
+    return [f"Play out all your cards to win a round; {match} the match."]
+
+
+HOUSE_RULES: tuple[HouseRule, ...] = (
+    HouseRule(
+        "deck",
+        "deck",
+        Choice({name: name for name in DECKS}, "a deck"),
+        f"the cards: {_deck_summary()}",
+        Section.CARDS,
+        _deck_sentences,
+        _deck_short,
+        keep_short=True,
+        group="deck",
+    ),
+    HouseRule(
+        "jokers",
+        "jokers",
+        Whole(0, 16),
+        "wild jokers added to each deck",
+        Section.CARDS,
+        _joker_sentences,
+        # The rule line says the jokers with the deck: "standard +2 jokers".
+        group="deck",
+    ),
+    HouseRule(
+        "deal",
+        "deal",
+        Choice.of(Deal, "a deal"),
+        "split: one deck is shuffled and halved; each: every player has a deck of their own",
+        Section.CARDS,
+        _deal_sentences,
+        lambda r: ("a deck each", "each") if r.deal is Deal.EACH else None,
+        group="deck",
+    ),
+    HouseRule(
+        "row",
+        "row_size",
+        Whole(1),
+        "piles in each player's row (at most a player's cards less one)",
+        Section.ROW,
+        lambda r: [
+            f"Each player has a row of {r.row_size} cards face up, the rest face down as a "
+            "draw pile."
+        ],
+        lambda r: (f"row {r.row_size}", f"row {r.row_size}"),
+        keep_short=True,
+        per_deck={"skat": 3},
+    ),
+    HouseRule(
+        "stacking",
+        "stacking",
+        Switch(),
+        "a card of a rank already in the row is stacked on it and the pile is played whole; "
+        "--no-stacking gives every card its own place",
+        Section.ROW,
+        lambda r: [
+            "Cards of the same rank in a row are stacked and played as one pile."
+            if r.stacking
+            else "No stacking: every card in a row has a place of its own."
+        ],
+        lambda r: None if r.stacking else ("no stacking", "no stack"),
+    ),
+    HouseRule(
+        "wrap",
+        "wrap",
+        Switch(),
+        "the ranks go round, so the ace and the lowest card are neighbours; --no-wrap ends "
+        "the ranks at both ends",
+        Section.PLAY,
+        _wrap_sentences,
+        lambda r: None if r.wrap else ("no wrap", "no wrap"),
+    ),
+    HouseRule(
+        "stress-penalty",
+        "stress_penalty",
+        Choice.of(StressPenalty, "a stress penalty"),
+        "when stress is won: the slower player takes both play piles, or only the smaller "
+        "one, or the faster gives the slower the larger one",
+        Section.STRESS,
+        lambda r: [_PENALTY_SENTENCES[r.stress_penalty]],
+        lambda r: _PENALTY_SHORTS.get(r.stress_penalty),
+        old_names=("penalty",),
+    ),
+    HouseRule(
+        "false-stress",
+        "false_stress",
+        Choice.of(FalseStress, "a false-stress penalty"),
+        "calling stress when there is none: the caller takes both play piles, or nothing "
+        "happens, or the caller is locked out for --lockout seconds",
+        Section.STRESS,
+        _false_sentences,
+        lambda r: _FALSE_SHORTS.get(r.false_stress),
+        per_deck={"jass": FalseStress.IGNORE},
+    ),
+    HouseRule(
+        "stress-stop",
+        "stress_stop",
+        Switch(),
+        "the Swiss stress stop: a player who sees the opponent about to make stress may "
+        "call stop, and that play makes no stress",
+        Section.STRESS,
+        lambda r: [
+            "Stress stop: if the opponent's next play could make stress, call stop, and it "
+            "makes none."
+            if r.stress_stop
+            else "No stress stop."
+        ],
+        lambda r: ("stress stop", "stop") if r.stress_stop else None,
+        per_deck={"jass": True},
+    ),
+    HouseRule(
+        "lockout",
+        "lockout",
+        Seconds(0, 60),
+        "how long a player may not play after playing a card that does not fit",
+        Section.PLAY,
+        _lockout_sentences,
+        _lockout_short,
+    ),
+    HouseRule(
+        "race-window",
+        "race_window",
+        Seconds(0, 60),
+        "how long after the opponent covers a card a card that fitted it lost a race (it is "
+        "refused without a lockout) rather than being a misplay",
+        Section.PLAY,
+        # The lockout's sentence says the race window (there is none without a lockout).
+        short=_race_short,
+        old_names=("race",),
+    ),
+    HouseRule(
+        "wins",
+        "wins",
+        Whole(1, 99),
+        "round wins that take the match",
+        Section.MATCH,
+        _wins_sentences,
+        lambda r: (f"to {count(r.wins, 'win')}", f"to {r.wins}"),
+        keep_short=True,
+        per_deck={"jass": 5},
+    ),
+)
+"""Every house rule, in the order the notation writes them and the flags list them."""
+
+BY_NAME: dict[str, HouseRule] = {rule.name: rule for rule in HOUSE_RULES}
+"""The house rules by their one name."""
+
+BY_FIELD: dict[str, HouseRule] = {rule.field: rule for rule in HOUSE_RULES}
+"""The house rules by ``Rules`` field."""
+
+DECK_RULE = BY_NAME["deck"]
+"""The deck, which the notation writes first, without a name."""
+
+ROOMIEST: dict[str, object] = {"deal": Deal.EACH, "jokers": 16}
+"""The settings (by field) that deal a player the most cards of any deck: every other
+rule's value can be checked on its own under them (the config file does), so that only a
+combination of rules can still be refused."""
 
 
 @functools.cache

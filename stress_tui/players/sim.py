@@ -348,7 +348,8 @@ def rule_variants() -> list[Rules]:
     wrap, stress penalty, false-stress penalty and the stress stop."""
     variants = []
     for deck in DECKS.values():
-        rows = sorted({deck.row_size, deck.row_size - 1} - {0})
+        row = Rules.for_deck(deck.name).row_size
+        rows = sorted({row, row - 1} - {0})
         for deal, jokers, row, stacking, wrap, penalty, false, stop in itertools.product(
             Deal,
             (0, 2, 16),  # 16: the most the rules allow

@@ -34,7 +34,13 @@ from stress_tui.core.engine import (
     ReadyToFlip,
     StopStress,
 )
-from stress_tui.core.notation import NotationError, format_position, format_rules, parse_rules
+from stress_tui.core.notation import (
+    NotationError,
+    format_position,
+    format_rules,
+    parse_position,
+    parse_rules,
+)
 from stress_tui.storage.files import StorageError, create_temporary, data_dir, reason
 
 FORMAT = "stress-tui replay"
@@ -345,13 +351,22 @@ def verify(replay: Replay) -> Verdict:
         return Verdict(False, f"{replay.path}: an action cannot be applied: {error}")
     if replay.end is None:
         return Verdict(False, f"{replay.path}: the round was cut short; no end to compare")
-    if format_position(game.state) != replay.end.get("position"):
+    if format_position(game.state) != _canonical(replay.end.get("position")):
         return Verdict(False, f"{replay.path}: the final position differs from the recorded one")
     if events_digest(events) != replay.end.get("digest"):
         return Verdict(False, f"{replay.path}: the events differ from the recorded ones")
     winner = game.state.winner
     who = "nobody" if winner is None else replay.header.get("names", ["p1", "p2"])[winner]
     return Verdict(True, f"{replay.path}: verified, {len(replay.actions)} actions, winner {who}")
+
+
+def _canonical(position: object) -> object:
+    """A recorded position as the notation writes it today (older replays name some
+    house rules by their old names: ``penalty=one``); as it is if it is not one."""
+    try:
+        return format_position(parse_position(str(position)))
+    except NotationError:
+        return position
 
 
 @dataclass(frozen=True)
@@ -440,7 +455,7 @@ def summaries(folder: Path | None = None, limit: int = 20) -> tuple[list[Summary
                 path,
                 str(header.get("started", "?")),
                 players,
-                str(header.get("rules")),
+                format_rules(parse_rules(str(header.get("rules")))),
                 winner,
                 seconds,
             )

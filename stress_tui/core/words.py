@@ -1,0 +1,97 @@
+"""How the rule texts and the rule errors say things: numbers, seconds, counts, ranks and
+values quoted as the config file writes them.
+
+Plain ASCII-safe text only (no symbols of ambiguous width).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from stress_tui.core.cards import ACE, JACK, KING, QUEEN
+
+_RANK_WORDS = {JACK: "jack", QUEEN: "queen", KING: "king", ACE: "ace"}
+
+
+def rank_word(rank: int) -> str:
+    """A rank as a card player says it: ``7``, ``jack``, ``ace``."""
+    return _RANK_WORDS.get(rank, str(rank))
+
+
+def with_article(word: str) -> str:
+    """The word with its article: ``a king``, ``an ace``, ``an 8``.
+
+    >>> with_article("ace"), with_article("8"), with_article("king")
+    ('an ace', 'an 8', 'a king')
+    """
+    return ("an " if word[0] in "aeiou8" else "a ") + word
+
+
+def number(value: float) -> str:
+    """A number exactly, without a needless ``.0``: ``3``, ``0.25`` (``nan``, ``inf``).
+
+    >>> number(3.0), number(0.25), number(float("inf"))
+    ('3', '0.25', 'inf')
+    """
+    if not math.isfinite(value):
+        return repr(value)
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+def seconds(value: float) -> str:
+    """``1 second``, ``0.75 seconds``."""
+    text = str(int(value)) if value == int(value) else f"{value:g}"
+    return f"{text} second" + ("" if value == 1 else "s")
+
+
+def count(n: int, word: str) -> str:
+    """``1 joker``, ``2 jokers``."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def quoted(text: str) -> str:
+    """``text`` as a TOML basic string: in double quotes, with control characters escaped
+    (so that text from outside never reaches the terminal raw).
+
+    >>> print(quoted('say "hi"\\t'))
+    "say \\"hi\\"\\t"
+    """
+    out = ['"']
+    for char in text:
+        if char in ('"', "\\"):
+            out.append("\\" + char)
+        elif char == "\t":
+            out.append("\\t")
+        elif char == "\n":
+            out.append("\\n")
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04X}")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
+def shown(value: object) -> str:
+    """A value as it would be written in TOML, for messages: ``true``, ``"3"``, ``2.5``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return quoted(value)
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, float):
+        return number(value)
+    return str(value)
+
+
+def listed(words: Sequence[str]) -> str:
+    """Words in a list as a sentence says them.
+
+    >>> listed(["sim", "replay", "stats"])
+    'sim, replay and stats'
+    """
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

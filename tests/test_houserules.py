@@ -1,0 +1,333 @@
+"""The house rules are declared once, in ``rules.HOUSE_RULES``: every rule of the table can be
+set by its one name in the notation, the config file and the flags, is listed in ``--help``
+and said in ``--rules`` and on the rule line, because each of those is made from the table.
+A rule's error carries the rule and the value as data, and older names stay readable.
+
+These tests go over the table itself, so a rule added to it is checked everywhere by them
+with no edit here; ``test_the_places_that_name_rules_name_none_themselves`` checks that
+nothing but the table (and the engine) has to change for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from stress_tui.cli.config import load_config, to_toml
+from stress_tui.cli.main import build_parser, main, settings_from_args
+from stress_tui.core.notation import NotationError, format_rules, parse_rules
+from stress_tui.core.rules import (
+    BY_FIELD,
+    BY_NAME,
+    DECK_RULE,
+    HOUSE_RULES,
+    Choice,
+    HouseRule,
+    Rules,
+    RulesError,
+    Seconds,
+    Switch,
+    Whole,
+)
+from stress_tui.core.rulestext import plain_words, short_line
+from stress_tui.core.settings import Settings
+from stress_tui.storage.record import Record
+from stress_tui.storage.replay import load, summaries, verify
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).parent / "fixtures"
+STANDARD = Rules.for_deck("standard")
+
+
+def _samples(rule: HouseRule) -> list[object]:
+    """Values of a rule worth trying: both ends and one between, every choice."""
+    kind = rule.kind
+    if isinstance(kind, Whole):
+        return [kind.low, kind.low + 1, kind.high if kind.high is not None else kind.low + 4]
+    if isinstance(kind, Seconds):
+        return [float(kind.low), 0.5, float(kind.high)]
+    if isinstance(kind, Switch):
+        return [True, False]
+    return list(kind.options.values())
+
+
+def _changed() -> list[tuple[HouseRule, Rules]]:
+    """Every rule with every sample value that differs from the standard deck's and can be
+    played on it: the rules that gives."""
+    found = []
+    for rule in HOUSE_RULES:
+        for value in _samples(rule):
+            if value == getattr(STANDARD, rule.field):
+                continue
+            try:
+                if rule is DECK_RULE:
+                    found.append((rule, Rules.for_deck(str(value))))
+                else:
+                    found.append((rule, Rules.for_deck("standard", **{rule.field: value})))
+            except RulesError:
+                continue
+    return found
+
+
+CHANGED = _changed()
+IDS = [f"{rule.name}={rule.write(getattr(rules, rule.field))}" for rule, rules in CHANGED]
+
+
+@pytest.fixture(autouse=True)
+def no_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The config file read is one of the test's own (absent unless the test writes it)."""
+    path = tmp_path / "config.toml"
+    monkeypatch.setenv("STRESS_TUI_CONFIG", str(path))
+    return path
+
+
+def _argv(rule: HouseRule, value: object) -> list[str]:
+    """The flag that sets a rule to a value."""
+    if isinstance(rule.kind, Switch):
+        return [rule.flag if value else f"--no-{rule.name}"]
+    return [rule.flag, rule.write(value)]
+
+
+def _settings(*argv: str) -> Settings:
+    return settings_from_args(build_parser().parse_args(list(argv)), load_config())
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def test_every_rules_setting_is_one_house_rule_with_one_name() -> None:
+    settable = [f.name for f in fields(Rules) if f.init]
+    assert [rule.field for rule in HOUSE_RULES] == settable  # the notation's order, too
+    names = [name for rule in HOUSE_RULES for name in (rule.name, *rule.old_names)]
+    assert len(names) == len(set(names)), "a name stands for one rule"
+    for rule in HOUSE_RULES:
+        assert rule.help and rule.help_text().startswith(rule.help)
+        assert rule.name == rule.name.lower() and " " not in rule.name
+
+
+def test_every_rule_has_a_sample_value_other_than_the_standard_deck_s() -> None:
+    assert {rule.name for rule, _ in CHANGED} == set(BY_NAME)
+
+
+@pytest.mark.parametrize("rule", HOUSE_RULES, ids=lambda rule: rule.name)
+def test_every_value_of_a_choice_is_said_in_words(rule: HouseRule) -> None:
+    """A choice's every member has its sentence (a missed one was a KeyError in the help
+    screen) and every value of every rule makes a rule line and sentences."""
+    for value in _samples(rule):
+        try:
+            rules = Rules.for_deck("jass", **{rule.field: value}) if rule is not DECK_RULE else None
+        except RulesError:
+            continue
+        if rules is not None:
+            assert plain_words(rules) and short_line(rules)
+
+
+# --------------------------------------------------------------------------- everywhere
+
+
+@pytest.mark.parametrize(("rule", "rules"), CHANGED, ids=IDS)
+def test_a_rule_round_trips_through_the_notation(rule: HouseRule, rules: Rules) -> None:
+    text = format_rules(rules)
+    value = getattr(rules, rule.field)
+    if rule is DECK_RULE:
+        assert text == value
+    else:
+        assert text == f"standard {rule.name}={rule.write(value)}"
+    assert parse_rules(text) == rules
+
+
+@pytest.mark.parametrize(("rule", "rules"), CHANGED, ids=IDS)
+def test_a_rule_is_set_by_its_flag(rule: HouseRule, rules: Rules) -> None:
+    assert _settings(*_argv(rule, getattr(rules, rule.field))).rules == rules
+
+
+@pytest.mark.parametrize(("rule", "rules"), CHANGED, ids=IDS)
+def test_a_rule_is_set_by_its_config_key_and_printed_under_it(
+    rule: HouseRule, rules: Rules, no_config: Path
+) -> None:
+    line = f"{rule.name} = {rule.kind.toml(getattr(rules, rule.field))}"
+    no_config.write_text(f"[rules]\n{line}\n", encoding="utf-8")
+    assert _settings().rules == rules
+    printed = to_toml(Settings(rules=rules), no_config)
+    assert line in printed.splitlines()
+    no_config.write_text(printed, encoding="utf-8")
+    assert _settings().rules == rules
+
+
+@pytest.mark.parametrize(("rule", "rules"), CHANGED, ids=IDS)
+def test_a_rule_is_said_in_rules_and_on_the_rule_line(
+    rule: HouseRule, rules: Rules, capsys: pytest.CaptureFixture[str]
+) -> None:
+    defaults = rules.defaults() if rule is not DECK_RULE else STANDARD
+    assert plain_words(rules) != plain_words(defaults)
+    assert short_line(rules, 200) != short_line(defaults, 200)
+    assert main(["--rules", *_argv(rule, getattr(rules, rule.field))]) == 0
+    assert capsys.readouterr().out.splitlines() == plain_words(rules)
+
+
+@pytest.mark.parametrize("command", [[], ["sim"]])
+def test_every_rule_is_a_flag_with_its_help_and_default(command: list[str]) -> None:
+    parser = build_parser()
+    if command:
+        parser = next(
+            action.choices[command[0]]
+            for action in parser._actions
+            if isinstance(action, argparse._SubParsersAction)
+        )
+    squeezed = "".join(parser.format_help().split())
+    for rule in HOUSE_RULES:
+        assert "".join(rule.help_text().split()) in squeezed, rule.name
+        if isinstance(rule.kind, Switch):
+            assert f"--no-{rule.name}" in squeezed
+
+
+def test_the_places_that_name_rules_name_none_themselves() -> None:
+    """The notation, the config file, the flags, the rule texts and storage go through the
+    table: none of them spells a house rule's name or field (so a new rule needs no edit
+    there)."""
+    words = {w for rule in HOUSE_RULES for w in (rule.name, rule.field, *rule.old_names)}
+    places = [
+        "stress_tui/core/notation.py",
+        "stress_tui/core/rulestext.py",
+        "stress_tui/cli/config.py",
+        "stress_tui/cli/main.py",
+        *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "stress_tui/storage").glob("*.py"))),
+    ]
+    generic = ("stress_tui/cli", "stress_tui/core/rulestext")
+    fields_read = set(BY_FIELD) - {"deck"}  # ``rules.deck`` is also the deck's name
+    found = []
+    for place in places:
+        tree = ast.parse((ROOT / place).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            line = getattr(node, "lineno", 0)
+            if isinstance(node, ast.Constant) and node.value in words:
+                found.append(f"{place}:{line}: {node.value!r}")
+            attribute = node.attr if isinstance(node, ast.Attribute) else None
+            if place.startswith(generic) and attribute in fields_read:
+                found.append(f"{place}:{line}: .{attribute}")
+    assert found == []
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def _bad(rule: HouseRule) -> tuple[object, str]:
+    """A value a rule refuses, given in code and as text."""
+    kind = rule.kind
+    if isinstance(kind, Whole):
+        return kind.low - 1, "many"
+    if isinstance(kind, Seconds):
+        return kind.high + 1.0, "soon"
+    if isinstance(kind, Switch):
+        return "maybe", "maybe"
+    assert isinstance(kind, Choice)
+    return "nonsense", "nonsense"
+
+
+@pytest.mark.parametrize("rule", HOUSE_RULES, ids=lambda rule: rule.name)
+def test_a_rules_error_names_its_rule_and_value_as_data(rule: HouseRule) -> None:
+    value, text = _bad(rule)
+    with pytest.raises(RulesError) as made:
+        if rule is DECK_RULE:
+            Rules.for_deck(str(value))
+        else:
+            Rules.for_deck("standard", **{rule.field: value})
+    assert (made.value.field, made.value.value) == (rule.name, value)
+    assert str(made.value) == f"{rule.name}: {made.value.problem}"
+    with pytest.raises(RulesError) as read:
+        rule.read(text)
+    assert (read.value.field, read.value.value) == (rule.name, text)
+    with pytest.raises(RulesError) as from_file:
+        rule.read_toml([text])
+    assert from_file.value.field == rule.name
+
+
+@pytest.mark.parametrize("rule", HOUSE_RULES, ids=lambda rule: rule.name)
+def test_a_bad_value_is_one_line_naming_the_flag_or_the_config_key(
+    rule: HouseRule, capsys: pytest.CaptureFixture[str], no_config: Path
+) -> None:
+    value, text = _bad(rule)
+    if not isinstance(rule.kind, Switch):
+        assert main([rule.flag, text, "--rules"]) == 2
+        assert capsys.readouterr().err.startswith(f"stress-tui: {rule.flag}: ")
+    no_config.write_text(f"[rules]\n{rule.name} = {json.dumps(value)}\n", encoding="utf-8")
+    assert main(["--rules"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"stress-tui: {no_config}:2: rules.{rule.name}: "), err
+    assert err.count("\n") == 1
+
+
+def test_a_combination_names_the_rule_refused_and_says_it_as_the_caller_does() -> None:
+    with pytest.raises(RulesError) as made:
+        Rules.for_deck("skat", row_size=16)
+    error = made.value
+    assert (error.field, error.value) == ("row", 16)
+    assert error.problem.endswith("(row at most 15)")
+    assert error.said_as("--row").endswith("(--row at most 15)")
+    with pytest.raises(NotationError, match=r"^rules: row: 16 is too large"):
+        parse_rules("skat row=16")
+
+
+@pytest.mark.parametrize("number", ["nan", "inf", "-inf"])
+def test_a_config_time_that_is_not_a_number_is_refused_in_one_line(
+    number: str, capsys: pytest.CaptureFixture[str], no_config: Path
+) -> None:
+    """TOML can write nan and inf; they used to crash the reader (a ValueError while
+    saying the value)."""
+    no_config.write_text(f"[rules]\nlockout = {number}\n", encoding="utf-8")
+    assert main(["--rules"]) == 2
+    assert capsys.readouterr().err == (
+        f"stress-tui: {no_config}:2: rules.lockout: must be a number of seconds, not {number}\n"
+    )
+
+
+# --------------------------------------------------------------------------- older names
+
+
+def test_a_replay_written_with_the_older_names_still_verifies(
+    tmp_path: Path,
+) -> None:
+    """Recorded before the house rules had one name each: the header and the final
+    position say ``penalty=one`` and ``race=0.5``."""
+    path = FIXTURES / "replays" / "before-one-name-per-rule.jsonl"
+    replay = load(path)
+    assert "penalty=one" in replay.header["rules"] and "race=0.5" in replay.header["rules"]
+    assert replay.new_game().rules == Rules.for_deck(
+        "standard", stress_penalty="one", race_window=0.5, lockout=0.5
+    )
+    assert verify(replay).ok
+    (tmp_path / path.name).write_bytes(path.read_bytes())
+    found, problems = summaries(tmp_path)
+    assert problems == []
+    assert [s.rules for s in found] == ["standard stress-penalty=one lockout=0.5 race-window=0.5"]
+
+
+def test_a_record_with_the_older_names_counts_under_today_s(tmp_path: Path) -> None:
+    path = tmp_path / "record.json"
+    standing = {"matches_won": 1, "matches_lost": 0, "rounds_won": 2, "rounds_lost": 1}
+    path.write_text(
+        json.dumps(
+            {
+                "format": "stress-tui record",
+                "version": 1,
+                "players": {
+                    "Ann": {
+                        "skat penalty=give": {**standing, "best_reaction": 0.5},
+                        "skat stress-penalty=give": {**standing, "best_reaction": 0.4},
+                        "jass": standing,
+                    }
+                },
+            }
+        ),
+        encoding="utf-8",
+    )
+    record = Record.load(tmp_path / "record.sqlite")  # none yet: the older record.json
+    assert sorted(record.standings["Ann"]) == ["jass", "skat stress-penalty=give"]
+    merged = record.standings["Ann"]["skat stress-penalty=give"]
+    assert (merged.matches_won, merged.rounds_won, merged.rounds_lost) == (2, 4, 2)
+    assert merged.best_reaction == 0.4
