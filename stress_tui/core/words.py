@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 
 from stress_tui.core.cards import ACE, JACK, KING, QUEEN
+from stress_tui.core.text import escape
 
 _RANK_WORDS = {JACK: "jack", QUEEN: "queen", KING: "king", ACE: "ace"}
 
@@ -51,24 +52,22 @@ def count(n: int, word: str) -> str:
 
 
 def quoted(text: str) -> str:
-    """``text`` as a TOML basic string: in double quotes, with control characters escaped
-    (so that text from outside never reaches the terminal raw).
+    """``text`` as a TOML basic string: in double quotes, with every character that is not
+    plainly printable escaped (so that text from outside never reaches the terminal raw).
 
     >>> print(quoted('say "hi"\\t'))
     "say \\"hi\\"\\t"
+    >>> print(quoted("\\x1b[2J\\x9b"))
+    "\\u001B[2J\\u009B"
     """
     out = ['"']
     for char in text:
         if char in ('"', "\\"):
             out.append("\\" + char)
-        elif char == "\t":
-            out.append("\\t")
-        elif char == "\n":
-            out.append("\\n")
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04X}")
-        else:
+        elif char.isprintable():
             out.append(char)
+        else:
+            out.append(escape(char))
     out.append('"')
     return "".join(out)
 
