@@ -171,6 +171,14 @@ def test_no_stacking_gives_every_card_its_own_place() -> None:
     assert rules("--stacking").stacking
 
 
+def test_jass_plays_without_stacking_unless_asked() -> None:
+    """001, Jass: four open cards, never more than one card at once into the middle."""
+    assert not rules("--deck", "jass").stacking
+    assert rules("--deck", "jass", "--stacking").stacking
+    flat = [deal(rules("--deck", "jass"), seed) for seed in range(20)]
+    assert all(len(pile) == 1 for g in flat for p in g.state.players for pile in p.row)
+
+
 def test_no_wrap_makes_an_ace_not_fit_on_a_2() -> None:
     assert rules().can_play_on(2, 14) and rules().can_play_on(14, 2)
     r = rules("--no-wrap")

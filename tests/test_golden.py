@@ -62,9 +62,9 @@ GOLDEN = [
         ([], []),
     ),
     Golden(
-        "jass: the ace wraps to the six; a stack of three sixes",
+        "jass, stacking on: the ace wraps to the six; a stack of three sixes",
         """
-        rules: jass
+        rules: jass stacking=on
         phase: playing
         p1 row: 6C 6D 6H | AS | 8C | TH
         piles: AH | 9D
@@ -77,9 +77,9 @@ GOLDEN = [
         ([], []),
     ),
     Golden(
-        "jass with jokers, wrap off: a joker goes on both piles and makes stress on both",
+        "jass with jokers, wrap off, stacking: a joker goes on both piles and makes stress on both",
         """
-        rules: jass jokers=2 wrap=off
+        rules: jass jokers=2 stacking=on wrap=off
         phase: playing
         p1 row: ** | 6S | KH | 7D
         piles: AC | 6H

@@ -29,7 +29,7 @@ piles: 4H 5C | 9D
 p2 row: 6C | 8D | QS | 2H
 p2 draw: -""",
     # every line, every player state
-    """rules: jass jokers=2 deal=each stacking=off wrap=off stress-penalty=give \
+    """rules: jass jokers=2 deal=each stacking=on wrap=off stress-penalty=give \
 false-stress=take stress-stop=off lockout=0.5 race-window=0.25 wins=2
 phase: stress
 time: 12.5

@@ -297,6 +297,59 @@ def test_with_stacking_off_equal_ranks_take_separate_places() -> None:
     assert line(g, "p1 row") == "9H | 9S | JC | KD"
 
 
+def test_with_the_jass_deck_s_defaults_every_play_lays_one_card_into_the_middle() -> None:
+    """001, Jass: "Es ist auch nicht erlaubt, mehr als eine Karte auf einmal in die Mitte
+    zu legen", and "Es wird ebenfalls mit 4 offenen Karten ... gespielt": a nine drawn
+    beside a nine takes a place of its own, so the row shows four cards, and each play
+    lays one card."""
+    g = game("""
+        rules: jass
+        phase: playing
+        p1 row: 6H | 9S | JC | KD
+        p1 draw: TC 9H
+        piles: 7H | QS
+        p2 row: 8D | 6S | 7S | 7C
+    """)
+    assert g.apply(Play(0, 0, 0, 1.0)) == [
+        Played(0, 0, 0, cards("6H"), 1.0),
+        Drawn(0, 0, card("9H"), False),
+    ]
+    assert line(g, "p1 row") == "9H | 9S | JC | KD"
+    assert g.apply(Play(1, 2, 0, 2.0)) == [Played(1, 2, 0, cards("7S"), 2.0)]
+    assert g.apply(Play(1, 0, 0, 2.5)) == [Played(1, 0, 0, cards("8D"), 2.5)]
+    assert g.apply(Play(0, 1, 0, 3.0)) == [
+        Played(0, 1, 0, cards("9S"), 3.0),
+        Drawn(0, 1, card("TC"), False),
+    ]
+    assert line(g, "p1 row") == "9H | TC | JC | KD", "the other nine stays in the row"
+
+
+def test_whole_jass_rounds_by_the_deck_s_defaults_never_lay_two_cards_at_once() -> None:
+    """001, Jass: not more than one card at once into the middle, in every round."""
+    rules = Rules.for_deck("jass")
+    for seed in range(20):
+        g = Game.deal(rules, random.Random(seed))
+        rng = random.Random(seed)
+        time = 0.0
+        while g.phase is not Phase.ROUND_OVER:
+            time += 0.5
+            for p in g.state.players:
+                assert all(len(pile) <= 1 for pile in p.row), "four open cards, no stacks"
+            if g.phase is Phase.WAITING_FLIP:
+                events = g.apply(Flip(time))
+            elif g.phase is Phase.STRESS:
+                events = g.apply(CallStress(rng.randrange(2), time))
+            else:
+                mover = rng.randrange(2)
+                if not g.legal_plays(mover):
+                    mover = 1 - mover
+                events = g.apply(Play(mover, *rng.choice(g.legal_plays(mover)), time))
+            for happened in events:
+                if isinstance(happened, Played):
+                    assert len(happened.cards) == 1
+            assert time < 5000
+
+
 def test_jokers_are_never_stacked() -> None:
     g = game("""
         rules: standard jokers=2
@@ -1158,7 +1211,7 @@ def test_the_stop_is_spent_on_the_opponent_s_next_play_whatever_it_is() -> None:
 # --------------------------------------------------------------------------- winning
 
 WON = """
-    rules: jass
+    rules: jass stacking=on
     phase: playing
     p1 row: - | 7H 7D | - | -
     piles: 6C | 7S

@@ -154,7 +154,8 @@ DECKS: dict[str, Deck] = {
             tuple(range(6, 15)),
             1,
             source="001 (German), Einfacher Kartensatz: Jass 36 cards 6..A, to 5 wins, "
-            "stress stop, a false call costs nothing",
+            "stress stop, a false call costs nothing, four open cards and never more than "
+            "one card at once into the middle (so no stacking)",
         ),
         Deck(
             "skat",

@@ -444,7 +444,8 @@ class Rules:
     row_size: int = 4
     """Piles in each player's row."""
     stacking: bool = True
-    """Equal ranks in a row are stacked into one pile, played as a whole."""
+    """Equal ranks in a row are stacked into one pile, played as a whole (off by default
+    with Jass, which lays one card at a time)."""
     wrap: bool = True
     """The rank cycle wraps: the highest rank and the lowest are neighbours."""
     stress_penalty: StressPenalty = StressPenalty.BOTH
@@ -733,6 +734,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
             else "No stacking: every card in a row has a place of its own."
         ],
         lambda r: None if r.stacking else ("no stacking", "no stack"),
+        # 001, Jass: four open cards, and never more than one card at once into the middle.
+        per_deck={"jass": False},
     ),
     HouseRule(
         "wrap",

@@ -39,7 +39,7 @@ def short_line(rules: Rules, width: int = SHORT_WIDTH) -> str:
     >>> short_line(Rules.for_deck("standard"))
     'standard, row 4, to 3 wins'
     >>> short_line(Rules.for_deck("jass"))
-    'jass, row 4, false stress free, stress stop, to 5 wins'
+    'jass, row 4, no stack, false: free, stop, to 5'
     """
     parts, first = _parts(rules)
     for form in (0, 1):
