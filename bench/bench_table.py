@@ -1,6 +1,7 @@
 """The game's table in a real pty: key-to-screen latency, bytes per play, idle CPU, first frame.
 
     python bench/bench_table.py [--n 320] [--idle 10] [--starts 5]
+    python bench/bench_table.py --against DIR [--n 320]
 
 Everything runs ``python -m stress_tui`` in an 80x24 pseudo-terminal read by pyte
 (``tests/tty.py``), exactly as the end-to-end tests do, and prints:
@@ -20,6 +21,11 @@ Everything runs ``python -m stress_tui`` in an 80x24 pseudo-terminal read by pyt
   the first flip, over ``--idle`` seconds.
 - first frame: from starting the process until the table is on screen, median of
   ``--starts`` starts, next to the echo program's.
+
+With ``--against DIR`` (a checkout of the code before a change, e.g. made with ``git
+archive REV | tar -x -C DIR``) it measures only the latency, of the game from ``DIR`` and of
+the game from this tree, in alternating blocks as above, and prints this tree's speed as a
+ratio of the other's (above 1: faster now).
 """
 
 from __future__ import annotations
@@ -87,18 +93,25 @@ def left_top(s: TtySession) -> str:
     return s.row(LAY.piles_y)[x + 1 : x + LAY.card_w - 1].strip()
 
 
-def game_session(env: dict[str, str | None] | None = None, seed: int = 12) -> TtySession:
-    s = TtySession(GAME, args=["--seed", str(seed)], rows=ROWS, cols=COLS, env=env)
+def game_session(
+    env: dict[str, str | None] | None = None, seed: int = 12, cwd: str | None = None
+) -> TtySession:
+    s = TtySession(GAME, args=["--seed", str(seed)], rows=ROWS, cols=COLS, env=env, cwd=cwd)
     s.wait_for(lambda: "STRESS" in s.row(0), 10, "the first frame")
     return s
 
 
-def game_latency(n: int, warmup: int = 3) -> list[float]:
+def game_latency(n: int, warmup: int = 3, source: str | None = None) -> list[float]:
+    """``n`` samples of the game's key-to-screen time (the game from the tree ``source``,
+    if given, instead of this one)."""
     position, run = run_position()
     per_round = len(run) - warmup - 1
     samples: list[float] = []
+    env: dict[str, str | None] = {"STRESS_TUI_POSITION": position}
+    if source is not None:  # ``-m`` looks in the working directory first
+        env["PYTHONPATH"] = source
     while len(samples) < n:
-        with game_session({"STRESS_TUI_POSITION": position}) as s:
+        with game_session(env, cwd=source) as s:
             s.wait_for(lambda: left_top(s) == "2♠", 5, "the position")
             count = min(per_round, n - len(samples))
             samples += measure_keys(
@@ -176,12 +189,37 @@ def first_frame(argv: list[str], ready: object, starts: int) -> float:
     return statistics.median(times)
 
 
+def against(other: str, n: int) -> int:
+    """The game's latency from this tree and from ``other``, in alternating blocks."""
+    here = str(Path(__file__).resolve().parent.parent)
+    before: list[float] = []
+    now: list[float] = []
+    while len(now) < n:
+        block = min(BLOCK, n - len(now))
+        before += game_latency(block, source=other)
+        now += game_latency(block, source=here)
+    old, new = summarize(before), summarize(now)
+    print("key to screen (pty + pyte, 80x24), alternating blocks")
+    print(f"  before ({other})  {old.format()}")
+    print(f"  now    ({here})  {new.format()}")
+    print(
+        f"  speed now / before: median {old.median / new.median:.2f}x, "
+        f"p99 {old.p99 / new.p99:.2f}x  (goal: >= 0.9x)"
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--n", type=int, default=320, help="latency samples (default 320)")
     parser.add_argument("--idle", type=float, default=10.0, help="idle seconds (default 10)")
     parser.add_argument("--starts", type=int, default=5, help="starts timed (default 5)")
+    parser.add_argument(
+        "--against", metavar="DIR", help="compare the latency with the game from DIR"
+    )
     args = parser.parse_args(argv)
+    if args.against:
+        return against(args.against, args.n)
 
     echo_samples: list[float] = []
     game_samples: list[float] = []

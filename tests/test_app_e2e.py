@@ -85,12 +85,15 @@ def game(
     assert lay is not None
     env = {**NO_CONFIG, **DATA_ENV, **(env or {})}
     with TtySession(args=argv, rows=rows, cols=cols, env=env) as s:
-        # A frame is written top to bottom, maybe in several reads: wait for its last line
-        # (player 2's keys, or the computer's name where player 2 has no keys).
+        # A frame may arrive in several reads, and its runs are written grouped by style,
+        # not top to bottom: wait for player 2's keys (or the computer's name where player
+        # 2 has no keys) and for both players' names, the last runs of the first frame.
         s.wait_for(
             lambda: (
                 "STRESS" in s.row(0)
                 and (s.row(lay.hints_y[1]).strip() != "" or "computer" in s.row(lay.rows_y[1] + 2))
+                and s.row(lay.rows_y[0])[1] != " "
+                and s.row(lay.rows_y[1])[1] != " "
             ),
             timeout=10,
             what="the first frame",

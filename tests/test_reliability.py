@@ -269,7 +269,7 @@ def test_escape_sequences_blessed_does_not_know_do_not_hold_up_the_keys(
     (0.35 s by default) for more bytes although they are already there
     (``_is_incomplete_keystroke`` is true for any text that starts with a known prefix
     such as ``ESC [``): two pasted lines (their start and end markers: four sequences)
-    held up the next key for 1.4 s. The game now waits 30 ms (``app.ESC_DELAY``)."""
+    held up the next key for 1.4 s. The game now waits 30 ms (``session.ESC_DELAY``)."""
     paste = b"\x1b[200~2024\x1b[201~"  # a bracketed paste of digits: no player's keys
     assert parse_stream(paste * 2).stalls == 4
     with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
@@ -301,7 +301,7 @@ def test_a_pasted_flood_does_not_make_the_game_deaf(tmp_path: Path) -> None:
 
     Was F4: ``async_inkey`` moves the whole read-ahead buffer into a string and back for
     every key (``flushinp``, ``ungetch``), so n bytes read together cost n² steps: this
-    paste took 16 s. The game now drops input past ``app.FLOOD`` characters read ahead."""
+    paste took 16 s. The game now drops input past ``session.FLOOD`` characters read ahead."""
     with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
         send_all(s, b"0123456789" * 2000)
         answered(s, timeout=2.0)  # Ctrl-L again and again: the flood may take one along

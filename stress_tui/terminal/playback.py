@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any
+from typing import Any, Protocol
 
 from blessed import Terminal
 
@@ -28,9 +28,13 @@ from stress_tui.core.settings import Settings
 from stress_tui.core.stats import RoundStats, round_stats
 from stress_tui.core.table import Table
 from stress_tui.storage.replay import Replay, events_digest
-from stress_tui.terminal.app import EXIT_QUIT, EXIT_SIGINT, Screen, run_screen
-from stress_tui.terminal.keys import Binding, Intent, replay_keymap
-from stress_tui.terminal.view import Overlay, ReplayBar, Result, View
+from stress_tui.terminal.app import run_screen
+from stress_tui.terminal.clock import Clock
+from stress_tui.terminal.controller import Controller, Handler, Host
+from stress_tui.terminal.keys import Binding, Intent, KeyMap, replay_keymap
+from stress_tui.terminal.screen import Screen
+from stress_tui.terminal.session import EXIT_QUIT
+from stress_tui.terminal.view import ReplayBar, Result, View
 
 
 class Playback:
@@ -137,6 +141,55 @@ def _score(value: Any) -> tuple[int, int]:
     return 0, 0
 
 
+class ReplayHost(Host, Protocol):
+    """What the replay's controller asks of the replay viewer."""
+
+    def again(self) -> None:
+        """Watch the round again from its start."""
+
+    def step(self) -> None:
+        """Pause, and apply the next recorded action."""
+
+
+class ReplayController(Controller):
+    """A replay's keys: Space pauses and goes on, Right steps, q or Esc leaves; only the
+    result covers the table (a paused replay is still watched)."""
+
+    host: ReplayHost
+
+    def __init__(self, host: ReplayHost, clock: Clock, keymap: KeyMap) -> None:
+        super().__init__(host, clock, keymap)
+
+    def table(self) -> dict[Intent, Handler]:
+        return {
+            **super().table(),
+            Intent.MENU_QUIT: self.leave,
+            Intent.CONFIRM: self.again,
+            Intent.PAUSE: self.toggle_pause,
+            Intent.STEP: self.step,
+        }
+
+    def leave(self, binding: Binding, overlay: str | None) -> None:
+        self.host.finish(EXIT_QUIT)
+
+    def again(self, binding: Binding, overlay: str | None) -> None:
+        if self.grace_over():
+            self.host.again()
+
+    def toggle_pause(self, binding: Binding, overlay: str | None) -> None:
+        if self.result is not None:
+            return
+        if "pause" in self.clock.paused:
+            self.clock.unpause("pause")
+        else:
+            self.clock.pause("pause")
+        self.host.request_draw()
+
+    def step(self, binding: Binding, overlay: str | None) -> None:
+        if self.result is None:
+            self.host.step()
+
+
 class ReplayApp(Screen):
     """A replay watched on the terminal table."""
 
@@ -157,21 +210,23 @@ class ReplayApp(Screen):
             keymap=None,
         )
         super().__init__(term, settings, colour)
-        self.keymap = replay_keymap()
         self.replay = replay
         """The recording."""
-        self.speed = speed
+        self.clock.speed = speed
         self.score = _score(header.get("score"))
         """The match's score when the round began."""
         self.playback = Playback(replay)
         self.table = self.playback.table
 
+    def make_controller(self) -> ReplayController:
+        return ReplayController(self, self.clock, replay_keymap())
+
     # ------------------------------------------------------------------ the round
 
     def begin_round(self) -> None:
-        self.set_clock(self.table.game.state.time)
-        self.paused.discard("pause")
-        self.result = None
+        self.clock.set(self.table.game.state.time)
+        self.clock.paused.discard("pause")
+        self.controller.result = None
         self.notices.clear()
         self.playback.start()
         self.schedule()
@@ -186,12 +241,12 @@ class ReplayApp(Screen):
     def due_times(self) -> list[float | None]:
         action = self.playback.next_action
         if self.playback.over:
-            return [self.last_time]  # the end: the result screen, now
+            return [self.clock.last]  # the end: the result screen, now
         return [None if action is None else action.time]
 
     def advance(self, now: float) -> None:
         self.after_events(self.playback.play_until(now), now)
-        if self.result is None and self.playback.over:
+        if self.controller.result is None and self.playback.over:
             self.end()
 
     def after_events(self, events: list[Event], now: float) -> None:
@@ -221,7 +276,7 @@ class ReplayApp(Screen):
             notes.append("these events differ from the recorded ones")
         wins = self.rules.wins
         match_over = winner is not None and self.score[winner] + 1 >= wins
-        self.show_result(
+        self.controller.show_result(
             Result(
                 winner,
                 match_over,
@@ -234,45 +289,17 @@ class ReplayApp(Screen):
 
     # ------------------------------------------------------------------ keys
 
-    @property
-    def overlay(self) -> str | None:
-        """Only the result covers the table: a paused replay is still watched."""
-        return Overlay.RESULT if self.result is not None else None
-
-    def on_binding(self, binding: Binding, overlay: str | None) -> None:
-        intent = binding.intent
-        if intent is Intent.QUIT:
-            self.finish(EXIT_SIGINT)
-        elif intent is Intent.MENU_QUIT:
-            self.finish(EXIT_QUIT)
-        elif intent is Intent.REDRAW:
-            self.frame = None
-            self.request_draw()
-        elif intent is Intent.CONFIRM:
-            if self.grace_over():
-                self.again()
-        elif self.result is not None:
-            return
-        elif intent is Intent.PAUSE:
-            if "pause" in self.paused:
-                self.unpause("pause")
-            else:
-                self.pause("pause")
-            self.request_draw()
-        elif intent is Intent.STEP:
-            self.step()
-
     def step(self) -> None:
         """Pause, and apply the next recorded action (the clock jumps to its time)."""
         action = self.playback.next_action
-        self.pause("pause")
+        self.clock.pause("pause")
         if action is None:
             return
-        now = max(self.game_time(), action.time)
-        self.set_clock(now)
+        now = max(self.clock.now(), action.time)
+        self.clock.set(now)
         self.notices.expire(now)
         self.after_events(self.playback.step(), now)
-        if self.result is None and self.playback.over:
+        if self.controller.result is None and self.playback.over:
             self.end()
         self.request_draw()
 
@@ -280,7 +307,7 @@ class ReplayApp(Screen):
 
     def view(self) -> View:
         score = self.score
-        result = self.result
+        result = self.controller.result
         if result is not None and result.winner is not None:
             won = [score[0], score[1]]
             won[result.winner] += 1
@@ -290,7 +317,10 @@ class ReplayApp(Screen):
             result=result,
             seed=self.replay.seed,
             replay=ReplayBar(
-                self.speed, "pause" in self.paused, len(self.playback.applied), self.playback.total
+                self.clock.speed,
+                "pause" in self.clock.paused,
+                len(self.playback.applied),
+                self.playback.total,
             ),
         )
 

@@ -1,0 +1,269 @@
+"""The controller: what a key does, and which screen covers the table.
+
+A key press becomes a binding through the key map (``terminal/keys.py``); the binding's
+intent picks its handler from a table (``Controller.handlers``), which opens and closes
+the overlays (help, pause, the result screen) or hands a player's key to the game. What is
+not a key press is not acted on: the rest of an escape sequence and the inside of a paste
+are dropped (``keys.SequenceFilter``), and a held key (the kitty keyboard protocol's
+repeats) plays once.
+
+The controller holds no terminal and no event loop: it works on a ``Clock`` and asks its
+``Host`` (the screen) for everything else, so it is tested in-process.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Protocol
+
+from stress_tui.core.engine import Action, CallStress, Play, ReadyToFlip, StopStress
+from stress_tui.terminal.clock import Clock
+from stress_tui.terminal.keys import (
+    Binding,
+    Intent,
+    KeyMap,
+    KeystrokeLike,
+    SequenceFilter,
+    key_name,
+)
+from stress_tui.terminal.session import EXIT_QUIT, EXIT_SIGINT
+from stress_tui.terminal.view import Overlay, Result
+
+RESULT_GRACE = 0.5
+"""Seconds after a round ends during which the result screen ignores keys, so that a
+player still hammering their keys does not skip it (or quit)."""
+
+
+class Keystroke(KeystrokeLike, Protocol):
+    """A key as read (blessed's ``Keystroke``)."""
+
+    @property
+    def repeated(self) -> bool: ...
+
+
+class Host(Protocol):
+    """What the controller asks of the screen it runs in."""
+
+    def finish(self, code: int) -> None:
+        """End the game with this exit status."""
+
+    def request_draw(self) -> None:
+        """Draw soon (something on screen changed)."""
+
+    def redraw(self) -> None:
+        """Draw everything again, as if the screen showed nothing."""
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> None:
+        """Run ``callback`` after ``delay`` seconds of the outside clock."""
+
+    def suspend(self) -> None:
+        """Ctrl-Z: stop the game for the shell."""
+
+
+class GameHost(Host, Protocol):
+    """What the game's controller asks of the game."""
+
+    def help_offset(self, offset: int) -> int:
+        """The help screen's first line for a wish to start at ``offset`` (kept in range
+        for the window's size)."""
+
+    def play(self, binding: Binding) -> None:
+        """A player's key: make it an action and apply it."""
+
+    def next_round(self) -> None:
+        """After the result screen: the next round."""
+
+
+Handler = Callable[[Binding, str | None], None]
+"""What an intent does, given its binding and the overlay showing when it came."""
+
+
+class Controller:
+    """A screen's keys: a table from intent to handler, and what covers the table. This
+    base answers only the keys every screen has (Ctrl-C, redraw); ``GameController`` and
+    the replay viewer's controller add their own."""
+
+    def __init__(self, host: Host, clock: Clock, keymap: KeyMap) -> None:
+        self.host = host
+        self.clock = clock
+        """The round's clock (an overlay may stop it)."""
+        self.keymap = keymap
+        """Who presses what."""
+        self.sequences = SequenceFilter()
+        """Drops escape sequences and pastes that are not key presses."""
+        self.result: Result | None = None
+        """The round's result, while its screen covers the table."""
+        self.handlers: dict[Intent, Handler] = self.table()
+        """What each intent does."""
+
+    def table(self) -> dict[Intent, Handler]:
+        """The intents this screen answers, and their handlers."""
+        return {Intent.QUIT: self.interrupt, Intent.REDRAW: self.redraw}
+
+    @property
+    def overlay(self) -> str | None:
+        """What covers the table now."""
+        return Overlay.RESULT if self.result is not None else None
+
+    # ------------------------------------------------------------------ keys in
+
+    def key(self, keystroke: Keystroke) -> None:
+        """One key, as it arrived."""
+        if not self.sequences.passes(keystroke):
+            return
+        if keystroke.repeated:
+            return  # kitty keyboard protocol: a held key plays once
+        name = key_name(keystroke)
+        if name is None:
+            return
+        if name == "ctrl+z":  # only seen as a key with the kitty protocol
+            self.host.suspend()
+            return
+        overlay = self.overlay
+        binding = self.keymap.lookup(name, menu=overlay is not None)
+        if binding is None:
+            return
+        self.on_binding(binding, overlay)
+
+    def on_binding(self, binding: Binding, overlay: str | None) -> None:
+        """What a binding does, given the overlay showing when its key came."""
+        handler = self.handlers.get(binding.intent)
+        if handler is not None:
+            handler(binding, overlay)
+
+    def burst_over(self) -> None:
+        """The keys that arrived together have all been read."""
+        self.sequences.burst_over()
+
+    # ------------------------------------------------------------------ handlers
+
+    def interrupt(self, binding: Binding, overlay: str | None) -> None:
+        """Ctrl-C as a key: leave at once."""
+        self.host.finish(EXIT_SIGINT)
+
+    def redraw(self, binding: Binding, overlay: str | None) -> None:
+        self.host.redraw()
+
+    # ------------------------------------------------------------------ the result
+
+    def show_result(self, result: Result) -> None:
+        """Cover the table with the round's result; its keys work a moment later."""
+        self.result = result
+        self.host.call_later(RESULT_GRACE, functools.partial(self.result_keys_live, result))
+        self.host.request_draw()
+
+    def result_keys_live(self, result: Result) -> None:
+        result.keys_live = True
+        self.host.request_draw()
+
+    def grace_over(self) -> bool:
+        """Whether the result screen takes keys yet."""
+        return self.result is not None and self.result.keys_live
+
+
+class GameController(Controller):
+    """The game's keys: the players' keys on the table; help, pause and the result screen
+    over it (help and pause stop the clock)."""
+
+    host: GameHost
+
+    def __init__(self, host: GameHost, clock: Clock, keymap: KeyMap) -> None:
+        super().__init__(host, clock, keymap)
+        self.help_offset = 0
+        """The first line of the help shown (it scrolls when it does not fit)."""
+
+    def table(self) -> dict[Intent, Handler]:
+        return {
+            **super().table(),
+            Intent.HELP: self.toggle_help,
+            Intent.PAUSE: self.toggle_pause,
+            Intent.CONFIRM: self.confirm,
+            Intent.SCROLL_UP: self.scroll,
+            Intent.SCROLL_DOWN: self.scroll,
+            Intent.MENU_QUIT: self.menu_quit,
+            Intent.LEFT: self.play,
+            Intent.RIGHT: self.play,
+            Intent.STRESS: self.play,
+            Intent.READY: self.play,
+            Intent.STOP: self.play,
+        }
+
+    @property
+    def overlay(self) -> str | None:
+        paused = self.clock.paused
+        if "help" in paused:
+            return Overlay.HELP
+        if self.result is not None:
+            return Overlay.RESULT
+        if "pause" in paused:
+            return Overlay.PAUSE
+        return None
+
+    def toggle_help(self, binding: Binding, overlay: str | None) -> None:
+        if overlay == Overlay.HELP:
+            self.clock.unpause("help")
+        else:
+            self.help_offset = 0
+            self.clock.pause("help")
+        self.host.request_draw()
+
+    def toggle_pause(self, binding: Binding, overlay: str | None) -> None:
+        if overlay == Overlay.HELP:
+            self.clock.unpause("help")
+        elif overlay == Overlay.PAUSE:
+            self.clock.unpause("pause")
+        elif overlay is None:
+            self.clock.pause("pause")
+        self.host.request_draw()
+
+    def confirm(self, binding: Binding, overlay: str | None) -> None:
+        if overlay == Overlay.RESULT and self.grace_over():
+            self.host.next_round()
+        elif overlay == Overlay.PAUSE:
+            self.clock.unpause("pause")
+            self.host.request_draw()
+
+    def scroll(self, binding: Binding, overlay: str | None) -> None:
+        if overlay != Overlay.HELP:
+            return
+        step = 1 if binding.key in ("up", "down") else 10
+        step = -step if binding.intent is Intent.SCROLL_UP else step
+        self.help_offset = self.host.help_offset(self.help_offset + step)
+        self.host.request_draw()
+
+    def menu_quit(self, binding: Binding, overlay: str | None) -> None:
+        if overlay != Overlay.RESULT or self.grace_over():
+            self.host.finish(EXIT_QUIT)
+
+    def play(self, binding: Binding, overlay: str | None) -> None:
+        """A player's key counts only on the table itself (no overlay, clock running)."""
+        if binding.player is not None and overlay is None and not self.clock.paused:
+            self.host.play(binding)
+
+    def new_round(self) -> None:
+        """A round begins: no overlay over it."""
+        self.clock.paused.discard("help")
+        self.clock.paused.discard("pause")
+        self.result = None
+
+
+def action_for(binding: Binding, now: float, row_size: int) -> Action | None:
+    """The engine action a player's key asks for, stamped ``now`` (``None``: a pile key
+    past the row's end, under rules with fewer piles than the key map)."""
+    player = binding.player
+    assert player is not None
+    intent = binding.intent
+    if intent is Intent.LEFT or intent is Intent.RIGHT:
+        pile = binding.pile
+        assert pile is not None
+        if pile >= row_size:
+            return None
+        return Play(player, pile, 0 if intent is Intent.LEFT else 1, now)
+    if intent is Intent.STRESS:
+        return CallStress(player, now)
+    if intent is Intent.READY:
+        return ReadyToFlip(player, now)
+    if intent is Intent.STOP:
+        return StopStress(player, now)
+    return None  # pragma: no cover - the key map gives players no other intents

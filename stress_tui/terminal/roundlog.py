@@ -1,0 +1,201 @@
+"""The round log: what is kept of each round, fed by the table's own stream of actions.
+
+A ``RoundLog`` listens to the table (``watch`` makes it the table's ``on_action``): every
+action applied, with its events, is kept for the round's statistics and written to the
+round's replay the moment it is applied (``stress_tui.storage.replay``). When an event
+ends the round, the log finishes the replay, measures the round (``stress_tui.core.stats``)
+and counts it in the record kept across matches (``stress_tui.storage.record``); the
+result screen reads what came of it from ``ended``.
+
+A recording or record problem (a data directory that cannot be written, a broken record
+file) is said once (``warn``) and the game plays on without it; it never ends the game.
+Only a round dealt from a seed is recorded and counted: a position set up from notation
+has no seed to replay it from.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from stress_tui.core.engine import Action, Event, Game, RoundDrawn, RoundWon, State
+from stress_tui.core.notation import format_rules
+from stress_tui.core.rules import Rules
+from stress_tui.core.settings import Settings
+from stress_tui.core.stats import RoundStats, round_stats
+from stress_tui.core.table import Table
+from stress_tui.storage.files import StorageError, reason
+from stress_tui.storage.record import Record, count_round
+from stress_tui.storage.replay import Recorder, replay_dir
+
+
+@dataclass(frozen=True)
+class RoundEnd:
+    """What the log made of a round that ended."""
+
+    stats: RoundStats
+    """Both players' statistics of the round."""
+    notes: tuple[str, ...]
+    """Lines about the round's files: where its replay went, what could not be saved."""
+
+
+class RoundLog:
+    """Every round's actions, replay, statistics and place in the record."""
+
+    def __init__(self, settings: Settings, rules: Rules, warn: Callable[[str], None]) -> None:
+        self.settings = settings
+        """Who plays (names and kinds, written to the replay and the record)."""
+        self.rules = rules
+        """The rules every round is played by (the record counts rounds by them)."""
+        self.warn = warn
+        """Says a problem with the files (on the banner line)."""
+        self.table: Table | None = None
+        """The round being logged."""
+        self.round_seed: int | None = None
+        """The seed the round was dealt with (``None``: a position, not recorded)."""
+        self.dealt: tuple[State, Any] | None = None
+        """The round as it began: its position and its random source's state."""
+        self.actions: list[Action] = []
+        """Every action applied this round, for its statistics."""
+        self.score = (0, 0)
+        """The match's score when the round began."""
+        self.recorder: Recorder | None = None
+        """The round's replay being written (``None``: not recorded)."""
+        self.replays_off: str | None = None
+        """Why replays are not written this session (``None``: they are)."""
+        self.record_off: str | None = None
+        """Why the record is not updated this session (``None``: it is)."""
+        self.warnings: list[str] = []
+        """Said when the first round begins."""
+        self.ended: RoundEnd | None = None
+        """What came of the round, once it has ended."""
+        try:
+            Record.load()
+        except StorageError as error:
+            self.record_off = str(error)
+            self.warnings.append(
+                "The record file cannot be read: left alone, not updated "
+                "(stress-tui stats says why)"
+            )
+
+    def watch(self, table: Table, round_seed: int | None) -> None:
+        """Listen to a new round's table (dealt from ``round_seed``, if it was)."""
+        game = table.game
+        self.table = table
+        self.round_seed = round_seed
+        self.dealt = (_copy_state(game.state), game.rng.getstate())
+        self.actions = []
+        self.ended = None
+        table.on_action = self.on_action
+
+    def start(self, round_number: int, score: tuple[int, int]) -> None:
+        """The round begins: say what is wrong with the files, open its replay."""
+        for warning in self.warnings:
+            self.warn(warning)
+        self.warnings = []
+        self.score = score
+        self.recorder = None
+        if self.round_seed is None or self.replays_off is not None:
+            return
+        assert self.table is not None
+        try:
+            self.recorder = Recorder.start(
+                self.table.game,
+                self.round_seed,
+                self.settings.players,
+                self.settings.names,
+                round_number,
+                score,
+            )
+        except OSError as error:
+            self.stop_recording(error)
+
+    def on_action(self, action: Action, events: list[Event]) -> None:
+        """Every action the table applies: kept for the statistics, written to the replay;
+        the round's end is counted."""
+        self.actions.append(action)
+        if self.recorder is not None:
+            try:
+                self.recorder.record(action, events)
+            except OSError as error:
+                self.stop_recording(error)
+        for event in events:
+            if isinstance(event, (RoundWon, RoundDrawn)):
+                self.end(event)
+
+    def end(self, event: RoundWon | RoundDrawn) -> None:
+        """Write the replay's end, measure the round and count it in the record."""
+        winner = event.player if isinstance(event, RoundWon) else None
+        match_over = winner is not None and self.score[winner] + 1 >= self.rules.wins
+        stats = round_stats(self.dealt_game(), self.actions)
+        notes = [self.finish_recording(), self.count_in_record(stats, match_over)]
+        self.ended = RoundEnd(stats, tuple(note for note in notes if note))
+
+    def dealt_game(self) -> Game:
+        """A copy of the round as it began (for its statistics)."""
+        assert self.dealt is not None
+        state, rng_state = self.dealt
+        rng = random.Random()
+        rng.setstate(rng_state)
+        return Game(_copy_state(state), rng)
+
+    def stop_recording(self, error: OSError) -> None:
+        """A replay could not be written: say so once, play on without replays."""
+        recorder, self.recorder = self.recorder, None
+        if recorder is not None:
+            with contextlib.suppress(OSError):
+                recorder.close()
+        self.replays_off = reason(error)
+        self.warn(f"Not recording replays ({self.replays_off}): {replay_dir()}")
+
+    def finish_recording(self) -> str | None:
+        """End the round's replay; a line for the result screen."""
+        if self.round_seed is None:
+            return "not recorded: a round set up from a position has no seed"
+        recorder, self.recorder = self.recorder, None
+        if recorder is None:
+            return None if self.replays_off is None else f"not recorded ({self.replays_off})"
+        assert self.table is not None
+        try:
+            path = recorder.finish(self.table.game)
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                recorder.close()
+            self.replays_off = reason(error)
+            return f"replay not saved ({self.replays_off}): {recorder.part}"
+        return f"replay: {path.name}"
+
+    def count_in_record(self, stats: RoundStats, match_over: bool) -> str | None:
+        """Add the round (and the match) to the record; a line for the result screen if
+        that failed (said once: the record is then left alone for the session)."""
+        if self.round_seed is None or self.record_off is not None or stats.winner is None:
+            return None
+        names, rules = self.settings.names, format_rules(self.rules)
+        try:
+            count_round(names, rules, stats, match_over)
+        except StorageError as error:
+            self.record_off = str(error)
+            return "record not updated: the file cannot be read (stress-tui stats says why)"
+        except OSError as error:
+            self.record_off = reason(error)
+            return f"record not updated ({self.record_off})"
+        return None
+
+    def close(self) -> None:
+        """Quit mid-round: the replay keeps its ``.part`` file, readable as it is (unless
+        nothing happened yet: a round left during its first count leaves no file)."""
+        recorder, self.recorder = self.recorder, None
+        if recorder is not None:
+            with contextlib.suppress(OSError):
+                recorder.close()
+                if not self.actions:
+                    recorder.part.unlink()
+
+
+def _copy_state(state: State) -> State:
+    """A copy of a position to apply actions to (its rules, which never change, shared)."""
+    return copy.deepcopy(state, {id(state.rules): state.rules})

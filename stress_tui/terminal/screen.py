@@ -1,0 +1,356 @@
+"""The screen: a round on the table in a terminal, on one asyncio loop.
+
+A ``Screen`` joins the round's ``Clock`` (``terminal/clock.py``), the terminal ``Session``
+(``terminal/session.py``: modes, signals, keys, frames) and a ``Controller``
+(``terminal/controller.py``: what a key does). It owns the one timer and the drawing.
+
+One task reads the keyboard; every key is stamped with the round's clock and applied at
+once, in the order the keys arrived, so two keys in one burst are settled by their order.
+The table's own doings (the flip after "1 2 3", a computer player's move) and the
+countdown's ticks are carried out by one timer set for the next of them; with nothing due,
+nothing runs. A frame is drawn only after something changed, and only the cells that
+changed are written, in one write.
+
+The terminal is put back on every way out: quit, Ctrl-C (exit 130), Ctrl-\\ (131),
+SIGTERM (143), SIGHUP (129), SIGPIPE (141) and a crash (the exception goes on to ``run``).
+Ctrl-Z suspends with the terminal restored and draws everything again on ``fg``.
+
+Subclasses say what a round is (``begin_round``), what is due when (``due_times``,
+``advance``), which controller takes the keys (``make_controller``) and what a frame shows
+(``view``): the game (``terminal/app.py``) and the replay viewer (``terminal/playback.py``).
+
+Test hook (an environment variable, not for players): ``STRESS_TUI_TEST_CRASH=1`` makes
+the first key raise, to check the crash path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import gc
+import os
+import signal
+from collections.abc import Callable
+from typing import Any
+
+from blessed import Terminal
+from blessed.keyboard import Keystroke
+
+from stress_tui.core.rules import Rules
+from stress_tui.core.settings import Settings
+from stress_tui.core.table import Table
+from stress_tui.terminal.clock import Clock
+from stress_tui.terminal.controller import Controller
+from stress_tui.terminal.draw.canvas import Frame, FrameCanvas, RenderCache
+from stress_tui.terminal.draw.encode import encode
+from stress_tui.terminal.draw.palette import Palette
+from stress_tui.terminal.keys import KeyMap
+from stress_tui.terminal.layout import Layout, layout
+from stress_tui.terminal.notices import Notice, Notices
+from stress_tui.terminal.pieces import countdown_ticks, warm_cards
+from stress_tui.terminal.render import render
+from stress_tui.terminal.session import (
+    EXIT_SIGHUP,
+    EXIT_SIGINT,
+    EXIT_SIGPIPE,
+    EXIT_SIGQUIT,
+    EXIT_SIGTERM,
+    GONE,
+    Session,
+)
+from stress_tui.terminal.view import View
+
+WARNING_SECONDS = 5.0
+"""How long a warning (replays off, a broken record file) stays on the banner line."""
+
+CRASH_ENV = "STRESS_TUI_TEST_CRASH"
+
+
+class Screen:
+    """A round on the table in a terminal: the timer and the drawing, joining the clock,
+    the terminal session and the controller."""
+
+    def __init__(self, term: Terminal, settings: Settings, colour: bool = True) -> None:
+        self.term = term
+        self.settings = settings
+        self.rules: Rules = settings.rules
+        """The rules of the round on the table."""
+        self.palette = Palette(term, colour=colour, four_colour=settings.four_colour)
+        self.notices = Notices(settings.names)
+        self.crash_on_key = os.environ.get(CRASH_ENV) == "1"
+
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.done: asyncio.Future[int] | None = None
+        self.table: Table
+        """The round on the table (set by the subclass)."""
+        self.clock = Clock(self.loop_time, on_change=self.schedule)
+        """The round's clock."""
+        self.session = Session(term)
+        """The terminal: its modes, signals, keys and frames."""
+        self.controller = self.make_controller()
+        """What the keys do; what covers the table."""
+        self.timer: asyncio.TimerHandle | None = None
+        self.timer_due = 0.0
+        self.draw_pending = False
+        self.cache = RenderCache()
+        """Glyph widths, styled text and cards, kept from frame to frame."""
+        self.frame: Frame | None = None
+        """What the screen shows now (``None``: unknown, draw everything)."""
+        self.canvas: FrameCanvas | None = None
+        """Where frames are drawn, kept from one to the next (for the screen's size)."""
+        self.size = (0, 0)
+        self.resumed = False
+        self.warm: tuple[int, int] | None = None
+        """The card size drawn ahead of time."""
+
+    @property
+    def keymap(self) -> KeyMap:
+        """Who presses what."""
+        return self.controller.keymap
+
+    def loop_time(self) -> float:
+        assert self.loop is not None
+        return self.loop.time()
+
+    def warn(self, text: str) -> None:
+        """Say something went wrong outside the game (on the banner line, for a while)."""
+        now = self.clock.now() if self.loop is not None else self.clock.last
+        shown = self.notices.headline
+        if shown is not None and shown.kind == "warn" and (shown.until or 0.0) > now:
+            text = f"{shown.text}; {text}"  # another warning still up: say both
+        self.notices.headline = Notice(text, "warn", now + WARNING_SECONDS)
+        self.schedule()
+        self.request_draw()
+
+    # ------------------------------------------------------------------ the round
+
+    def make_controller(self) -> Controller:
+        """The controller that takes this screen's keys."""
+        raise NotImplementedError
+
+    def begin_round(self) -> None:
+        """Start the round's clock and draw it."""
+        raise NotImplementedError
+
+    def due_times(self) -> list[float | None]:
+        """When the round next has something to do by itself."""
+        raise NotImplementedError
+
+    def advance(self, now: float) -> None:
+        """Carry out what is due by ``now``."""
+        raise NotImplementedError
+
+    def view(self) -> View:
+        """What a frame shows."""
+        raise NotImplementedError
+
+    def frame_view(self, **differing: Any) -> View:
+        """A frame's ``View`` with what every screen shows the same way filled in, and
+        ``differing`` (score, result, seed...) as the screen gives it."""
+        return View(
+            table=self.table,
+            now=self.clock.now(),
+            keymap=self.keymap,
+            notices=self.notices,
+            names=self.settings.names,
+            kinds=self.settings.players,
+            overlay=self.controller.overlay,
+            ascii=self.settings.ascii,
+            **differing,
+        )
+
+    def shut_down(self) -> None:
+        """On the way out, whichever way (quit, signal, crash): let go of what is open."""
+
+    # ------------------------------------------------------------------ the timer
+
+    def schedule(self) -> None:
+        """Set the one timer for the next thing due: a flip, a computer's move, a tick of
+        the count, a notice or a lockout running out. None while paused or idle."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.loop is None or self.clock.paused or self.controller.result is not None:
+            return
+        now = self.clock.now()
+        times = [
+            *self.due_times(),
+            countdown_ticks(self.table, now),
+            self.notices.next_expiry(),
+        ]
+        times += [p.locked_until for p in self.table.game.state.players if p.locked_until > now]
+        due = [t for t in times if t is not None]
+        if not due:
+            return
+        self.timer_due = min(due)
+        self.timer = self.loop.call_at(self.clock.when(self.timer_due), self.guarded, self.on_timer)
+
+    def on_timer(self) -> None:
+        self.timer = None
+        now = self.clock.reach(self.timer_due)
+        self.advance(now)
+        self.notices.expire(now)
+        # A tick of the count, a notice or a lockout running out: the screen changes.
+        self.request_draw()
+        self.schedule()
+
+    # ------------------------------------------------------------------ keys
+
+    async def read_keys(self) -> None:
+        """The one task that reads the keyboard."""
+        try:
+            await self.session.read_keys(self.on_key, self.controller.burst_over)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            self.fail(error)
+
+    def on_key(self, keystroke: Keystroke) -> None:
+        """One key, as it arrived."""
+        if self.crash_on_key:
+            raise RuntimeError(f"{CRASH_ENV}: a crash on the first key, as asked")
+        self.controller.key(keystroke)
+        # The last key of a burst is drawn at once, without waiting for the loop to
+        # come round; earlier keys of the burst leave the drawing to it.
+        if self.draw_pending and not self.session.input_pending():
+            self.draw()
+
+    # ------------------------------------------------------------------ for the controller
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> None:
+        assert self.loop is not None
+        self.loop.call_later(delay, self.guarded, callback)
+
+    def redraw(self) -> None:
+        """Draw everything again (Ctrl-L)."""
+        self.frame = None
+        self.request_draw()
+
+    # ------------------------------------------------------------------ drawing
+
+    def request_draw(self) -> None:
+        """Draw soon: once the keys that arrived together have all been applied."""
+        if self.draw_pending or self.loop is None:
+            return
+        self.draw_pending = True
+        self.loop.call_soon(self.guarded, self.draw_if_pending)
+
+    def draw_if_pending(self) -> None:
+        if self.draw_pending:
+            self.draw()
+
+    def draw(self) -> None:
+        """Render a frame and write what differs from the screen, in one write."""
+        self.draw_pending = False
+        if not self.session.is_open:
+            return
+        width, height = self.size
+        self.cache.trim()
+        canvas = self.canvas
+        if canvas is None or (canvas.width, canvas.height) != (width, height):
+            canvas = self.canvas = FrameCanvas(width, height, self.term.length, self.cache)
+        rows = render(self.view(), self.palette, canvas)
+        text = encode(self.frame, rows, self.term, clear=self.term.clear, cache=self.cache)
+        self.frame = rows
+        if text and not self.session.write_frame(text):
+            self.finish(EXIT_SIGHUP)
+
+    def on_resize(self) -> None:
+        """Lay the table out again for the terminal's size, pausing if it is too small."""
+        self.size = self.session.size()
+        lay = layout(self.size[0], self.size[1], self.rules.row_size)
+        if lay is None:
+            self.clock.pause("small")
+        else:
+            self.clock.unpause("small")
+        self.frame = None
+        self.request_draw()
+        if lay is not None and self.loop is not None and self.warm != (lay.card_h, lay.card_w):
+            self.warm = (lay.card_h, lay.card_w)
+            self.loop.call_soon(self.guarded, self.warm_up, lay)
+
+    def warm_up(self, lay: Layout) -> None:
+        """After a frame is up: draw every card once, so that no play waits for its card's
+        drawing, and set everything made so far aside from the garbage collector, whose
+        full collections would otherwise walk it all in the middle of some key press."""
+        cards = self.rules.spec.cards(self.rules.jokers)
+        warm_cards(self.cache, self.term.length, self.palette, lay, cards, self.settings.ascii)
+        if not gc.get_freeze_count():
+            gc.collect()
+            gc.freeze()
+
+    # ------------------------------------------------------------------ the terminal
+
+    def suspend(self) -> None:
+        """Ctrl-Z: restore the terminal, stop; on ``fg`` take it again and draw it all."""
+        self.clock.pause("suspend")
+        self.session.suspend()
+        # Here again after SIGCONT.
+        self.clock.unpause("suspend")
+        self.resumed = True
+        self.on_resize()
+
+    def on_continue(self) -> None:
+        """SIGCONT: after our own stop, already handled; after a stop from outside
+        (``kill -STOP``), the screen may be anything: draw it all."""
+        if self.resumed:
+            self.resumed = False
+            return
+        self.redraw()
+
+    # ------------------------------------------------------------------ running
+
+    def guarded(self, callback: Callable[..., Any], *args: Any) -> None:
+        """Run a loop callback; a crash in it ends the game (with the traceback)."""
+        try:
+            callback(*args)
+        except Exception as error:
+            self.fail(error)
+
+    def finish(self, code: int) -> None:
+        if self.done is not None and not self.done.done():
+            self.done.set_result(code)
+
+    def fail(self, error: BaseException) -> None:
+        if isinstance(error, OSError) and error.errno in GONE:
+            self.finish(EXIT_SIGHUP)  # the terminal has gone: a hangup, however noticed
+            return
+        if self.done is not None and not self.done.done():
+            self.done.set_exception(error)
+
+    async def main(self) -> int:
+        loop = asyncio.get_running_loop()
+        self.loop = loop
+        self.done = loop.create_future()
+        self.session.catch(
+            loop,
+            {
+                signal.SIGINT: functools.partial(self.finish, EXIT_SIGINT),
+                signal.SIGTERM: functools.partial(self.finish, EXIT_SIGTERM),
+                signal.SIGHUP: functools.partial(self.finish, EXIT_SIGHUP),
+                signal.SIGQUIT: functools.partial(self.finish, EXIT_SIGQUIT),
+                signal.SIGPIPE: functools.partial(self.finish, EXIT_SIGPIPE),
+                signal.SIGWINCH: self.on_resize,
+                signal.SIGTSTP: self.suspend,
+                signal.SIGCONT: self.on_continue,
+            },
+            self.guarded,
+        )
+        reader: asyncio.Task[None] | None = None
+        try:
+            self.session.enter()
+            self.size = self.session.size()
+            self.begin_round()
+            self.on_resize()
+            reader = asyncio.create_task(self.read_keys())
+            return await self.done
+        finally:
+            if self.timer is not None:
+                self.timer.cancel()
+            if reader is not None:
+                reader.cancel()
+            self.session.release()
+            try:
+                self.shut_down()
+            finally:
+                self.session.leave()

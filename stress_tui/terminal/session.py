@@ -1,0 +1,252 @@
+"""The terminal session: the terminal's modes, its signals, the keys read from it and the
+frames written to it.
+
+A ``Session`` takes the terminal (full screen, cbreak, hidden cursor, the kitty keyboard
+protocol, flow control off) and gives it back on every way out, as far as a terminal that
+has gone allows. One task reads the keyboard (``read_keys``); a flood of input larger than
+any typing is discarded. A frame is written in one go (inside a synchronized update where
+the terminal has them). Ctrl-Z gives the terminal back, stops, and takes it again on ``fg``.
+
+The exit statuses are the shell's: 128 plus the signal that ended the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import contextlib
+import errno
+import os
+import signal
+import sys
+import termios
+from collections.abc import Callable
+
+from blessed import Terminal
+from blessed.keyboard import Keystroke
+
+EXIT_QUIT = 0
+EXIT_CRASH = 1
+EXIT_NOT_A_TERMINAL = 2
+EXIT_SIGHUP = 128 + signal.SIGHUP
+EXIT_SIGINT = 128 + signal.SIGINT
+EXIT_SIGTERM = 128 + signal.SIGTERM
+EXIT_SIGQUIT = 128 + signal.SIGQUIT
+EXIT_SIGPIPE = 128 + signal.SIGPIPE
+
+ESC_DELAY = 0.03
+"""Seconds to wait after Esc for the rest of a sequence. blessed's 0.35 s also holds up
+every key behind a sequence it does not know (a paste, a mouse report); a terminal sends
+a whole sequence at once, and 30 ms covers a slow link."""
+
+FLOOD = 512
+"""Characters read ahead past which the input is a flood (a paste, a stuck key repeating
+into a slow terminal), not typing: it is discarded, since blessed reads a burst in time
+that grows with the square of its length."""
+
+QUERY_TIMEOUT = 0.5
+"""Seconds to wait for the terminal to answer a question (kitty keyboard, sync output)."""
+
+GONE = (errno.EIO, errno.EPIPE, errno.ENXIO, errno.EBADF)
+"""Errors that mean the terminal is no longer there."""
+
+_SYNC_BEGIN = "\x1b[?2026h"
+_SYNC_END = "\x1b[?2026l"
+
+
+class KeyboardClosedError(OSError):
+    """The keyboard's end was read: the terminal has gone (a hangup)."""
+
+
+class GameTerminal(Terminal):
+    """blessed's ``Terminal``, with the keyboard's end reported as the terminal gone.
+
+    When the terminal closes, a read of the keyboard finds its end: blessed's ``getch``
+    raises ``EOFError``, which ``flushinp`` (run at the start of every ``async_inkey``)
+    swallows, after which ``async_inkey`` waits for a byte that never comes in a loop that
+    never sleeps: a game whose SIGHUP did not arrive spun at 100% of a core, and one whose
+    read came before its SIGHUP exited with 1 as if it had crashed. Raised as an
+    ``OSError`` with ``EIO`` instead, the end leaves ``async_inkey`` and the game ends as on
+    a hangup (129)."""
+
+    def getch(self, decode_latin1: bool = False) -> str:
+        try:
+            return super().getch(decode_latin1=decode_latin1)
+        except EOFError:
+            raise KeyboardClosedError(errno.EIO, "the keyboard has closed") from None
+
+
+def make_terminal() -> tuple[Terminal, bool]:
+    """A ``Terminal`` for the game, and whether colour may be used.
+
+    ``NO_COLOR`` makes blessed drop every sequence, cursor moves included, which would leave
+    a full-screen table unable to draw. So the terminal is made without it in sight and the
+    game honours it itself: no colours, only bold and reverse video.
+    """
+    no_color = bool(os.environ.get("NO_COLOR"))
+    if not no_color:
+        return _lenient(GameTerminal()), True
+    saved = os.environ.pop("NO_COLOR")
+    try:
+        return _lenient(GameTerminal()), False
+    finally:
+        os.environ["NO_COLOR"] = saved
+
+
+def _lenient(term: Terminal) -> Terminal:
+    """Keyboard bytes that are not valid in the terminal's encoding become U+FFFD (a key
+    nobody has) instead of an exception out of blessed's strict decoder."""
+    encoding = getattr(term, "_encoding", None)
+    if encoding and hasattr(term, "_keyboard_decoder"):
+        term._keyboard_decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+    return term
+
+
+def _no_flow_control() -> None:
+    """Turn off XON/XOFF in the keyboard's terminal (cbreak leaves it on), so that Ctrl-S,
+    next to player 1's S, cannot stop the screen, and keep input on a signal key (NOFLSH);
+    the mode cbreak saved puts both back."""
+    fd = sys.stdin.fileno()
+    attrs = termios.tcgetattr(fd)
+    attrs[0] &= ~(termios.IXON | termios.IXOFF)
+    # Keep unread input when Ctrl-C, Ctrl-\ or Ctrl-Z raise their signal: flushing it can
+    # leave blessed blocked reading a byte it saw waiting, with the signal never handled.
+    attrs[3] |= termios.NOFLSH
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+
+
+class Session:
+    """The game's hold on one terminal."""
+
+    def __init__(self, term: Terminal) -> None:
+        self.term = term
+        self.out_fd = sys.stdout.fileno()
+        """Where frames are written."""
+        self.sync = False
+        """Whether the terminal draws a frame at once (synchronized output)."""
+        self.modes: contextlib.ExitStack | None = None
+        """The terminal modes taken (``None``: the terminal is not ours now)."""
+        self.caught: list[signal.Signals] = []
+        """The signals handled on the loop."""
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.bytes_written = 0
+        self.frames_written = 0
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the terminal is ours to draw on."""
+        return self.modes is not None
+
+    def size(self) -> tuple[int, int]:
+        """The terminal's width and height (asked of the kernel)."""
+        return self.term.width, self.term.height
+
+    # ------------------------------------------------------------------ modes
+
+    def enter(self) -> None:
+        """Full screen, cbreak, hidden cursor, kitty keys: all undone by ``leave``."""
+        term = self.term
+        stack = contextlib.ExitStack()
+        try:
+            stack.enter_context(term.fullscreen())
+            stack.enter_context(term.cbreak())
+            _no_flow_control()
+            stack.enter_context(term.hidden_cursor())
+            stack.enter_context(
+                term.enable_kitty_keyboard(
+                    report_events=True,
+                    report_all_keys=True,
+                    report_text=True,
+                    timeout=QUERY_TIMEOUT,
+                )
+            )
+            self.sync = term.does_synchronized_output(timeout=QUERY_TIMEOUT)
+        except BaseException:
+            stack.close()
+            raise
+        self.modes = stack
+
+    def leave(self) -> None:
+        """Put the terminal back as it was (as far as a terminal that has gone allows)."""
+        stack, self.modes = self.modes, None
+        if stack is not None:
+            try:
+                stack.close()
+            except OSError as error:
+                if error.errno not in GONE:
+                    raise
+
+    def suspend(self) -> None:
+        """Give the terminal back and stop; here again after SIGCONT, with it taken back."""
+        self.leave()
+        os.kill(os.getpid(), signal.SIGSTOP)
+        self.enter()
+
+    # ------------------------------------------------------------------ signals
+
+    def catch(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        handlers: dict[signal.Signals, Callable[[], None]],
+        guard: Callable[..., None],
+    ) -> None:
+        """Handle these signals on the loop, each callback run through ``guard``."""
+        self.loop = loop
+        for sig, callback in handlers.items():
+            loop.add_signal_handler(sig, guard, callback)
+            self.caught.append(sig)
+
+    def release(self) -> None:
+        """Stop handling the signals ``catch`` took."""
+        if self.loop is not None:
+            for sig in self.caught:
+                self.loop.remove_signal_handler(sig)
+        self.caught = []
+
+    # ------------------------------------------------------------------ keys
+
+    async def read_keys(
+        self, on_key: Callable[[Keystroke], None], on_burst_end: Callable[[], None]
+    ) -> None:
+        """Read the keyboard for ever (the one task that does): each key to ``on_key``;
+        ``on_burst_end`` once the keys that came together are read (or thrown away as a
+        flood)."""
+        while True:
+            keystroke = await self.term.async_inkey(esc_delay=ESC_DELAY)
+            on_key(keystroke)
+            if self.buffered() > FLOOD:
+                self.term.flushinp()
+                on_burst_end()
+            elif not self.input_pending():
+                on_burst_end()
+
+    def buffered(self) -> int:
+        """Characters blessed has read ahead (the rest of a burst), if it says."""
+        return len(getattr(self.term, "_keyboard_buf", ()))
+
+    def input_pending(self) -> bool:
+        """Whether more keys have already arrived: read ahead by blessed (it buffers the
+        rest of a burst) or waiting in the terminal."""
+        return self.buffered() > 0 or self.term.kbhit(timeout=0)
+
+    # ------------------------------------------------------------------ frames
+
+    def write_frame(self, text: str) -> bool:
+        """Write a frame's text in one go; ``False`` if the terminal has gone."""
+        return self.write(_SYNC_BEGIN + text + _SYNC_END if self.sync else text)
+
+    def write(self, text: str) -> bool:
+        """Write ``text`` to the terminal; ``False`` if the terminal has gone."""
+        data = text.encode("utf-8")
+        view = memoryview(data)
+        try:
+            while view:
+                written = os.write(self.out_fd, view)
+                view = view[written:]
+        except OSError as error:
+            if error.errno in GONE:  # the terminal has gone away: as good as a hangup
+                return False
+            raise
+        self.bytes_written += len(data)
+        self.frames_written += 1
+        return True

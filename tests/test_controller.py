@@ -1,0 +1,246 @@
+"""What a key does, in-process: the controller on a hand-driven clock, without a terminal."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+import pytest
+from blessed import Terminal
+from blessed.keyboard import Keystroke
+
+from stress_tui.core.engine import CallStress, Play, ReadyToFlip, StopStress
+from stress_tui.terminal.clock import Clock
+from stress_tui.terminal.controller import RESULT_GRACE, GameController, action_for
+from stress_tui.terminal.keys import Binding, Intent, default_keymap
+from stress_tui.terminal.view import Overlay, Result
+from tests.test_clock import Outside
+
+
+class Host:
+    """Stands in for the game: notes what the controller asks of it."""
+
+    def __init__(self) -> None:
+        self.finished: list[int] = []
+        self.plays: list[Binding] = []
+        self.later: list[tuple[float, Callable[[], None]]] = []
+        self.draws = 0
+        self.redraws = 0
+        self.suspends = 0
+        self.rounds = 0
+        self.help_lines = 30
+
+    def finish(self, code: int) -> None:
+        self.finished.append(code)
+
+    def request_draw(self) -> None:
+        self.draws += 1
+
+    def redraw(self) -> None:
+        self.redraws += 1
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> None:
+        self.later.append((delay, callback))
+
+    def suspend(self) -> None:
+        self.suspends += 1
+
+    def help_offset(self, offset: int) -> int:
+        return max(0, min(offset, self.help_lines))
+
+    def play(self, binding: Binding) -> None:
+        self.plays.append(binding)
+
+    def next_round(self) -> None:
+        self.rounds += 1
+
+    def run_later(self) -> None:
+        """The loop comes round to what was set for later."""
+        later, self.later = self.later, []
+        for _, callback in later:
+            callback()
+
+
+@pytest.fixture(scope="module")
+def term() -> Terminal:
+    return Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
+
+
+@pytest.fixture
+def setup() -> tuple[GameController, Host, Clock]:
+    host = Host()
+    clock = Clock(Outside())
+    clock.set(0.0)
+    return GameController(host, clock, default_keymap()), host, clock
+
+
+def press(term: Terminal, controller: GameController, *keys: str) -> None:
+    for text in keys:
+        term.ungetch(text)
+        keystroke: Keystroke = term.inkey(timeout=0)
+        controller.key(keystroke)
+
+
+def test_a_players_key_on_the_table_is_a_play(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, host, _ = setup
+    press(term, controller, "q", "j")
+    assert [(b.player, b.intent, b.pile) for b in host.plays] == [
+        (0, Intent.LEFT, 0),
+        (1, Intent.RIGHT, 0),
+    ]
+
+
+def test_help_stops_the_clock_and_takes_the_players_keys_away(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, host, clock = setup
+    press(term, controller, "?")
+    assert controller.overlay == Overlay.HELP
+    assert clock.paused == {"help"}
+    press(term, controller, "a", "v")
+    assert host.plays == []
+    press(term, controller, "?")  # ? again: back to the game
+    assert controller.overlay is None
+    assert clock.paused == set()
+    press(term, controller, "a")
+    assert len(host.plays) == 1
+
+
+def test_esc_closes_help_and_opens_pause(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, _, clock = setup
+    press(term, controller, "?", "\x1b[27u")  # Esc, as the kitty protocol sends it
+    assert controller.overlay is None
+    press(term, controller, "\x1b[27u")
+    assert controller.overlay == Overlay.PAUSE
+    assert clock.paused == {"pause"}
+    press(term, controller, "\r")  # Enter: play on
+    assert controller.overlay is None
+    assert clock.paused == set()
+
+
+def test_q_quits_from_pause_but_plays_on_the_table(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, host, _ = setup
+    press(term, controller, "q")
+    assert host.finished == [] and len(host.plays) == 1
+    press(term, controller, "\x1b[27u", "q")
+    assert host.finished == [0]
+
+
+def test_ctrl_c_leaves_at_once_wherever_it_is_pressed(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, host, _ = setup
+    press(term, controller, "\x03")
+    press(term, controller, "?", "\x03")
+    assert host.finished == [130, 130]
+
+
+def test_ctrl_l_draws_everything_again(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, host, _ = setup
+    press(term, controller, "\x0c")
+    assert host.redraws == 1
+
+
+def test_help_scrolls_within_its_lines(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, host, _ = setup
+    press(term, controller, "\x1b[B")  # Down on the table: nothing to scroll
+    assert controller.help_offset == 0
+    press(term, controller, "?", "\x1b[B", "\x1b[B", "\x1b[6~")
+    assert controller.help_offset == 12
+    press(term, controller, "\x1b[A", "\x1b[5~", "\x1b[5~")
+    assert controller.help_offset == 0
+    host.help_lines = 5
+    press(term, controller, "\x1b[6~")
+    assert controller.help_offset == 5
+    press(term, controller, "?", "?")  # opened again: from the top
+    assert controller.help_offset == 0
+
+
+def test_the_result_screen_ignores_keys_for_a_moment(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, host, _ = setup
+    result = Result(0, False)
+    controller.show_result(result)
+    assert controller.overlay == Overlay.RESULT
+    assert [delay for delay, _ in host.later] == [RESULT_GRACE]
+    press(term, controller, "\r", "q", "a")
+    assert (host.rounds, host.finished, host.plays) == (0, [], [])
+    host.run_later()
+    assert result.keys_live
+    press(term, controller, "\r")
+    assert host.rounds == 1
+    press(term, controller, "q")
+    assert host.finished == [0]
+
+
+def test_a_new_round_has_nothing_over_it(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, _, clock = setup
+    press(term, controller, "\x1b[27u", "?")
+    controller.show_result(Result(1, False))
+    clock.pause("small")
+    controller.new_round()
+    assert controller.result is None
+    assert clock.paused == {"small"}  # the window is still too small
+    assert controller.overlay is None
+
+
+def test_a_held_key_plays_once(term: Terminal, setup: tuple[GameController, Host, Clock]) -> None:
+    controller, host, _ = setup
+    press(term, controller, "\x1b[113u", "\x1b[113;1:2u", "\x1b[113;1:2u", "\x1b[113;1:3u")
+    assert len(host.plays) == 1
+
+
+def test_the_tail_of_a_mouse_report_plays_nothing(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, host, _ = setup
+    press(term, controller, "\x1b[", *"<0;10;5M")
+    controller.burst_over()
+    assert host.plays == []
+    press(term, controller, "m")  # player 2's stress, after the report
+    assert [b.intent for b in host.plays] == [Intent.STRESS]
+
+
+def test_ctrl_z_as_a_kitty_key_suspends(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, host, _ = setup
+    press(term, controller, "\x1b[122;5u")
+    assert host.suspends == 1
+
+
+def test_a_players_key_while_the_clock_is_stopped_plays_nothing(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, host, clock = setup
+    clock.pause("small")  # the window too small: the table is not shown
+    press(term, controller, "q")
+    assert host.plays == []
+
+
+@pytest.mark.parametrize(
+    ("binding", "action"),
+    [
+        (Binding("q", Intent.LEFT, 0, 0), Play(0, 0, 0, 1.5)),
+        (Binding("k", Intent.RIGHT, 1, 1), Play(1, 1, 1, 1.5)),
+        (Binding("v", Intent.STRESS, 0), CallStress(0, 1.5)),
+        (Binding(",", Intent.READY, 1), ReadyToFlip(1, 1.5)),
+        (Binding("x", Intent.STOP, 0), StopStress(0, 1.5)),
+        (Binding("r", Intent.LEFT, 0, 3), None),  # a fourth pile, under rows of three
+    ],
+)
+def test_a_players_intent_becomes_an_action_stamped_now(binding: Binding, action: object) -> None:
+    assert action_for(binding, 1.5, 3) == action
