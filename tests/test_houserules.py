@@ -36,6 +36,7 @@ from stress_tui.core.rules import (
 )
 from stress_tui.core.rulestext import plain_words, short_line
 from stress_tui.core.settings import Settings
+from stress_tui.players.sim import rule_variants
 from stress_tui.storage.record import Record
 from stress_tui.storage.replay import load, summaries, verify
 
@@ -211,6 +212,17 @@ def test_the_places_that_name_rules_name_none_themselves() -> None:
             if place.startswith(generic) and attribute in fields_read:
                 found.append(f"{place}:{line}: .{attribute}")
     assert found == []
+
+
+def test_the_soak_plays_every_value_a_rule_gives_it() -> None:
+    variants = rule_variants()
+    for rule in HOUSE_RULES:
+        for deck in {r.deck for r in variants}:
+            if rule.soak is None:
+                continue
+            played = {getattr(r, rule.field) for r in variants if r.deck == deck}
+            wanted = set(rule.soak(Rules.for_deck(deck)))
+            assert played == wanted, (rule.name, deck)
 
 
 # --------------------------------------------------------------------------- errors

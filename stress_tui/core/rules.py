@@ -376,6 +376,9 @@ class HouseRule:
     """The flags' help group it is listed in."""
     old_names: tuple[str, ...] = ()
     """Names older notation used for it, still read (replays and records keep them)."""
+    soak: Callable[[Rules], tuple[object, ...]] | None = None
+    """The values the simulator's soak plays in every combination with the other rules',
+    given a deck's default rules; ``None``: the soak leaves it at the deck's default."""
 
     @property
     def flag(self) -> str:
@@ -384,22 +387,19 @@ class HouseRule:
 
     def read(self, text: str) -> Any:
         """A value written by a person or the notation (``RulesError`` if it is none)."""
-        try:
-            return self.kind.from_text(text)
-        except _Bad as bad:
-            raise RulesError(self.name, text, str(bad)) from None
+        return self._converted(self.kind.from_text, text)
 
     def read_toml(self, value: object) -> Any:
         """A value from a config file (``RulesError`` if it is none)."""
-        try:
-            return self.kind.from_toml(value)
-        except _Bad as bad:
-            raise RulesError(self.name, value, str(bad)) from None
+        return self._converted(self.kind.from_toml, value)
 
     def coerce(self, value: object) -> Any:
         """A value given to ``Rules`` in code, as the field keeps it."""
+        return self._converted(self.kind.coerce, value)
+
+    def _converted(self, convert: Callable[[Any], Any], value: object) -> Any:
         try:
-            return self.kind.coerce(value)
+            return convert(value)
         except _Bad as bad:
             raise RulesError(self.name, value, str(bad)) from None
 
@@ -675,6 +675,10 @@ def _wins_sentences(rules: Rules) -> list[str]:
     return [f"Play out all your cards to win a round; {match} the match."]
 
 
+def _both(rules: Rules) -> tuple[object, ...]:
+    return (True, False)
+
+
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         "deck",
@@ -696,6 +700,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         _joker_sentences,
         # The rule line says the jokers with the deck: "standard +2 jokers".
         group="deck",
+        soak=lambda r: (0, 2, 16),  # 16: the most allowed
     ),
     HouseRule(
         "deal",
@@ -706,6 +711,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         _deal_sentences,
         lambda r: ("a deck each", "each") if r.deal is Deal.EACH else None,
         group="deck",
+        soak=lambda r: tuple(Deal),
     ),
     HouseRule(
         "row",
@@ -720,6 +726,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         lambda r: (f"row {r.row_size}", f"row {r.row_size}"),
         keep_short=True,
         per_deck={"skat": 3},
+        soak=lambda r: tuple(sorted({r.row_size, r.row_size - 1} - {0})),
     ),
     HouseRule(
         "stacking",
@@ -736,6 +743,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         lambda r: None if r.stacking else ("no stacking", "no stack"),
         # 001, Jass: four open cards, and never more than one card at once into the middle.
         per_deck={"jass": False},
+        soak=_both,
     ),
     HouseRule(
         "wrap",
@@ -746,6 +754,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         Section.PLAY,
         _wrap_sentences,
         lambda r: None if r.wrap else ("no wrap", "no wrap"),
+        soak=_both,
     ),
     HouseRule(
         "stress-penalty",
@@ -757,6 +766,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         lambda r: [_PENALTY_SENTENCES[r.stress_penalty]],
         lambda r: _PENALTY_SHORTS.get(r.stress_penalty),
         old_names=("penalty",),
+        soak=lambda r: tuple(StressPenalty),
     ),
     HouseRule(
         "false-stress",
@@ -768,6 +778,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         _false_sentences,
         lambda r: _FALSE_SHORTS.get(r.false_stress),
         per_deck={"jass": FalseStress.IGNORE},
+        soak=lambda r: tuple(FalseStress),
     ),
     HouseRule(
         "stress-stop",
@@ -784,6 +795,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         ],
         lambda r: ("stress stop", "stop") if r.stress_stop else None,
         per_deck={"jass": True},
+        soak=_both,
     ),
     HouseRule(
         "lockout",
@@ -798,8 +810,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "race-window",
         "race_window",
         Seconds(0, 60),
-        "how long after the opponent covers a card a card that fitted it lost a race (it is "
-        "refused without a lockout) rather than being a misplay",
+        "a card that fitted one the opponent covered at most this many seconds before lost "
+        "a race: it is refused, but without a lockout",
         Section.PLAY,
         # The lockout's sentence says the race window (there is none without a lockout).
         short=_race_short,

@@ -24,7 +24,7 @@ from typing import TextIO
 from stress_tui.core.cards import DECKS, Card
 from stress_tui.core.engine import FlipAgreed, Game, Phase, Stalled, State, StressWon
 from stress_tui.core.notation import format_rules
-from stress_tui.core.rules import Deal, FalseStress, Rules, RulesError, StressPenalty
+from stress_tui.core.rules import HOUSE_RULES, Rules, RulesError
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, Table
 from stress_tui.players.bot import make_bot
@@ -343,37 +343,19 @@ def win_rate(
 
 
 def rule_variants() -> list[Rules]:
-    """Every deck with every combination of house rules that can be played: deal, jokers
-    (none, two, and the most allowed), row size (the deck's, and one smaller), stacking,
-    wrap, stress penalty, false-stress penalty and the stress stop."""
+    """Every deck with every combination of the house rules the soak varies (those with
+    ``soak`` values in ``HOUSE_RULES``: the deal, jokers (none, two, and the most allowed),
+    the row (the deck's, and one smaller), stacking, wrap, the stress penalty, the
+    false-stress penalty and the stress stop) that can be played."""
+    varied = [rule for rule in HOUSE_RULES if rule.soak is not None]
     variants = []
-    for deck in DECKS.values():
-        row = Rules.for_deck(deck.name).row_size
-        rows = sorted({row, row - 1} - {0})
-        for deal, jokers, row, stacking, wrap, penalty, false, stop in itertools.product(
-            Deal,
-            (0, 2, 16),  # 16: the most the rules allow
-            rows,
-            (True, False),
-            (True, False),
-            StressPenalty,
-            FalseStress,
-            (False, True),
-        ):
+    for deck in DECKS:
+        defaults = Rules.for_deck(deck)
+        choices = [rule.soak(defaults) for rule in varied if rule.soak is not None]
+        for values in itertools.product(*choices):
+            settings = {rule.field: value for rule, value in zip(varied, values, strict=True)}
             try:
-                variants.append(
-                    Rules.for_deck(
-                        deck.name,
-                        deal=deal,
-                        jokers=jokers,
-                        row_size=row,
-                        stacking=stacking,
-                        wrap=wrap,
-                        stress_penalty=penalty,
-                        false_stress=false,
-                        stress_stop=stop,
-                    )
-                )
+                variants.append(Rules.for_deck(deck, **settings))
             except RulesError:
                 continue
     return variants
