@@ -3,7 +3,6 @@ decision that went stale on the way is rejected like a late human's."""
 
 from __future__ import annotations
 
-import copy
 import functools
 import itertools
 import random
@@ -12,7 +11,7 @@ from typing import NoReturn
 
 import pytest
 
-from stress_tui.core.cards import JOKER
+from stress_tui.core.cards import JOKER, Card
 from stress_tui.core.engine import (
     Action,
     CallStress,
@@ -28,6 +27,7 @@ from stress_tui.core.engine import (
 )
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
+from stress_tui.core.view import PlayerView, player_view
 from stress_tui.players.bot import (
     _QUANTILES,
     CALL_CAP,
@@ -36,10 +36,8 @@ from stress_tui.players.bot import (
     LEVELS,
     PLAY_CAP,
     Bot,
-    View,
     _spread,
     make_bot,
-    see,
     stress_threats,
 )
 from tests.conftest import game
@@ -119,42 +117,6 @@ class Sealed(list):  # type: ignore[type-arg]
     index = count = copy = pop = _sealed
 
 
-def test_the_view_holds_what_a_player_at_the_table_sees() -> None:
-    g = game("""
-        rules: standard
-        phase: playing
-        p1 row: 3S | 9C 9H | - | KD
-        p1 draw: 2C 4C
-        p1 state: ready
-        piles: 4H 6D | 7D
-        p2 row: 5C | QH | QS | 2H
-        p2 draw: 3C AS 8C
-        p2 state: locked-until=2.5 stop
-    """)
-    view = see(g, 1, 1.25)
-    assert view == View(
-        player=1,
-        now=1.25,
-        phase=Phase.PLAYING,
-        row=(5, 12, 12, 2),
-        row_sizes=(1, 1, 1, 1),
-        opponent_row=(3, 9, EMPTY, 13),
-        tops=(6, 7),
-        pile_sizes=(2, 1),
-        draw_count=3,
-        opponent_draw_count=2,
-        locked_until=2.5,
-        ready=False,
-        opponent_ready=True,
-        stop=True,
-        opponent_stop=False,
-        rules=g.rules,
-    )
-    mine = see(g, 0, 1.25)
-    assert mine.row == (3, 9, EMPTY, 13) and mine.row_sizes == (1, 2, 0, 1)
-    assert mine.opponent_row == (5, 12, 12, 2) and mine.draw_count == 2
-
-
 class Blindfolded:
     """A bot that, whenever it is asked, finds both draw piles face down."""
 
@@ -197,13 +159,13 @@ def test_positions_alike_but_for_the_order_of_the_draw_piles_get_the_same_plans(
     for seed in range(150):
         g = Game.deal(rules, random.Random(seed))
         g.apply(Flip(0.0))
-        other = Game(copy.deepcopy(g.state), random.Random(seed))
+        other = Game(g.state.copy(), random.Random(seed))
         for player in other.state.players:
             random.Random(seed).shuffle(player.draw_pile)
         assert [p.draw_pile for p in other.state.players] != [p.draw_pile for p in g.state.players]
         for side in (0, 1):
             a, b = bot(level, seed, side), bot(level, seed, side)
-            assert see(g, side, 0.5) == see(other, side, 0.5)
+            assert player_view(g.state, side, 0.5) == player_view(other.state, side, 0.5)
             plans = [a.plan(g, 0.5), a.plan(g, 0.75)]
             assert plans == [b.plan(other, 0.5), b.plan(other, 0.75)]
             assert a.rng.getstate() == b.rng.getstate()
@@ -221,7 +183,7 @@ class Twins:
 
     def plan(self, g: Game, now: float) -> Action | None:
         action = self.on_game.plan(g, now)
-        assert self.on_view.decide(see(g, self.player, now)) == action
+        assert self.on_view.decide(player_view(g.state, self.player, now)) == action
         assert self.on_game.rng.getstate() == self.on_view.rng.getstate()
         self.looks += 1
         return action
@@ -258,7 +220,7 @@ def test_plan_on_the_game_is_decide_on_what_it_shows(level: str) -> None:
 
 
 def test_decide_takes_only_its_own_player_s_view() -> None:
-    view = see(seen(ONE_PLAY), 0, 1.0)
+    view = player_view(seen(ONE_PLAY).state, 0, 1.0)
     with pytest.raises(ValueError, match="a view of player 0"):
         bot("normal", player=1).decide(view)
 
@@ -292,17 +254,23 @@ def test_a_bot_that_never_overlooks_plays_whenever_it_can_and_only_legally(
                 break
 
 
-def _plain_best(b: Bot, view: View, plays: list[tuple[int, int]]) -> tuple[int, int]:
+def _ranks(cards: tuple[Card | None, ...]) -> list[int]:
+    """The ranks of the cards a view shows, ``EMPTY`` for none."""
+    return [EMPTY if card is None else card.rank for card in cards]
+
+
+def _plain_best(b: Bot, view: PlayerView, plays: list[tuple[int, int]]) -> tuple[int, int]:
     """The choice between plays as docs/bot.md tells it, written plainly from a view:
     what ``Bot._best`` must choose."""
-    level, fits, row, tops = b.level, view.rules.fits, view.row, view.tops
-    makes_stress = level.makes_stress and not view.opponent_stop and (b.expects_to_win_its_stresses)
-    opponent = [rank for rank in view.opponent_row if rank != EMPTY] if level.blocks else []
+    level, fits = b.level, view.table.rules.fits
+    row, tops = _ranks(view.me.row), _ranks(view.table.tops)
+    makes_stress = level.makes_stress and not view.them.stop and (b.expects_to_win_its_stresses)
+    opponent = [rank for rank in _ranks(view.them.row) if rank != EMPTY] if level.blocks else []
     best, best_score = plays[0], -1_000_000
     for pile, target in plays:
         rank, other = row[pile], tops[1 - target]
         on_other = fits[other] if other != EMPTY else frozenset()
-        score = 2 * view.row_sizes[pile] if level.stacks else 0
+        score = 2 * view.me.row_sizes[pile] if level.stacks else 0
         if level.chains:
             left = [*row[:pile], *row[pile + 1 :]]
             top = rank
@@ -341,7 +309,7 @@ def test_the_choice_between_plays_is_the_one_docs_bot_md_describes(rules: Rules)
                 legal = g.legal_plays(side)
                 if len(legal) < 2:
                     continue
-                view = see(g, side, 0.0)
+                view = player_view(g.state, side, 0.0)
                 for level in ORDER[1:]:
                     b = bot(level, seed, side)
                     b.plan(g, 0.0)  # sits down at the game
@@ -350,11 +318,11 @@ def test_the_choice_between_plays_is_the_one_docs_bot_md_describes(rules: Rules)
                     codes = [2 * pile + target for pile, target in legal]
                     chosen = b._best(
                         codes,
-                        list(view.row),
+                        _ranks(view.me.row),
                         sum(1 << code for code in codes),
                         players[side],
                         players[1 - side],
-                        *view.tops,
+                        *_ranks(view.table.tops),
                     )
                     assert divmod(chosen, 2) == _plain_best(b, view, legal)
                     compared += 1
@@ -742,7 +710,7 @@ def test_the_stress_stop_when_it_has_nothing_to_play_and_the_rules_have_it() -> 
         p2 draw: TC
     """
     g = game(position)
-    assert stress_threats(see(g, 1, 1.0)) == g.stress_threats(0) == [(0, 0)]
+    assert stress_threats(player_view(g.state, 1, 1.0)) == g.stress_threats(0) == [(0, 0)]
     for level in ORDER[1:]:
         action = looked(bot(level), position).plan(seen(position), 1.0)
         assert isinstance(action, StopStress) and action.player == 1
@@ -760,7 +728,7 @@ def test_stress_threats_match_the_engine_s_over_many_positions() -> None:
         g.apply(Flip(0.0))
         if g.phase is Phase.PLAYING:
             for side in (0, 1):
-                assert stress_threats(see(g, side, 0.0)) == g.stress_threats(1 - side)
+                assert stress_threats(player_view(g.state, side, 0.0)) == g.stress_threats(1 - side)
 
 
 def test_plans_are_stamped_at_or_after_now() -> None:

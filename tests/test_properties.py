@@ -113,6 +113,7 @@ def test_any_well_formed_actions_keep_every_card_and_every_position_writable(
         events = g.apply(_action(g, step, time))
         assert events
         assert g.state.cards() == dealt
+        g.state.check(complete=True)
         _round_trips(g)
         kinds.update(type(happened).__name__ for happened in events)
     for kind in sorted(kinds):  # shown by --hypothesis-show-statistics
@@ -234,6 +235,7 @@ def test_seeded_games_played_to_the_end_stay_consistent_and_finish() -> None:
             _check_consistent(g, action, events, total)
             if n % 25 == 0:
                 assert g.state.cards() == dealt
+                g.state.check(complete=True)
                 _round_trips(g)
         else:
             unfinished.append((seed, format_position(g.state)))

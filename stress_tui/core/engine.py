@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from stress_tui.core.cards import JOKER, Card
+from stress_tui.core.cards import JOKER, Card, format_cards
 from stress_tui.core.rules import Deal, FalseStress, Rules, StressPenalty
 
 PLAYERS = (0, 1)
@@ -130,6 +130,10 @@ class Flip:
 
 Action = Play | CallStress | ReadyToFlip | StopStress | Flip
 """Anything a player or the table can do."""
+
+
+class InvalidPositionError(ValueError):
+    """A position the rules cannot come to: a card too many, a row of the wrong size..."""
 
 
 class MalformedActionError(ValueError):
@@ -397,6 +401,16 @@ class PlayerState:
         """Cards in draw pile and row."""
         return len(self.draw_pile) + sum(len(pile) for pile in self.row)
 
+    def copy(self) -> PlayerState:
+        """A copy whose piles can change without changing these (the cards are values)."""
+        return PlayerState(
+            list(self.draw_pile),
+            [list(pile) for pile in self.row],
+            self.ready,
+            self.locked_until,
+            self.stop,
+        )
+
 
 @dataclass(slots=True, unsafe_hash=True)
 class Cover:
@@ -446,6 +460,97 @@ class State:
             counts.update(pile)
         return counts
 
+    def copy(self) -> State:
+        """A copy that actions can change without changing this one (the rules and the
+        cards, which never change, are shared)."""
+        one, two = self.players
+        left, right = self.play_piles
+        return State(
+            self.rules,
+            (one.copy(), two.copy()),
+            (list(left), list(right)),
+            self.phase,
+            self.time,
+            [[Cover(c.player, c.time, c.under) for c in covers] for covers in self.covers],
+            self.winner,
+            self.flips,
+        )
+
+    def check(self, complete: bool = False) -> None:
+        """Raise ``InvalidPositionError`` naming what is wrong unless this is a position
+        the rules allow: rows of the rules' size, stacks only of one rank and only with
+        stacking, no card the deck as dealt does not hold (nor more of it), a winner only
+        once the round is over, two play piles, covers only on a pile with cards, times
+        that are finite. ``complete``: also every card dealt is here, and no row has a gap
+        while its draw pile holds a card (as in every position a dealt round comes to).
+
+        >>> from stress_tui.core.notation import parse_position
+        >>> state = parse_position("rules: skat; p1 row: 7H | - | AS; piles: 8D | -;"
+        ...                        " p2 row: - | - | -")
+        >>> state.check()
+        >>> state.players[0].row[0].append(Card.parse("8H"))
+        >>> def show(complete: bool = False) -> None:
+        ...     try:
+        ...         state.check(complete)
+        ...     except InvalidPositionError as error:
+        ...         print(error)
+        >>> show()
+        p1 row: a stacked pile must hold one rank: 7H 8H
+        >>> _ = state.players[0].row[0].pop()
+        >>> show(complete=True)
+        cards: 3 in the position, 32 dealt
+        """
+        rules = self.rules
+        if len(self.players) != 2:
+            raise InvalidPositionError(f"players: two, not {len(self.players)}")
+        if len(self.play_piles) != 2:
+            raise InvalidPositionError(f"piles: two play piles, not {len(self.play_piles)}")
+        if not math.isfinite(self.time) or self.time < 0:
+            raise InvalidPositionError(f"time: not a time: {self.time!r}")
+        for name, player in zip(("p1", "p2"), self.players, strict=True):
+            where = f"{name} row"
+            if len(player.row) != rules.row_size:
+                raise InvalidPositionError(
+                    f"{where}: {len(player.row)} piles, but the rules have rows of {rules.row_size}"
+                )
+            for pile in player.row:
+                if len(pile) < 2:
+                    continue
+                if not rules.stacking:
+                    raise InvalidPositionError(f"{where}: a stacked pile, but stacking is off")
+                if pile[0].is_joker or any(card.rank != pile[0].rank for card in pile):
+                    raise InvalidPositionError(
+                        f"{where}: a stacked pile must hold one rank: {format_cards(pile)}"
+                    )
+            if complete and player.draw_pile and not all(player.row):
+                raise InvalidPositionError(f"{where}: a gap, with cards in the draw pile")
+            if not math.isfinite(player.locked_until):
+                raise InvalidPositionError(f"{name} state: locked out until no time")
+        decks = 2 if rules.deal is Deal.EACH else 1
+        allowed = Counter(rules.spec.cards(rules.jokers) * decks)
+        counts = self.cards()
+        for card, count in counts.items():
+            if count > allowed[card]:
+                what = "no such card in" if not allowed[card] else "too many of this card for"
+                raise InvalidPositionError(f"{card}: {what} the {rules.deck} deck as dealt")
+        if complete and counts != allowed:
+            raise InvalidPositionError(
+                f"cards: {counts.total()} in the position, {allowed.total()} dealt"
+            )
+        if len(self.covers) != 2:
+            raise InvalidPositionError("covers: one per play pile")
+        for pile, covers in zip(self.play_piles, self.covers, strict=True):
+            if covers and not pile:
+                raise InvalidPositionError("covers: a play onto a pile that is empty")
+            if any(cover.player not in PLAYERS for cover in covers):
+                raise InvalidPositionError("covers: a play by no player")
+        if self.winner not in (None, *PLAYERS):
+            raise InvalidPositionError(f"winner: p1, p2 or none, not {self.winner!r}")
+        if self.winner is not None and self.phase is not Phase.ROUND_OVER:
+            raise InvalidPositionError(f"winner: a winner, but the phase is {self.phase.value}")
+        if self.flips < 0:
+            raise InvalidPositionError(f"flips: a whole number, not {self.flips}")
+
 
 # --------------------------------------------------------------------------- the game
 
@@ -463,6 +568,22 @@ class Game:
         self._fits_either = _either_fits(state.rules.fits)
         """For the tops of the two play piles, the ranks that fit on either (the stall
         check's table)."""
+
+    def copy(self) -> Game:
+        """A copy at the same position with the same random state: the same actions give
+        the same events on both, and neither changes the other.
+
+        >>> game = Game.deal(Rules.for_deck("jass"), random.Random(1))
+        >>> twin = game.copy()
+        >>> game.apply(Flip(0.0)) == twin.apply(Flip(0.0))
+        True
+        >>> events = twin.apply(ReadyToFlip(0, 0.5))
+        >>> game.state.time, twin.state.time, game.state.players[0].ready
+        (0.0, 0.5, False)
+        """
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return Game(self.state.copy(), rng)
 
     @classmethod
     def deal(cls, rules: Rules, rng: random.Random) -> Game:

@@ -16,16 +16,14 @@ canonical form ``format_position`` writes. Lines may also be separated by ``;``.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from stress_tui.core.cards import JOKER, RANK_LETTERS, Card, format_cards, parse_cards
-from stress_tui.core.engine import Cover, Phase, PlayerState, State
+from stress_tui.core.engine import Cover, InvalidPositionError, Phase, PlayerState, State
 from stress_tui.core.rules import (
     BY_FIELD,
     DECK_RULE,
     HOUSE_RULES,
-    Deal,
     HouseRule,
     Rules,
     RulesError,
@@ -258,12 +256,6 @@ def parse_position(text: str) -> State:
     players = []
     for name in ("p1", "p2"):
         row = _parse_piles(values[f"{name} row"], f"{name} row")
-        if len(row) != rules.row_size:
-            raise NotationError(
-                f"{name} row: {len(row)} piles, but the rules have rows of {rules.row_size}"
-            )
-        for pile in row:
-            _check_row_pile(pile, rules, f"{name} row")
         player = PlayerState(_parse_cards(values.get(f"{name} draw", "-"), f"{name} draw"), row)
         player.fewest = player.card_total()
         _parse_state(values.get(f"{name} state", ""), player, f"{name} state")
@@ -293,24 +285,8 @@ def parse_position(text: str) -> State:
             raise NotationError("winner: p1, p2 or none (a drawn round)")
         if values["winner"] != "none":
             state.winner = int(values["winner"][1]) - 1
-    _check_cards(state)
+    try:
+        state.check()
+    except InvalidPositionError as error:
+        raise NotationError(str(error)) from None
     return state
-
-
-def _check_row_pile(pile: list[Card], rules: Rules, where: str) -> None:
-    if len(pile) < 2:
-        return
-    if not rules.stacking:
-        raise NotationError(f"{where}: a stacked pile, but stacking is off")
-    if pile[0].is_joker or any(card.rank != pile[0].rank for card in pile):
-        raise NotationError(f"{where}: a stacked pile must hold one rank: {format_cards(pile)}")
-
-
-def _check_cards(state: State) -> None:
-    rules = state.rules
-    decks = 2 if rules.deal is Deal.EACH else 1
-    allowed = Counter(rules.spec.cards(rules.jokers) * decks)
-    for card, count in state.cards().items():
-        if count > allowed[card]:
-            what = "no such card in" if not allowed[card] else "too many of this card for"
-            raise NotationError(f"{card}: {what} the {rules.deck} deck as dealt")

@@ -12,12 +12,10 @@ Karte zuruecknehmen"). Pure: no clock, no network; time comes with every call.
 from __future__ import annotations
 
 import bisect
-import copy
 import dataclasses
-import random
 from dataclasses import dataclass, field
 
-from stress_tui.core.engine import Action, Event, Flip, Game, Rejected, State
+from stress_tui.core.engine import Action, Event, Flip, Game, Rejected
 from stress_tui.core.table import COUNTDOWN, Table
 
 MAX_DELAY = 0.15
@@ -37,20 +35,12 @@ class Outcome:
     """Actions that had gone through and, in date order, did not."""
 
 
-def copy_game(game: Game) -> Game:
-    """A copy of ``game`` to play on (its rules, which never change, shared)."""
-    state: State = copy.deepcopy(game.state, {id(game.state.rules): game.state.rules})
-    rng = random.Random()
-    rng.setstate(game.rng.getstate())
-    return Game(state, rng)
-
-
 class FairTable:
     """A ``Table`` that takes actions in any order within a round and applies them in the
     order of their dates."""
 
     def __init__(self, game: Game, countdown: float = COUNTDOWN) -> None:
-        self.dealt = copy_game(game)
+        self.dealt = game.copy()
         """The round as dealt (never played on: each rebuild plays a copy)."""
         self.countdown = countdown
         """Seconds from the start of a count to its flip."""
@@ -127,7 +117,7 @@ class FairTable:
         old = self.applied
         where = bisect.bisect_right([a.time for a in self.inputs], action.time)
         self.inputs.insert(where, action)
-        table = self._new_table(copy_game(self.dealt))
+        table = self._new_table(self.dealt.copy())
         assert self.started is not None
         table.start(self.started)
         for earlier in self.inputs:

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from stress_tui.core.engine import Action, Game
 from stress_tui.core.notation import format_rules
 from stress_tui.core.stats import RoundStats, round_stats
-from stress_tui.net.fair import copy_game
 from stress_tui.storage.files import StorageError, reason
 from stress_tui.storage.record import count_round
 from stress_tui.storage.replay import Recorder
@@ -52,7 +51,7 @@ def save_round(
     not changed) and, for a finished round, count it (and the match) in the record."""
     notes: list[str] = []
     replay: str | None = None
-    game = copy_game(dealt)
+    game = dealt.copy()
     try:
         recorder = Recorder.start(game, seed, PLAYERS, names, round_number, score)
     except OSError as error:
@@ -74,7 +73,7 @@ def save_round(
             notes.append(f"replay not saved ({reason(error)})")
     if not finished:
         return RoundFiles(None, tuple(notes), replay)
-    stats = round_stats(copy_game(dealt), actions)
+    stats = round_stats(dealt.copy(), actions)
     if count and stats.winner is not None:
         rules = format_rules(dealt.rules)
         try:

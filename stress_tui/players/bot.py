@@ -1,8 +1,8 @@
 """The computer opponent: what a player at the table sees, and how a person would act on it.
 
-A ``Bot`` is a ``Driver`` for the ``Table``. Each time the table asks, it takes a ``View`` of
-the game (what a player sitting there can see: both rows, the tops and sizes of the play
-piles, how many cards each draw pile holds, the phase, its own lockout and the stop and
+A ``Bot`` is a ``Driver`` for the ``Table``. Each time the table asks, it looks at what its
+player may see of the game (``stress_tui.core.view``: both rows, the tops and sizes of the
+play piles, how many cards each draw pile holds, the phase, the lockouts and the stop and
 ready flags; never the order of a draw pile) and decides from that alone. The action it
 returns is stamped with the time its reaction ends; the table applies it then, whatever has
 happened meanwhile, so a move decided on a play pile that the opponent has since covered is
@@ -35,11 +35,11 @@ from stress_tui.core.engine import (
     State,
     StopStress,
 )
-from stress_tui.core.rules import Rules
 from stress_tui.core.table import Driver
+from stress_tui.core.view import PlayerView, SideView
 
 EMPTY = -1
-"""The rank written for an empty place in a row, or an empty play pile, in a ``View``."""
+"""The rank the bot reads for an empty place in a row, or an empty play pile."""
 
 FLOOR = 0.12
 """No reaction is faster than this many seconds (a human's motor floor)."""
@@ -159,78 +159,6 @@ LEVELS: dict[str, Level] = {
 """The levels by name, weakest first."""
 
 
-@dataclass(slots=True)
-class View:
-    """What one player sees at the table at one moment (a snapshot; do not change it).
-
-    Ranks are the engine's (``JOKER`` is 0); ``EMPTY`` marks an empty place or pile.
-    """
-
-    player: int
-    """Whose view."""
-    now: float
-    """When it was taken, in seconds."""
-    phase: Phase
-    """Where the round stands."""
-    row: tuple[int, ...]
-    """The rank of each pile of the own row."""
-    row_sizes: tuple[int, ...]
-    """How many cards each pile of the own row holds (stacks show)."""
-    opponent_row: tuple[int, ...]
-    """The rank of each pile of the opponent's row."""
-    tops: tuple[int, int]
-    """The rank on top of the left and the right play pile."""
-    pile_sizes: tuple[int, int]
-    """How many cards each play pile holds."""
-    draw_count: int
-    """How many cards the own draw pile holds (never which)."""
-    opponent_draw_count: int
-    """How many cards the opponent's draw pile holds."""
-    locked_until: float
-    """The own plays are refused before this time."""
-    ready: bool
-    """Has said ready to flip."""
-    opponent_ready: bool
-    """The opponent has said ready to flip."""
-    stop: bool
-    """Has declared a stress stop against the opponent's next play."""
-    opponent_stop: bool
-    """The opponent has declared a stress stop against the own next play."""
-    rules: Rules
-    """The house rules, agreed before the deal."""
-
-
-def see(game: Game, player: int, now: float) -> View:
-    """What ``player`` can see of ``game`` at ``now``: both rows, the play piles' tops and
-    sizes, the draw piles' sizes, the phase and the flags. Nothing else reaches a bot."""
-    state = game.state
-    me, them = state.players if player == 0 else state.players[::-1]
-    left, right = state.play_piles
-    return View(
-        player,
-        now,
-        state.phase,
-        tuple(pile[0].rank if pile else EMPTY for pile in me.row),
-        tuple(map(len, me.row)),
-        tuple(pile[0].rank if pile else EMPTY for pile in them.row),
-        (left[-1].rank if left else EMPTY, right[-1].rank if right else EMPTY),
-        (len(left), len(right)),
-        len(me.draw_pile),
-        len(them.draw_pile),
-        me.locked_until,
-        me.ready,
-        them.ready,
-        me.stop,
-        them.stop,
-        game.rules,
-    )
-
-
-def _shown(rank: int) -> Card:
-    """A card showing ``rank`` (its suit is not part of what a view shows)."""
-    return Card(rank, None if rank == JOKER else Suit.CLUBS)
-
-
 _HIDDEN = Card(2, Suit.CLUBS)
 """Stands for a card whose face a view does not show (under a play pile's top, in a
 draw pile)."""
@@ -239,51 +167,50 @@ _NO_SHUFFLES = random.Random(0)
 """The random source of positions rebuilt from views: a bot never applies an action."""
 
 
-def _position(view: View) -> Game:
-    """A position that shows exactly what ``view`` shows: the ranks on top of every pile,
-    the sizes, the flags; every hidden card is the same stand-in. A bot deciding on it
-    decides as on any position that looks the same."""
-    ranks, sizes = view.row, view.row_sizes
-    mine = PlayerState(
-        [_HIDDEN] * view.draw_count,
+def _side(side: SideView) -> PlayerState:
+    """A player's cards as ``side`` shows them: the top of every pile of the row as high
+    as the pile, a draw pile of stand-ins."""
+    return PlayerState(
+        [_HIDDEN] * side.draw_count,
         [
-            [_shown(rank)] * size if rank != EMPTY else []
-            for rank, size in zip(ranks, sizes, strict=True)
+            [top] * size if top is not None else []
+            for top, size in zip(side.row, side.row_sizes, strict=True)
         ],
-        view.ready,
-        view.locked_until,
-        view.stop,
+        side.ready,
+        side.locked_until,
+        side.stop,
     )
-    theirs = PlayerState(
-        [_HIDDEN] * view.opponent_draw_count,
-        [[_shown(rank)] if rank != EMPTY else [] for rank in view.opponent_row],
-        view.opponent_ready,
-        0.0,
-        view.opponent_stop,
-    )
+
+
+def _position(view: PlayerView) -> Game:
+    """A position that shows exactly what ``view`` shows: the top of every pile, the
+    sizes, the flags; every hidden card is the same stand-in. A bot deciding on it
+    decides as on any position that looks the same."""
+    table = view.table
     piles = tuple(
-        [_HIDDEN] * (size - 1) + [_shown(top)] if size else []
-        for top, size in zip(view.tops, view.pile_sizes, strict=True)
+        [_HIDDEN] * (size - 1) + [top] if top is not None else []
+        for top, size in zip(table.tops, table.pile_sizes, strict=True)
     )
     state = State(
-        view.rules,
-        (mine, theirs) if view.player == 0 else (theirs, mine),
+        table.rules,
+        (_side(table.sides[0]), _side(table.sides[1])),
         (piles[0], piles[1]),
-        view.phase,
-        view.now,
+        table.phase,
+        table.time,
     )
     return Game(state, _NO_SHUFFLES)
 
 
-def stress_threats(view: View) -> list[tuple[int, int]]:
+def stress_threats(view: PlayerView) -> list[tuple[int, int]]:
     """The opponent's plays, as the view shows them, that would make stress: the same as
     ``Game.stress_threats`` for the opponent, from what is visible."""
-    fits = view.rules.fits
-    tops = view.tops
+    fits = view.table.rules.fits
+    tops = tuple(EMPTY if card is None else card.rank for card in view.table.tops)
     threats = []
-    for pile, rank in enumerate(view.opponent_row):
-        if rank == EMPTY:
+    for pile, card in enumerate(view.them.row):
+        if card is None:
             continue
+        rank = card.rank
         for target in (0, 1):
             top, other = tops[target], tops[1 - target]
             if top != EMPTY and rank in fits[top] and (rank in (JOKER, other)):
@@ -438,10 +365,11 @@ class Bot:
     def plan(self, game: Game, now: float) -> Action | None:
         """What to do next, stamped with when the reaction ends; ``None`` to wait.
 
-        It reads of ``game`` only what ``see`` shows (the same decision as ``decide``
-        on ``see(game, player, now)``), straight from the position: this runs at every
-        change of the table, and a play is the most frequent answer, so that path is
-        one function.
+        It reads of ``game`` only what a player sees (the same decision as ``decide``
+        on ``player_view(game.state, player, now)``, which the tests hold it to),
+        straight from the position: this runs at every change of the table, and a play
+        is the most frequent answer, so that path is one function rather than a view
+        built at every look.
         """
         state = game.state
         phase = state.phase
@@ -590,12 +518,13 @@ class Bot:
             at = me.locked_until
         return Play(self.player, pile, target, at)
 
-    def decide(self, view: View) -> Action | None:
-        """Decide from a view alone (and the bot's memory of its earlier views): the same
-        decision as ``plan`` on any position that looks like ``view``."""
+    def decide(self, view: PlayerView) -> Action | None:
+        """Decide from a view alone (and the bot's memory of its earlier views), at the
+        view's time: the same decision as ``plan`` on any position that looks like
+        ``view``."""
         if view.player != self.player:
             raise ValueError(f"a view of player {view.player}, not of {self.player}")
-        return self.plan(_position(view), view.now)
+        return self.plan(_position(view), view.table.time)
 
     def _not_playing(self, state: State, phase: Phase, now: float) -> Action | None:
         """Stress open: call it; otherwise (the count runs, the round is over) wait."""

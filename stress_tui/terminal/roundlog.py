@@ -16,13 +16,10 @@ has no seed to replay it from.
 from __future__ import annotations
 
 import contextlib
-import copy
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from stress_tui.core.engine import Action, Event, Game, RoundDrawn, RoundWon, State
+from stress_tui.core.engine import Action, Event, Game, RoundDrawn, RoundWon
 from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
@@ -57,7 +54,7 @@ class RoundLog:
         """The round being logged."""
         self.round_seed: int | None = None
         """The seed the round was dealt with (``None``: a position, not recorded)."""
-        self.dealt: tuple[State, Any] | None = None
+        self.dealt: Game | None = None
         """The round as it began: its position and its random source's state."""
         self.actions: list[Action] = []
         """Every action applied this round, for its statistics."""
@@ -87,7 +84,7 @@ class RoundLog:
         game = table.game
         self.table = table
         self.round_seed = round_seed
-        self.dealt = (_copy_state(game.state), game.rng.getstate())
+        self.dealt = game.copy()
         self.actions = []
         self.ended = None
         table.on_action = self.on_action
@@ -138,10 +135,7 @@ class RoundLog:
     def dealt_game(self) -> Game:
         """A copy of the round as it began (for its statistics)."""
         assert self.dealt is not None
-        state, rng_state = self.dealt
-        rng = random.Random()
-        rng.setstate(rng_state)
-        return Game(_copy_state(state), rng)
+        return self.dealt.copy()
 
     def stop_recording(self, error: OSError) -> None:
         """A replay could not be written: say so once, play on without replays."""
@@ -194,8 +188,3 @@ class RoundLog:
                 recorder.close()
                 if not self.actions:
                     recorder.part.unlink()
-
-
-def _copy_state(state: State) -> State:
-    """A copy of a position to apply actions to (its rules, which never change, shared)."""
-    return copy.deepcopy(state, {id(state.rules): state.rules})

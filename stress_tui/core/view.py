@@ -1,0 +1,260 @@
+"""What a player may see of a position: the one place that decides it.
+
+At a real table everything but the draw piles lies face up: both rows, the top of each
+play pile and how high it is, how many cards each draw pile holds, who has said ready or
+stop, who is locked out, where the round stands. Never the order of a draw pile (nobody
+knows it), nor the cards under a top. ``table_view`` gives that for the table as a whole
+(what a spectator sees, both sides alike); ``player_view`` the same from one player's
+chair. The computer players decide from it, the screen draws from it, and a peer across a
+network gets it as JSON (``TableView.to_json``), so that a draw pile cannot leak by
+accident through any of them.
+
+>>> from stress_tui.core.notation import parse_position
+>>> state = parse_position("rules: standard; p1 row: 5H | - | 9C 9S | KD; p1 draw: 2C 3C;"
+...                        " piles: 4H 6D | 7D; p2 row: QH | QS | 2H | 3S")
+>>> view = player_view(state, 0)
+>>> [str(card) for card in view.me.row if card], view.me.row_sizes, view.me.draw_count
+(['5H', '9S', 'KD'], (1, 0, 2, 1), 2)
+>>> [str(card) for card in view.table.tops], view.table.pile_sizes, view.them.draw_count
+(['6D', '7D'], (2, 1), 0)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from stress_tui.core.cards import Card
+from stress_tui.core.engine import PLAYERS, Phase, PlayerState, State
+from stress_tui.core.notation import format_rules, parse_rules
+from stress_tui.core.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class SideView:
+    """One player's side of the table, as anyone at it sees it."""
+
+    row: tuple[Card | None, ...]
+    """The top card of each pile of the row (``None``: an empty place)."""
+    row_sizes: tuple[int, ...]
+    """How many cards each pile of the row holds (a stack shows its height)."""
+    draw_count: int
+    """How many cards the draw pile holds (never which, nor in what order)."""
+    ready: bool
+    """Has said ready to flip."""
+    stop: bool
+    """Has declared a stress stop against the opponent's next play."""
+    locked_until: float
+    """The player's plays are refused before this time."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """What anyone at the table sees at one moment: both sides alike (a spectator's view,
+    and what a player sees too, from no chair in particular)."""
+
+    rules: Rules
+    """The house rules, agreed before the deal."""
+    time: float
+    """When it was taken, in seconds of game time."""
+    phase: Phase
+    """Where the round stands."""
+    sides: tuple[SideView, SideView]
+    """Player 1's side and player 2's."""
+    tops: tuple[Card | None, Card | None]
+    """The card on top of the left and the right play pile (``None``: empty)."""
+    pile_sizes: tuple[int, int]
+    """How many cards each play pile holds."""
+    winner: int | None
+    """Who won the round, once it is over (``None`` until then, and for a drawn round)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as plain JSON values: cards in notation (``TH``, ``**``), the rules as
+        the notation's ``rules:`` line, the phase as the notation writes it.
+
+        >>> from stress_tui.core.notation import parse_position
+        >>> state = parse_position("rules: skat; p1 row: 7H | - | AS; piles: 8D | -;"
+        ...                        " p2 row: - | - | -")
+        >>> data = table_view(state).to_json()
+        >>> data["tops"], data["sides"][0]["row"], data["phase"]
+        (['8D', None], ['7H', None, 'AS'], 'playing')
+        >>> TableView.from_json(data) == table_view(state)
+        True
+        """
+        return {
+            "rules": format_rules(self.rules),
+            "time": self.time,
+            "phase": self.phase.value,
+            "sides": [
+                {
+                    "row": [_card_text(card) for card in side.row],
+                    "row_sizes": list(side.row_sizes),
+                    "draw_count": side.draw_count,
+                    "ready": side.ready,
+                    "stop": side.stop,
+                    "locked_until": side.locked_until,
+                }
+                for side in self.sides
+            ],
+            "tops": [_card_text(card) for card in self.tops],
+            "pile_sizes": list(self.pile_sizes),
+            "winner": self.winner,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> TableView:
+        """Read back what ``to_json`` wrote; ``ValueError`` naming the field if it is not
+        such a view (the rules, a card, a size, the phase...)."""
+        if not isinstance(data, dict):
+            raise ValueError("a table view is a JSON object")
+        try:
+            rules = parse_rules(_field(data, "rules", str))
+        except ValueError as error:
+            raise ValueError(f"rules: {error}") from None
+        phases = {phase.value: phase for phase in Phase}
+        phase = _field(data, "phase", str)
+        if phase not in phases:
+            raise ValueError(f"phase: one of {', '.join(phases)}, not {phase[:20]!r}")
+        sides = _field(data, "sides", list)
+        if len(sides) != 2:
+            raise ValueError("sides: two, one for each player")
+        winner = data.get("winner")
+        if winner is not None and (not _whole(winner) or winner not in PLAYERS):
+            raise ValueError("winner: 0, 1 or null")
+        return cls(
+            rules,
+            _time(data, "time"),
+            phases[phase],
+            (_side(sides[0], rules, "sides[0]"), _side(sides[1], rules, "sides[1]")),
+            _pair(_cards(_field(data, "tops", list), "tops"), "tops"),
+            _pair(_sizes(_field(data, "pile_sizes", list), "pile_sizes"), "pile_sizes"),
+            winner,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What one player sees: the table's view, from their chair (``me`` and ``them``)."""
+
+    player: int
+    """Whose view (0 or 1)."""
+    table: TableView
+    """The table, as everyone sees it."""
+
+    @property
+    def me(self) -> SideView:
+        """The player's own side."""
+        return self.table.sides[self.player]
+
+    @property
+    def them(self) -> SideView:
+        """The opponent's side."""
+        return self.table.sides[1 - self.player]
+
+
+def table_view(state: State, now: float | None = None) -> TableView:
+    """What anyone at the table sees of ``state`` at ``now`` (default: the time of its
+    last action)."""
+    left, right = state.play_piles
+    return TableView(
+        state.rules,
+        state.time if now is None else now,
+        state.phase,
+        (_side_of(state.players[0]), _side_of(state.players[1])),
+        (left[-1] if left else None, right[-1] if right else None),
+        (len(left), len(right)),
+        state.winner,
+    )
+
+
+def player_view(state: State, player: int, now: float | None = None) -> PlayerView:
+    """What ``player`` sees of ``state`` at ``now`` (default: the time of its last
+    action): everything face up, the draw piles' sizes, nothing else."""
+    if player not in PLAYERS:
+        raise ValueError(f"no player {player!r} (players are 0 and 1)")
+    return PlayerView(player, table_view(state, now))
+
+
+def _side_of(player: PlayerState) -> SideView:
+    return SideView(
+        tuple(pile[-1] if pile else None for pile in player.row),
+        tuple(map(len, player.row)),
+        len(player.draw_pile),
+        player.ready,
+        player.stop,
+        player.locked_until,
+    )
+
+
+# --------------------------------------------------------------------------- reading JSON
+
+
+def _card_text(card: Card | None) -> str | None:
+    return None if card is None else str(card)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _field(data: dict[str, Any], name: str, kind: type) -> Any:
+    value = data.get(name)
+    if not isinstance(value, kind):
+        raise ValueError(f"{name}: missing, or not a {kind.__name__}")
+    return value
+
+
+def _time(data: dict[str, Any], name: str) -> float:
+    value = data.get(name)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{name}: a number of seconds")
+    seconds = float(value)
+    if not math.isfinite(seconds):
+        raise ValueError(f"{name}: a finite number of seconds")
+    return seconds
+
+
+def _cards(values: list[Any], where: str) -> tuple[Card | None, ...]:
+    cards: list[Card | None] = []
+    for value in values:
+        if value is None:
+            cards.append(None)
+        elif isinstance(value, str):
+            try:
+                cards.append(Card.parse(value))
+            except ValueError as error:
+                raise ValueError(f"{where}: {error}") from None
+        else:
+            raise ValueError(f"{where}: a card in notation or null")
+    return tuple(cards)
+
+
+def _sizes(values: list[Any], where: str) -> tuple[int, ...]:
+    if not all(_whole(value) and value >= 0 for value in values):
+        raise ValueError(f"{where}: whole numbers, none below 0")
+    return tuple(values)
+
+
+def _pair(values: tuple[Any, ...], where: str) -> Any:
+    if len(values) != 2:
+        raise ValueError(f"{where}: one for each play pile")
+    return values
+
+
+def _side(data: Any, rules: Rules, where: str) -> SideView:
+    if not isinstance(data, dict):
+        raise ValueError(f"{where}: a JSON object")
+    row = _cards(_field(data, "row", list), f"{where}.row")
+    sizes = _sizes(_field(data, "row_sizes", list), f"{where}.row_sizes")
+    if len(row) != rules.row_size or len(sizes) != rules.row_size:
+        raise ValueError(f"{where}: rows of {rules.row_size}, as the rules have them")
+    if any((card is None) != (size == 0) for card, size in zip(row, sizes, strict=True)):
+        raise ValueError(f"{where}: an empty place has no card and a size of 0")
+    draw: Any = data.get("draw_count")
+    if not _whole(draw) or draw < 0:
+        raise ValueError(f"{where}.draw_count: a whole number, not below 0")
+    flags: list[Any] = [data.get(name) for name in ("ready", "stop")]
+    if not all(isinstance(flag, bool) for flag in flags):
+        raise ValueError(f"{where}: ready and stop are true or false")
+    return SideView(row, sizes, draw, flags[0], flags[1], _time(data, "locked_until"))
