@@ -13,7 +13,7 @@ from stress_tui.core.engine import CallStress, Play, ReadyToFlip, StopStress
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import RESULT_GRACE, GameController, action_for
 from stress_tui.terminal.keys import Binding, Intent, default_keymap
-from stress_tui.terminal.view import Overlay, Result
+from stress_tui.terminal.scene import Overlay, Result
 from tests.test_clock import Outside
 
 

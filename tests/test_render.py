@@ -29,7 +29,7 @@ from stress_tui.terminal.notices import Notices
 from stress_tui.terminal.overlays import help_lines
 from stress_tui.terminal.pieces import countdown_text
 from stress_tui.terminal.render import render
-from stress_tui.terminal.view import Overlay, Result, View
+from stress_tui.terminal.scene import Overlay, Result, Scene
 
 PLAYING = (
     "rules: standard; phase: playing;"
@@ -50,7 +50,7 @@ def table_at(text: str = PLAYING) -> Table:
     return table
 
 
-def view_of(table: Table, **kw: object) -> View:
+def view_of(table: Table, **kw: object) -> Scene:
     fields: dict[str, object] = {
         "table": table,
         "now": table.game.state.time,
@@ -58,10 +58,10 @@ def view_of(table: Table, **kw: object) -> View:
         "notices": Notices(),
     }
     fields.update(kw)
-    return View(**fields)  # type: ignore[arg-type]
+    return Scene(**fields)  # type: ignore[arg-type]
 
 
-def draw(term: Terminal, view: View, width: int = 80, height: int = 24, **palette: bool) -> Frame:
+def draw(term: Terminal, view: Scene, width: int = 80, height: int = 24, **palette: bool) -> Frame:
     return render(view, Palette(term, **palette), Canvas(width, height, term.length))
 
 

@@ -24,7 +24,7 @@ from stress_tui.terminal.keys import default_keymap
 from stress_tui.terminal.notices import Notices
 from stress_tui.terminal.overlays import stats_lines
 from stress_tui.terminal.render import render
-from stress_tui.terminal.view import Overlay, Result, View
+from stress_tui.terminal.scene import Overlay, Result, Scene
 from tests.test_stats import RACE, RACE_ACTIONS, STRESS
 
 
@@ -217,7 +217,7 @@ def result_screen(term: Terminal, width: int, height: int, names: tuple[str, str
             "record not updated (no space left on device)",
         ),
     )
-    view = View(
+    view = Scene(
         table=table,
         now=0.0,
         keymap=default_keymap(),

@@ -69,6 +69,10 @@ class TableView:
     winner: int | None
     """Who won the round, once it is over (``None`` until then, and for a drawn round)."""
 
+    def is_locked(self, player: int) -> bool:
+        """Whether ``player``'s plays are refused at the view's time."""
+        return self.time < self.sides[player].locked_until
+
     def to_json(self) -> dict[str, Any]:
         """The view as plain JSON values: cards in notation (``TH``, ``**``), the rules as
         the notation's ``rules:`` line, the phase as the notation writes it.

@@ -37,6 +37,7 @@ from stress_tui.terminal.controller import GameController, action_for
 from stress_tui.terminal.keys import Binding, keymap_for
 from stress_tui.terminal.overlays import help_page
 from stress_tui.terminal.roundlog import RoundLog
+from stress_tui.terminal.scene import Result, Scene
 from stress_tui.terminal.screen import Screen
 from stress_tui.terminal.session import (
     EXIT_CRASH,
@@ -46,7 +47,6 @@ from stress_tui.terminal.session import (
     GONE,
     make_terminal,
 )
-from stress_tui.terminal.view import Result, View
 
 POSITION_ENV = "STRESS_TUI_POSITION"
 
@@ -192,7 +192,7 @@ class App(Screen):
 
     # ------------------------------------------------------------------ drawing
 
-    def view(self) -> View:
+    def view(self) -> Scene:
         return self.frame_view(
             score=(self.match.score[0], self.match.score[1]),
             result=self.controller.result,

@@ -27,8 +27,8 @@ from stress_tui.terminal.keys import (
     SequenceFilter,
     key_name,
 )
+from stress_tui.terminal.scene import Overlay, Result
 from stress_tui.terminal.session import EXIT_QUIT, EXIT_SIGINT
-from stress_tui.terminal.view import Overlay, Result
 
 RESULT_GRACE = 0.5
 """Seconds after a round ends during which the result screen ignores keys, so that a

@@ -13,10 +13,10 @@ from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import Intent, key_label
 from stress_tui.terminal.layout import minimum_size
-from stress_tui.terminal.view import View
+from stress_tui.terminal.scene import Scene
 
 
-def draw_too_small(view: View, palette: Palette, canvas: Canvas) -> None:
+def draw_too_small(view: Scene, palette: Palette, canvas: Canvas) -> None:
     min_w, min_h = minimum_size(view.rules.row_size)
     lines = [
         ("Make the window larger", palette.warn),
@@ -45,7 +45,7 @@ def _panel(
         canvas.put(y + 1 + i, x + 2, canvas.clip(text, width - 4), style or palette.panel)
 
 
-def _player_keys_lines(view: View, player: int) -> list[tuple[str, str]]:
+def _player_keys_lines(view: Scene, player: int) -> list[tuple[str, str]]:
     keys = view.keymap
     name = view.names[player]
     where = "top row" if player == 0 else "bottom row"
@@ -78,7 +78,7 @@ def _player_keys_lines(view: View, player: int) -> list[tuple[str, str]]:
     ]
 
 
-def help_lines(view: View, width: int) -> list[tuple[str, str]]:
+def help_lines(view: Scene, width: int) -> list[tuple[str, str]]:
     """The help screen's lines (text, kind) for a panel ``width`` columns wide; the kind is
     ``title`` or ``""``."""
     keys = view.keymap
@@ -105,14 +105,14 @@ def help_lines(view: View, width: int) -> list[tuple[str, str]]:
     return [(text if len(text) <= width else text[:width], kind) for text, kind in lines]
 
 
-def help_page(view: View, width: int, height: int, offset: int) -> tuple[int, int]:
+def help_page(view: Scene, width: int, height: int, offset: int) -> tuple[int, int]:
     """The first help line shown (``offset`` kept in range) and how many fit."""
     total = len(help_lines(view, width))
     room = max(1, height - 6)
     return max(0, min(offset, total - room)), room
 
 
-def draw_help(view: View, palette: Palette, canvas: Canvas) -> None:
+def draw_help(view: Scene, palette: Palette, canvas: Canvas) -> None:
     width = min(canvas.width - 6, 90)
     lines = help_lines(view, width)
     first, room = help_page(view, width, canvas.height, view.help_offset)
@@ -131,7 +131,7 @@ def draw_help(view: View, palette: Palette, canvas: Canvas) -> None:
     _panel(canvas, palette, panel, min_w=width + 4)
 
 
-def draw_pause(view: View, palette: Palette, canvas: Canvas) -> None:
+def draw_pause(view: Scene, palette: Palette, canvas: Canvas) -> None:
     _panel(
         canvas,
         palette,
@@ -143,7 +143,7 @@ def draw_pause(view: View, palette: Palette, canvas: Canvas) -> None:
     )
 
 
-def draw_result(view: View, palette: Palette, canvas: Canvas) -> None:
+def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
     result = view.result
     assert result is not None
     names = view.names

@@ -1,11 +1,11 @@
 """The table's pieces: the title line, the cards, each player's row and the middle (play
-piles, countdown, banner), drawn from a ``View`` on a canvas. Nothing here decides a rule;
+piles, countdown, banner), drawn from a ``Scene`` on a canvas. Nothing here decides a rule;
 it asks the engine and shows what happened.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 
 from stress_tui.core.cards import RANK_NAMES, Card
 from stress_tui.core.engine import Phase
@@ -15,10 +15,10 @@ from stress_tui.terminal.draw.canvas import Canvas, RenderCache
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import Intent, KeyMap, key_label
 from stress_tui.terminal.layout import Layout
-from stress_tui.terminal.view import ReplayBar, View
+from stress_tui.terminal.scene import ReplayBar, Scene
 
 
-def draw_title(view: View, palette: Palette, canvas: Canvas, lay: Layout) -> None:
+def draw_title(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> None:
     """The title line: the game, the rules in play, the keys everyone has."""
     if view.replay is not None:
         _replay_title(view, view.replay, palette, canvas, lay)
@@ -29,7 +29,7 @@ def draw_title(view: View, palette: Palette, canvas: Canvas, lay: Layout) -> Non
 
 
 def _replay_title(
-    view: View, bar: ReplayBar, palette: Palette, canvas: Canvas, lay: Layout
+    view: Scene, bar: ReplayBar, palette: Palette, canvas: Canvas, lay: Layout
 ) -> None:
     """A replay's title line: that it is one, who played, how fast it runs, whether it is
     paused, the rules; the keys on the right."""
@@ -53,7 +53,7 @@ def _replay_title(
     canvas.put(y, right, keys, palette.hint)
 
 
-def _draw_title(view: View, palette: Palette, canvas: Canvas) -> None:
+def _draw_title(view: Scene, palette: Palette, canvas: Canvas) -> None:
     keys = view.keymap
     parts = []
     for intent, what in ((Intent.HELP, "help"), (Intent.PAUSE, "pause"), (Intent.QUIT, "quit")):
@@ -80,17 +80,18 @@ def _card(
     lay: Layout,
     y: int,
     x: int,
-    pile: Sequence[Card],
+    top: Card | None,
+    size: int,
     ascii_only: bool,
 ) -> None:
-    """A pile drawn as its top card (``pile[-1]``), with its size when it holds more (on a
-    line of its own, kept apart from the card, so that a growing pile draws no new card)."""
+    """A pile drawn as its top card, with its ``size`` when it holds more (on a line of its
+    own, kept apart from the card, so that a growing pile draws no new card)."""
     h, w = lay.card_h, lay.card_w
-    if not pile:
+    if top is None:
         key: tuple[object, ...] = ("slot", h, w, palette.slot)
         rows = canvas.sprite(key, w, h, lambda c: _draw_slot(c, palette.slot))
     else:
-        card = pile[-1]
+        card = top
         face = palette.card_face
         if card.is_joker:
             style, label, centre = palette.joker, "JK", "JOKER"
@@ -101,8 +102,8 @@ def _card(
             label, centre = RANK_NAMES[card.rank] + suit, suit
         key = ("card", h, w, face, style, label, centre)
         rows = canvas.sprite(key, w, h, lambda c: _draw_card(c, face, style, label, centre))
-        if len(pile) > 1:
-            count = f"x{len(pile)}"
+        if size > 1:
+            count = f"x{size}"
             line = canvas.sprite(
                 ("count", w, face, style, count),
                 w,
@@ -124,9 +125,9 @@ def warm_cards(
 ) -> None:
     """Draw every card once ahead of time, so that no play waits for its card's drawing."""
     canvas = Canvas(lay.card_w, lay.card_h, measure, cache)
-    _card(canvas, palette, lay, 0, 0, (), ascii_only)
+    _card(canvas, palette, lay, 0, 0, None, 0, ascii_only)
     for card in set(cards):
-        _card(canvas, palette, lay, 0, 0, (card,), ascii_only)
+        _card(canvas, palette, lay, 0, 0, card, 1, ascii_only)
 
 
 def _draw_slot(canvas: Canvas, style: str) -> None:
@@ -159,16 +160,19 @@ def _hint(keys: KeyMap, player: int, pile: int) -> tuple[str, str] | None:
     return (key_label(left) if left else "-", key_label(right) if right else "-")
 
 
-def draw_player(view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
+def draw_player(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
     """A player's row (one piece, for what it shows), and the player's notice line."""
-    state = view.game.state.players[player]
-    tops = tuple((pile[-1], len(pile)) if pile else None for pile in state.row)
+    side = view.seen.sides[player]
+    tops = tuple(
+        (top, size) if top is not None else None
+        for top, size in zip(side.row, side.row_sizes, strict=True)
+    )
     key = (
         "player",
         player,
         lay,
         tops,
-        len(state.draw_pile),
+        side.draw_count,
         view.score[player],
         view.rules,
         view.names[player],
@@ -180,13 +184,15 @@ def draw_player(view: View, palette: Palette, canvas: Canvas, lay: Layout, playe
     _player_notice(view, palette, canvas, lay, player)
 
 
-def _player_row(view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
+def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
     """Each pile's top card, the keys under the row and the block beside it (the keys and
     the block drawn once for each thing they can show, and kept)."""
-    state = view.game.state.players[player]
+    side = view.seen.sides[player]
+    piles = len(side.row)
     y = lay.rows_y[player]
-    for i, pile in enumerate(state.row):
-        _card(canvas, palette, lay, y, lay.row_x + i * (lay.card_w + lay.gap), pile, view.ascii)
+    for i, (top, size) in enumerate(zip(side.row, side.row_sizes, strict=True)):
+        x = lay.row_x + i * (lay.card_w + lay.gap)
+        _card(canvas, palette, lay, y, x, top, size, view.ascii)
     keys_key = (
         "pile keys",
         player,
@@ -194,14 +200,14 @@ def _player_row(view: View, palette: Palette, canvas: Canvas, lay: Layout, playe
         lay.row_x,
         lay.card_w,
         lay.gap,
-        len(state.row),
+        piles,
         view.keymap,
     )
     keys = canvas.sprite(
         keys_key,
         canvas.width,
         1,
-        lambda c: _pile_keys(view.keymap, palette, c, lay, player, len(state.row)),
+        lambda c: _pile_keys(view.keymap, palette, c, lay, player, piles),
     )
     canvas.blit(y + lay.card_h, 0, keys[0])
     rules = view.rules
@@ -245,7 +251,7 @@ def _pile_keys(
             canvas.put_centered(0, x, lay.card_w, f"{left}/{right}", palette.hint_key)
 
 
-def _player_info(view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
+def _player_info(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
     """Beside the row: name, score, the player's other keys, and a line left blank for the
     draw pile (``_draw_line``)."""
     keys = view.keymap
@@ -279,24 +285,24 @@ def _player_info(view: View, palette: Palette, canvas: Canvas, lay: Layout, play
         canvas.put(dy, 1, canvas.clip(text, info_w), style)
 
 
-def _wins(view: View, player: int) -> str:
+def _wins(view: Scene, player: int) -> str:
     """A player's rounds won, out of the rounds that win the match."""
     return f"wins {view.score[player]}/{view.rules.wins}"
 
 
-def _draw_line(view: View, lay: Layout, player: int) -> str:
+def _draw_line(view: Scene, lay: Layout, player: int) -> str:
     """The line under a player's name: the draw pile (and the score, beside small cards)."""
-    draw = len(view.game.state.players[player].draw_pile)
+    draw = view.seen.sides[player].draw_count
     if lay.card_h > 5:
         return f"draw {draw}"
     return f"draw {draw:<3} {_wins(view, player)}"
 
 
-def _player_notice(view: View, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
+def _player_notice(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
     """What just happened to the player (a rejected play, a lockout, ready to flip)."""
-    game = view.game
+    seen = view.seen
     notice = view.notices.player[player]
-    locked = game.is_locked(player, view.now) and game.phase is not Phase.ROUND_OVER
+    locked = seen.is_locked(player) and seen.phase is not Phase.ROUND_OVER
     text = notice.text if notice is not None else ""
     if locked and "locked out" not in text:
         text = f"{text}  (locked out)" if text else "locked out"
@@ -333,12 +339,14 @@ def countdown_ticks(table: Table, now: float) -> float | None:
     return None
 
 
-def draw_middle(view: View, palette: Palette, canvas: Canvas, lay: Layout) -> None:
-    game = view.game
+def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> None:
+    seen = view.seen
     y = lay.piles_y
     mid = y + lay.card_h // 2
-    piles = game.state.play_piles
-    tops = tuple((pile[-1], len(pile)) if pile else None for pile in piles)
+    tops = tuple(
+        (top, size) if top is not None else None
+        for top, size in zip(seen.tops, seen.pile_sizes, strict=True)
+    )
     key = ("play piles", lay, tops, view.ascii)
     canvas.piece(key, lambda: _play_piles(view, palette, canvas, lay))
     between_x = lay.pile_x[0] + lay.card_w
@@ -348,7 +356,7 @@ def draw_middle(view: View, palette: Palette, canvas: Canvas, lay: Layout) -> No
         canvas.put_centered(mid, between_x, between_w, count, palette.count)
     # The banner.
     headline = view.notices.headline
-    if game.phase is Phase.STRESS:
+    if seen.phase is Phase.STRESS:
         stress_keys = [key_label(k) for p in (0, 1) for k in view.keymap.keys_for(Intent.STRESS, p)]
         text = "  STRESS!  "
         if stress_keys:
@@ -357,23 +365,24 @@ def draw_middle(view: View, palette: Palette, canvas: Canvas, lay: Layout) -> No
     elif headline is not None:
         style = {"warn": palette.warn, "good": palette.good}.get(headline.kind, palette.banner)
         canvas.put_centered(lay.banner_y, 0, canvas.width, headline.text, style)
-    elif game.phase is Phase.WAITING_FLIP:
+    elif seen.phase is Phase.WAITING_FLIP:
         canvas.put_centered(lay.banner_y, 0, canvas.width, "New cards on three", palette.banner)
 
 
-def _play_piles(view: View, palette: Palette, canvas: Canvas, lay: Layout) -> None:
+def _play_piles(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> None:
     """The two piles in the middle, with their sizes beside them."""
     y = lay.piles_y
     mid = y + lay.card_h // 2
+    seen = view.seen
     for target, x in enumerate(lay.pile_x):
-        pile = view.game.state.play_piles[target]
-        _card(canvas, palette, lay, y, x, pile, view.ascii)
-        if not pile:
+        top, count = seen.tops[target], seen.pile_sizes[target]
+        _card(canvas, palette, lay, y, x, top, count, view.ascii)
+        if top is None:
             continue
-        size = f"{len(pile)} card" + ("" if len(pile) == 1 else "s")
+        size = f"{count} card" + ("" if count == 1 else "s")
         room = x - 2 if target == 0 else canvas.width - x - lay.card_w - 2
         if len(size) > room:
-            size = str(len(pile))
+            size = str(count)
         if target == 0:
             canvas.put(mid, x - 2 - len(size), size, palette.hint)
         else:

@@ -32,9 +32,9 @@ from stress_tui.terminal.app import run_screen
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import Controller, Handler, Host
 from stress_tui.terminal.keys import Binding, Intent, KeyMap, replay_keymap
+from stress_tui.terminal.scene import ReplayBar, Result, Scene
 from stress_tui.terminal.screen import Screen
 from stress_tui.terminal.session import EXIT_QUIT
-from stress_tui.terminal.view import ReplayBar, Result, View
 
 
 class Playback:
@@ -305,7 +305,7 @@ class ReplayApp(Screen):
 
     # ------------------------------------------------------------------ drawing
 
-    def view(self) -> View:
+    def view(self) -> Scene:
         score = self.score
         result = self.controller.result
         if result is not None and result.winner is not None:

@@ -1,4 +1,4 @@
-"""A frame of the table: the pieces, then the overlay over them, drawn from a ``View``.
+"""A frame of the table: the pieces, then the overlay over them, drawn from a ``Scene``.
 
 ``render`` draws on a canvas (``draw.canvas``) and returns the frame's rows of cells;
 ``draw.encode`` then turns the difference from the last frame into the text to write.
@@ -11,10 +11,10 @@ from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.layout import layout
 from stress_tui.terminal.overlays import draw_help, draw_pause, draw_result, draw_too_small
 from stress_tui.terminal.pieces import draw_middle, draw_player, draw_title
-from stress_tui.terminal.view import Overlay, View
+from stress_tui.terminal.scene import Overlay, Scene
 
 
-def render(view: View, palette: Palette, canvas: Canvas) -> Frame:
+def render(view: Scene, palette: Palette, canvas: Canvas) -> Frame:
     """Draw ``view`` on ``canvas`` (a blank canvas of the screen's size); return its rows."""
     lay = layout(canvas.width, canvas.height, view.rules.row_size)
     if lay is None:

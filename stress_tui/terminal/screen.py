@@ -49,6 +49,7 @@ from stress_tui.terminal.layout import Layout, layout
 from stress_tui.terminal.notices import Notice, Notices
 from stress_tui.terminal.pieces import countdown_ticks, warm_cards
 from stress_tui.terminal.render import render
+from stress_tui.terminal.scene import Scene
 from stress_tui.terminal.session import (
     EXIT_SIGHUP,
     EXIT_SIGINT,
@@ -58,7 +59,6 @@ from stress_tui.terminal.session import (
     GONE,
     Session,
 )
-from stress_tui.terminal.view import View
 
 WARNING_SECONDS = 5.0
 """How long a warning (replays off, a broken record file) stays on the banner line."""
@@ -140,14 +140,14 @@ class Screen:
         """Carry out what is due by ``now``."""
         raise NotImplementedError
 
-    def view(self) -> View:
+    def view(self) -> Scene:
         """What a frame shows."""
         raise NotImplementedError
 
-    def frame_view(self, **differing: Any) -> View:
-        """A frame's ``View`` with what every screen shows the same way filled in, and
+    def frame_view(self, **differing: Any) -> Scene:
+        """A frame's ``Scene`` with what every screen shows the same way filled in, and
         ``differing`` (score, result, seed...) as the screen gives it."""
-        return View(
+        return Scene(
             table=self.table,
             now=self.clock.now(),
             keymap=self.keymap,

@@ -1,15 +1,18 @@
-"""The view: everything one frame shows, gathered by the app (or the replay viewer) and
-read by ``render``.
+"""The scene: everything one frame shows, gathered by the app (or the replay viewer) and
+read by ``render``. Of the round it shows what the engine says anyone at the table may see
+(``stress_tui.core.view``); the rest is the screen's own: names, keys, notices, overlays.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from stress_tui.core.engine import Game
 from stress_tui.core.rules import Rules
 from stress_tui.core.stats import RoundStats
 from stress_tui.core.table import Table
+from stress_tui.core.view import TableView, table_view
 from stress_tui.terminal.keys import KeyMap
 from stress_tui.terminal.notices import Notices
 
@@ -57,8 +60,9 @@ class ReplayBar:
 
 
 @dataclass
-class View:
-    """Everything one frame shows; gathered by the app, read by ``render``."""
+class Scene:
+    """Everything one frame shows; gathered by the app afresh for each frame, read by
+    ``render``."""
 
     table: Table
     """The round, its countdown and its computer players."""
@@ -91,6 +95,12 @@ class View:
     def game(self) -> Game:
         """The round."""
         return self.table.game
+
+    @functools.cached_property
+    def seen(self) -> TableView:
+        """What anyone at the table sees of the round at the frame's time: what the
+        pieces draw."""
+        return table_view(self.table.game.state, self.now)
 
     @property
     def rules(self) -> Rules:
