@@ -14,6 +14,7 @@ to build, and the simulator builds several per action (docs/performance.md).
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 import math
@@ -402,13 +403,10 @@ class PlayerState:
         return len(self.draw_pile) + sum(len(pile) for pile in self.row)
 
     def copy(self) -> PlayerState:
-        """A copy whose piles can change without changing these (the cards are values)."""
-        return PlayerState(
-            list(self.draw_pile),
-            [list(pile) for pile in self.row],
-            self.ready,
-            self.locked_until,
-            self.stop,
+        """A copy whose piles can change without changing these (the cards are values;
+        every other field is a plain value, copied as it is)."""
+        return dataclasses.replace(
+            self, draw_pile=list(self.draw_pile), row=[list(pile) for pile in self.row]
         )
 
 
@@ -462,18 +460,16 @@ class State:
 
     def copy(self) -> State:
         """A copy that actions can change without changing this one (the rules and the
-        cards, which never change, are shared)."""
+        cards, which never change, are shared; every field that is not a list or a
+        player's state is a plain value, copied as it is: ``tests/test_position.py``
+        fails when one is not)."""
         one, two = self.players
         left, right = self.play_piles
-        return State(
-            self.rules,
-            (one.copy(), two.copy()),
-            (list(left), list(right)),
-            self.phase,
-            self.time,
-            [[Cover(c.player, c.time, c.under) for c in covers] for covers in self.covers],
-            self.winner,
-            self.flips,
+        return dataclasses.replace(
+            self,
+            players=(one.copy(), two.copy()),
+            play_piles=(list(left), list(right)),
+            covers=[[dataclasses.replace(c) for c in covers] for covers in self.covers],
         )
 
     def check(self, complete: bool = False) -> None:
