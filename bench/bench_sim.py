@@ -5,6 +5,7 @@
     .venv/bin/python bench/bench_sim.py --profile    # where the time goes, by module
     .venv/bin/python bench/bench_sim.py --bot        # the time the bots take to decide
     .venv/bin/python bench/bench_sim.py --levels --games 4000   # docs/bot.md's tables
+    .venv/bin/python bench/bench_sim.py --jobs 2 --games 4000 --repeat 9   # N processes vs 1
 
 (``.venv`` is made by ``bash scripts/test``; ``PYTHONPATH=. python3`` works as well.)
 
@@ -12,6 +13,12 @@ Reproducible: the same seed and number of games play the same rounds every time 
 rounds/s figure is the only thing that varies). Each repeat plays the same rounds; the
 best repeat is the figure to quote (the others measure the machine's other work), on CPU
 time of this process, with wall-clock time beside it.
+
+``--jobs N`` measures ``simulate(..., jobs=N)`` against ``jobs=1`` on the same rounds in
+wall-clock time, the two taking turns (1, N, N, 1, 1, N, ...) so that a load that comes
+and goes weighs on both alike; the figure is the ratio of the medians, against the goal
+of 0.9 x N (up to the cores the machine has). Each run starts its worker processes
+afresh, as a command does.
 """
 
 from __future__ import annotations
@@ -30,7 +37,14 @@ from stress_tui.core.engine import Action, Game
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Driver
 from stress_tui.players.bot import LEVELS, make_bot
-from stress_tui.players.sim import play_round, round_rngs, run_round, simulate, win_rate
+from stress_tui.players.sim import (
+    available_cores,
+    play_round,
+    round_rngs,
+    run_round,
+    simulate,
+    win_rate,
+)
 
 TARGET = 1000.0
 """Rounds per second the simulator should reach for normal vs normal, standard deck."""
@@ -171,6 +185,38 @@ def _levels(games: int, seed: int) -> None:
         )
 
 
+def _jobs(
+    rules: Rules, players: tuple[str, str], games: int, seed: int, jobs: int, repeat: int
+) -> None:
+    """Rounds per second (wall clock) in ``jobs`` processes against one, taking turns."""
+    rates: dict[int, list[float]] = {1: [], jobs: []}
+    results = {}
+    for turn in range(repeat):
+        for count in (1, jobs) if turn % 2 == 0 else (jobs, 1):
+            wall = time.perf_counter()
+            result = simulate(rules, players, games, seed, jobs=count)
+            rates[count].append(games / (time.perf_counter() - wall))
+            results[count] = dataclasses.replace(result, games_per_second=0.0)
+    assert results[1] == results[jobs], "the same rounds must give the same result"
+    one, many = statistics.median(rates[1]), statistics.median(rates[jobs])
+    cores = available_cores()
+    goal = 0.9 * min(jobs, cores)
+    print(
+        f"{rules.deck}, {players[0]} vs {players[1]}, {games} rounds a run, seed {seed}, "
+        f"{repeat} runs each, taking turns ({cores} cores here):"
+    )
+    print(
+        f"  --jobs 1     median {one:7.0f} rounds/s (runs {min(rates[1]):.0f}-{max(rates[1]):.0f})"
+    )
+    print(
+        f"  --jobs {jobs:<5d} median {many:7.0f} rounds/s "
+        f"(runs {min(rates[jobs]):.0f}-{max(rates[jobs]):.0f})"
+    )
+    verdict = "met" if many / one >= goal else "not met"
+    print(f"  ratio {many / one:.2f} x --jobs 1 (goal: at least {goal:.1f}): {verdict}")
+    print("  results the same for both (all but games_per_second)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2000, help="rounds per repeat")
@@ -184,6 +230,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--levels", action="store_true", help="measure the levels (docs/bot.md) instead"
     )
+    parser.add_argument(
+        "--jobs", type=int, help="measure N processes against one instead (wall clock)"
+    )
     args = parser.parse_args(argv)
     if args.levels:
         _levels(args.games, args.seed)
@@ -195,6 +244,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.bot:
         _bot(rules, players, args.games, args.seed, args.repeat)
+        return 0
+    if args.jobs is not None:
+        _jobs(rules, players, args.games, args.seed, args.jobs, args.repeat)
         return 0
     result = simulate(rules, players, min(args.games, 200), args.seed)  # warm up, check
     if result.invariant_violations:

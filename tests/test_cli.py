@@ -418,6 +418,8 @@ def test_display_flags() -> None:
         (["--rules", "--print-config"], "stress-tui: --print-config: not allowed with --rules"),
         (["--keys", "/no/such/keys.toml"], "stress-tui: --keys: no such file: /no/such/keys.toml"),
         (["sim", "--games", "0"], "stress-tui: --games: must be at least 1, not 0"),
+        (["sim", "--jobs", "0"], "stress-tui: --jobs: must be at least 1, not 0"),
+        (["sim", "--jobs", "two"], 'stress-tui: --jobs: "two" is not a whole number'),
         (
             ["sim", "--p1", "human"],
             "stress-tui: --p1: the simulator plays bots only "
@@ -537,9 +539,9 @@ def test_the_game_gets_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_sim_gets_the_rules_players_and_counts(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[Settings, int, bool]] = []
+    calls: list[tuple[Settings, int, bool, int | None]] = []
     sim = types.ModuleType("stress_tui.players.sim")
-    sim.run_cli = lambda s, games, as_json: calls.append((s, games, as_json)) or 0  # type: ignore[attr-defined]
+    sim.run_cli = lambda s, games, as_json, jobs: calls.append((s, games, as_json, jobs)) or 0  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "stress_tui.players.sim", sim)
     assert (
         main(
@@ -547,9 +549,10 @@ def test_sim_gets_the_rules_players_and_counts(monkeypatch: pytest.MonkeyPatch) 
         )
         == 0
     )
-    assert main(["--row", "3", "sim", "--no-wrap"]) == 0
-    (first, games, as_json), (second, games2, as_json2) = calls
+    assert main(["--row", "3", "sim", "--no-wrap", "--jobs", "3"]) == 0
+    (first, games, as_json, jobs), (second, games2, as_json2, jobs2) = calls
     assert (games, as_json, games2, as_json2) == (12, True, 100, False)
+    assert (jobs, jobs2) == (None, 3), "None: one process per core"
     assert first.rules == Rules.for_deck("jass")
     assert first.players == ("bot:hard", "bot:normal") and first.seed == 9
     assert second.rules == Rules.for_deck("standard", row_size=3, wrap=False)

@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import random
+import re
+import signal
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +34,7 @@ from stress_tui.players.sim import (
     win_rate,
 )
 from tests.conftest import game
+from tests.tty import TtySession
 
 KEYS = [
     "games",
@@ -182,6 +189,98 @@ def test_the_progress_bar_draws_on_one_line_and_wipes_itself() -> None:
     assert screen.text.startswith("\r[") and "5/10" in screen.text and "\n" not in screen.text
     show(10, 10)
     assert screen.text.endswith("\r") and screen.text.split("\r")[-2].strip() == ""
+
+
+# --------------------------------------------------------------------------- in parallel
+
+
+def _sim_json(*args: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-m", "stress_tui", "sim", "--json", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    data: dict[str, object] = json.loads(done.stdout)
+    assert done.stderr == ""
+    del data["games_per_second"]
+    return data
+
+
+def test_the_command_gives_the_same_json_for_one_job_and_for_two() -> None:
+    """Round i depends on the seed and i alone, and the rounds are summed in their order:
+    every key but the speed is the same however many processes play."""
+    args = ("--games", "120", "--seed", "13", "--deck", "jass", "--jokers", "2")
+    one = _sim_json(*args, "--jobs", "1")
+    assert _sim_json(*args, "--jobs", "2") == one
+    assert one["games"] == 120
+
+
+def test_rounds_in_parallel_sum_to_the_same_result_and_violations_in_order() -> None:
+    rules = Rules.for_deck("skat", stress_penalty="give")
+    alone = simulate(rules, ("bot:hard", "bot:easy"), 160, seed=8)
+    for jobs in (2, 3):
+        assert _fixed(simulate(rules, ("bot:hard", "bot:easy"), 160, seed=8, jobs=jobs)) == (
+            _fixed(alone)
+        )
+    assert _fixed(soak(120, seed=4, jobs=2)) == _fixed(soak(120, seed=4))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux")
+def test_two_jobs_play_in_two_other_processes_that_leave_ctrl_c_to_this_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each round says which process played it and whether Ctrl-C is ignored there
+    (through the violation hook, in order of the rounds)."""
+
+    def where(rules: Rules, players: object, seed: int, index: int) -> sim.RoundResult:
+        ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        return sim.RoundResult(True, 0, 1, 1.0, 0, 0, violation=f"{os.getpid()} {ignored}")
+
+    monkeypatch.setattr(sim, "play_round", where)
+    seen: list[tuple[int, str]] = []
+    simulate(STANDARD, NORMAL, 128, 1, on_violation=lambda i, what: seen.append((i, what)), jobs=2)
+    assert [index for index, _ in seen] == list(range(128))
+    workers = {what for _, what in seen}
+    assert len(workers) == 2 and all(what.endswith(" True") for what in workers), workers
+    assert str(os.getpid()) not in {what.split()[0] for what in workers}
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "restored here"
+
+
+def test_jobs_must_be_at_least_one() -> None:
+    with pytest.raises(ValueError, match="jobs must be at least 1"):
+        simulate(STANDARD, NORMAL, 5, 1, jobs=0)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_stops_every_process_and_prints_the_summary_so_far(jobs: int) -> None:
+    """In a terminal, Ctrl-C goes to the simulator and its worker processes alike: no
+    traceback from any of them, the summary of the rounds played so far, exit 130, and
+    no worker left running."""
+    seed = str(700_000 + jobs)  # marks this run's processes
+    argv = [sys.executable, "-m", "stress_tui", "sim", "--games", "20000", "--seed", seed]
+    with TtySession([*argv, "--jobs", str(jobs)], rows=30, cols=100) as s:
+        s.wait_for(lambda: re.search(r"\] [1-9]\d*/20000 rounds", s.text()), 30, "progress")
+        s.send("\x03")
+        assert s.wait_exit(15) == 130
+        text = s.text()
+        log = s.raw_log().decode(errors="replace")
+    assert "Traceback" not in log and "KeyboardInterrupt" not in log
+    played = re.search(r"interrupted: (\d+) of 20000 rounds played", text)
+    assert played, text
+    assert re.search(rf"games: +{played.group(1)}\b", text), text
+    assert f"seed:        {seed}" in text and "violations:  0" in text
+    assert int(played.group(1)) > 0
+    left = []
+    for proc in Path("/proc").iterdir():
+        try:
+            cmdline = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if seed.encode() in cmdline and b"stress_tui" in cmdline:
+            left.append(proc.name)
+    assert left == [], "worker processes left running"
 
 
 # --------------------------------------------------------------------------- invariants

@@ -331,6 +331,13 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         default=False,
         help="print one JSON object instead of a table",
     )
+    run.add_argument(
+        "--jobs",
+        type=_type(_positive, "jobs"),
+        metavar="N",
+        help="rounds played at once, each process its own (the results are the same "
+        "for any N); default: one per core",
+    )
     replay = commands.add_parser(
         "replay",
         help="watch, check or list recorded rounds",
@@ -581,7 +588,7 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
     settings = settings_from_args(args, dataclasses.replace(config, players={}))
     from stress_tui.players.sim import run_cli
 
-    return run_cli(settings, args.games, args.json)
+    return run_cli(settings, args.games, args.json, getattr(args, "jobs", None))
 
 
 def _only_display_flags(args: argparse.Namespace, command: str) -> None:

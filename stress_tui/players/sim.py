@@ -6,20 +6,25 @@ round checks the engine's invariants (no card created, lost or duplicated; the r
 within ``MAX_ACTIONS`` actions and ``MAX_SECONDS`` virtual seconds). Round ``i`` of a run
 with seed ``s`` is dealt and played from random sources derived from ``(s, i)`` alone, so
 the same seed gives the same result and any single round can be replayed with
-``play_round``.
+``play_round``. For the same reason rounds can be played in several processes at once
+(``jobs``): the results are summed in the order of the rounds, so a run gives the same
+result however many processes play it.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
+import signal
 import sys
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from stress_tui.core.cards import DECKS, Card
 from stress_tui.core.engine import FlipAgreed, Game, Phase, Stalled, State, StressWon
@@ -28,6 +33,11 @@ from stress_tui.core.rules import HOUSE_RULES, Rules, RulesError
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, Table
 from stress_tui.players.bot import make_bot
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.context import ForkContext, SpawnContext
+    from multiprocessing.process import BaseProcess
 
 MAX_ACTIONS = 20_000
 """A round with more actions than this counts as an invariant violation, not finished."""
@@ -47,6 +57,14 @@ Progress = Callable[[int, int], None]
 
 ViolationHook = Callable[[int, str], None]
 """Called with a round's index and what went wrong, for each invariant violation."""
+
+CHUNK = 8
+"""Rounds a worker process plays at a time when rounds are played in parallel: few enough
+that no process waits long for the last ones, enough that passing them costs little."""
+
+ROUNDS_PER_PROCESS = 50
+"""The fewest rounds worth a process of their own: a worker process starts in about the
+time of 15 rounds, so a short run is played by fewer processes than asked for, or one."""
 
 
 @dataclass(slots=True)
@@ -101,6 +119,24 @@ class RoundResult:
     """The invariant it broke, if any."""
     state: State | None = field(default=None, repr=False)
     """The final position."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C; ``result`` sums the rounds played before it, in order."""
+
+    def __init__(self, result: SimResult) -> None:
+        super().__init__(result)
+        self.result = result
+
+
+def available_cores() -> int:
+    """The cores this process may run on (at least 1)."""
+    count: Callable[[], int | None] | None = getattr(os, "process_cpu_count", None)
+    if count is not None:  # Python 3.13 and later
+        return count() or 1
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
 
 
 def round_rngs(seed: int, index: int) -> tuple[random.Random, random.Random, random.Random]:
@@ -303,27 +339,23 @@ def simulate(
     progress: Progress | None = None,
     *,
     on_violation: ViolationHook | None = None,
+    jobs: int = 1,
 ) -> SimResult:
-    """Play ``games`` rounds between two bots (``"bot:LEVEL"``) headless and sum them up.
+    """Play ``games`` rounds between two bots (``"bot:LEVEL"``) headless and sum them up,
+    in ``jobs`` processes at once.
 
-    The same arguments give the same result, ``games_per_second`` aside.
+    The same arguments give the same result, ``games_per_second`` aside, for any
+    ``jobs``. Ctrl-C raises ``Interrupted`` with the sum of the rounds played so far.
     """
     check_players(players)
     if games < 0:
         raise ValueError(f"games must not be negative, not {games}")
-    tally = _Tally()
-    step = max(1, games // 200)
-    started = time.perf_counter()
-    for index in range(games):
-        result = play_round(rules, players, seed, index)
-        tally.add(result)
-        if result.violation is not None and on_violation is not None:
+
+    def report(index: int, result: RoundResult) -> None:
+        if on_violation is not None and result.violation is not None:
             on_violation(index, result.violation)
-        if progress is not None and (index + 1) % step == 0:
-            progress(index + 1, games)
-    if progress is not None and games % step:
-        progress(games, games)
-    return tally.result(time.perf_counter() - started)
+
+    return _run(Plan((rules,), (players,), seed), games, progress, report, jobs)
 
 
 def win_rate(
@@ -337,6 +369,177 @@ def win_rate(
     second = simulate(rules, (f"bot:{opponent}", f"bot:{level}"), games - half, seed)
     won = first.wins[0] + second.wins[1]
     return won / max(1, games), first, second
+
+
+# --------------------------------------------------------------------------- rounds in parallel
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Who plays round ``index`` of a run by which rules: the rule sets and the pairings
+    of players taken in turn (one of each for ``simulate``), and the run's seed."""
+
+    variants: tuple[Rules, ...]
+    """The rule sets, round ``index`` playing ``variants[index % len(variants)]``."""
+    pairings: tuple[tuple[str, str], ...]
+    """The pairings of players, shifted by one every pass over the rule sets."""
+    seed: int
+    """The run's seed."""
+
+    def round(self, index: int) -> tuple[Rules, tuple[str, str]]:
+        """The rules and the players of round ``index``."""
+        count = len(self.variants)
+        pairing = self.pairings[(index // count + index) % len(self.pairings)]
+        return self.variants[index % count], pairing
+
+    def play(self, index: int) -> RoundResult:
+        """Play round ``index``."""
+        rules, players = self.round(index)
+        return play_round(rules, players, self.seed, index)
+
+
+def _run(
+    plan: Plan,
+    games: int,
+    progress: Progress | None,
+    report: Callable[[int, RoundResult], None],
+    jobs: int,
+) -> SimResult:
+    """Play rounds ``0 .. games - 1`` of ``plan`` and sum them up in their order."""
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    tally = _Tally()
+    step = max(1, games // 200)
+    started = time.perf_counter()
+    jobs = min(jobs, max(1, games // ROUNDS_PER_PROCESS))
+    results = _in_parallel(plan, games, jobs) if jobs > 1 else map(plan.play, range(games))
+    try:
+        for index, result in enumerate(results):
+            tally.add(result)
+            report(index, result)
+            if progress is not None and (index + 1) % step == 0:
+                progress(index + 1, games)
+    except KeyboardInterrupt:
+        raise Interrupted(tally.result(time.perf_counter() - started)) from None
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # the worker processes end with the run, however it ends
+    if progress is not None and games % step:
+        progress(games, games)
+    return tally.result(time.perf_counter() - started)
+
+
+def _work(plan: Plan, games: int, conn: Connection) -> None:
+    """A worker process: play the chunks of rounds the parent sends (their first index),
+    send each chunk's results back, until told to stop (``None``)."""
+    # Ctrl-C is the parent's to answer (it ends the workers): a worker never sees it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        while (start := conn.recv()) is not None:
+            try:
+                results: list[RoundResult] | Exception = [
+                    plan.play(index) for index in range(start, min(start + CHUNK, games))
+                ]
+            except Exception as error:  # sent to the parent, which raises it
+                results = error
+            conn.send((start, results))
+    except (EOFError, OSError):  # the parent is gone: nobody is left to tell
+        return
+
+
+def _in_parallel(plan: Plan, games: int, jobs: int) -> Iterator[RoundResult]:
+    """The results of rounds ``0 .. games - 1`` in their order, played by ``jobs`` worker
+    processes in chunks of ``CHUNK`` rounds, each worker given the next chunk as it sends
+    one back (and one ahead, so that it never waits for this process). The workers are
+    ended when the iterator is closed or dropped, at the end or on Ctrl-C."""
+    import multiprocessing
+    from multiprocessing.connection import Connection, wait
+
+    # Forked workers start at once with everything imported; elsewhere (macOS, Windows)
+    # fork is unsafe or missing and each worker starts a fresh interpreter.
+    if sys.platform.startswith("linux"):
+        context: ForkContext | SpawnContext = multiprocessing.get_context("fork")
+    else:
+        context = multiprocessing.get_context("spawn")
+    for stream in (sys.stdout, sys.stderr):  # a forked worker must not write them again
+        if stream is not None:
+            stream.flush()
+    workers: list[tuple[BaseProcess, Connection]] = []
+    finished = False
+    try:
+        # The workers are started with Ctrl-C ignored, so that one pressed before a
+        # worker has set its own gives no traceback from it either; meanwhile it is held
+        # back and reaches this process just after.
+        with _CtrlCHeld():
+            for _ in range(jobs):
+                ours, theirs = context.Pipe()
+                worker = context.Process(target=_work, args=(plan, games, theirs), daemon=True)
+                worker.start()
+                theirs.close()
+                workers.append((worker, ours))
+        starts = iter(range(0, games, CHUNK))
+        for _, conn in workers * 2:
+            _give(conn, starts)
+        done: dict[int, list[RoundResult]] = {}
+        given = 0
+        while given < games:
+            for ready in wait([conn for _, conn in workers]):
+                assert isinstance(ready, Connection)
+                try:
+                    start, results = ready.recv()
+                except EOFError:
+                    raise RuntimeError("a worker process of the simulator ended") from None
+                if isinstance(results, Exception):
+                    raise results
+                done[start] = results
+                _give(ready, starts)
+            while given in done:
+                chunk = done.pop(given)
+                given += len(chunk)
+                yield from chunk
+        for _, conn in workers:
+            conn.send(None)  # done: each worker leaves on its own
+        finished = True
+    finally:
+        with _CtrlCHeld(deliver=False):  # a second Ctrl-C must not stop the cleaning up
+            for process, conn in workers:
+                process.join(None if finished else 0)
+                if process.is_alive():  # stopped early: ended from here
+                    process.terminate()
+                    process.join()
+                conn.close()
+
+
+def _give(conn: Connection, starts: Iterator[int]) -> None:
+    """Send a worker the next chunk to play, if any is left."""
+    start = next(starts, None)
+    if start is not None:
+        conn.send(start)
+
+
+class _CtrlCHeld:
+    """Within: SIGINT is ignored by this process and by the processes it starts; with
+    ``deliver``, one that arrives meanwhile is held back (where the platform can) and
+    delivered on leaving, else it is lost. Does nothing outside the main thread, where
+    signals cannot be handled."""
+
+    def __init__(self, deliver: bool = True) -> None:
+        self.active = threading.current_thread() is threading.main_thread()
+        self.mask = deliver and self.active and hasattr(signal, "pthread_sigmask")
+        self.previous: Callable[..., object] | int | None = None
+
+    def __enter__(self) -> None:
+        if self.mask:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        if self.active:
+            self.previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.active:
+            signal.signal(signal.SIGINT, self.previous)
+        if self.mask:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 # --------------------------------------------------------------------------- soak
@@ -374,47 +577,58 @@ def soak(
     progress: Progress | None = None,
     *,
     on_violation: Callable[[int, Rules, tuple[str, str], str], None] | None = None,
+    jobs: int = 1,
 ) -> SimResult:
     """Play ``games`` rounds spread over every deck and house-rule combination
-    (``rule_variants``) and every pairing of levels, checking the invariants of each.
+    (``rule_variants``) and every pairing of levels, checking the invariants of each, in
+    ``jobs`` processes at once.
 
     ``on_violation`` gets the round's index (replay it with ``play_round(rules, players,
     seed, index)``), its rules, its players and what went wrong.
     """
-    variants = rule_variants()
-    tally = _Tally()
-    step = max(1, games // 200)
-    started = time.perf_counter()
-    for index in range(games):
-        rules = variants[index % len(variants)]
-        players = LEVEL_PAIRS[(index // len(variants) + index) % len(LEVEL_PAIRS)]
-        result = play_round(rules, players, seed, index)
-        tally.add(result)
-        if result.violation is not None and on_violation is not None:
-            on_violation(index, rules, players, result.violation)
-        if progress is not None and (index + 1) % step == 0:
-            progress(index + 1, games)
-    if progress is not None and games % step:
-        progress(games, games)
-    return tally.result(time.perf_counter() - started)
+    plan = Plan(tuple(rule_variants()), LEVEL_PAIRS, seed)
+
+    def report(index: int, result: RoundResult) -> None:
+        if on_violation is not None and result.violation is not None:
+            on_violation(index, *plan.round(index), result.violation)
+
+    return _run(plan, games, progress, report, jobs)
 
 
 # --------------------------------------------------------------------------- command line
 
 
-def progress_bar(stream: TextIO) -> Progress:
+class ProgressBar:
     """A progress bar drawn on one line of ``stream`` (a terminal), wiped when done."""
 
-    def show(done: int, total: int) -> None:
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        """Where it is drawn."""
+        self.drawn = 0
+        """How many characters wide the line drawn last is (0: nothing on it)."""
+
+    def __call__(self, done: int, total: int) -> None:
         width = 30
         filled = width * done // total if total else width
-        text = f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} rounds"
+        text = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} rounds"
         if done >= total:
-            text = "\r" + " " * len(text) + "\r"
-        stream.write(text)
-        stream.flush()
+            self.wipe()
+            return
+        self.stream.write("\r" + text)
+        self.stream.flush()
+        self.drawn = len(text)
 
-    return show
+    def wipe(self) -> None:
+        """Leave the line empty."""
+        if self.drawn:
+            self.stream.write("\r" + " " * self.drawn + "\r")
+            self.stream.flush()
+            self.drawn = 0
+
+
+def progress_bar(stream: TextIO) -> ProgressBar:
+    """A progress bar drawn on one line of ``stream`` (a terminal), wiped when done."""
+    return ProgressBar(stream)
 
 
 def format_result(result: SimResult, players: Sequence[str], rules: Rules, seed: int) -> str:
@@ -439,19 +653,38 @@ def format_result(result: SimResult, players: Sequence[str], rules: Rules, seed:
     return "\n".join(lines)
 
 
-def run_cli(settings: Settings, games: int, as_json: bool) -> int:
+EXIT_INTERRUPTED = 130
+"""The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
+
+
+def run_cli(settings: Settings, games: int, as_json: bool, jobs: int | None = None) -> int:
     """``stress-tui sim``: simulate ``games`` rounds with the settings' rules, players and
-    seed; print a summary (or one JSON object) on stdout, a progress bar on stderr when it
-    is a terminal. Returns the exit status."""
+    seed in ``jobs`` processes (default: one per core); print a summary (or one JSON
+    object) on stdout, a progress bar on stderr when it is a terminal. Ctrl-C stops the
+    run and prints the summary of the rounds played so far. Returns the exit status."""
     seed = settings.seed
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
         if as_json:
             print(f"seed: {seed}", file=sys.stderr)
     progress = progress_bar(sys.stderr) if sys.stderr.isatty() else None
-    result = simulate(settings.rules, settings.players, games, seed, progress)
+    status = 0
+    try:
+        result = simulate(
+            settings.rules,
+            settings.players,
+            games,
+            seed,
+            progress,
+            jobs=available_cores() if jobs is None else jobs,
+        )
+    except Interrupted as stop:
+        result, status = stop.result, EXIT_INTERRUPTED
+        if progress is not None:
+            progress.wipe()
+        print(f"interrupted: {result.games} of {games} rounds played", file=sys.stderr)
     if as_json:
         print(result.to_json())
     else:
         print(format_result(result, settings.players, settings.rules, seed))
-    return 0
+    return status
