@@ -298,7 +298,7 @@ def test_the_seed_is_not_kept(capsys: pytest.CaptureFixture[str], config: Path) 
             "[rules]\nrows = 3\n",
             "2: rules.rows",
             "unknown key (did you mean row? known: deck, jokers, deal, row, stacking, wrap, "
-            "stress-penalty, false-stress, stress-stop, lockout, race-window, wins)",
+            "stress-penalty, taken, false-stress, stress-stop, lockout, race-window, wins)",
         ),
         (
             "[colours]\nclubs = 1\n",

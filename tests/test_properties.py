@@ -40,6 +40,7 @@ rules_strategy = st.builds(
     stacking=st.booleans(),
     wrap=st.booleans(),
     stress_penalty=st.sampled_from(["both", "one", "give"]),
+    taken=st.sampled_from(["under", "mixed"]),
     false_stress=st.sampled_from(["take", "ignore", "lockout"]),
     stress_stop=st.booleans(),
     lockout=st.sampled_from([0.0, 0.75]),
@@ -220,6 +221,7 @@ def test_seeded_games_played_to_the_end_stay_consistent_and_finish() -> None:
             stress_penalty=penalty,
             false_stress=false_stress,
             stress_stop=seed % 2 == 0,
+            taken="mixed" if seed % 3 == 0 else "under",
         )
         g = Game.deal(rules, random.Random(seed))
         rng = random.Random(-seed)

@@ -450,8 +450,10 @@ def test_a_play_that_shows_the_same_rank_on_both_piles_opens_stress() -> None:
 
 
 def test_stress_the_slower_takes_both_piles_shuffled_under_the_draw_pile() -> None:
-    """000 and 001: the first to call stress is spared; the slower takes both play piles,
-    shuffled, into their draw pile (under it: the next card drawn is still the old top)."""
+    """000 and 001: the first to call stress is spared; the slower takes both play piles.
+    000: "Blanda alltid de kort du tvingas ta upp innan du lägger dem i plockhögen": by
+    default they are shuffled and put under the draw pile (the next card drawn is still
+    the old top)."""
     g = game(STRESS.format(rules=""))
     assert g.apply(CallStress(0, 1.0)) == [StressWon(0, 1, 1.0), PilesTaken(1, (0, 1), 5)]
     assert g.phase is Phase.WAITING_FLIP
@@ -469,6 +471,34 @@ def test_the_taken_piles_are_shuffled() -> None:
         g.apply(CallStress(0, 1.0))
         orders.add(line(g, "p2 draw"))
     assert len(orders) > 1
+
+
+def test_taken_mixed_shuffles_the_taken_piles_into_the_whole_draw_pile() -> None:
+    """001: the slower "erhält als Strafe beide Stapel in der Tischmitte, welche er zu
+    seinen Karten in der Hand dazumischen muss": the taken cards are mixed with all the
+    cards in hand, so the next card drawn may be one of them (under 000's reading, the
+    default, it is never: they go under the draw pile)."""
+    tops = set()
+    for seed in range(20):
+        g = game(STRESS.format(rules=" taken=mixed"), seed=seed)
+        assert g.apply(CallStress(0, 1.0)) == [StressWon(0, 1, 1.0), PilesTaken(1, (0, 1), 5)]
+        loser = g.state.players[1].draw_pile
+        assert Counter(loser) == Counter(cards("8C JD 6S 7D JH KS"))
+        tops.add(str(loser[-1]))
+    assert len(tops) > 1 and "KS" in tops
+
+
+def test_a_false_call_with_taken_mixed_mixes_too() -> None:
+    """001, Strafen: the false caller "muss er als Strafe ebenfalls die Stapel aufnehmen",
+    as the slower would."""
+    tops = set()
+    for seed in range(20):
+        g = game(NO_STRESS.format(rules=" taken=mixed"), seed=seed)
+        g.apply(CallStress(0, 1.0))
+        draw = g.state.players[0].draw_pile
+        assert Counter(draw) == Counter(cards("8C 9D 6S 7H 9S"))
+        tops.add(str(draw[-1]))
+    assert len(tops) > 1
 
 
 def test_stress_the_second_call_is_too_late() -> None:

@@ -311,6 +311,7 @@ def test_every_deck_and_house_rule_combination_is_in_the_soak() -> None:
         "stacking",
         "wrap",
         "stress_penalty",
+        "taken",
         "false_stress",
         "stress_stop",
     ):

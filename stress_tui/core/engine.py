@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from stress_tui.core.cards import JOKER, Card, format_cards
-from stress_tui.core.rules import Deal, FalseStress, Rules, StressPenalty
+from stress_tui.core.rules import Deal, FalseStress, Rules, StressPenalty, Taken
 
 PLAYERS = (0, 1)
 """The two players' numbers."""
@@ -278,7 +278,8 @@ class FalseStressCalled:
 
 @dataclass(slots=True, unsafe_hash=True)
 class PilesTaken:
-    """Play piles went, shuffled, under a player's draw pile."""
+    """Play piles went, shuffled, into a player's draw pile (under it, or mixed into all
+    of it: ``Rules.taken``)."""
 
     player: int
     """Who took them."""
@@ -866,15 +867,20 @@ class Game:
         return (named,)
 
     def _take(self, player: int, piles: tuple[int, ...], events: list[Event]) -> None:
-        """``player`` takes play piles, shuffled, under their draw pile."""
+        """``player`` takes play piles, shuffled, under their draw pile or (``taken``
+        mixed) into all of it."""
         taken: list[Card] = []
         for target in piles:
             taken.extend(self.state.play_piles[target])
             self.state.play_piles[target].clear()
             self.state.covers[target].clear()
-        self.rng.shuffle(taken)
         draw = self.state.players[player].draw_pile
-        draw[:0] = taken
+        if self.rules.taken is Taken.MIXED:
+            draw[:0] = taken
+            self.rng.shuffle(draw)
+        else:
+            self.rng.shuffle(taken)
+            draw[:0] = taken
         events.append(PilesTaken(player, piles, len(taken)))
         self._refill(player, events)
 

@@ -86,6 +86,17 @@ class StressPenalty(str, enum.Enum):
     """The faster hands one pile to the slower, the larger (000, documented variant)."""
 
 
+class Taken(str, enum.Enum):
+    """Where the cards a player has to take up go (after a stress lost or a false call)."""
+
+    UNDER = "under"
+    """Shuffled and put under the draw pile: the cards one was about to draw stay next
+    (000: "Blanda alltid de kort du tvingas ta upp innan du lägger dem i plockhögen")."""
+    MIXED = "mixed"
+    """Shuffled together with the whole draw pile (001: "welche er zu seinen Karten in der
+    Hand dazumischen muss")."""
+
+
 class FalseStress(str, enum.Enum):
     """What calling stress costs when there is no stress."""
 
@@ -450,6 +461,8 @@ class Rules:
     """The rank cycle wraps: the highest rank and the lowest are neighbours."""
     stress_penalty: StressPenalty = StressPenalty.BOTH
     """What the slower player takes when stress is won."""
+    taken: Taken = Taken.UNDER
+    """Where taken cards go: shuffled under the draw pile, or shuffled into all of it."""
     false_stress: FalseStress = FalseStress.TAKE
     """What a call of stress costs when there is none."""
     stress_stop: bool = False
@@ -767,6 +780,21 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         lambda r: _PENALTY_SHORTS.get(r.stress_penalty),
         old_names=("penalty",),
         soak=lambda r: tuple(StressPenalty),
+    ),
+    HouseRule(
+        "taken",
+        "taken",
+        Choice.of(Taken, "a place for taken cards"),
+        "the cards a player takes up (stress lost, a false call): under, shuffled and put "
+        "under the draw pile; mixed, shuffled together with the whole draw pile",
+        Section.STRESS,
+        lambda r: [
+            "Taken cards are shuffled and put under the draw pile."
+            if r.taken is Taken.UNDER
+            else "Taken cards are shuffled together with the whole draw pile."
+        ],
+        lambda r: ("taken cards mixed in", "taken: mixed") if r.taken is Taken.MIXED else None,
+        soak=lambda r: tuple(Taken),
     ),
     HouseRule(
         "false-stress",

@@ -548,8 +548,8 @@ class _CtrlCHeld:
 def rule_variants() -> list[Rules]:
     """Every deck with every combination of the house rules the soak varies (those with
     ``soak`` values in ``HOUSE_RULES``: the deal, jokers (none, two, and the most allowed),
-    the row (the deck's, and one smaller), stacking, wrap, the stress penalty, the
-    false-stress penalty and the stress stop) that can be played."""
+    the row (the deck's, and one smaller), stacking, wrap, the stress penalty, where taken
+    cards go, the false-stress penalty and the stress stop) that can be played."""
     varied = [rule for rule in HOUSE_RULES if rule.soak is not None]
     variants = []
     for deck in DECKS:
