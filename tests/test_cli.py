@@ -413,7 +413,7 @@ def test_display_flags() -> None:
         (
             ["play"],
             "stress-tui: play: no such command"
-            " (the commands are sim, replay and stats; try --help)",
+            " (the commands are sim, replay, stats, host, join and watch; try --help)",
         ),
         (["--rules", "--print-config"], "stress-tui: --print-config: not allowed with --rules"),
         (["--keys", "/no/such/keys.toml"], "stress-tui: --keys: no such file: /no/such/keys.toml"),

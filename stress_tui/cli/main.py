@@ -45,6 +45,7 @@ from stress_tui.core.rules import (
 )
 from stress_tui.core.rulestext import plain_words
 from stress_tui.core.settings import PLAYER_KINDS, Settings
+from stress_tui.core.text import harmless
 from stress_tui.core.words import listed, shown
 
 PROG = "stress-tui"
@@ -59,7 +60,7 @@ NOT_A_TERMINAL = "not a terminal (stdin and stdout must be a terminal to play; t
 SIM_DEFAULT_PLAYER = "bot:normal"
 """Who plays a side in ``sim`` when ``--p1``/``--p2`` is not given."""
 
-COMMANDS = ("sim", "replay", "stats")
+COMMANDS = ("sim", "replay", "stats", "host", "join", "watch")
 """The commands, after the flags of the game."""
 
 EXIT_DIFFERS = 1
@@ -264,7 +265,10 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         usage=(
             f"{PROG} [OPTION...]\n       {PROG} sim [OPTION...]\n"
             f"       {PROG} replay FILE [--speed X] | --verify FILE | --list\n"
-            f"       {PROG} stats [--json]"
+            f"       {PROG} stats [--json]\n"
+            f"       {PROG} host [--port N] [--name NAME] [OPTION...]\n"
+            f"       {PROG} join HOST[:PORT] CODE [--name NAME]\n"
+            f"       {PROG} watch HOST[:PORT] CODE"
         ),
         description="The card game Stress, in real time, in the terminal.",
         epilog=_epilog(),
@@ -395,7 +399,86 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         action="store_true",
         help="print it as JSON, for scripts",
     )
-    return parser, {"sim": sim, "replay": replay, "stats": stats}
+    net = _net_parsers(commands)
+    return parser, {"sim": sim, "replay": replay, "stats": stats, **net}
+
+
+def _display_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ascii",
+        action=argparse.BooleanOptionalAction,
+        help="draw suits as letters; default: the config file's, else off",
+    )
+    parser.add_argument(
+        "--four-colour",
+        action=argparse.BooleanOptionalAction,
+        help="a four-colour deck; default: the config file's, else off",
+    )
+
+
+def _net_parsers(commands: Any) -> dict[str, argparse.ArgumentParser]:
+    """``host``, ``join`` and ``watch``: a table across two terminals (docs/network.md)."""
+    from stress_tui.net.protocol import DEFAULT_PORT
+
+    host = commands.add_parser(
+        "host",
+        help="open a table on the network for a friend to join",
+        usage=f"{PROG} host [--port N] [--bind ADDRESS] [--name NAME] [rule flags]",
+        description="Open a table on the network: prints where to connect and a join code "
+        "to read to your friend, then waits for them (Esc or q gives up). Your house rules "
+        "are the table's. See docs/network.md (no encryption: on an untrusted network, use "
+        "an SSH tunnel).",
+        argument_default=argparse.SUPPRESS,
+        allow_abbrev=False,
+    )
+    add_rule_flags(host)
+    net = host.add_argument_group("network")
+    net.add_argument(
+        "--port",
+        type=_type(_port, "port"),
+        metavar="N",
+        help=f"the port to listen on; default: {DEFAULT_PORT}",
+    )
+    net.add_argument(
+        "--bind",
+        metavar="ADDRESS",
+        help="the address to listen on (127.0.0.1: this machine only); default: 0.0.0.0, "
+        "every address of this machine",
+    )
+    net.add_argument("--name", metavar="NAME", help="your name at the table; default: Host")
+    net.add_argument("--keys", metavar="FILE", help="a TOML file of keys ([keys.p2])")
+    _display_flags(host)
+    join = commands.add_parser(
+        "join",
+        help="take the other seat at a table on the network",
+        usage=f"{PROG} join HOST[:PORT] CODE [--name NAME]",
+        description="Join a table someone opened with 'stress-tui host': HOST is their "
+        "machine's name or address, CODE the four words they read to you.",
+        argument_default=argparse.SUPPRESS,
+        allow_abbrev=False,
+    )
+    watch = commands.add_parser(
+        "watch",
+        help="watch a match on the network",
+        usage=f"{PROG} watch HOST[:PORT] CODE",
+        description="Watch a table someone opened with 'stress-tui host' (you only watch).",
+        argument_default=argparse.SUPPRESS,
+        allow_abbrev=False,
+    )
+    for command in (join, watch):
+        command.add_argument("address", metavar="HOST[:PORT]", help="where the table is")
+        command.add_argument("code", metavar="CODE", nargs="+", help="the join code (four words)")
+        _display_flags(command)
+    join.add_argument("--name", metavar="NAME", help="your name at the table; default: Guest")
+    join.add_argument("--keys", metavar="FILE", help="a TOML file of keys ([keys.p1])")
+    return {"host": host, "join": join, "watch": watch}
+
+
+def _port(text: str) -> int:
+    port = _whole(text)
+    if not 0 <= port <= 65535:
+        raise BadValue(f"must be a port from 1 to 65535 (0: any free one), not {port}")
+    return port
 
 
 def _replay_dir() -> Path:
@@ -559,6 +642,8 @@ def _run(argv: list[str] | None) -> int:
     if args.command == "replay":
         _only_display_flags(args, "replay")
         return _replay(args, config)
+    if args.command in ("host", "join", "watch"):
+        return _network(args, config)
     settings = settings_from_args(args, config)
     if args.print_config:
         sys.stdout.write(to_toml(settings))
@@ -644,6 +729,53 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
     from stress_tui.terminal.playback import run
 
     return run(replay, getattr(args, "speed", 1.0), display)
+
+
+def _network(args: argparse.Namespace, config: Config) -> int:
+    """``host``, ``join`` and ``watch``."""
+    from stress_tui.net.protocol import (
+        DEFAULT_PORT,
+        ProtocolError,
+        clean_name,
+        normalize_code,
+        parse_address,
+    )
+
+    command = args.command
+    if getattr(args, "seed", None) is not None:
+        raise UsageError(
+            "--seed: not with the host command (every round is dealt from a secret seed)"
+        )
+    name = getattr(args, "name", None) or ("Host" if command == "host" else "Guest")
+    try:
+        name = clean_name(name)
+    except ProtocolError as error:
+        raise UsageError(f"--name: {error}") from None
+    side = "p2" if command == "host" else "p1"
+    players = {side: "human", ("p1" if side == "p2" else "p2"): "bot:normal"}
+    settings = settings_from_args(args, dataclasses.replace(config, players=players))
+    names = (name, name) if command != "host" else ("Guest", name)
+    settings = dataclasses.replace(
+        settings, names=names, players=(players["p1"], players["p2"]), seed=None
+    )
+    address, port, code = "", getattr(args, "port", DEFAULT_PORT), ""
+    if command != "host":
+        try:
+            address, port = parse_address(args.address)
+        except ValueError as error:
+            raise UsageError(f"{harmless(args.address)}: {error}") from None
+        try:
+            code = normalize_code(" ".join(args.code))
+        except ValueError as error:
+            raise UsageError(f"CODE: {error}") from None
+    if not _is_terminal():
+        print(f"{PROG}: {NOT_A_TERMINAL}", file=sys.stderr)
+        return EXIT_USAGE
+    from stress_tui.terminal import netplay
+
+    if command == "host":
+        return netplay.run_host(settings, name, port, getattr(args, "bind", "0.0.0.0"))
+    return netplay.run_join(settings, address, port, code, name, watch=command == "watch")
 
 
 def _stats(args: argparse.Namespace) -> int:

@@ -22,6 +22,7 @@ from stress_tui.core.engine import Action, Event, Game
 from stress_tui.core.notation import NotationError, parse_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import COUNTDOWN, Table
+from stress_tui.core.text import harmless
 from stress_tui.net.protocol import (
     HANDSHAKE_SECONDS,
     HOST_MESSAGES,
@@ -410,7 +411,7 @@ def _why(error: BaseException) -> str:
 
 
 def _printable(value: object) -> str | None:
-    """Text from the host made safe to show: what cannot be shown becomes ``?``."""
+    """Text from the host made harmless to show (``core.text.harmless``)."""
     if value is None:
         return None
-    return "".join(c if c.isprintable() else "?" for c in str(value))[:200]
+    return harmless(str(value), limit=200)

@@ -223,11 +223,14 @@ class Host:
         countdown: float = COUNTDOWN,
         seed: int | None = None,
         max_delay: float = MAX_DELAY,
+        first_game: Game | None = None,
         on_change: Callable[[list[Event]], None] | None = None,
     ) -> None:
         self.rules = rules
         self.countdown = countdown
         self.max_delay = max_delay
+        self.first_game = first_game
+        """A position to play the first round from instead of a deal (tests, benchmarks)."""
         """The most a joiner's action is dated back (0: dated on arrival, no fairness)."""
         """Seconds from the start of a count to its flip."""
         self.host_name = clean_name(name)
@@ -248,7 +251,7 @@ class Host:
         """Where each round's seed comes from: the system's secure source, so that one
         revealed at a round's end tells nothing of the next (a seed: tests, benchmarks)."""
         self.match = Match(rules, self.source)
-        self.names: tuple[str, str] = ("?", self.host_name)
+        self.names: tuple[str, str] = ("(open seat)", self.host_name)
         """Engine order: the joiner's name, then the host's."""
         self.joiner: Peer | None = None
         self.joined = False
@@ -332,6 +335,11 @@ class Host:
     def table(self) -> FairTable | None:
         """The round on the table (``None`` before the first joiner)."""
         return self.fair
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Rounds won in this match (engine order)."""
+        return (self.match.score[0], self.match.score[1])
 
     @property
     def delay(self) -> float | None:
@@ -536,7 +544,10 @@ class Host:
     def _joiner_arrived(self) -> None:
         if not self.joined:
             self.joined = True
-            self._begin_round()
+            if self.first_game is not None:
+                self.set_round(self.first_game)
+            else:
+                self._begin_round()
             return
         if self.status == "dropped":
             self.dropped_at = None

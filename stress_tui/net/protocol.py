@@ -18,10 +18,11 @@ import hmac
 import json
 import math
 import secrets
-import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from stress_tui.core.text import BadName, check_name
 
 VERSION = 1
 """The protocol's version: both ends must speak the same one."""
@@ -34,9 +35,6 @@ MAX_PEER_LINE = 1024
 
 MAX_HOST_LINE = 256 * 1024
 """Bytes a line from the host may have (a view of the table, a chunk of a round's log)."""
-
-MAX_NAME = 16
-"""Characters in a player's name (as at one keyboard)."""
 
 HANDSHAKE_SECONDS = 5.0
 """How long a new connection has to say hello and prove the code."""
@@ -131,22 +129,17 @@ def nonce() -> str:
 
 # --------------------------------------------------------------------------- names
 
-_BIDI = {"Cf", "Co", "Cs", "Cn"}
-
 
 def clean_name(value: object) -> str:
-    """A player's name from the other end, checked as a name from a file is: text, 1 to
-    ``MAX_NAME`` characters after trimming, nothing that cannot be shown (control
-    characters, escapes, format characters such as direction overrides);
-    ``ProtocolError`` otherwise."""
+    """A player's name from the other end, checked as a name from a file is
+    (``core.text.check_name``: 1 to ``MAX_NAME`` characters, all printable, drawing
+    something); ``ProtocolError`` saying why otherwise."""
     if not isinstance(value, str):
         raise ProtocolError("a name must be text")
-    name = value.strip()
-    if not name or len(name) > MAX_NAME:
-        raise ProtocolError(f"a name is 1 to {MAX_NAME} characters")
-    if not name.isprintable() or any(unicodedata.category(c) in _BIDI for c in name):
-        raise ProtocolError("a name has a character that cannot be shown")
-    return name
+    try:
+        return check_name(value)
+    except BadName as error:
+        raise ProtocolError(str(error)) from None
 
 
 # --------------------------------------------------------------------------- schemas
@@ -365,3 +358,36 @@ class RateLimit:
             return False
         self.tokens -= 1.0
         return True
+
+
+# --------------------------------------------------------------------------- addresses
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST[:PORT]`` as a host and a port (``DEFAULT_PORT`` if none); an IPv6 address
+    with a port goes in brackets. ``ValueError`` saying what is wrong.
+
+    >>> parse_address("example.org"), parse_address("10.0.0.2:9000"), parse_address("[::1]:80")
+    (('example.org', 7325), ('10.0.0.2', 9000), ('::1', 80))
+    """
+    text = text.strip()
+    port_text: str | None = None
+    if text.startswith("["):
+        if "]" not in text:
+            raise ValueError("an IPv6 address in brackets needs its closing ]")
+        host, _, rest = text[1:].partition("]")
+        if rest.startswith(":"):
+            port_text = rest[1:]
+        elif rest:
+            raise ValueError("write an IPv6 address with a port as [ADDRESS]:PORT")
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    else:
+        host = text  # a name, an IPv4 address, or an IPv6 address without a port
+    if not host or len(host) > 253 or not all(c.isalnum() or c in ".-:_%" for c in host):
+        raise ValueError(f"{text[:40]!r} is not a host name or address")
+    if port_text is None:
+        return host, DEFAULT_PORT
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ValueError(f"{port_text[:10]!r} is not a port (1 to 65535)")
+    return host, int(port_text)

@@ -1,10 +1,11 @@
 """What a player sees of the table, and the events they saw happen, as JSON and back.
 
-The host sends each joiner and spectator ``public_view``: both rows (face up at a real
-table), the top of each play pile and its size, the size of each draw pile, and where the
-round stands. Never the order of a draw pile, the cards under a play pile's top, the seed
-or the random source: ``mirror_state`` fills what is hidden with stand-in cards, so the
-joiner's screen can draw the table with the same code as at one keyboard.
+The host sends each joiner and spectator ``public_view``: the engine's view of the table
+(``core.view.TableView``: the top of every pile of both rows and its height, the top of
+each play pile and its size, the size of each draw pile, where the round stands). Never
+the order of a draw pile, a card under a top, the seed or the random source:
+``mirror_state`` fills what is hidden with stand-ins, so the joiner's screen draws the
+table with the same code as at one keyboard.
 
 Events go as they are (each names only cards already face up), so that each end words
 them itself; actions are written as in a replay (``storage.replay``). Everything read from
@@ -25,7 +26,6 @@ from stress_tui.core.engine import (
     Game,
     LockedOut,
     MalformedActionError,
-    Phase,
     PilesRecycled,
     PilesTaken,
     Played,
@@ -44,6 +44,7 @@ from stress_tui.core.engine import (
     TableDead,
 )
 from stress_tui.core.rules import FalseStress, Rules
+from stress_tui.core.view import TableView, table_view
 from stress_tui.net.protocol import ProtocolError
 from stress_tui.storage.replay import action_from_json, action_to_json
 
@@ -61,35 +62,9 @@ MAX_EVENTS = 400
 
 
 def public_view(game: Game) -> dict[str, Any]:
-    """What any player at the table can see of ``game``, as JSON."""
-    state = game.state
-    return {
-        "rows": [[[str(c) for c in pile] for pile in p.row] for p in state.players],
-        "draw": [len(p.draw_pile) for p in state.players],
-        "piles": [[str(pile[-1]) if pile else None, len(pile)] for pile in state.play_piles],
-        "phase": state.phase.value,
-        "time": state.time,
-        "ready": [p.ready for p in state.players],
-        "stop": [p.stop for p in state.players],
-        "locked": [p.locked_until for p in state.players],
-        "winner": state.winner,
-        "flips": state.flips,
-    }
-
-
-def _card(value: Any) -> Card:
-    if not isinstance(value, str) or len(value) > 3:
-        raise ProtocolError("view: not a card")
-    try:
-        return Card.parse(value)
-    except ValueError:
-        raise ProtocolError("view: not a card") from None
-
-
-def _count(value: Any) -> int:
-    if type(value) is not int or not 0 <= value <= MAX_CARDS:
-        raise ProtocolError("view: not a count of cards")
-    return value
+    """What anyone at the table can see of ``game``, as JSON (``core.view``, the one place
+    that decides it)."""
+    return table_view(game.state).to_json()
 
 
 def _time(value: Any) -> float:
@@ -98,60 +73,58 @@ def _time(value: Any) -> float:
     return float(value)
 
 
+def _card(value: Any) -> Card:
+    if not isinstance(value, str) or len(value) > 3:
+        raise ProtocolError("events: not a card")
+    try:
+        return Card.parse(value)
+    except ValueError:
+        raise ProtocolError("events: not a card") from None
+
+
 def _pair(value: Any) -> list[Any]:
     if not isinstance(value, list) or len(value) != 2:
-        raise ProtocolError("view: not one for each player")
+        raise ProtocolError("events: not one for each player")
     return value
 
 
+def _pile(top: Card | None, size: int) -> list[Card]:
+    """A pile of which only the top shows: the top, on stand-ins of its rank."""
+    if top is None or size <= 0:
+        return []
+    if size > MAX_CARDS:
+        raise ProtocolError("view: more cards than any deck has")
+    return [top] * size
+
+
 def mirror_state(data: Any, rules: Rules) -> State:
-    """A position to draw from a view the host sent (hidden cards as ``STAND_IN``)."""
-    if not isinstance(data, dict):
-        raise ProtocolError("view: not an object")
+    """A position to draw from a view the host sent: every card face up where it lies,
+    the hidden ones as stand-ins (``STAND_IN`` in a draw pile, the top's rank under a
+    pile's top), so that it shows what the host's position shows and no more."""
     try:
-        rows, draw, piles = _pair(data["rows"]), _pair(data["draw"]), _pair(data["piles"])
-        ready, stop, locked = _pair(data["ready"]), _pair(data["stop"]), _pair(data["locked"])
-        phase, time, winner, flips = data["phase"], data["time"], data["winner"], data["flips"]
-    except (KeyError, TypeError):
-        raise ProtocolError("view: a field is missing") from None
+        seen = TableView.from_json(data)
+    except ValueError as error:
+        raise ProtocolError(f"view: {error}") from None
+    if seen.rules != rules:
+        raise ProtocolError("view: the rules changed during the match")
+    if not -1e9 <= seen.time <= 1e9:
+        raise ProtocolError("view: not a time")
     players = []
-    for i in (0, 1):
-        row = rows[i]
-        if not isinstance(row, list) or len(row) != rules.row_size:
-            raise ProtocolError("view: a row of the wrong size")
-        cards = []
-        for pile in row:
-            if not isinstance(pile, list) or len(pile) > MAX_CARDS:
-                raise ProtocolError("view: not a pile")
-            cards.append([_card(c) for c in pile])
-        if type(ready[i]) is not bool or type(stop[i]) is not bool:
-            raise ProtocolError("view: not a yes or no")
+    for side in seen.sides:
+        if side.draw_count > MAX_CARDS:
+            raise ProtocolError("view: more cards than any deck has")
+        row = [_pile(top, size) for top, size in zip(side.row, side.row_sizes, strict=True)]
         players.append(
-            PlayerState([STAND_IN] * _count(draw[i]), cards, ready[i], _time(locked[i]), stop[i])
+            PlayerState([STAND_IN] * side.draw_count, row, side.ready, side.locked_until, side.stop)
         )
-    play_piles: list[list[Card]] = []
-    for pile in piles:
-        top, size = _pair(pile)
-        size = _count(size)
-        if (top is None) != (size == 0):
-            raise ProtocolError("view: a pile's top and size disagree")
-        play_piles.append([] if top is None else [STAND_IN] * (size - 1) + [_card(top)])
-    try:
-        where = Phase(phase)
-    except ValueError:
-        raise ProtocolError("view: no such phase") from None
-    if winner not in (None, 0, 1) or type(winner) is bool:
-        raise ProtocolError("view: no such winner")
-    if type(flips) is not int or not 0 <= flips <= 1000:
-        raise ProtocolError("view: not a count of flips")
+    left, right = (_pile(top, size) for top, size in zip(seen.tops, seen.pile_sizes, strict=True))
     return State(
         rules,
         (players[0], players[1]),
-        (play_piles[0], play_piles[1]),
-        phase=where,
-        time=_time(time),
-        winner=winner,
-        flips=flips,
+        (left, right),
+        phase=seen.phase,
+        time=seen.time,
+        winner=seen.winner,
     )
 
 

@@ -26,7 +26,8 @@ import random
 import secrets
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from blessed import Terminal
 
@@ -209,6 +210,17 @@ def run(settings: Settings) -> int:
 def run_screen(make: Callable[..., Screen]) -> int:
     """Run the screen ``make(term, colour=...)`` makes in this terminal until it ends;
     return the exit status."""
+
+    async def main() -> int:
+        term, colour = make_terminal()
+        return await make(term, colour=colour).main()
+
+    return run_coroutine(main)
+
+
+def run_coroutine(main: Callable[[], Coroutine[Any, Any, int]]) -> int:
+    """Run ``main()`` (which takes the terminal and returns the exit status) on a new event
+    loop; a crash is one line and the traceback, a terminal gone a hangup."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
             "stress-tui: not a terminal (stdin and stdout must be a terminal to play)",
@@ -216,9 +228,7 @@ def run_screen(make: Callable[..., Screen]) -> int:
         )
         return EXIT_NOT_A_TERMINAL
     try:
-        term, colour = make_terminal()
-        screen = make(term, colour=colour)
-        return asyncio.run(screen.main())
+        return asyncio.run(main())
     except KeyboardInterrupt:  # Ctrl-C before the loop took over SIGINT
         return EXIT_SIGINT
     except OSError as error:

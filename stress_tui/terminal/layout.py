@@ -9,6 +9,7 @@ player 2's notices, row and keys.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 
@@ -129,4 +130,16 @@ def layout(width: int, height: int, row_size: int) -> Layout | None:
         piles_y,
         banner_y,
         (left_x, right_x),
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def flipped(lay: Layout) -> Layout:
+    """The same layout with the two players' rows, hints and notices swapped (the table
+    seen from the other chair); kept, so that drawn pieces compare it at no cost."""
+    return dataclasses.replace(
+        lay,
+        rows_y=lay.rows_y[::-1],
+        hints_y=lay.hints_y[::-1],
+        notice_y=lay.notice_y[::-1],
     )

@@ -132,6 +132,12 @@ def draw_help(view: Scene, palette: Palette, canvas: Canvas) -> None:
 
 
 def draw_pause(view: Scene, palette: Palette, canvas: Canvas) -> None:
+    link = view.link
+    if link is not None and link.status is not None:
+        first, *more = link.status.split("\n")
+        lines = [(first, palette.panel_title), *((line, palette.panel) for line in more)]
+        _panel(canvas, palette, [*lines, ("", ""), (link.keys, palette.panel_key)])
+        return
     _panel(
         canvas,
         palette,

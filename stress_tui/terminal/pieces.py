@@ -15,13 +15,16 @@ from stress_tui.terminal.draw.canvas import Canvas, RenderCache
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import Intent, KeyMap, key_label
 from stress_tui.terminal.layout import Layout
-from stress_tui.terminal.scene import ReplayBar, Scene
+from stress_tui.terminal.scene import LinkBar, ReplayBar, Scene
 
 
 def draw_title(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> None:
     """The title line: the game, the rules in play, the keys everyone has."""
     if view.replay is not None:
         _replay_title(view, view.replay, palette, canvas, lay)
+        return
+    if view.link is not None:
+        _link_title(view, view.link, palette, canvas, lay)
         return
     key = ("title", canvas.width, view.rules, view.keymap, palette.title, palette.hint)
     rows = canvas.sprite(key, canvas.width, 1, lambda c: _draw_title(view, palette, c))
@@ -51,6 +54,22 @@ def _replay_title(
     if room > 8:
         canvas.put(y, x + 2, canvas.clip(short_line(view.rules), room), palette.hint)
     canvas.put(y, right, keys, palette.hint)
+
+
+def _link_title(view: Scene, link: LinkBar, palette: Palette, canvas: Canvas, lay: Layout) -> None:
+    """A network table's title line: who plays whom, the connection's delay, the rules;
+    the keys on the right."""
+    y = lay.title_y
+    right = "? help  Esc pause  q quit" if link.role != "watch" else "q quit"
+    x = canvas.put(y, 0, " STRESS ", palette.title)
+    delay = "delay ..." if link.delay_ms is None else f"delay {link.delay_ms:.0f} ms"
+    who = {"host": "hosting", "join": "joined", "watch": "watching"}.get(link.role, "")
+    x = canvas.put(y, x, f" {who}  {view.names[0]} v {view.names[1]}  ", palette.plain)
+    x = canvas.put(y, x, delay, palette.hint)
+    room = canvas.width - x - canvas.text_width(right) - 4
+    if room > 8:
+        canvas.put(y, x + 2, canvas.clip(short_line(view.rules), room), palette.hint)
+    canvas.put(y, canvas.width - canvas.text_width(right) - 1, right, palette.hint)
 
 
 def _draw_title(view: Scene, palette: Palette, canvas: Canvas) -> None:

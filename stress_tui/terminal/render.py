@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from stress_tui.terminal.draw.canvas import Canvas, Frame
 from stress_tui.terminal.draw.palette import Palette
-from stress_tui.terminal.layout import layout
+from stress_tui.terminal.layout import flipped, layout
 from stress_tui.terminal.overlays import draw_help, draw_pause, draw_result, draw_too_small
 from stress_tui.terminal.pieces import draw_middle, draw_player, draw_title
 from stress_tui.terminal.scene import Overlay, Scene
@@ -20,6 +20,8 @@ def render(view: Scene, palette: Palette, canvas: Canvas) -> Frame:
     if lay is None:
         draw_too_small(view, palette, canvas)
         return canvas.frame()
+    if view.bottom == 0:  # seen from player 1's chair: their row at the bottom
+        lay = flipped(lay)
     draw_title(view, palette, canvas, lay)
     for player in (0, 1):
         draw_player(view, palette, canvas, lay, player)

@@ -59,6 +59,21 @@ class ReplayBar:
     """Recorded actions in the file."""
 
 
+@dataclass(frozen=True)
+class LinkBar:
+    """What the title line and the pause panel say at a table across a network."""
+
+    role: str
+    """``host``, ``join`` or ``watch``."""
+    delay_ms: float | None
+    """The connection's one-way delay (``None``: not measured yet)."""
+    status: str | None = None
+    """Where the match stands, when it is not being played (paused by whom, waiting for
+    whom, who left), for the panel over the table."""
+    keys: str = "Enter: play on    ?: help    q: quit"
+    """What the panel's keys do."""
+
+
 @dataclass
 class Scene:
     """Everything one frame shows; gathered by the app afresh for each frame, read by
@@ -90,6 +105,11 @@ class Scene:
     """The first line of the help shown (it scrolls when it does not fit)."""
     replay: ReplayBar | None = None
     """A replay being watched (``None``: a game being played)."""
+    link: LinkBar | None = None
+    """A table across a network (``None``: at one keyboard)."""
+    bottom: int = 1
+    """The player whose row is drawn at the bottom (the joiner's screen draws player 1's
+    row, theirs, there)."""
 
     @property
     def game(self) -> Game:

@@ -1,0 +1,463 @@
+"""The network table in a terminal: the host's screen, the joiner's and the spectator's.
+
+``NetScreen`` is a ``Screen`` (``terminal/screen.py``: the session, the timer, the
+drawing) over a network table: the host's ``net.host.Host`` or the joiner's
+``net.client.Client``. The table, its clock and what pauses it belong to the host; this
+screen draws what it is told (the joiner's from the joiner's chair, their row at the
+bottom) and passes keys on: a player's keys to the table, Esc and ``?`` as a pause for
+both, Enter to go on or deal the next round, ``q`` to leave. The title line shows the
+connection's delay; a panel over the table says when and why the match stands still.
+
+``run_host`` and ``run_join`` are the ``host``, ``join`` and ``watch`` commands: they
+reach the network before they take the terminal, so that a port in use, a host that
+cannot be reached or a wrong code is one line on the terminal as it was (exit 2).
+
+Test hooks (environment variables, not for players): ``STRESS_TUI_NET_SEED`` deals the
+host's match from that seed instead of a secret one, so that a test knows the cards;
+``STRESS_TUI_POSITION`` (as for a game at one keyboard) starts the first round at a
+position in notation instead (neither recorded nor counted).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import socket
+import sys
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from blessed import Terminal
+
+from stress_tui.core.engine import Event, Game, PlayerState, State
+from stress_tui.core.rules import Rules
+from stress_tui.core.settings import Settings
+from stress_tui.core.table import Table
+from stress_tui.net.client import Client, JoinError
+from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, Host, describe
+from stress_tui.net.records import RoundFiles
+from stress_tui.terminal.clock import Clock
+from stress_tui.terminal.controller import GameController
+from stress_tui.terminal.keys import Binding, Intent, keymap_for
+from stress_tui.terminal.overlays import help_page
+from stress_tui.terminal.scene import LinkBar, Overlay, Result, Scene
+from stress_tui.terminal.screen import Screen
+from stress_tui.terminal.session import EXIT_QUIT, make_terminal
+
+SEED_ENV = "STRESS_TUI_NET_SEED"
+POSITION_ENV = "STRESS_TUI_POSITION"
+
+EXIT_NETWORK = 2
+"""A table that cannot be opened or reached, a refused join: said in one line."""
+
+TICK = 0.2
+"""Seconds between redraws while a count of seconds is shown (a resume, a drop)."""
+
+_KINDS = {Intent.STRESS: "stress", Intent.READY: "ready", Intent.STOP: "stop"}
+"""What a player's key other than a play is called on the wire."""
+
+
+class _Link:
+    """The host's or the joiner's end, read alike by the screen."""
+
+    def __init__(self, model: Host | Client) -> None:
+        self.model = model
+
+    @property
+    def host(self) -> Host | None:
+        return self.model if isinstance(self.model, Host) else None
+
+    @property
+    def role(self) -> str:
+        model = self.model
+        if isinstance(model, Host):
+            return "host"
+        return "watch" if model.role == "watch" else "join"
+
+    @property
+    def table(self) -> Table | None:
+        model = self.model
+        if isinstance(model, Host):
+            return model.fair.table if model.fair is not None else None
+        return model.table
+
+    @property
+    def delay_ms(self) -> float | None:
+        model = self.model
+        if isinstance(model, Host):
+            return None if model.delay is None else model.delay * 1e3
+        return model.delay_ms
+
+    def status_line(self) -> str | None:
+        model = self.model
+        if isinstance(model, Host):
+            return model.status_line()
+        if model.status == "lost":
+            left = int((model.lost_left() or 0.0) + 0.999)
+            return f"the connection to the host was lost: trying again, {left} s"
+        return describe(
+            model.status,
+            model.names[JOINER_SEAT],
+            model.paused_by,
+            model.message,
+            model.drop_left,
+            model.resume_in,
+        )
+
+    def result(self) -> RoundFiles | None:
+        model = self.model
+        if isinstance(model, Host):
+            return model.result
+        return model.result if model.result_round == model.round_number else None
+
+    @property
+    def winner(self) -> int | None:
+        return self.model.result_winner
+
+    @property
+    def ticking(self) -> bool:
+        """Whether seconds are being counted on screen."""
+        return self.model.status in ("counting", "dropped", "lost")
+
+
+def _empty_table(rules: Rules) -> Table:
+    """A bare table to draw before the first deal (no card on it)."""
+    players = tuple(PlayerState([], [[] for _ in range(rules.row_size)]) for _ in (0, 1))
+    state = State(rules, (players[0], players[1]), ([], []))
+    return Table(Game(state, random.Random(0)))
+
+
+class NetClock(Clock):
+    """The round's clock as the network table keeps it: the host's, which stops for both
+    players. A local reason to stop (the help, a window too small, Ctrl-Z) asks the host
+    to pause instead of stopping this screen's clock alone."""
+
+    def __init__(self, link: _Link, time: Callable[[], float], on_change: Callable[[], None]):
+        super().__init__(time, on_change=on_change)
+        self.link = link
+
+    def now(self) -> float:
+        self.last = self.link.model.now()
+        return self.last
+
+    def reach(self, game_time: float) -> float:
+        return self.now()
+
+    def when(self, game_time: float) -> float:
+        return self.time() + max(0.0, game_time - self.now())
+
+    def set(self, game_time: float) -> None:
+        """The host sets the time."""
+
+    def pause(self, reason: str) -> None:
+        self.paused.add(reason)
+        self.link.model.pause()
+        if self.on_change is not None:
+            self.on_change()
+
+    def unpause(self, reason: str) -> None:
+        if reason not in self.paused:
+            return
+        self.paused.discard(reason)
+        if not self.paused:
+            self.link.model.resume()
+        if self.on_change is not None:
+            self.on_change()
+
+
+class NetController(GameController):
+    """The keys at a network table: the game's, with the pause and the next round asked of
+    the host, and the panel shown while the match stands still."""
+
+    def __init__(self, host: NetScreen, clock: Clock, keymap: Any, link: _Link) -> None:
+        self.link = link
+        self.screen = host
+        super().__init__(host, clock, keymap)
+
+    @property
+    def overlay(self) -> str | None:
+        if "help" in self.clock.paused:
+            return Overlay.HELP
+        status = self.link.model.status
+        if status == "result":
+            return Overlay.RESULT if self.result is not None else Overlay.PAUSE
+        if status != "playing":
+            return Overlay.PAUSE
+        return None
+
+    def toggle_pause(self, binding: Binding, overlay: str | None) -> None:
+        if self.link.model.status in ("waiting", "over"):
+            self.host.finish(EXIT_QUIT)  # Esc gives up waiting, or leaves a match that ended
+        elif overlay == Overlay.HELP:
+            self.clock.unpause("help")
+        elif overlay == Overlay.PAUSE:
+            self.link.model.resume()
+        elif overlay is None:
+            self.link.model.pause()
+        self.host.request_draw()
+
+    def confirm(self, binding: Binding, overlay: str | None) -> None:
+        if overlay == Overlay.RESULT and self.grace_over():
+            self.link.model.go_on()
+        elif overlay == Overlay.PAUSE:
+            self.link.model.resume()
+        self.host.request_draw()
+
+    def menu_quit(self, binding: Binding, overlay: str | None) -> None:
+        if overlay != Overlay.RESULT or self.grace_over():
+            self.host.finish(EXIT_QUIT)
+
+    def play(self, binding: Binding, overlay: str | None) -> None:
+        if binding.player is not None and overlay is None:
+            self.screen.play(binding)
+
+
+class NetScreen(Screen):
+    """A network table in this terminal."""
+
+    controller: NetController
+
+    def __init__(
+        self,
+        term: Terminal,
+        settings: Settings,
+        colour: bool = True,
+        *,
+        model: Host | Client,
+        seat: int | None,
+        join_line: str | None = None,
+    ) -> None:
+        self.link = _Link(model)
+        self.seat = seat
+        """The engine player whose keys these are (``None``: a spectator)."""
+        self.join_line = join_line
+        """What the host's waiting panel tells the friend to type."""
+        super().__init__(term, settings, colour)
+        self.clock = NetClock(self.link, self.loop_time, self.schedule)
+        self.controller = self.make_controller()
+        self.rules = model.rules
+        """The table's rules: the host's."""
+        self.table = _empty_table(self.rules)
+        self.shown_round = 0
+        """The round the screen last began."""
+        model.on_change = self.on_change
+
+    def make_controller(self) -> NetController:
+        seat = self.seat
+        if seat is None:
+            keymap = keymap_for(("bot:normal", "bot:normal"), None)
+        else:
+            players = ("human", "bot:normal") if seat == 0 else ("bot:normal", "human")
+            keymap = keymap_for(players, self.settings.keymap)
+        return NetController(self, self.clock, keymap, self.link)
+
+    # ------------------------------------------------------------------ the network
+
+    def on_change(self, events: list[Event]) -> None:
+        """The table changed (a key, a message from the other end, a timer of the host)."""
+        if self.loop is None:
+            return
+        table = self.link.table
+        if table is not None:
+            self.table = table
+        names = self.link.model.names
+        if names != self.settings.names:
+            self.settings = dataclasses.replace(self.settings, names=names)
+            self.notices.names = names
+        model = self.link.model
+        if model.round_number != self.shown_round and model.status == "playing":
+            self.shown_round = model.round_number  # a new round: a clean table
+            self.notices.clear()
+            self.cache.new_round()
+            self.controller.new_round()
+        if events:
+            self.notices.note(events, self.clock.now(), self.table.game)
+        self._maybe_result(events)
+        self.schedule()
+        self.request_draw()
+
+    def _maybe_result(self, events: list[Event]) -> None:
+        model = self.link.model
+        if model.status != "result" or self.controller.result is not None:
+            return
+        files = self.link.result()
+        if files is None and not isinstance(model, Host):
+            return  # the joiner's round log is on its way
+        self.controller.show_result(
+            Result(
+                self.link.winner,
+                model.match_over,
+                stats=files.stats if files else None,
+                notes=files.notes if files else (),
+            )
+        )
+
+    # ------------------------------------------------------------------ the screen's parts
+
+    def begin_round(self) -> None:
+        self.on_change([])
+
+    def due_times(self) -> list[float | None]:
+        return []
+
+    def advance(self, now: float) -> None:
+        """The host's table carries itself out; a screen only redraws."""
+
+    def schedule(self) -> None:
+        """The one timer: a tick of the count, a notice or a lockout running out (while
+        the round runs), or a tick of the seconds shown while it stands still."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.loop is None:
+            return
+        if self.link.ticking:
+            self.timer = self.loop.call_later(TICK, self.guarded, self.on_tick)
+            return
+        if self.link.model.status != "playing":
+            return
+        super().schedule()
+
+    def on_tick(self) -> None:
+        self.timer = None
+        self.request_draw()
+        self.schedule()
+
+    def play(self, binding: Binding) -> None:
+        """A player's key goes to the table (the host's own is applied there at once)."""
+        if self.link.model.status != "playing":
+            return
+        intent = binding.intent
+        if intent is Intent.LEFT or intent is Intent.RIGHT:
+            pile = binding.pile
+            if pile is None or pile >= self.rules.row_size:
+                return
+            self.link.model.act("play", pile, 0 if intent is Intent.LEFT else 1)
+        elif intent in _KINDS:
+            self.link.model.act(_KINDS[intent])
+
+    def next_round(self) -> None:
+        """Enter on the result screen: the host deals the next round."""
+        self.link.model.go_on()
+
+    def help_offset(self, offset: int) -> int:
+        width, height = self.size
+        first, _ = help_page(self.view(), min(width - 6, 90), height, offset)
+        return first
+
+    def shut_down(self) -> None:
+        """Leaving, whichever way: the other end is told (by ``run_*`` after the loop)."""
+
+    def view(self) -> Scene:
+        model = self.link.model
+        status = None if model.status == "playing" else self.link.status_line()
+        keys = "Enter: play on    ?: help    q: quit"
+        if model.status == "waiting":
+            status = f"Waiting for a player. They join with:\n{self.join_line or ''}"
+            keys = "Esc or q: give up"
+        elif model.status in ("over",) or model.status in ("dropped", "lost", "result", "counting"):
+            keys = "q: quit"
+        if self.seat is None:
+            keys = "q: quit"
+        link = LinkBar(self.link.role, self.link.delay_ms, status, keys)
+        return Scene(
+            table=self.table,
+            now=self.clock.now(),
+            keymap=self.keymap,
+            notices=self.notices,
+            names=model.names,
+            kinds=("human", "human"),
+            score=model.score,
+            overlay=self.controller.overlay,
+            result=self.controller.result,
+            ascii=self.settings.ascii,
+            help_offset=self.controller.help_offset,
+            link=link,
+            bottom=0 if self.seat == JOINER_SEAT else 1,
+        )
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def _say(text: str) -> None:
+    print(f"stress-tui: {text}", file=sys.stderr)
+
+
+def _host_addresses(bind: str, port: int) -> str:
+    """Where a friend connects, as ``HOST:PORT``."""
+    if bind in ("0.0.0.0", "::", ""):
+        return f"{socket.gethostname()}:{port}"
+    return f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}"
+
+
+def _run(main: Callable[[], Coroutine[Any, Any, int]]) -> int:
+    from stress_tui.terminal.app import run_coroutine
+
+    return run_coroutine(main)
+
+
+def run_host(settings: Settings, name: str, port: int, bind: str) -> int:
+    """``stress-tui host``: open a table, wait for a joiner, play the match."""
+
+    async def main() -> int:
+        seed_text = os.environ.get(SEED_ENV)
+        position = os.environ.get(POSITION_ENV)
+        first: Game | None = None
+        rules = settings.rules
+        if position:
+            from stress_tui.core.notation import parse_position
+
+            state = parse_position(position)
+            rules = state.rules
+            first = Game(state, random.Random(0))
+        host = Host(
+            rules,
+            name,
+            port=port,
+            bind=bind,
+            seed=int(seed_text) if seed_text else None,
+            first_game=first,
+        )
+        try:
+            await host.start()
+        except OSError as error:
+            _say(f"cannot open a table on {bind}:{port}: {error.strerror or error}")
+            return EXIT_NETWORK
+        where = _host_addresses(bind, host.port)
+        line = f"stress-tui join {where} {host.code}"
+        print(f"A table is open on port {host.port}. Your friend joins with:\n\n    {line}\n")
+        print("(with this machine's address in place of its name if theirs cannot find it)")
+        sys.stdout.flush()
+        term, colour = make_terminal()
+        screen = NetScreen(term, settings, colour, model=host, seat=HOST_SEAT, join_line=line)
+        try:
+            return await screen.main()
+        finally:
+            await host.leave()
+
+    return _run(main)
+
+
+def run_join(
+    settings: Settings, address: str, port: int, code: str, name: str, watch: bool = False
+) -> int:
+    """``stress-tui join`` and ``stress-tui watch``: reach the table, then play or watch."""
+
+    async def main() -> int:
+        client = Client(address, port, code, name, role="watch" if watch else "play")
+        try:
+            await client.connect()
+        except JoinError as error:
+            _say(str(error))
+            return EXIT_NETWORK
+        term, colour = make_terminal()
+        screen = NetScreen(term, settings, colour, model=client, seat=client.seat)
+        try:
+            code_ = await screen.main()
+        finally:
+            await client.leave()
+        return code_
+
+    return _run(main)

@@ -1,0 +1,46 @@
+"""The host, join and watch commands refuse what is wrong with them in one line (exit 2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from stress_tui.cli.main import main
+from stress_tui.net.protocol import DEFAULT_PORT, parse_address
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["host", "--seed", "3"], "--seed: not with the host command"),
+        (["host", "--port", "70000"], "--port: must be a port from 1 to 65535"),
+        (["host", "--name", "Ann\x1b[2J"], "--name: "),
+        (["host", "--row", "99"], "--row: "),
+        (["join", "nohost:99999", "otter-maple-drum-velvet"], "'99999' is not a port"),
+        (["join", "127.0.0.1", "otter", "maple"], "CODE: a join code is 4 words"),
+        (["join", "127.0.0.1", "otter-maple-drum-zzz"], "'zzz' is not one of the join code's"),
+        (["watch", "[::1", "otter-maple-drum-velvet"], "needs its closing ]"),
+        (["join", "127.0.0.1"], "the following arguments are required: CODE"),
+    ],
+)
+def test_a_bad_network_command_is_one_line(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("stress-tui: ")
+    assert said in err
+    assert "\x1b" not in err
+
+
+def test_addresses_with_and_without_a_port() -> None:
+    assert parse_address("localhost") == ("localhost", DEFAULT_PORT)
+    assert parse_address("192.0.2.7:8000") == ("192.0.2.7", 8000)
+    assert parse_address("[::1]:8000") == ("::1", 8000)
+    assert parse_address("::1") == ("::1", DEFAULT_PORT)
+
+
+def test_the_help_names_the_network_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for usage in ("host [--port N]", "join HOST[:PORT] CODE", "watch HOST[:PORT] CODE"):
+        assert usage in out

@@ -1,0 +1,178 @@
+"""Two (and three) real programs in pseudo-terminals over loopback: a host, a joiner, a
+spectator. What each screen shows is what is checked (tests/tty.py reads it back)."""
+
+from __future__ import annotations
+
+import re
+import signal
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.tty import TtySession
+
+SEED = "0"
+"""The host's match is dealt from this seed (a test hook): after the first flip the
+joiner's second card (8S) fits the right pile's 9D... and the piles show 2H and 9D."""
+
+
+def pump_all(*sessions: TtySession) -> None:
+    for session in sessions:
+        session.pump(0.01)
+
+
+def wait_all(
+    check: Callable[[], bool], what: str, *sessions: TtySession, timeout: float = 10.0
+) -> None:
+    """Pump every session until ``check`` holds (with a deadline)."""
+    end = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > end:
+            dumps = "\n".join(s.dump() for s in sessions)
+            raise AssertionError(f"timed out waiting for {what}\n{dumps}")
+        pump_all(*sessions)
+
+
+def hosting(tmp_path: Path, *extra: str) -> tuple[TtySession, str, str]:
+    env = {
+        "STRESS_TUI_NET_SEED": SEED,
+        "STRESS_TUI_DATA_DIR": str(tmp_path / "host"),
+    }
+    host = TtySession(
+        args=["host", "--port", "0", "--bind", "127.0.0.1", "--name", "Ann", *extra], env=env
+    )
+    found: list[re.Match[bytes]] = []
+
+    def printed() -> bool:
+        match = re.search(rb"join (127\.0\.0\.1:\d+) ([a-z]+-[a-z]+-[a-z]+-[a-z]+)", host.log)
+        if match:
+            found.append(match)
+        return bool(match)
+
+    wait_all(printed, "the join line", host)
+    host.wait_text("Waiting for a player", timeout=10)
+    match = found[0]
+    return host, match.group(1).decode(), match.group(2).decode()
+
+
+def joining(tmp_path: Path, where: str, code: str, *args: str, command: str = "join") -> TtySession:
+    env = {"STRESS_TUI_DATA_DIR": str(tmp_path / f"{command}-{time.monotonic_ns()}")}
+    return TtySession(args=[command, where, code, *args], env=env)
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[tuple[TtySession, TtySession, str, str]]:
+    host, where, code = hosting(tmp_path)
+    joiner = joining(tmp_path, where, code, "--name", "Bo")
+    try:
+        wait_all(
+            lambda: "Bo v Ann" in joiner.row(0) and "Bo v Ann" in host.row(0), "join", host, joiner
+        )
+        # The first flip: both screens show the two play piles' sizes.
+        wait_all(
+            lambda: "1 card" in host.text() and "1 card" in joiner.text(), "flip", host, joiner
+        )
+        yield host, joiner, where, code
+    finally:
+        joiner.close()
+        host.close()
+
+
+def right_pile_size(session: TtySession) -> str | None:
+    found = re.findall(r"(\d+) cards?", session.text())
+    return found[-1] if found else None
+
+
+def test_a_card_played_on_one_side_lands_on_both_screens(table: tuple) -> None:
+    host, joiner, _, _ = table
+    assert "joined" in joiner.row(0) and "hosting" in host.row(0)
+    assert "delay" in joiner.row(0) and "delay" in host.row(0)
+    # Each sees their own row at the bottom: Bo's name is at the bottom of Bo's screen.
+    assert any("Bo" in joiner.row(y) for y in range(joiner.rows - 8, joiner.rows))
+    assert any("Ann" in host.row(y) for y in range(host.rows - 8, host.rows))
+    joiner.send("k")  # the joiner's second pile onto the right pile (one-player keys)
+    wait_all(
+        lambda: right_pile_size(host) == "2" and right_pile_size(joiner) == "2",
+        "the card on both screens",
+        host,
+        joiner,
+    )
+
+
+def test_a_spectator_sees_both_players_plays(table: tuple, tmp_path: Path) -> None:
+    host, joiner, where, code = table
+    watcher = joining(tmp_path, where, code, command="watch")
+    try:
+        wait_all(lambda: "watching" in watcher.row(0), "the spectator's table", watcher, host)
+        wait_all(lambda: right_pile_size(watcher) == "1", "the piles", watcher, host, joiner)
+        joiner.send("k")
+        wait_all(
+            lambda: right_pile_size(watcher) == "2", "the joiner's card", watcher, host, joiner
+        )
+        watcher.send("k")  # a spectator's key plays nothing
+        pump_all(host, joiner, watcher)
+        assert right_pile_size(host) == "2"
+    finally:
+        watcher.close()
+
+
+def test_a_pause_shows_who_paused_on_both_screens(table: tuple) -> None:
+    host, joiner, _, _ = table
+    joiner.send("\x1b")
+    wait_all(
+        lambda: "paused by Bo" in host.text() and "paused by Bo" in joiner.text(),
+        "the pause",
+        host,
+        joiner,
+    )
+    host.send("\r")  # either player goes on
+    wait_all(lambda: "paused by Bo" not in joiner.text(), "the resume", host, joiner)
+
+
+def test_a_dropped_connection_pauses_and_a_rejoin_resumes(table: tuple, tmp_path: Path) -> None:
+    host, joiner, where, code = table
+    joiner.child.kill(signal.SIGKILL)  # the joiner's machine goes away
+    wait_all(lambda: "waiting for Bo to come back" in host.text(), "the drop", host)
+    again = joining(tmp_path, where, code, "--name", "Bo")
+    try:
+        wait_all(lambda: "going on in" in host.text(), "the count to go on", host, again)
+        wait_all(
+            lambda: "going on in" not in again.text() and right_pile_size(again) == "1",
+            "the table again",
+            host,
+            again,
+        )
+        again.send("k")
+        wait_all(lambda: right_pile_size(host) == "2", "a play after the rejoin", host, again)
+    finally:
+        again.close()
+
+
+def test_a_wrong_code_and_a_third_player_are_refused_and_the_host_plays_on(
+    table: tuple, tmp_path: Path
+) -> None:
+    host, joiner, where, code = table
+    words = code.split("-")
+    wrong = "-".join(["otter" if words[0] != "otter" else "maple", *words[1:]])
+    refused = joining(tmp_path, where, wrong, "--name", "Cy")
+    assert refused.wait_exit(timeout=10) == 2
+    assert "refused: wrong join code" in refused.log.decode(errors="replace")
+    third = joining(tmp_path, where, code, "--name", "Cy")
+    assert third.wait_exit(timeout=10) == 2
+    assert "the table is full: Bo is playing" in third.log.decode(errors="replace")
+    host.send("s")  # the host plays on: its second pile (the jack) ...
+    joiner.send("k")
+    wait_all(lambda: right_pile_size(host) == "2", "the game going on", host, joiner)
+
+
+def test_quitting_says_who_left(table: tuple) -> None:
+    host, joiner, _, _ = table
+    joiner.send("\x1b")
+    wait_all(lambda: "paused by Bo" in joiner.text(), "the pause", host, joiner)
+    joiner.send("q")
+    assert joiner.wait_exit(timeout=10) == 0
+    wait_all(lambda: "Bo left" in host.text(), "the host to hear", host)
+    host.send("q")
+    assert host.wait_exit(timeout=10) == 0
