@@ -325,6 +325,8 @@ def test_play_keys_do_nothing_while_paused() -> None:
         s.send("?")  # back to the pause screen
         s.wait_for(lambda: "The rules in play" not in s.text(), timeout=2, what="help closed")
         assert "Paused" in s.text()
+        # Enter works once the pause box takes its keys, a moment after it opened.
+        s.wait_text("Esc or Enter: play on    ?: help    q: quit", timeout=2)
         s.send("\r")  # play on
         s.wait_for(lambda: "Paused" not in s.text(), timeout=2, what="resumed")
         assert pile_top(s, 0) == "10♣"
@@ -336,8 +338,10 @@ def test_play_keys_do_nothing_while_paused() -> None:
 def test_quit_from_the_pause_screen() -> None:
     with game() as s:
         s.send("\x1b")
-        s.wait_text("Paused", timeout=2)
-        s.send("q")
+        s.wait_text("Esc or Enter: play on    ?: help    q: quit", timeout=2)
+        s.send("q")  # a match in play: asked once
+        s.wait_text("Quit this match?  y: quit   any other key: no", timeout=2)
+        s.send("y")
         assert s.wait_exit() == 0
         assert restored(s.raw_log()), restore_problems(s.raw_log())
         assert s.tty_mode_restored()

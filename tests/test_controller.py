@@ -11,7 +11,7 @@ from blessed.keyboard import Keystroke
 
 from stress_tui.core.engine import CallStress, Play, ReadyToFlip, StopStress
 from stress_tui.terminal.clock import Clock
-from stress_tui.terminal.controller import RESULT_GRACE, GameController, action_for
+from stress_tui.terminal.controller import MENU_GRACE, RESULT_GRACE, GameController, action_for
 from stress_tui.terminal.keys import Binding, Intent, default_keymap
 from stress_tui.terminal.scene import Overlay, Result
 from tests.test_clock import Outside
@@ -29,6 +29,7 @@ class Host:
         self.suspends = 0
         self.rounds = 0
         self.help_lines = 30
+        self.in_play = True
 
     def finish(self, code: int) -> None:
         self.finished.append(code)
@@ -53,6 +54,9 @@ class Host:
 
     def next_round(self) -> None:
         self.rounds += 1
+
+    def match_in_play(self) -> bool:
+        return self.in_play
 
     def run_later(self) -> None:
         """The loop comes round to what was set for later."""
@@ -111,24 +115,100 @@ def test_help_stops_the_clock_and_takes_the_players_keys_away(
 def test_esc_closes_help_and_opens_pause(
     term: Terminal, setup: tuple[GameController, Host, Clock]
 ) -> None:
-    controller, _, clock = setup
+    controller, host, clock = setup
     press(term, controller, "?", "\x1b[27u")  # Esc, as the kitty protocol sends it
     assert controller.overlay is None
     press(term, controller, "\x1b[27u")
     assert controller.overlay == Overlay.PAUSE
     assert clock.paused == {"pause"}
+    host.run_later()  # a moment later
     press(term, controller, "\r")  # Enter: play on
     assert controller.overlay is None
     assert clock.paused == set()
 
 
-def test_q_quits_from_pause_but_plays_on_the_table(
+def test_q_plays_on_the_table_and_on_pause_asks_before_it_quits_the_match(
     term: Terminal, setup: tuple[GameController, Host, Clock]
 ) -> None:
     controller, host, _ = setup
     press(term, controller, "q")
     assert host.finished == [] and len(host.plays) == 1
-    press(term, controller, "\x1b[27u", "q")
+    press(term, controller, "\x1b[27u")
+    host.run_later()  # a moment later
+    press(term, controller, "q")
+    assert host.finished == [] and controller.quit_asked
+    press(term, controller, "y")
+    assert host.finished == [0]
+
+
+def test_help_and_pause_ignore_their_menu_keys_for_a_moment_after_they_open(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, host, _ = setup
+    for opener in ("\x1b[27u", "?"):  # pause, help
+        press(term, controller, opener)
+        assert [delay for delay, _ in host.later] == [MENU_GRACE]
+        assert not controller.menu_live
+        press(term, controller, "q", "\r", "\x1b[B")  # player 1's q; Enter; Down
+        assert (host.finished, controller.quit_asked, controller.help_offset) == ([], False, 0)
+        assert controller.overlay is not None
+        host.run_later()
+        assert controller.menu_live
+        press(term, controller, "q")
+        assert controller.quit_asked
+        press(term, controller, "n")  # no
+        assert not controller.quit_asked
+        press(term, controller, opener)  # back to the table
+        assert controller.overlay is None
+        assert host.finished == []
+
+
+def test_a_moment_from_an_earlier_opening_does_not_count_for_a_new_one(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, host, _ = setup
+    press(term, controller, "\x1b[27u", "\x1b[27u", "\x1b[27u")  # pause, play on, pause
+    first, _ = host.later
+    first[1]()  # the first opening's moment ends
+    assert not controller.menu_live
+    host.run_later()
+    assert controller.menu_live
+
+
+def test_opening_help_from_pause_keeps_the_keys_as_they_were(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, host, _ = setup
+    press(term, controller, "\x1b[27u")
+    host.run_later()
+    press(term, controller, "?")
+    assert controller.overlay == Overlay.HELP
+    assert controller.menu_live and host.later == []
+
+
+def test_the_question_says_no_to_any_other_key_and_ctrl_c_still_leaves(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, host, _ = setup
+    press(term, controller, "\x1b[27u")
+    host.run_later()
+    press(term, controller, "q", "q")  # the second q: no, not quit
+    assert host.finished == [] and not controller.quit_asked
+    assert controller.overlay == Overlay.PAUSE
+    press(term, controller, "q", "\x0c")  # Ctrl-L redraws and leaves the question up
+    assert controller.quit_asked and host.redraws == 1
+    press(term, controller, "\x03")
+    assert host.finished == [130]
+
+
+def test_a_match_that_is_over_quits_at_once(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    controller, host, _ = setup
+    host.in_play = False
+    controller.show_result(Result(0, True))
+    host.run_later()
+    press(term, controller, "q")
     assert host.finished == [0]
 
 
@@ -155,7 +235,9 @@ def test_help_scrolls_within_its_lines(
     controller, host, _ = setup
     press(term, controller, "\x1b[B")  # Down on the table: nothing to scroll
     assert controller.help_offset == 0
-    press(term, controller, "?", "\x1b[B", "\x1b[B", "\x1b[6~")
+    press(term, controller, "?")
+    host.run_later()
+    press(term, controller, "\x1b[B", "\x1b[B", "\x1b[6~")
     assert controller.help_offset == 12
     press(term, controller, "\x1b[A", "\x1b[5~", "\x1b[5~")
     assert controller.help_offset == 0
@@ -164,6 +246,7 @@ def test_help_scrolls_within_its_lines(
     assert controller.help_offset == 5
     press(term, controller, "?", "?")  # opened again: from the top
     assert controller.help_offset == 0
+    host.run_later()
 
 
 def test_the_result_screen_ignores_keys_for_a_moment(
@@ -180,8 +263,8 @@ def test_the_result_screen_ignores_keys_for_a_moment(
     assert result.keys_live
     press(term, controller, "\r")
     assert host.rounds == 1
-    press(term, controller, "q")
-    assert host.finished == [0]
+    press(term, controller, "q")  # between rounds of a match in play: asked first
+    assert host.finished == [] and controller.quit_asked
 
 
 def test_a_new_round_has_nothing_over_it(

@@ -109,6 +109,7 @@ def enter_phase(s: TtySession, phase: str) -> None:
     elif phase == "help":
         s.send("?")
         s.wait_text("The rules in play", timeout=2)
+        s.wait_text("? or Esc: back to the game   q: quit", timeout=2)  # its keys live
     elif phase == "result":
         s.send("q")
         s.wait_text("Enter: rematch", timeout=3)

@@ -34,7 +34,7 @@ from blessed import Terminal
 from stress_tui.core.engine import Event, Game, Match, RoundDrawn, RoundWon
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, Table
-from stress_tui.terminal.controller import GameController, action_for
+from stress_tui.terminal.controller import QUIT_QUESTION, GameController, action_for
 from stress_tui.terminal.keys import Binding, keymap_for
 from stress_tui.terminal.overlays import help_page
 from stress_tui.terminal.roundlog import RoundLog
@@ -186,6 +186,10 @@ class App(Screen):
         self.schedule()
         self.request_draw()
 
+    def match_in_play(self) -> bool:
+        """A match is in play from its first deal until it is won."""
+        return self.match.winner is None
+
     def help_offset(self, offset: int) -> int:
         width, height = self.size
         first, _ = help_page(self.view(), min(width - 6, 90), height, offset)
@@ -199,6 +203,8 @@ class App(Screen):
             result=self.controller.result,
             seed=self.seed,
             help_offset=self.controller.help_offset,
+            menu_keys=self.controller.menu_live,
+            question=QUIT_QUESTION if self.controller.quit_asked else None,
         )
 
 

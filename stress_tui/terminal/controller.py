@@ -2,7 +2,13 @@
 
 A key press becomes a binding through the key map (``terminal/keys.py``); the binding's
 intent picks its handler from a table (``Controller.handlers``), which opens and closes
-the overlays (help, pause, the result screen) or hands a player's key to the game. What is
+the overlays (help, pause, the result screen) or hands a player's key to the game.
+
+A screen that covers the table while players are at it ignores its menu keys (Enter, q,
+the arrows) for a moment, so that a player still playing does not act on it by their own
+play key (player 1's ``q`` is the menu's quit): the result screen for ``RESULT_GRACE``
+after the round ends, help and pause for ``MENU_GRACE`` after they open over the table.
+Quitting a match that is not over asks once (``y`` says yes, any other key no). What is
 not a key press is not acted on: the rest of an escape sequence and the inside of a paste
 are dropped (``keys.SequenceFilter``), and a held key (the kitty keyboard protocol's
 repeats) plays once.
@@ -24,6 +30,7 @@ from stress_tui.terminal.keys import (
     Intent,
     KeyMap,
     KeystrokeLike,
+    Scope,
     SequenceFilter,
     key_name,
 )
@@ -33,6 +40,16 @@ from stress_tui.terminal.session import EXIT_QUIT, EXIT_SIGINT
 RESULT_GRACE = 0.5
 """Seconds after a round ends during which the result screen ignores keys, so that a
 player still hammering their keys does not skip it (or quit)."""
+
+MENU_GRACE = 0.5
+"""Seconds after help or pause opens over the table during which its menu keys are
+ignored, so that the other player's next play key does not act on it."""
+
+QUIT_QUESTION = "Quit this match?  y: quit   any other key: no"
+"""Asked when q would end a match that is not over."""
+
+YES = "y"
+"""The key that answers the question."""
 
 
 class Keystroke(KeystrokeLike, Protocol):
@@ -73,6 +90,9 @@ class GameHost(Host, Protocol):
 
     def next_round(self) -> None:
         """After the result screen: the next round."""
+
+    def match_in_play(self) -> bool:
+        """Whether quitting now would end a match that is not over."""
 
 
 Handler = Callable[[Binding, str | None], None]
@@ -117,6 +137,8 @@ class Controller:
         name = key_name(keystroke)
         if name is None:
             return
+        if self.answer(name):
+            return
         if name == "ctrl+z":  # only seen as a key with the kitty protocol
             self.host.suspend()
             return
@@ -125,6 +147,10 @@ class Controller:
         if binding is None:
             return
         self.on_binding(binding, overlay)
+
+    def answer(self, name: str) -> bool:
+        """Whether the key ``name`` answers a question on screen (and is taken by it)."""
+        return False
 
     def on_binding(self, binding: Binding, overlay: str | None) -> None:
         """What a binding does, given the overlay showing when its key came."""
@@ -172,6 +198,13 @@ class GameController(Controller):
         super().__init__(host, clock, keymap)
         self.help_offset = 0
         """The first line of the help shown (it scrolls when it does not fit)."""
+        self.menu_live = True
+        """Whether help and pause take their menu keys (a moment after they open)."""
+        self.covered = 0
+        """How many times help or pause has opened over the table (to know which
+        opening a moment's end belongs to)."""
+        self.quit_asked = False
+        """Whether the question whether to quit the match is on screen."""
 
     def table(self) -> dict[Intent, Handler]:
         return {
@@ -200,11 +233,46 @@ class GameController(Controller):
             return Overlay.PAUSE
         return None
 
+    def on_binding(self, binding: Binding, overlay: str | None) -> None:
+        if (
+            binding.scope is Scope.MENU
+            and overlay in (Overlay.HELP, Overlay.PAUSE)
+            and not self.menu_live
+        ):
+            return  # help or pause just opened over the table: not yet
+        super().on_binding(binding, overlay)
+
+    def answer(self, name: str) -> bool:
+        if not self.quit_asked:
+            return False
+        if name == YES:
+            self.host.finish(EXIT_QUIT)
+            return True
+        binding = self.keymap.lookup(name, menu=True)
+        if binding is not None and binding.intent in (Intent.QUIT, Intent.REDRAW):
+            return False  # Ctrl-C and Ctrl-L act as ever
+        self.quit_asked = False  # any other key: no
+        self.host.request_draw()
+        return True
+
+    def cover(self) -> None:
+        """Help or pause opens over the table: its menu keys work a moment later."""
+        self.menu_live = False
+        self.covered += 1
+        self.host.call_later(MENU_GRACE, functools.partial(self.menu_keys_live, self.covered))
+
+    def menu_keys_live(self, covered: int) -> None:
+        if covered == self.covered:
+            self.menu_live = True
+            self.host.request_draw()
+
     def toggle_help(self, binding: Binding, overlay: str | None) -> None:
         if overlay == Overlay.HELP:
             self.clock.unpause("help")
         else:
             self.help_offset = 0
+            if overlay is None:
+                self.cover()
             self.clock.pause("help")
         self.host.request_draw()
 
@@ -214,6 +282,7 @@ class GameController(Controller):
         elif overlay == Overlay.PAUSE:
             self.clock.unpause("pause")
         elif overlay is None:
+            self.cover()
             self.clock.pause("pause")
         self.host.request_draw()
 
@@ -233,7 +302,12 @@ class GameController(Controller):
         self.host.request_draw()
 
     def menu_quit(self, binding: Binding, overlay: str | None) -> None:
-        if overlay != Overlay.RESULT or self.grace_over():
+        if overlay == Overlay.RESULT and not self.grace_over():
+            return
+        if self.host.match_in_play():
+            self.quit_asked = True  # ask once
+            self.host.request_draw()
+        else:
             self.host.finish(EXIT_QUIT)
 
     def play(self, binding: Binding, overlay: str | None) -> None:
@@ -246,6 +320,7 @@ class GameController(Controller):
         self.clock.paused.discard("help")
         self.clock.paused.discard("pause")
         self.result = None
+        self.quit_asked = False
 
 
 def action_for(binding: Binding, now: float, row_size: int) -> Action | None:

@@ -122,9 +122,13 @@ def draw_help(view: Scene, palette: Palette, canvas: Canvas) -> None:
         more.append("Up/PgUp: earlier")
     if first + room < len(lines):
         more.append("Down/PgDn: more")
-    footer = "Paused.  ? or Esc: back to the game   q: quit"
-    if more:
-        footer += "   " + "  ".join(more)
+    footer = "Paused.  ? or Esc: back to the game"
+    if view.menu_keys:
+        footer += "   q: quit"
+        if more:
+            footer += "   " + "  ".join(more)
+    if view.question is not None:
+        footer = view.question
     styles = {"title": palette.panel_title, "": palette.panel}
     panel = [(t, styles[k]) for t, k in shown]
     panel += [("", ""), (footer, palette.panel_key)]
@@ -144,9 +148,18 @@ def draw_pause(view: Scene, palette: Palette, canvas: Canvas) -> None:
         [
             ("Paused", palette.panel_title),
             ("", ""),
-            ("Esc or Enter: play on    ?: help    q: quit", palette.panel_key),
+            (_pause_keys(view), palette.panel_key),
         ],
     )
+
+
+def _pause_keys(view: Scene) -> str:
+    """The pause box's keys: only those it takes yet, or the question it asks."""
+    if view.question is not None:
+        return view.question
+    if not view.menu_keys:
+        return "Esc: play on    ?: help"
+    return "Esc or Enter: play on    ?: help    q: quit"
 
 
 def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
@@ -180,7 +193,8 @@ def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
         ]
     )
     notes = [(text, palette.panel) for text in ("   ".join(about), *result.notes) if text]
-    keys = [(f"{go}    q: quit" if result.keys_live else "", palette.panel_key)]
+    shown = f"{go}    q: quit" if result.keys_live else ""
+    keys = [(shown if view.question is None else view.question, palette.panel_key)]
     blank = [("", "")]
     room = canvas.height - 2
     lines = [*top, *blank, *table, *blank, *notes, *blank, *keys]

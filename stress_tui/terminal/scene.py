@@ -110,6 +110,10 @@ class Scene:
     bottom: int = 1
     """The player whose row is drawn at the bottom (the joiner's screen draws player 1's
     row, theirs, there)."""
+    menu_keys: bool = True
+    """Whether help and pause take their menu keys yet (a moment after they open)."""
+    question: str | None = None
+    """A question on the screen over the table, with the keys that answer it."""
 
     @property
     def game(self) -> Game:
