@@ -341,6 +341,10 @@ class NetScreen(Screen):
         """Enter on the result screen: the host deals the next round."""
         self.link.model.go_on()
 
+    def match_in_play(self) -> bool:
+        """Never asked here: a network table's q leaves at once (``NetController``)."""
+        return False
+
     def help_offset(self, offset: int) -> int:
         width, height = self.size
         first, _ = help_page(self.view(), min(width - 6, 90), height, offset)
