@@ -6,7 +6,6 @@
     .venv/bin/python bench/bench_sim.py --bot        # the time the bots take to decide
     .venv/bin/python bench/bench_sim.py --levels --games 4000   # docs/bot.md's tables
     .venv/bin/python bench/bench_sim.py --jobs 2 --games 4000 --repeat 9   # N processes vs 1
-    .venv/bin/python bench/bench_sim.py --against /tmp/before --pairs 8   # vs another tree
 
 (``.venv`` is made by ``bash scripts/test``; ``PYTHONPATH=. python3`` works as well.)
 
@@ -28,10 +27,8 @@ import argparse
 import cProfile
 import dataclasses
 import itertools
-import os
 import pstats
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -220,37 +217,6 @@ def _jobs(
     print("  results the same for both (all but games_per_second)")
 
 
-def _against(other: str, args: argparse.Namespace) -> None:
-    """This tree's rounds per second against ``other``'s (a checkout of the package), in
-    separate processes taking turns (this, other, other, this, ...), so that the machine's
-    other work weighs on both alike; the ratio of the medians is the figure to quote."""
-    here = str(Path(__file__).resolve().parents[1])
-    command = [
-        sys.executable,
-        str(Path(__file__).resolve()),
-        *("--games", str(args.games), "--seed", str(args.seed), "--deck", args.deck),
-        *("--p1", args.p1, "--p2", args.p2, "--rate"),
-    ]
-    rates: dict[str, list[float]] = {here: [], other: []}
-    for turn in range(args.pairs):
-        for tree in (here, other) if turn % 2 == 0 else (other, here):
-            env = {**os.environ, "PYTHONPATH": tree}
-            done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-            rates[tree].append(float(done.stdout))
-    mine, theirs = rates[here], rates[other]
-    pairs = [a / b for a, b in zip(mine, theirs, strict=True)]
-    print(
-        f"{args.deck}, bot:{args.p1} vs bot:{args.p2}, {args.games} rounds a run, "
-        f"{args.pairs} runs each, taking turns (CPU time):\n"
-        f"  this tree ({here}): median {statistics.median(mine):.0f} rounds/s "
-        f"({min(mine):.0f}-{max(mine):.0f})\n"
-        f"  other tree ({other}): median {statistics.median(theirs):.0f} rounds/s "
-        f"({min(theirs):.0f}-{max(theirs):.0f})\n"
-        f"  this / other: {statistics.median(mine) / statistics.median(theirs):.3f} "
-        f"(medians); run by run {min(pairs):.3f}-{max(pairs):.3f}"
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2000, help="rounds per repeat")
@@ -267,15 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--jobs", type=int, help="measure N processes against one instead (wall clock)"
     )
-    parser.add_argument(
-        "--against", metavar="TREE", help="compare with the package in TREE, taking turns"
-    )
-    parser.add_argument("--pairs", type=int, default=6, help="runs of each tree (--against)")
-    parser.add_argument("--rate", action="store_true", help="print one pass's rounds/s only")
     args = parser.parse_args(argv)
-    if args.against:
-        _against(args.against, args)
-        return 0
     if args.levels:
         _levels(args.games, args.seed)
         return 0
@@ -294,10 +252,6 @@ def main(argv: list[str] | None = None) -> int:
     if result.invariant_violations:
         print(f"invariant violations: {result.invariant_violations}", file=sys.stderr)
         return 1
-    if args.rate:
-        cpu, _ = _run(rules, players, args.games, args.seed)
-        print(f"{args.games / cpu:.1f}")
-        return 0
     cpu_rates, wall_rates = [], []
     for _ in range(args.repeat):
         cpu, wall = _run(rules, players, args.games, args.seed)

@@ -342,6 +342,14 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         help="rounds played at once, each process its own (the results are the same "
         "for any N); default: one per core",
     )
+    run.add_argument(
+        "--rate-levels",
+        action="store_true",
+        default=False,
+        help="measure the computer levels' ratings instead: --games rounds of every level "
+        "against every other, each way round, and the ratings that fit who won "
+        "(docs/ratings.md); --p1 and --p2 are not used",
+    )
     replay = commands.add_parser(
         "replay",
         help="watch, check or list recorded rounds",
@@ -663,6 +671,10 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
     if args.rules or args.print_config:
         flag = "--rules" if args.rules else "--print-config"
         raise UsageError(f"{flag}: not with the sim command")
+    if args.rate_levels:
+        for side in ("p1", "p2"):
+            if getattr(args, side, None) is not None:
+                raise UsageError(f"--{side}: not with --rate-levels (it plays every level)")
     for side in ("p1", "p2"):
         kind = getattr(args, side, None)
         if kind is None:
@@ -671,6 +683,10 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
             bots = ", ".join(k for k in PLAYER_KINDS if k.startswith("bot:"))
             raise UsageError(f"--{side}: the simulator plays bots only (choose from {bots})")
     settings = settings_from_args(args, dataclasses.replace(config, players={}))
+    if args.rate_levels:
+        from stress_tui.players import anchors
+
+        return anchors.run_cli(settings, args.games, args.json, getattr(args, "jobs", None))
     from stress_tui.players.sim import run_cli
 
     return run_cli(settings, args.games, args.json, getattr(args, "jobs", None))

@@ -17,8 +17,6 @@ from stress_tui.core.engine import Action, Event, Flip, Game, Phase
 
 _WAITING_FLIP = Phase.WAITING_FLIP
 _ROUND_OVER = Phase.ROUND_OVER
-"""Phases under plain names, as in the engine (worth it: ``docs/performance.md``)."""
-
 
 COUNTDOWN = 1.2
 """Seconds from "1" to the flip: one, two, three, as players count at a real table."""
@@ -91,33 +89,60 @@ class Table:
     def advance(self, now: float) -> list[Event]:
         """Carry out everything due by ``now``, in the order it falls due, each at its own
         time (a tie goes to the flip, then to player 1)."""
+        # ``_apply`` and ``_settle`` in one loop: the simulator spends a good part of its
+        # time here, once per action (docs/performance.md).
         events: list[Event] = []
+        game = self.game
+        apply = game.apply
+        state = game.state
+        pending = self.pending
+        drivers = self.drivers
+        on_action = self.on_action
         # Due by ``now`` means earlier than the next float after it.
         beyond = math.nextafter(now, math.inf)
-        while (action := self._next_due(beyond)) is not None:
-            events += self._apply(action)
-            self._settle(action.time)
-        return events
-
-    def _next_due(self, beyond: float) -> Action | None:
-        """The next action due before ``beyond``, taken off the table's list: the flip
-        first, then player 1's move, then player 2's (``None``: nothing is due)."""
-        flip_at = self.flip_at
-        due = flip_at if flip_at is not None and flip_at < beyond else beyond
-        action: Action | None = None
-        first, second = self.pending
-        if first is not None and first.time < due:
-            due = first.time
-            action = first
-        if second is not None and second.time < due:
-            action = second
-        if action is not None:
-            self.pending[0 if action is first else 1] = None
-            return action
-        if due < beyond:
-            self.flip_at = None
-            return Flip(due)
-        return None
+        while True:
+            # The next action due: the flip first, then player 1, then player 2.
+            flip_at = self.flip_at
+            due = flip_at if flip_at is not None and flip_at < beyond else beyond
+            action: Action | None = None
+            first, second = pending
+            if first is not None and first.time < due:
+                due = first.time
+                action = first
+            if second is not None and second.time < due:
+                due = second.time
+                action = second
+            if action is not None:
+                pending[0 if action is first else 1] = None
+            elif due < beyond:
+                self.flip_at = None
+                action = Flip(due)
+            else:
+                return events
+            applied = apply(action)
+            self.actions += 1
+            if on_action is not None:
+                on_action(action, applied)
+            events += applied
+            # Settle (``_settle``): a count if the piles wait for a flip, and a look for
+            # every idle computer player.
+            phase = state.phase
+            if phase is _WAITING_FLIP:
+                if self.flip_at is None:
+                    self.flip_at = due + self.countdown
+            else:
+                self.flip_at = None
+                if phase is _ROUND_OVER:
+                    pending[0] = pending[1] = None
+                    continue
+            for driver in drivers:
+                player = driver.player
+                if pending[player] is None:
+                    planned = driver.plan(game, due)
+                    if planned is not None:
+                        if planned.time < due:
+                            raise ValueError(f"a driver planned into the past: {planned}")
+                        pending[player] = planned
 
     def _apply(self, action: Action) -> list[Event]:
         events = self.game.apply(action)
@@ -130,12 +155,12 @@ class Table:
         """After a change: start a count if the piles wait for a flip, and let idle
         computer players look at the table."""
         phase = self.game.state.phase
-        if phase is _WAITING_FLIP:
+        if phase is Phase.WAITING_FLIP:
             if self.flip_at is None:
                 self.flip_at = now + self.countdown
         else:
             self.flip_at = None
-        if phase is _ROUND_OVER:
+        if phase is Phase.ROUND_OVER:
             self.pending[0] = self.pending[1] = None
             return
         for driver in self.drivers:

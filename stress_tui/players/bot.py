@@ -304,7 +304,6 @@ def _read(piles: list[list[Card]], fit: tuple[int, ...]) -> tuple[list[int], int
 
 _PLAYING = Phase.PLAYING
 _STRESS = Phase.STRESS
-"""Phases under plain names, as in the engine (worth it: ``docs/performance.md``)."""
 
 
 class Bot:

@@ -220,7 +220,17 @@ def run_round(
                         stresses += 1
                     else:
                         stalls += 1
-            count = _count(state)
+            # The cards on the table (``_count``, inline: this runs at every step).
+            left, right = state.play_piles
+            one, two = state.players
+            count = (
+                len(left)
+                + len(right)
+                + len(one.draw_pile)
+                + len(two.draw_pile)
+                + sum(map(len, one.row))
+                + sum(map(len, two.row))
+            )
             if count != total:
                 violation = f"{count} cards on the table, {total} dealt"
                 break
