@@ -24,13 +24,14 @@ import contextlib
 import random
 import sys
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: make `stress_tui` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from stress_tui.core.engine import Game
+from stress_tui.core.engine import Event, Game
 from stress_tui.core.notation import parse_position
 from stress_tui.core.rules import Rules
 from stress_tui.net.client import Client
@@ -164,7 +165,12 @@ async def _until(check: object, timeout: float) -> bool:
 
 
 async def races(
-    delay: float, jitter: float, offsets: list[float], compensate: bool, seed: int
+    delay: float,
+    jitter: float,
+    offsets: list[float],
+    compensate: bool,
+    seed: int,
+    on_joiner_events: Callable[[list[Event]], None] | None = None,
 ) -> Tally:
     """A race for each of ``offsets`` (seconds the host presses after the joiner) through a
     proxy of ``delay`` one way."""
@@ -172,7 +178,9 @@ async def races(
     _, port = await host.start()
     proxy = DelayProxy(port, delay, jitter, seed)
     proxy_port = await proxy.start()
-    joiner = Client("127.0.0.1", proxy_port, host.code, "Joiner", record=False)
+    joiner = Client(
+        "127.0.0.1", proxy_port, host.code, "Joiner", record=False, on_change=on_joiner_events
+    )
     await joiner.connect()
     loop = asyncio.get_running_loop()
     # Let the host measure the delay (its quick pings, then one a second).

@@ -354,3 +354,50 @@ def test_both_sides_write_a_replay_that_verifies_and_count_the_round(tmp_path: P
         await host.close()
 
     run(test)
+
+
+def test_a_joiner_away_past_the_minute_ends_the_match_unscored_the_replay_kept(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from stress_tui.net import host as host_module
+    from stress_tui.storage import replay as replays
+
+    monkeypatch.setattr(host_module, "REJOIN_SECONDS", 0.3)
+    monkeypatch.setattr(client_module, "RETRY_FOR", 0.0)  # the joiner gives up at once
+
+    async def test() -> None:
+        host = Host(Rules(), "Ann", countdown=0.05, seed=SEED)
+        _, port = await host.start()
+        joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
+        await joiner.connect()
+        await until(lambda: host.fair is not None and host.fair.game.phase is Phase.PLAYING, "")
+        assert joiner.writer is not None
+        joiner.writer.transport.abort()
+        await until(lambda: host.status == "over", "the minute to pass")
+        assert host.status_line() == "Bo did not come back: the match ends unscored"
+        assert host.result is not None and host.result.replay is not None
+        kept = replays.load(Path(host.result.replay))
+        assert kept.end is None and kept.actions  # cut short, what was played is there
+        with pytest.raises(JoinError, match="the match is over"):
+            await Client("127.0.0.1", port, host.code, "Bo", record=False).connect()
+        await host.close()
+
+    run(test)
+
+
+def test_after_three_wrong_codes_the_next_is_refused_only_after_a_wait() -> None:
+    async def test() -> None:
+        host = Host(Rules(), "Ann", record=False)
+        _, port = await host.start()
+        wrong = "otter-maple-drum-velvet" if host.code != "otter-maple-drum-velvet" else "a-b-c-d"
+        loop = asyncio.get_running_loop()
+        for _ in range(3):  # the first few are answered at once (wrong_code_delay is 0)
+            with pytest.raises(JoinError, match="wrong join code"):
+                await Client("127.0.0.1", port, wrong, "Eve").connect()
+        start = loop.time()
+        with pytest.raises(JoinError, match="wrong join code"):
+            await Client("127.0.0.1", port, wrong, "Eve").connect()
+        assert loop.time() - start >= 1.0  # the fourth waits a second
+        await host.close()
+
+    run(test)

@@ -176,3 +176,48 @@ def test_quitting_says_who_left(table: tuple) -> None:
     wait_all(lambda: "Bo left" in host.text(), "the host to hear", host)
     host.send("q")
     assert host.wait_exit(timeout=10) == 0
+
+
+LAST_CARD = (
+    "rules: standard; phase: playing; p1 row: 5C | - | - | -; piles: 4H | QD;"
+    " p2 row: 9S | 3D | JD | 2C; p2 draw: 7H 8H"
+)
+"""The joiner's (p1's) last card fits the left pile: one key wins the round."""
+
+
+def test_the_result_shows_on_both_screens_and_either_deals_the_next_round(
+    tmp_path: Path,
+) -> None:
+    env = {
+        "STRESS_TUI_NET_SEED": SEED,
+        "STRESS_TUI_POSITION": LAST_CARD,
+        "STRESS_TUI_DATA_DIR": str(tmp_path / "host"),
+    }
+    host = TtySession(args=["host", "--port", "0", "--bind", "127.0.0.1", "--name", "Ann"], env=env)
+    try:
+        wait_all(lambda: b"join 127.0.0.1:" in host.log, "the join line", host)
+        match = re.search(rb"join (127\.0\.0\.1:\d+) ([a-z]+(?:-[a-z]+){3})", host.log)
+        assert match is not None
+        joiner = joining(tmp_path, match.group(1).decode(), match.group(2).decode(), "--name", "Bo")
+        try:
+            wait_all(lambda: "5♣" in joiner.text(), "the position", host, joiner)
+            joiner.send("a")  # the last card onto the left pile
+            wait_all(
+                lambda: "Bo wins" in host.text() and "Bo wins" in joiner.text(),
+                "the result on both screens",
+                host,
+                joiner,
+            )
+            # The result screen takes keys a moment after it opens, and then says so.
+            wait_all(lambda: "q: quit" in host.text(), "the result's keys", host, joiner)
+            host.send("\r")
+            wait_all(
+                lambda: "wins 1/3" in host.text() and "draw 21" in joiner.text(),
+                "the next round, dealt on both screens",
+                host,
+                joiner,
+            )
+        finally:
+            joiner.close()
+    finally:
+        host.close()

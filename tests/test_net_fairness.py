@@ -21,3 +21,19 @@ def test_the_earlier_press_wins_across_an_80_ms_line() -> None:
 def test_dated_on_arrival_the_joiner_loses_races_it_won() -> None:
     tally = asyncio.run(asyncio.wait_for(races(DELAY, 0.01, OFFSETS, False, 1), 60))
     assert (tally.clear, tally.clear_won) == (3, 1)  # only the race the host won first
+
+
+def test_the_player_whose_card_is_taken_back_is_told_too_late() -> None:
+    """The host presses 60 ms after the joiner but before the joiner's key arrives: the
+    host's card is applied, then taken back; the joiner's screen gets the host's play
+    refused as too late."""
+    from stress_tui.core.engine import Rejected, RejectReason
+
+    seen: list[object] = []
+    tally = asyncio.run(
+        asyncio.wait_for(races(DELAY, 0.0, [0.06], True, 1, on_joiner_events=seen.extend), 60)
+    )
+    assert (tally.clear, tally.clear_won) == (1, 1)
+    late = [e for e in seen if isinstance(e, Rejected) and e.reason is RejectReason.LOST_RACE]
+    assert [e.player for e in late] == [1]  # the host's (player 2's) play
+    assert RejectReason.LOST_RACE.value.startswith("too late")

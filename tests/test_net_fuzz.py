@@ -109,7 +109,10 @@ async def _fuzz(seconds: float, attackers: int) -> dict[str, Any]:
             plays += 1
         else:
             host.act("ready")
-    await asyncio.sleep(0.2)
+    # Every attacker has hung up: the host lets go of each within a moment.
+    settle = loop.time() + 5
+    while (host.pending or len(host.connections) > 1) and loop.time() < settle:
+        await asyncio.sleep(0.01)
     gc.collect()
     grown = tracemalloc.get_traced_memory()[0] - start_memory
     tracemalloc.stop()

@@ -295,6 +295,10 @@ class Client:
             winner = result.get("winner")
             self.result_winner = winner if winner in (0, 1) and type(winner) is int else None
             self.match_over = result.get("match_over") is True
+            if result.get("logged") is False and self.result_round != self.round_number:
+                # A round the host set up by hand: it has no seed, so no log comes.
+                self.result = RoundFiles(None, ("not recorded: a round set up from a position",))
+                self.result_round = self.round_number
         elif result is not None:
             raise ProtocolError("state: a result is an object")
         self._changed(events)

@@ -117,6 +117,24 @@ def wrong_code_delay(failures: int) -> float:
     return min(MAX_WRONG_DELAY, 2.0 ** (failures - FREE_TRIES - 1))
 
 
+async def _sit_out(reader: asyncio.StreamReader, seconds: float) -> bool:
+    """Wait ``seconds`` before answering a wrong code (what the peer sends meanwhile is
+    dropped); whether it is still there. One that hangs up is let go at once, so that a
+    wrong code costs the host a waiting handshake only while its sender waits too."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while (left := end - loop.time()) > 0:
+        try:
+            data = await asyncio.wait_for(reader.read(4096), left)
+        except asyncio.TimeoutError:
+            return True
+        except (ConnectionError, OSError):
+            return False
+        if not data:
+            return False
+    return True
+
+
 def action_from_message(message: dict[str, Any], player: int, time: float) -> Action:
     """A joiner's ``act`` message as an engine action (checked by its schema already);
     ``ProtocolError`` for a play without its pile."""
@@ -427,8 +445,8 @@ class Host:
         peer_nonce = auth["nonce"]
         if not proof_matches(self.key, "peer", host_nonce, peer_nonce, auth["proof"]):
             self.failures += 1
-            await asyncio.sleep(wrong_code_delay(self.failures))
-            self._refuse(writer, "wrong join code")
+            if await _sit_out(reader, wrong_code_delay(self.failures)):
+                self._refuse(writer, "wrong join code")
             return None
         if self.status == "over":
             self._refuse(writer, "the match is over")
@@ -834,7 +852,11 @@ class Host:
                 "resume_in": self.resume_left(),
                 "result": None
                 if self.status != "result"
-                else {"winner": self.result_winner, "match_over": self.match_over},
+                else {
+                    "winner": self.result_winner,
+                    "match_over": self.match_over,
+                    "logged": self.round_seed is not None,
+                },
             }
         )
 
