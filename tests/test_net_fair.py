@@ -5,18 +5,11 @@ from __future__ import annotations
 import random
 import textwrap
 
+from bench.net_fairness import RACE
+from stress_tui.core.cards import Card
 from stress_tui.core.engine import CallStress, Game, Play, Played, Rejected, RejectReason, StressWon
 from stress_tui.core.notation import format_position, parse_position
 from stress_tui.net.fair import FairTable
-
-RACE = """
-    rules: standard
-    phase: playing
-    p1 row: 3S | 6S | 8S | -
-    piles: 4H | QD
-    p2 row: 5C | 3D | JD | -
-"""
-"""Both players' first card fits the 4 on the left pile (the 3 and the 5)."""
 
 STRESS = """
     rules: standard
@@ -39,7 +32,7 @@ def table(text: str) -> FairTable:
 def test_an_earlier_play_that_arrives_later_takes_the_later_one_back() -> None:
     fair = table(RACE)
     host = Play(1, 0, 0, 1.00)
-    assert fair.submit(host).events == [Played(1, 0, 0, host_cards(fair), 1.00)]
+    assert fair.submit(host).events == [Played(1, 0, 0, (Card.parse("5C"),), 1.00)]
     joiner = Play(0, 0, 0, 0.96)  # pressed 40 ms before, arrived after
     outcome = fair.submit(joiner)
     assert outcome.rebuilt
@@ -47,12 +40,6 @@ def test_an_earlier_play_that_arrives_later_takes_the_later_one_back() -> None:
     assert str(fair.game.top(0)) == "3S"
     assert Rejected(1, host, RejectReason.LOST_RACE) in outcome.events
     assert fair.game.state.players[1].row[0]  # the host's 5 is back in its row
-
-
-def host_cards(fair: FairTable) -> tuple:  # the 5C the host plays
-    from stress_tui.core.cards import Card
-
-    return (Card.parse("5C"),)
 
 
 def test_the_same_two_actions_in_either_arrival_order_end_alike() -> None:
