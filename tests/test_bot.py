@@ -486,7 +486,8 @@ def test_a_move_decided_on_a_pile_the_opponent_covered_meanwhile_loses_the_race(
     table.submit(Play(0, 0, 0, planned.time - 0.1))
     events = table.advance(planned.time)
     assert events == [Rejected(1, planned, RejectReason.LOST_RACE)]
-    assert table.game.top(0) is not None and table.game.top(0).rank == 3
+    top = table.game.top(0)
+    assert top is not None and top.rank == 3
 
 
 def test_a_move_decided_long_before_the_pile_changed_is_a_misplay() -> None:

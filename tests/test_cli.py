@@ -17,6 +17,7 @@ import pytest
 from stress_tui import __version__
 from stress_tui.cli.config import load_config
 from stress_tui.cli.main import build_parser, main, settings_from_args
+from stress_tui.core.cards import Card
 from stress_tui.core.engine import (
     CallStress,
     FalseStressCalled,
@@ -70,7 +71,7 @@ def deal(r: Rules, seed: int = 0) -> Game:
     return Game.deal(r, random.Random(seed))
 
 
-def dealt_cards(g: Game) -> Counter[object]:
+def dealt_cards(g: Game) -> Counter[Card]:
     return g.state.cards()
 
 
@@ -136,7 +137,7 @@ def test_jokers_are_added_to_the_deal() -> None:
     assert r.jokers == 2
     cards = dealt_cards(deal(r))
     assert sum(cards.values()) == 54
-    assert sum(n for card, n in cards.items() if card.is_joker) == 2  # type: ignore[attr-defined]
+    assert sum(n for card, n in cards.items() if card.is_joker) == 2
 
 
 def test_deal_each_gives_every_player_a_whole_deck() -> None:
@@ -531,7 +532,12 @@ def test_print_config_prints_toml_the_config_reads_back(
 def test_the_game_gets_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[Settings] = []
     app = types.ModuleType("stress_tui.terminal.app")
-    app.run = lambda s: seen.append(s) or 7  # type: ignore[attr-defined]
+
+    def run(s: Settings) -> int:
+        seen.append(s)
+        return 7
+
+    app.run = run  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "stress_tui.terminal.app", app)
     monkeypatch.setattr("stress_tui.cli.main._is_terminal", lambda: True)
     assert main(["--deck", "skat", "--seed", "3"]) == 7
@@ -541,7 +547,12 @@ def test_the_game_gets_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_sim_gets_the_rules_players_and_counts(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[Settings, int, bool, int | None]] = []
     sim = types.ModuleType("stress_tui.players.sim")
-    sim.run_cli = lambda s, games, as_json, jobs: calls.append((s, games, as_json, jobs)) or 0  # type: ignore[attr-defined]
+
+    def run_cli(s: Settings, games: int, as_json: bool, jobs: int | None) -> int:
+        calls.append((s, games, as_json, jobs))
+        return 0
+
+    sim.run_cli = run_cli  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "stress_tui.players.sim", sim)
     assert (
         main(

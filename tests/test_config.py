@@ -459,7 +459,12 @@ def test_sim_ignores_the_configs_players_but_keeps_its_rules(
     write(config, '[rules]\nwins = 4\n[players]\np1 = "human"\n')
     got: list[Settings] = []
     sim = types.ModuleType("stress_tui.players.sim")
-    sim.run_cli = lambda s, games, as_json, jobs: got.append(s) or 0  # type: ignore[attr-defined]
+
+    def run_cli(s: Settings, games: int, as_json: bool, jobs: int | None) -> int:
+        got.append(s)
+        return 0
+
+    sim.run_cli = run_cli  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "stress_tui.players.sim", sim)
     assert main(["sim", "--games", "1"]) == 0
     assert got[0].rules.wins == 4

@@ -288,7 +288,7 @@ def test_the_code_itself_never_goes_over_the_wire() -> None:
         joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
         real = asyncio.StreamWriter.write
 
-        def spy(self: asyncio.StreamWriter, data: bytes) -> None:
+        def spy(self: asyncio.StreamWriter, data: bytes | bytearray | memoryview) -> None:
             sent.append(bytes(data))
             real(self, data)
 
@@ -339,12 +339,12 @@ def test_both_sides_write_a_replay_that_verifies_and_count_the_round(tmp_path: P
         assert host.result is not None and joiner.result is not None
         assert host.result.replay and joiner.result.replay
         assert host.result.replay != joiner.result.replay  # one file each
-        ours, theirs = (
+        ours, other = (
             replays.load(Path(host.result.replay)),
             replays.load(Path(joiner.result.replay)),
         )
-        assert replays.verify(ours).ok and replays.verify(theirs).ok
-        assert ours.actions == theirs.actions and ours.end == theirs.end
+        assert replays.verify(ours).ok and replays.verify(other).ok
+        assert ours.actions == other.actions and ours.end == other.end
         assert ours.header["names"] == ["Bo", "Ann"]
         record = Record.load()
         winner = host.result_winner

@@ -13,6 +13,9 @@ import pytest
 
 from tests.tty import TtySession
 
+Table = tuple[TtySession, TtySession, str, str]
+"""The host's session, the joiner's, the place they meet and the join code."""
+
 SEED = "0"
 """The host's match is dealt from this seed (a test hook): after the first flip the
 joiner's second card (8S) fits the right pile's 9D... and the piles show 2H and 9D."""
@@ -63,7 +66,7 @@ def joining(tmp_path: Path, where: str, code: str, *args: str, command: str = "j
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[tuple[TtySession, TtySession, str, str]]:
+def table(tmp_path: Path) -> Iterator[Table]:
     host, where, code = hosting(tmp_path)
     joiner = joining(tmp_path, where, code, "--name", "Bo")
     try:
@@ -85,7 +88,7 @@ def right_pile_size(session: TtySession) -> str | None:
     return found[-1] if found else None
 
 
-def test_a_card_played_on_one_side_lands_on_both_screens(table: tuple) -> None:
+def test_a_card_played_on_one_side_lands_on_both_screens(table: Table) -> None:
     host, joiner, _, _ = table
     assert "joined" in joiner.row(0) and "hosting" in host.row(0)
     assert "delay" in joiner.row(0) and "delay" in host.row(0)
@@ -101,7 +104,7 @@ def test_a_card_played_on_one_side_lands_on_both_screens(table: tuple) -> None:
     )
 
 
-def test_a_spectator_sees_both_players_plays(table: tuple, tmp_path: Path) -> None:
+def test_a_spectator_sees_both_players_plays(table: Table, tmp_path: Path) -> None:
     host, joiner, where, code = table
     watcher = joining(tmp_path, where, code, command="watch")
     try:
@@ -118,7 +121,7 @@ def test_a_spectator_sees_both_players_plays(table: tuple, tmp_path: Path) -> No
         watcher.close()
 
 
-def test_a_pause_shows_who_paused_on_both_screens(table: tuple) -> None:
+def test_a_pause_shows_who_paused_on_both_screens(table: Table) -> None:
     host, joiner, _, _ = table
     joiner.send("\x1b")
     wait_all(
@@ -131,7 +134,7 @@ def test_a_pause_shows_who_paused_on_both_screens(table: tuple) -> None:
     wait_all(lambda: "paused by Bo" not in joiner.text(), "the resume", host, joiner)
 
 
-def test_a_dropped_connection_pauses_and_a_rejoin_resumes(table: tuple, tmp_path: Path) -> None:
+def test_a_dropped_connection_pauses_and_a_rejoin_resumes(table: Table, tmp_path: Path) -> None:
     host, joiner, where, code = table
     joiner.child.kill(signal.SIGKILL)  # the joiner's machine goes away
     wait_all(lambda: "waiting for Bo to come back" in host.text(), "the drop", host)
@@ -151,7 +154,7 @@ def test_a_dropped_connection_pauses_and_a_rejoin_resumes(table: tuple, tmp_path
 
 
 def test_a_wrong_code_and_a_third_player_are_refused_and_the_host_plays_on(
-    table: tuple, tmp_path: Path
+    table: Table, tmp_path: Path
 ) -> None:
     host, joiner, where, code = table
     words = code.split("-")
@@ -167,7 +170,7 @@ def test_a_wrong_code_and_a_third_player_are_refused_and_the_host_plays_on(
     wait_all(lambda: right_pile_size(host) == "2", "the game going on", host, joiner)
 
 
-def test_quitting_says_who_left(table: tuple) -> None:
+def test_quitting_says_who_left(table: Table) -> None:
     host, joiner, _, _ = table
     joiner.send("\x1b")
     wait_all(lambda: "paused by Bo" in joiner.text(), "the pause", host, joiner)

@@ -13,6 +13,7 @@ import json
 import random
 import socket
 import tracemalloc
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -29,7 +30,7 @@ SEED = 0
 
 def _junk(rng: random.Random) -> bytes:
     """One line an attacker might send."""
-    kinds = [
+    kinds: list[Callable[[], bytes]] = [
         lambda: bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200))) + b"\n",
         lambda: b"{" * rng.randrange(1, 5000) + b"\n",
         lambda: b"x" * (MAX_PEER_LINE + rng.randrange(1, 5000)),

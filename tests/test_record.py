@@ -189,15 +189,22 @@ def make_fifo(path: Path) -> Path:
     return path
 
 
+def _foreign_database(path: Path) -> Path:
+    """An SQLite file of someone else's at ``path``."""
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE t (x)")
+    db.commit()
+    db.close()
+    return path
+
+
 ODD_RECORDS = {
     "fifo": (make_fifo, "is a named pipe (FIFO), not a record"),
     "folder": (lambda path: path.mkdir() or path, "is a folder, not a record"),
     "dev-zero": (lambda path: path.symlink_to("/dev/zero") or path, "is a device, not a record"),
     "loop": (lambda path: path.symlink_to(path.name) or path, "symbolic links that lead round"),
     "foreign": (
-        lambda path: (
-            sqlite3.connect(path).execute("CREATE TABLE t (x)").connection.commit() or path
-        ),
+        _foreign_database,
         "not a stress-tui record; left as it is",
     ),
     "text": (lambda path: path.write_text("hello\n" * 100) and path, "; left as it is"),

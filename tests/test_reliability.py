@@ -914,7 +914,7 @@ def test_a_full_disk_while_counting_a_round_leaves_the_record_whole(
     connect = sqlite3.connect
 
     def small(*args: Any, **kwargs: Any) -> sqlite3.Connection:
-        db = connect(*args, **kwargs)
+        db: sqlite3.Connection = connect(*args, **kwargs)
         pages = db.execute("PRAGMA page_count").fetchone()[0]
         db.execute(f"PRAGMA max_page_count = {max(pages, 1)}")
         return db

@@ -19,16 +19,31 @@ from stress_tui.core.engine import (
     Action,
     CallStress,
     Event,
+    FalseStressCalled,
     Game,
     Phase,
     Play,
+    Played,
     ReadyToFlip,
+    Rejected,
+    RejectReason,
+    StressStopped,
+    StressWon,
 )
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
 from stress_tui.storage.files import StorageError
 from stress_tui.storage.record import Record
-from stress_tui.storage.replay import Recorder, load, play_back, summaries, verify
+from stress_tui.storage.replay import (
+    DIGEST,
+    Recorder,
+    digest_matches,
+    events_digest,
+    load,
+    play_back,
+    summaries,
+    verify,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -105,6 +120,53 @@ def test_verify_detects_a_tampered_file(tmp_path: Path) -> None:
     verdict = verify(load(path))
     assert not verdict.ok
     assert "differ" in verdict.message
+
+
+def test_the_digest_is_of_the_events_canonical_json_not_their_repr(tmp_path: Path) -> None:
+    path, events = record_round(Rules.for_deck("standard", jokers=2), seed=5, folder=tmp_path)
+    end = load(path).end
+    assert end is not None and end["digest"] == events_digest(events)
+    assert end["digest"].startswith(DIGEST)
+    # A class renamed (its repr changes) and a reason reworded: the digest stays.
+    reason = RejectReason.LOST_RACE
+    words = reason.value
+    try:
+        Played.__name__ = Played.__qualname__ = "CardPlayed"
+        reason._value_ = "slower"
+        assert "CardPlayed(" in repr(next(e for e in events if isinstance(e, Played)))
+        assert events_digest(events) == end["digest"]
+        assert verify(load(path)).ok
+    finally:
+        Played.__name__ = Played.__qualname__ = "Played"
+        reason._value_ = words
+
+
+OLD_REPLAY = FIXTURES / "replays" / "before-canonical-digest.jsonl"
+"""Written by the code before the canonical digest (its digest is of each event's
+``repr``): a round of easy against expert with jokers, the stress stop and false calls,
+fifteen kinds of event."""
+
+
+def test_a_replay_written_before_the_canonical_digest_still_verifies() -> None:
+    replay = load(OLD_REPLAY)
+    assert replay.end is not None and not replay.end["digest"].startswith(DIGEST)
+    assert verify(replay).ok
+    _, events = play_back(replay)
+    kinds = {type(event) for event in events}
+    assert {Played, Rejected, StressWon, StressStopped, FalseStressCalled} <= kinds
+    assert not digest_matches(replay.end["digest"], events[:-1])  # the old form can fail too
+
+
+def test_an_old_replay_whose_events_differ_fails_to_verify(tmp_path: Path) -> None:
+    lines = OLD_REPLAY.read_text().splitlines()
+    first_play = next(i for i, line in enumerate(lines) if '"a":"play"' in line)
+    action = json.loads(lines[first_play])
+    action["t"] += 0.001  # the same play, a millisecond later: its event says so
+    lines[first_play] = json.dumps(action)
+    doctored = tmp_path / OLD_REPLAY.name
+    doctored.write_text("\n".join(lines) + "\n")
+    verdict = verify(load(doctored))
+    assert not verdict.ok and "events differ" in verdict.message
 
 
 def test_a_torn_last_line_loses_only_that_action(tmp_path: Path) -> None:

@@ -261,7 +261,9 @@ def test_ctrl_c_stops_every_process_and_prints_the_summary_so_far(jobs: int) -> 
     seed = str(700_000 + jobs)  # marks this run's processes
     argv = [sys.executable, "-m", "stress_tui", "sim", "--games", "20000", "--seed", seed]
     with TtySession([*argv, "--jobs", str(jobs)], rows=30, cols=100) as s:
-        s.wait_for(lambda: re.search(r"\] [1-9]\d*/20000 rounds", s.text()), 30, "progress")
+        s.wait_for(
+            lambda: re.search(r"\] [1-9]\d*/20000 rounds", s.text()) is not None, 30, "progress"
+        )
         s.send("\x03")
         assert s.wait_exit(15) == 130
         text = s.text()
@@ -363,7 +365,7 @@ def test_a_dead_table_ends_the_round_drawn_and_that_is_finished() -> None:
 class _Meddler:
     """A driver that passes for a bot but does something to the game when asked."""
 
-    def __init__(self, player: int, meddle: Callable[[Game], None]) -> None:
+    def __init__(self, player: int, meddle: Callable[[Game], object]) -> None:
         self.inner = make_bot(player, "normal", random.Random(player))
         self.player = player
         self.meddle = meddle
@@ -382,7 +384,7 @@ def _largest(g: Game) -> list[Card]:
     return max(heaps, key=len)
 
 
-def _with(meddle: Callable[[Game], None]) -> sim.RoundResult:
+def _with(meddle: Callable[[Game], object]) -> sim.RoundResult:
     g = Game.deal(STANDARD, random.Random(3))
     drivers: tuple[Driver, ...] = (_Meddler(0, meddle), make_bot(1, "normal", random.Random(9)))
     return run_round(g, drivers)

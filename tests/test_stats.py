@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from stress_tui.core.engine import CallStress, Flip, Game, Play
+from stress_tui.core.engine import Action, CallStress, Flip, Game, Play
 from stress_tui.core.notation import parse_position
 from stress_tui.core.stats import PlayerStats, RoundStats, round_stats
 from stress_tui.storage.files import StorageError
@@ -78,7 +78,7 @@ p2 draw: 8C
 
 def test_stress_statistics_count_wins_losses_reactions_and_false_calls() -> None:
     game = Game(parse_position(STRESS), random.Random(0))
-    actions = [
+    actions: list[Action] = [
         Play(0, 0, 0, 1.0),  # 5C on 4H: both piles show a five, stress opens at 1.0
         CallStress(1, 1.4),  # p2 first: 0.4
         CallStress(0, 1.6),  # p1 too late: 0.6, takes the piles

@@ -13,7 +13,7 @@ import pytest
 from blessed import Terminal
 
 from stress_tui.cli.main import main
-from stress_tui.core.engine import CallStress, Flip, Game, Play
+from stress_tui.core.engine import Action, CallStress, Flip, Game, Play
 from stress_tui.core.notation import parse_position
 from stress_tui.core.stats import PlayerStats, RoundStats, round_stats
 from stress_tui.core.table import Table
@@ -128,7 +128,7 @@ def test_a_bad_stats_command_is_one_line_and_exit_2(
 
 def test_stress_reactions_are_split_into_calls_won_and_calls_too_late() -> None:
     game = Game(parse_position(STRESS), random.Random(0))
-    actions = [Play(0, 0, 0, 1.0), CallStress(1, 1.4), CallStress(0, 1.6), Flip(3.0)]
+    actions: list[Action] = [Play(0, 0, 0, 1.0), CallStress(1, 1.4), CallStress(0, 1.6), Flip(3.0)]
     p1, p2 = round_stats(game, actions).players
     assert p2.won_reactions == pytest.approx([0.4]) and p2.late_reactions == []
     assert p1.late_reactions == pytest.approx([0.6]) and p1.won_reactions == []

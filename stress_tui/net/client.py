@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from stress_tui.core.codec import action_from_json
 from stress_tui.core.engine import Action, Event, Game
 from stress_tui.core.notation import NotationError, parse_rules
 from stress_tui.core.rules import Rules
@@ -39,7 +40,6 @@ from stress_tui.net.protocol import (
 )
 from stress_tui.net.records import RoundFiles, save_round
 from stress_tui.net.wire import events_from_json, mirror_state
-from stress_tui.storage.replay import action_from_json
 
 RETRY_EVERY = 1.0
 """Seconds between tries to reach the host again after the connection dropped."""

@@ -26,6 +26,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from stress_tui.core.codec import action_to_json, event_to_json
 from stress_tui.core.engine import (
     Action,
     CallStress,
@@ -60,8 +61,7 @@ from stress_tui.net.protocol import (
     read_message,
 )
 from stress_tui.net.records import RoundFiles, save_round
-from stress_tui.net.wire import MAX_EVENTS, event_to_json, public_view
-from stress_tui.storage.replay import action_to_json
+from stress_tui.net.wire import MAX_EVENTS, public_view
 
 HOST_SEAT = 1
 """The host plays engine player 1 (``p2``, drawn at the bottom, as at one keyboard)."""

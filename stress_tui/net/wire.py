@@ -8,7 +8,7 @@ the order of a draw pile, a card under a top, the seed or the random source:
 table with the same code as at one keyboard.
 
 Events go as they are (each names only cards already face up), so that each end words
-them itself; actions are written as in a replay (``storage.replay``). Everything read from
+them itself, in the form replays store (``core.codec``), as actions do. Everything read from
 the other end is checked, and anything amiss raises ``ProtocolError``.
 """
 
@@ -17,42 +17,19 @@ from __future__ import annotations
 from typing import Any
 
 from stress_tui.core.cards import Card, Suit
+from stress_tui.core.codec import MAX_CARDS, CodecError, card_from_json, event_from_json
 from stress_tui.core.engine import (
-    Drawn,
     Event,
-    FalseStressCalled,
-    FlipAgreed,
-    Flipped,
     Game,
-    LockedOut,
-    MalformedActionError,
-    PilesRecycled,
-    PilesTaken,
-    Played,
     PlayerState,
-    ReadyNoted,
-    Rejected,
-    RejectReason,
-    RoundDrawn,
-    RoundWon,
-    Stalled,
     State,
-    StopDeclared,
-    StressOpened,
-    StressStopped,
-    StressWon,
-    TableDead,
 )
-from stress_tui.core.rules import FalseStress, Rules
+from stress_tui.core.rules import Rules
 from stress_tui.core.view import TableView, table_view
 from stress_tui.net.protocol import ProtocolError
-from stress_tui.storage.replay import action_from_json, action_to_json
 
 STAND_IN = Card(2, Suit.CLUBS)
 """The card drawn where the host sent only a count: it says nothing about the real one."""
-
-MAX_CARDS = 1000
-"""More cards than any deck and its jokers have: a count beyond it is a lie."""
 
 MAX_EVENTS = 400
 """Events in one message (one action's events, or a rebuilt stretch of the round)."""
@@ -74,12 +51,10 @@ def _time(value: Any) -> float:
 
 
 def _card(value: Any) -> Card:
-    if not isinstance(value, str) or len(value) > 3:
-        raise ProtocolError("events: not a card")
     try:
-        return Card.parse(value)
-    except ValueError:
-        raise ProtocolError("events: not a card") from None
+        return card_from_json(value)
+    except CodecError:
+        raise ProtocolError("view: not a card") from None
 
 
 def _pair(value: Any) -> list[Any]:
@@ -130,125 +105,13 @@ def mirror_state(data: Any, rules: Rules) -> State:
 
 # --------------------------------------------------------------------------- events
 
-_FIELDS: dict[type, tuple[tuple[str, str], ...]] = {
-    Played: (
-        ("player", "player"),
-        ("pile", "pile"),
-        ("target", "side"),
-        ("cards", "cards"),
-        ("time", "time"),
-    ),
-    Drawn: (("player", "player"), ("pile", "pile"), ("card", "card"), ("stacked", "bool")),
-    Rejected: (("player", "player?"), ("action", "action"), ("reason", "reason")),
-    LockedOut: (("player", "player"), ("until", "time")),
-    ReadyNoted: (("player", "player"),),
-    StopDeclared: (("player", "player"),),
-    StressStopped: (("by", "player"),),
-    StressOpened: (("time", "time"),),
-    StressWon: (("winner", "player"), ("loser", "player"), ("time", "time")),
-    FalseStressCalled: (("player", "player"), ("penalty", "penalty")),
-    PilesTaken: (("player", "player"), ("piles", "sides"), ("count", "count")),
-    Stalled: (),
-    FlipAgreed: (),
-    PilesRecycled: (("counts", "counts"),),
-    Flipped: (("cards", "cards?"), ("sources", "players?"), ("time", "time")),
-    TableDead: (("counts", "counts"),),
-    RoundDrawn: (("time", "time"),),
-    RoundWon: (("player", "player"), ("time", "time")),
-}
-"""Each event's fields and what kind of value each is."""
-
-_BY_NAME = {kind.__name__: kind for kind in _FIELDS}
-
-
-def _encode(kind: str, value: Any) -> Any:
-    if kind in ("card",):
-        return str(value)
-    if kind in ("cards", "cards?"):
-        return [None if c is None else str(c) for c in value]
-    if kind == "action":
-        return action_to_json(value)
-    if kind in ("reason", "penalty"):
-        return value.value
-    if isinstance(value, tuple):
-        return list(value)
-    return value
-
-
-def event_to_json(event: Event) -> dict[str, Any]:
-    """An event as JSON."""
-    out: dict[str, Any] = {"e": type(event).__name__}
-    for name, kind in _FIELDS[type(event)]:
-        out[name] = _encode(kind, getattr(event, name))
-    return out
-
-
-def _whole(value: Any, low: int, high: int) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise ProtocolError("events: a number out of range")
-    return value
-
-
-def _decode(kind: str, value: Any) -> Any:
-    if kind == "player":
-        return _whole(value, 0, 1)
-    if kind == "player?":
-        return None if value is None else _whole(value, 0, 1)
-    if kind == "pile":
-        return _whole(value, 0, 8)
-    if kind == "side":
-        return _whole(value, 0, 1)
-    if kind == "count":
-        return _whole(value, 0, MAX_CARDS)
-    if kind == "time":
-        return _time(value)
-    if kind == "bool":
-        if type(value) is not bool:
-            raise ProtocolError("events: not a yes or no")
-        return value
-    if kind == "card":
-        return _card(value)
-    if kind in ("cards", "cards?", "sides", "counts", "players?"):
-        if not isinstance(value, list) or len(value) > MAX_CARDS:
-            raise ProtocolError("events: not a list")
-        if kind == "cards":
-            return tuple(_card(c) for c in value)
-        if kind == "cards?":
-            return tuple(None if c is None else _card(c) for c in _pair(value))
-        if kind == "sides":
-            return tuple(_whole(v, 0, 1) for v in value)
-        if kind == "counts":
-            return tuple(_whole(v, 0, MAX_CARDS) for v in _pair(value))
-        return tuple(None if v is None else _whole(v, 0, 1) for v in _pair(value))
-    if kind == "action":
-        try:
-            return action_from_json(value)
-        except ValueError:
-            raise ProtocolError("events: not an action") from None
-    try:
-        if kind == "reason":
-            return RejectReason(value)
-        return FalseStress(value)
-    except ValueError:
-        raise ProtocolError(f"events: no such {kind}") from None
-
 
 def events_from_json(data: Any) -> list[Event]:
-    """Events the host sent; ``ProtocolError`` if any is not one."""
+    """Events the host sent (each in ``codec.event_to_json``'s form); ``ProtocolError``
+    if any is not one."""
     if not isinstance(data, list) or len(data) > MAX_EVENTS:
         raise ProtocolError("events: not a list")
-    events: list[Event] = []
-    for item in data:
-        if not isinstance(item, dict):
-            raise ProtocolError("events: not an event")
-        kind = _BY_NAME.get(item.get("e"))  # type: ignore[arg-type]
-        if kind is None:
-            raise ProtocolError("events: no such event")
-        fields = _FIELDS[kind]
-        if set(item) != {"e", *(name for name, _ in fields)}:
-            raise ProtocolError("events: the wrong fields")
-        try:
-            events.append(kind(*(_decode(k, item[name]) for name, k in fields)))
-        except (MalformedActionError, TypeError):
-            raise ProtocolError("events: not an event") from None
-    return events
+    try:
+        return [event_from_json(item) for item in data]
+    except CodecError as error:
+        raise ProtocolError(f"events: {error}") from None

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import random
 from collections.abc import Callable, Iterable
@@ -23,17 +22,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from stress_tui.core.engine import (
-    Action,
-    CallStress,
-    Event,
-    Flip,
-    Game,
-    MalformedActionError,
-    Play,
-    ReadyToFlip,
-    StopStress,
+from stress_tui.core.codec import (
+    action_from_json,
+    action_to_json,
+    canonical_line,
+    seconds,
+    whole,
 )
+from stress_tui.core.engine import Action, Event, Game, MalformedActionError
 from stress_tui.core.notation import (
     NotationError,
     format_position,
@@ -45,70 +41,11 @@ from stress_tui.storage.files import StorageError, create_temporary, data_dir, r
 
 FORMAT = "stress-tui replay"
 VERSION = 1
-_KINDS: dict[str, type[CallStress] | type[ReadyToFlip] | type[StopStress]] = {
-    "stress": CallStress,
-    "ready": ReadyToFlip,
-    "stop": StopStress,
-}
 
 
 def replay_dir() -> Path:
     """Where replays are kept."""
     return data_dir() / "replays"
-
-
-def action_to_json(action: Action) -> dict[str, Any]:
-    """An action as a replay line."""
-    if isinstance(action, Flip):
-        return {"t": action.time, "a": "flip"}
-    if isinstance(action, Play):
-        return {
-            "t": action.time,
-            "a": "play",
-            "p": action.player,
-            "pile": action.pile,
-            "to": action.target,
-        }
-    name = next(name for name, kind in _KINDS.items() if isinstance(action, kind))
-    return {"t": action.time, "a": name, "p": action.player}
-
-
-def action_from_json(data: Any) -> Action:
-    """A replay line as an action; ``ValueError`` if it is not one."""
-    if not isinstance(data, dict):
-        raise ValueError("not an action")
-    time = _seconds(data.get("t"))
-    if time is None:
-        raise ValueError("an action needs a time 't' (a finite number of seconds)")
-    kind = data.get("a")
-    if not isinstance(kind, str):
-        raise ValueError("an action needs a kind 'a' (play, stress, ready, stop, flip)")
-    if kind == "flip":
-        return Flip(time)
-    player = data.get("p")
-    if kind == "play":
-        pile, target = data.get("pile"), data.get("to")
-        if not all(_whole(v) for v in (player, pile, target)):
-            raise ValueError("a play needs whole numbers 'p', 'pile' and 'to'")
-        return Play(player, pile, target, time)  # type: ignore[arg-type]
-    if kind in _KINDS and _whole(player):
-        return _KINDS[kind](player, time)  # type: ignore[arg-type]
-    raise ValueError(f"unknown action {kind[:20]!r}")
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _seconds(value: Any) -> float | None:
-    """``value`` as a finite number of seconds, or ``None`` if it is not one."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    try:
-        seconds = float(value)
-    except OverflowError:  # a whole number too large for a float
-        return None
-    return seconds if math.isfinite(seconds) else None
 
 
 def _two(value: Any, kind: type) -> bool:
@@ -123,27 +60,58 @@ _HEADER_FIELDS: dict[str, Callable[[Any], bool]] = {
     "names": lambda v: _two(v, str),
     "players": lambda v: _two(v, str),
     "started": lambda v: isinstance(v, str),
-    "round": _whole,
+    "round": whole,
     "score": lambda v: _two(v, int),
 }
 """Header fields a reader may rely on, each with its check (when present)."""
 
 _END_FIELDS: dict[str, Callable[[Any], bool]] = {
-    "t": lambda v: _seconds(v) is not None,
-    "winner": lambda v: v is None or (_whole(v) and v in (0, 1)),
+    "t": lambda v: seconds(v) is not None,
+    "winner": lambda v: v is None or (whole(v) and v in (0, 1)),
     "position": lambda v: isinstance(v, str),
     "digest": lambda v: isinstance(v, str),
 }
 """End-line fields, each with its check (when present)."""
 
 
+DIGEST = "json-sha256:"
+"""How the end line's digest begins: the SHA-256 of the events' canonical JSON follows."""
+
+
 def events_digest(events: Iterable[Event]) -> str:
-    """A fingerprint of an event sequence (equal sequences, equal digests)."""
+    """A fingerprint of an event sequence: equal sequences, equal digests. Made of each
+    event's canonical JSON (``codec.canonical_line``), one a line, so that renaming a
+    class or rewording a message does not change it.
+
+    >>> from stress_tui.core.engine import RoundWon, Stalled
+    >>> events_digest([Stalled(), RoundWon(0, 3.5)])[:20]
+    'json-sha256:702fc357'
+    >>> events_digest([Stalled(), RoundWon(1, 3.5)])[:20]
+    'json-sha256:d0ca0d32'
+    """
+    digest = hashlib.sha256()
+    for event in events:
+        digest.update(canonical_line(event))
+        digest.update(b"\n")
+    return DIGEST + digest.hexdigest()
+
+
+def _repr_digest(events: Iterable[Event]) -> str:
+    """The digest as replays wrote it before the canonical one (one ``repr`` a line): a
+    file written then still verifies, as long as the events' classes keep their names
+    and fields."""
     digest = hashlib.sha256()
     for event in events:
         digest.update(repr(event).encode())
         digest.update(b"\n")
     return digest.hexdigest()
+
+
+def digest_matches(recorded: object, events: list[Event]) -> bool:
+    """Whether ``events`` are the ones an end line's ``digest`` records (of either form)."""
+    if isinstance(recorded, str) and recorded.startswith(DIGEST):
+        return recorded == events_digest(events)
+    return recorded == _repr_digest(events)
 
 
 @dataclass
@@ -301,7 +269,7 @@ def load(path: Path) -> Replay:
         parse_rules(str(header.get("rules")))
     except (NotationError, ValueError):
         raise StorageError(f"{path}:1: the header's rules are broken") from None
-    if not _whole(header.get("seed")):
+    if not whole(header.get("seed")):
         raise StorageError(f"{path}:1: the header's seed is not a whole number")
     for name, check in _HEADER_FIELDS.items():
         if name in header and not check(header[name]):
@@ -353,7 +321,7 @@ def verify(replay: Replay) -> Verdict:
         return Verdict(False, f"{replay.path}: the round was cut short; no end to compare")
     if format_position(game.state) != _canonical(replay.end.get("position")):
         return Verdict(False, f"{replay.path}: the final position differs from the recorded one")
-    if events_digest(events) != replay.end.get("digest"):
+    if not digest_matches(replay.end.get("digest"), events):
         return Verdict(False, f"{replay.path}: the events differ from the recorded ones")
     winner = game.state.winner
     who = "nobody" if winner is None else replay.header.get("names", ["p1", "p2"])[winner]

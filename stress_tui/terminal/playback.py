@@ -27,7 +27,7 @@ from stress_tui.core.notation import format_position
 from stress_tui.core.settings import Settings
 from stress_tui.core.stats import RoundStats, round_stats
 from stress_tui.core.table import Table
-from stress_tui.storage.replay import Replay, events_digest
+from stress_tui.storage.replay import Replay, digest_matches
 from stress_tui.terminal.app import run_screen
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import Controller, Handler, Host
@@ -115,7 +115,7 @@ class Playback:
             return None
         if self.broken is not None or self.next_action is not None:
             return False
-        return events_digest(self.events) == end.get("digest") and format_position(
+        return digest_matches(end.get("digest"), self.events) and format_position(
             self.game.state
         ) == end.get("position")
 
