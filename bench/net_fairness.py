@@ -195,10 +195,10 @@ async def races(
             start = loop.time() + 0.05 + max(0.0, -offset)
             loop.call_at(start, joiner.act, "play", 0, 0)
             loop.call_at(start + offset, host.act, "play", 0, 0)
-            # Both presses in, and the host past any rebuild: the joiner's arrives after
-            # its delay and jitter.
+            # Both presses in, the host past any rebuild (the joiner's arrives after its
+            # delay and jitter) and the joiner told (as long again).
             await asyncio.sleep(max(0.0, start + max(0.0, offset) - loop.time()))
-            await asyncio.sleep(delay + jitter + 0.05)
+            await asyncio.sleep(2 * (delay + jitter) + 0.05)
             assert host.fair is not None
             top = str(host.fair.game.top(0))
             joiner_won = top == "3S"
