@@ -9,7 +9,6 @@ never written: ``to_toml`` makes the text that ``--print-config`` prints.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import os
 import re
@@ -32,7 +31,6 @@ from stress_tui.core.rules import (
 )
 from stress_tui.core.settings import PLAYER_KINDS, Settings
 from stress_tui.core.words import quoted, shown
-from stress_tui.terminal.keys import default_keymap
 
 ENV_VAR = "STRESS_TUI_CONFIG"
 """The environment variable that names another config file (tests use it)."""
@@ -277,6 +275,8 @@ class _Reader:
             self.lines[".".join(key)] = line
 
     def unknown(self, key: tuple[str, ...], known: Iterable[str], what: str) -> ConfigError:
+        import difflib
+
         options = list(known)
         close = difflib.get_close_matches(key[-1], options, n=1)
         hint = f"did you mean {close[0]}? " if close else ""
@@ -447,6 +447,8 @@ def to_toml(settings: Settings, path: Path | None = None) -> str:
         "# [keys.p1] and [keys.p2] give a player's every action a key (docs/keys.md);",
         "# a player without a table keeps the default layout, shown commented out.",
     ]
+    from stress_tui.terminal.keys import default_keymap  # --print-config's alone
+
     layout = default_keymap(settings.players).as_config()
     for side in PLAYER_SIDES:
         table = keymap.get(side)

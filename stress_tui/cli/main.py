@@ -6,47 +6,30 @@ prints the record across matches.
 Every setting comes from a flag if one is given, else from the config file, else from
 the deck's defaults. Anything wrong (a flag, a combination, a config entry) is reported as
 one line, ``stress-tui: WHERE: problem``, with exit status 2.
+
+Each command imports what it uses where it uses it, and only its own command's flags are
+made: ``--version`` loads nothing but this module and argparse, ``--help`` only what its
+text is made from (the house-rule table). ``tests/test_startup.py`` checks what each
+loads; ``bench/startup.py`` times them against ``python -c pass``.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import difflib
-import json
+import gc
+import os
 import re
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any, NoReturn
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from stress_tui import __version__
-from stress_tui.cli.config import (
-    ENV_VAR,
-    BadValue,
-    Config,
-    ConfigError,
-    default_path,
-    load_config,
-    load_keys,
-    player_kind,
-    player_names,
-    to_toml,
-)
-from stress_tui.core.rules import (
-    BY_FIELD,
-    DECK_RULE,
-    HOUSE_RULES,
-    HouseRule,
-    Rules,
-    RulesError,
-    Switch,
-)
-from stress_tui.core.rulestext import plain_words
-from stress_tui.core.settings import PLAYER_KINDS, Settings
-from stress_tui.core.text import harmless
-from stress_tui.core.words import listed, shown
+
+if TYPE_CHECKING:
+    from stress_tui.cli.config import Config
+    from stress_tui.core.rules import HouseRule, RulesError
+    from stress_tui.core.settings import Settings
 
 PROG = "stress-tui"
 """The program's name, at the start of every error line."""
@@ -63,11 +46,23 @@ SIM_DEFAULT_PLAYER = "bot:normal"
 COMMANDS = ("sim", "replay", "stats", "host", "join", "watch")
 """The commands, after the flags of the game."""
 
+NET_COMMANDS = ("host", "join", "watch")
+"""The commands that play across the network (their parsers are made together)."""
+
 EXIT_DIFFERS = 1
 """``replay --verify``: the replay does not re-simulate to its recorded end."""
 
 MAX_SPEED = 100.0
 """The fastest a replay can be watched (``--speed``)."""
+
+VERSION = f"{PROG} {__version__}"
+"""What ``--version`` prints."""
+
+CONFIG_VAR = "STRESS_TUI_CONFIG"
+"""The environment variable that names another config file (``config.ENV_VAR``)."""
+
+DATA_VAR = "STRESS_TUI_DATA_DIR"
+"""The environment variable that names another data folder (``storage.files``)."""
 
 
 class UsageError(ValueError):
@@ -94,10 +89,31 @@ class _Parser(argparse.ArgumentParser):
             sys.stderr.write(message)
         raise _Exit(status)
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # As argparse's own, with the width found without shutil (which loads bz2, lzma
+        # and more).
+        formatter: Callable[..., argparse.HelpFormatter] = self.formatter_class
+        return formatter(prog=self.prog, width=_help_width())
+
+
+def _help_width() -> int:
+    """The help's width, as argparse finds it: ``$COLUMNS``, else the terminal's, else
+    80; less 2."""
+    try:
+        return int(os.environ["COLUMNS"]) - 2
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns - 2  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80 - 2
+
 
 def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
     """argparse's complaint, said as ``--flag: problem``."""
     message = " ".join(message.split())
+    from stress_tui.core.words import listed
+
     found = re.match(r"argument (\S+?): (.*)", message)
     if found:
         name, problem = found.group(1).split("/")[0], found.group(2)
@@ -112,6 +128,8 @@ def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
     if found:
         word = found.group(1)
         if word.startswith("-"):
+            import difflib
+
             flag = word.split("=")[0]
             options = [s for a in parser._actions for s in a.option_strings]
             close = difflib.get_close_matches(flag, options, n=1)
@@ -129,6 +147,9 @@ def _type(check: Callable[[str], Any], name: str) -> Callable[[str], Any]:
     flag's rule) becomes the flag's message."""
 
     def convert(text: str) -> Any:
+        from stress_tui.cli.config import BadValue
+        from stress_tui.core.rules import RulesError
+
         try:
             return check(text)
         except BadValue as error:
@@ -141,6 +162,9 @@ def _type(check: Callable[[str], Any], name: str) -> Callable[[str], Any]:
 
 
 def _whole(text: str) -> int:
+    from stress_tui.cli.config import BadValue
+    from stress_tui.core.words import shown
+
     try:
         return int(text.strip())
     except ValueError:
@@ -148,6 +172,8 @@ def _whole(text: str) -> int:
 
 
 def _seed(text: str) -> int:
+    from stress_tui.cli.config import BadValue
+
     seed = _whole(text)
     if not 0 <= seed < 2**64:
         raise BadValue(f"must be a whole number from 0 to {2**64 - 1}, not {seed}")
@@ -155,6 +181,9 @@ def _seed(text: str) -> int:
 
 
 def _speed(text: str) -> float:
+    from stress_tui.cli.config import BadValue
+    from stress_tui.core.words import shown
+
     try:
         speed = float(text.strip())
     except ValueError:
@@ -165,6 +194,8 @@ def _speed(text: str) -> float:
 
 
 def _positive(text: str) -> int:
+    from stress_tui.cli.config import BadValue
+
     count = _whole(text)
     if count < 1:
         raise BadValue(f"must be at least 1, not {count}")
@@ -172,7 +203,15 @@ def _positive(text: str) -> int:
 
 
 def _names(text: str) -> tuple[str, str]:
+    from stress_tui.cli.config import player_names
+
     return player_names(text.split(","))
+
+
+def _player(text: str) -> str:
+    from stress_tui.cli.config import player_kind
+
+    return player_kind(text)
 
 
 # --------------------------------------------------------------------------- flags
@@ -184,6 +223,8 @@ def add_rule_flags(parser: argparse.ArgumentParser) -> None:
     Every flag is left unset (``None``) when not given, so that the config file and the
     deck's defaults can fill in; ``settings_from_args`` does that.
     """
+    from stress_tui.core.rules import DECK_RULE, HOUSE_RULES
+
     groups = {
         name: parser.add_argument_group(name)
         for name in dict.fromkeys(rule.group for rule in HOUSE_RULES)
@@ -199,6 +240,8 @@ def add_rule_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_rule_flag(group: argparse._ArgumentGroup, rule: HouseRule) -> None:
+    from stress_tui.core.rules import Switch
+
     if isinstance(rule.kind, Switch):
         group.add_argument(rule.flag, action=argparse.BooleanOptionalAction, help=rule.help_text())
     else:
@@ -215,12 +258,14 @@ def add_player_flags(
 ) -> None:
     """Add ``--p1``, ``--p2`` and ``--names`` (and ``--keys`` if asked) in a ``players``
     help group; ``default_kind`` is who plays a side not given, for the help text."""
+    from stress_tui.core.settings import PLAYER_KINDS, Settings
+
     players = parser.add_argument_group("players")
     kinds = ", ".join(PLAYER_KINDS)
     for side, where in (("p1", "at the top"), ("p2", "at the bottom")):
         players.add_argument(
             f"--{side}",
-            type=_type(player_kind, "player"),
+            type=_type(_player, "player"),
             metavar="KIND",
             help=f"who plays {where}: {kinds} (bot alone is bot:normal); default: {default_kind}",
         )
@@ -241,10 +286,14 @@ def add_player_flags(
 
 
 def _epilog() -> str:
+    # Where the config file is, said without looking for it (that takes platformdirs,
+    # and with it pathlib, tempfile, shutil, bz2, lzma, urllib...): --print-config says.
     text = (
         "Settings not given as flags come from the config file, then from the deck's "
-        f"defaults. The config file is {default_path()} (the environment variable "
-        f"{ENV_VAR} names another); --print-config prints one. 'stress-tui sim' plays "
+        "defaults. The config file is config.toml in the folder for stress-tui among your "
+        f"settings (~/.config/stress-tui on Linux; the environment variable {CONFIG_VAR} "
+        "names another); --print-config prints one, with where to save it. "
+        "'stress-tui sim' plays "
         "bots against each other without a screen: see 'stress-tui sim --help'. Every "
         "round is recorded: 'stress-tui replay --list' lists them, 'stress-tui replay "
         "FILE' shows one again, 'stress-tui stats' prints the record of wins and best "
@@ -254,12 +303,16 @@ def _epilog() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``stress-tui`` argument parser (with its commands)."""
+    """The ``stress-tui`` argument parser (with every command)."""
     return _build()[0]
 
 
-def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
-    """The main parser and its commands' parsers, by name."""
+def _build(
+    argv: Sequence[str] | None = None,
+) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The main parser and its commands' parsers, by name: with ``argv``, only the parser
+    of the command it names (if any), since the others' flags would only cost time (and
+    the network commands' need the network's protocol)."""
     parser = _Parser(
         prog=PROG,
         usage=(
@@ -294,7 +347,7 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
     info.add_argument(
         "--version",
         action="version",
-        version=f"{PROG} {__version__}",
+        version=VERSION,
         help="show the version and exit",
     )
     shown = info.add_mutually_exclusive_group()
@@ -309,7 +362,35 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         help="print the settings in effect as a config file and exit",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS)
-    sim = commands.add_parser(
+    wanted: Iterable[str] = COMMANDS if argv is None else filter(None, [_command(parser, argv)])
+    made: dict[str, argparse.ArgumentParser] = {}
+    for name in wanted:
+        if name not in made:
+            made.update(
+                _net_parsers(commands) if name in NET_COMMANDS else {name: _MAKERS[name](commands)}
+            )
+    return parser, made
+
+
+def _command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names: its first word that is not a flag of ``parser`` or a
+    flag's value, if that is a command."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word == "--":
+            return None
+        elif word.startswith("-") and not re.fullmatch(r"-\d+(\.\d*)?|-\.\d+", word):
+            action = parser._option_string_actions.get(word.split("=", 1)[0])
+            skip = action is not None and action.nargs is None and "=" not in word
+        else:
+            return word if word in COMMANDS else None
+    return None
+
+
+def _sim_parser(commands: Any) -> argparse.ArgumentParser:
+    sim: argparse.ArgumentParser = commands.add_parser(
         "sim",
         help="play bots against each other without a screen and print statistics",
         usage=f"{PROG} sim [OPTION...]",
@@ -350,13 +431,18 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         "against every other, each way round, and the ratings that fit who won "
         "(docs/ratings.md); --p1 and --p2 are not used",
     )
-    replay = commands.add_parser(
+    return sim
+
+
+def _replay_parser(commands: Any) -> argparse.ArgumentParser:
+    replay: argparse.ArgumentParser = commands.add_parser(
         "replay",
         help="watch, check or list recorded rounds",
         usage=f"{PROG} replay FILE [--speed X] [--ascii] [--four-colour]\n"
         f"       {PROG} replay --verify FILE\n       {PROG} replay --list",
-        description="Every round is recorded in the data directory "
-        f"({_replay_dir()}). 'replay FILE' shows one on the table at its own pace "
+        description="Every round is recorded in the folder replays in the data folder for "
+        f"stress-tui (~/.local/share/stress-tui on Linux, or ${DATA_VAR}). 'replay FILE' "
+        "shows one on the table at its own pace "
         "(Space pauses and goes on, Right or . steps one action, q or Esc leaves); FILE "
         "is a path or a name from --list.",
         argument_default=argparse.SUPPRESS,
@@ -392,13 +478,18 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         action=argparse.BooleanOptionalAction,
         help="a four-colour deck; default: the config file's, else off",
     )
-    stats = commands.add_parser(
+    return replay
+
+
+def _stats_parser(commands: Any) -> argparse.ArgumentParser:
+    stats: argparse.ArgumentParser = commands.add_parser(
         "stats",
         help="print the record across matches",
         usage=f"{PROG} stats [--json]",
         description="Print the record kept across matches, per player name and rule set: "
         "matches and rounds won and lost, the best reaction time and the shortest round "
-        f"won ({_record_path()}).",
+        f"won (record.sqlite in the data folder for stress-tui: ~/.local/share/stress-tui "
+        f"on Linux, or ${DATA_VAR}).",
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
     )
@@ -407,8 +498,15 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         action="store_true",
         help="print it as JSON, for scripts",
     )
-    net = _net_parsers(commands)
-    return parser, {"sim": sim, "replay": replay, "stats": stats, **net}
+    return stats
+
+
+_MAKERS: dict[str, Callable[[Any], argparse.ArgumentParser]] = {
+    "sim": _sim_parser,
+    "replay": _replay_parser,
+    "stats": _stats_parser,
+}
+"""How each command's parser is made (the network's: ``_net_parsers``)."""
 
 
 def _display_flags(parser: argparse.ArgumentParser) -> None:
@@ -483,22 +581,12 @@ def _net_parsers(commands: Any) -> dict[str, argparse.ArgumentParser]:
 
 
 def _port(text: str) -> int:
+    from stress_tui.cli.config import BadValue
+
     port = _whole(text)
     if not 0 <= port <= 65535:
         raise BadValue(f"must be a port from 1 to 65535 (0: any free one), not {port}")
     return port
-
-
-def _replay_dir() -> Path:
-    from stress_tui.storage.replay import replay_dir
-
-    return replay_dir()
-
-
-def _record_path() -> Path:
-    from stress_tui.storage.record import record_path
-
-    return record_path()
 
 
 # --------------------------------------------------------------------------- settings
@@ -508,6 +596,9 @@ def settings_from_args(args: argparse.Namespace, config: Config) -> Settings:
     """The settings a parsed command line and a config file decide: each flag given
     overrides the config file, which overrides the deck's defaults. Raises
     ``UsageError`` or ``ConfigError`` (one line naming the flag or the file and key)."""
+    from stress_tui.core.rules import BY_FIELD, DECK_RULE, HOUSE_RULES, Rules, RulesError
+    from stress_tui.core.settings import Settings
+
     settings_rules: dict[str, Any] = {}
     where: dict[str, tuple[str, str]] = {}
     for field, value in config.rules.items():
@@ -558,6 +649,8 @@ def _dest(name: str) -> str:
 def _rules_error(error: RulesError, where: dict[str, tuple[str, str]]) -> Exception:
     """A ``RulesError`` said with the flag or config entry that set the rule it is about
     (its ``field``); a rule left at the deck's default is named by its flag."""
+    from stress_tui.cli.config import ConfigError
+
     place, said = where.get(error.field, (f"--{error.field}",) * 2)
     text = f"{place}: {error.said_as(said)}"
     if place.startswith("--"):
@@ -570,6 +663,10 @@ def _keymap(
 ) -> tuple[dict[str, dict[str, str]] | None, dict[str, Config]]:
     """The key overrides: the config file's, with each player's table in ``--keys FILE``
     replacing the config's for that player; and the file each player's table came from."""
+    from pathlib import Path
+
+    from stress_tui.cli.config import load_keys
+
     keymap = {side: dict(table) for side, table in (config.keymap or {}).items()}
     sources = dict.fromkeys(keymap, config)
     if keys is not None:
@@ -586,6 +683,7 @@ def _keymap(
 def _check_keymap(settings: Settings, sources: dict[str, Config]) -> None:
     """Have the key module check the key map the game will use; its complaint becomes
     ``FILE:LINE: keys: ...``, blaming the file the player's table it names came from."""
+    from stress_tui.cli.config import ConfigError
     from stress_tui.terminal.keys import KeyMapError, keymap_for
 
     try:
@@ -636,14 +734,17 @@ def _check_options(
             current = commands[word]
 
 
-def _run(argv: list[str] | None) -> int:
-    parser, commands = _build()
-    argv = sys.argv[1:] if argv is None else argv
+def _run(argv: list[str]) -> int:
+    parser, commands = _build(argv)
     _check_options(parser, commands, argv)
     args = parser.parse_args(argv)
+    if args.command not in (None, "replay", *NET_COMMANDS):
+        gc.enable()  # no screen to warm up (see main)
     if args.command == "stats":
         _only_display_flags(args, "stats")
         return _stats(args)
+    from stress_tui.cli.config import load_config
+
     config = load_config()
     if args.command == "sim":
         return _sim(args, config)
@@ -654,9 +755,13 @@ def _run(argv: list[str] | None) -> int:
         return _network(args, config)
     settings = settings_from_args(args, config)
     if args.print_config:
+        from stress_tui.cli.config import to_toml
+
         sys.stdout.write(to_toml(settings))
         return 0
     if args.rules:
+        from stress_tui.core.rulestext import plain_words
+
         sys.stdout.write("".join(line + "\n" for line in plain_words(settings.rules)))
         return 0
     if not _is_terminal():
@@ -668,6 +773,10 @@ def _run(argv: list[str] | None) -> int:
 
 
 def _sim(args: argparse.Namespace, config: Config) -> int:
+    import dataclasses
+
+    from stress_tui.core.settings import PLAYER_KINDS
+
     if args.rules or args.print_config:
         flag = "--rules" if args.rules else "--print-config"
         raise UsageError(f"{flag}: not with the sim command")
@@ -695,6 +804,8 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
 def _only_display_flags(args: argparse.Namespace, command: str) -> None:
     """Refuse the game's flags (rules, players, seed) with a command that does not play:
     a replay has its own, and the record keeps every rule set."""
+    from stress_tui.core.rules import HOUSE_RULES
+
     if args.rules or args.print_config:
         flag = "--rules" if args.rules else "--print-config"
         raise UsageError(f"{flag}: not with the {command} command")
@@ -708,6 +819,9 @@ def _only_display_flags(args: argparse.Namespace, command: str) -> None:
 
 
 def _replay(args: argparse.Namespace, config: Config) -> int:
+    from pathlib import Path
+
+    from stress_tui.core.settings import Settings
     from stress_tui.storage import replay as replays
     from stress_tui.storage.files import StorageError
 
@@ -749,6 +863,9 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
 
 def _network(args: argparse.Namespace, config: Config) -> int:
     """``host``, ``join`` and ``watch``."""
+    import dataclasses
+
+    from stress_tui.core.text import harmless
     from stress_tui.net.protocol import (
         DEFAULT_PORT,
         ProtocolError,
@@ -795,6 +912,8 @@ def _network(args: argparse.Namespace, config: Config) -> int:
 
 
 def _stats(args: argparse.Namespace) -> int:
+    import json
+
     from stress_tui.storage.files import StorageError
     from stress_tui.storage.record import Record, record_json, record_table
 
@@ -813,13 +932,32 @@ def _stats(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run ``stress-tui`` with ``argv`` (default: the process's arguments); return the exit
     status. Never raises for bad input: that is one line on stderr and status 2."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv == ["--version"]:  # answered without making the flags (from the rule table)
+        print(VERSION)
+        return 0
+    # Start-up makes many objects that live as long as the program (modules, classes, the
+    # rule table) and frees few: the garbage collector's passes over them meanwhile are
+    # wasted (about 6 ms of a game's start here). A screen turns it back on once its first
+    # frame is up and all that is frozen (``Screen.warm_up``); other commands at once.
+    enabled = gc.isenabled()
+    gc.disable()
     try:
         return _run(argv)
-    except (UsageError, ConfigError) as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return EXIT_USAGE
     except _Exit as done:
         return done.status
+    except (UsageError, _config_error()) as error:  # looked up only when one is raised
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _config_error() -> type[Exception]:
+    from stress_tui.cli.config import ConfigError
+
+    return ConfigError
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ reaction from the moment stress opened to the call.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -59,6 +58,8 @@ class PlayerStats:
     @property
     def median_reaction(self) -> float | None:
         """The median play reaction, if any play was made."""
+        import statistics  # here: it loads fractions and decimal, which a game's start need not
+
         return statistics.median(self.reactions) if self.reactions else None
 
     @property

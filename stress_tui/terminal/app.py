@@ -123,8 +123,11 @@ class App(Screen):
         # collector (the record's JSON writer leaves cycles) and the free lists it filled
         # go now, instead of piling up until a full collection of Python's own choosing
         # (docs/reliability.md, F15). With startup's objects frozen (``warm_up``) this
-        # takes 0.3-2 ms a round (8 ms for each of the first two).
-        gc.collect()
+        # takes 0.3-2 ms a round (8 ms for each of the first two). Not before the first
+        # frame: nothing has been played yet, and ``warm_up`` collects and freezes just
+        # after it (here the collection held the first frame back by 5-9 ms).
+        if gc.get_freeze_count():
+            gc.collect()
         self.table.start(self.clock.now())
         self.log.start(self.round_number, (self.match.score[0], self.match.score[1]))
         self.schedule()

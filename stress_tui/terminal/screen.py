@@ -278,6 +278,7 @@ class Screen:
         if not gc.get_freeze_count():
             gc.collect()
             gc.freeze()
+        gc.enable()  # off while the program started (``cli.main``)
 
     # ------------------------------------------------------------------ the terminal
 

@@ -1,0 +1,92 @@
+"""A command loads what it uses and nothing more: the modules ``python -X importtime``
+lists for ``stress-tui --version``, ``--help`` and the commands' own ``--help``, as sets
+(how long they take is ``bench/startup.py``'s to measure, never a test's)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+COMMAND = "import sys; from stress_tui.cli.main import main; sys.exit(main())"
+"""What the ``stress-tui`` script runs."""
+
+STORED = {"datetime", "hashlib", "json", "sqlite3", "secrets"}
+"""What reading and writing replays and the record loads."""
+FOUND = {"pathlib", "platformdirs", "tempfile", "shutil", "bz2", "lzma", "urllib", "ipaddress"}
+"""What finding the config and data folders loads (platformdirs with pathlib)."""
+SCREEN = {"asyncio", "blessed", "wcwidth", "ssl", "socket"}
+"""What a full-screen program loads."""
+HELP_TEXT = {
+    "stress_tui",
+    "stress_tui.cli",
+    "stress_tui.cli.main",
+    "stress_tui.core",
+    "stress_tui.core.cards",
+    "stress_tui.core.rules",
+    "stress_tui.core.settings",
+    "stress_tui.core.text",
+    "stress_tui.core.words",
+}
+"""The modules the help is made from: the house-rule table and what it is written with."""
+
+
+def imported(*args: str) -> set[str]:
+    """Every module ``stress-tui ARGS`` imports, by ``python -X importtime``."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(REPO)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", COMMAND, *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    names = set()
+    for line in done.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            names.add(line.rsplit("|", 1)[1].strip())
+    assert "stress_tui.cli.main" in names, done.stderr[-2000:]
+    return names
+
+
+def tops(names: set[str]) -> set[str]:
+    """The top-level packages among ``names`` (``urllib`` for ``urllib.parse``)."""
+    return {name.split(".")[0] for name in names}
+
+
+def ours(names: set[str]) -> set[str]:
+    return {name for name in names if name.split(".")[0] == "stress_tui"}
+
+
+def test_version_loads_this_command_s_own_module_and_argparse_alone() -> None:
+    names = imported("--version")
+    assert ours(names) == {"stress_tui", "stress_tui.cli", "stress_tui.cli.main"}
+    assert tops(names) & (STORED | FOUND | SCREEN | {"dataclasses", "inspect"}) == set()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--help",), ("sim", "--help"), ("stats", "--help"), ("replay", "--help"), ("-h",)],
+)
+def test_help_loads_the_rule_table_it_is_made_from_and_nothing_else(
+    args: tuple[str, ...],
+) -> None:
+    """Not the engine, the storage, the terminal or the players; not platformdirs to say
+    where the files are (the help describes the folders), not shutil for its width."""
+    names = imported(*args)
+    assert ours(names) <= HELP_TEXT, sorted(ours(names) - HELP_TEXT)
+    assert tops(names) & (STORED | FOUND | SCREEN) == set()
+
+
+def test_the_simulator_loads_no_terminal() -> None:
+    names = imported("sim", "--games", "1", "--seed", "1", "--jobs", "1")
+    assert "stress_tui.players.sim" in names
+    assert not any(name.startswith("stress_tui.terminal") for name in names)
+    assert tops(names) & (SCREEN | STORED - {"json"}) == set()  # json: for --json
