@@ -409,7 +409,7 @@ def test_a_toml_syntax_error_gives_its_line(
 
 def test_an_unreadable_file_is_one_line(capsys: pytest.CaptureFixture[str], config: Path) -> None:
     config.mkdir()
-    assert fails(capsys) == f"stress-tui: {config}: cannot read: Is a directory"
+    assert fails(capsys) == f"stress-tui: {config}: is a folder, not a config file"
 
 
 def test_a_file_that_is_not_utf8_is_one_line(
@@ -496,7 +496,7 @@ def test_the_examples_in_the_docstrings() -> None:
     import doctest
 
     from stress_tui.cli import config
-    from stress_tui.core import rulestext
+    from stress_tui.core import rulestext, text
 
-    for module in (config, rulestext):
+    for module in (config, rulestext, text):
         assert doctest.testmod(module).failed == 0

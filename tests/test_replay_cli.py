@@ -327,7 +327,7 @@ def test_an_empty_list_is_empty(data: Path, capsys: pytest.CaptureFixture[str]) 
         (["replay", "--spede", "2"], "stress-tui: --spede: no such option (did you mean --speed?)"),
         (
             ["replay", "/no/such/replay.jsonl"],
-            "stress-tui: /no/such/replay.jsonl: cannot read: no such file or directory",
+            "stress-tui: /no/such/replay.jsonl: no such file",
         ),
     ],
 )

@@ -30,13 +30,15 @@ from stress_tui.core.rules import (
     RulesError,
 )
 from stress_tui.core.settings import PLAYER_KINDS, Settings
+from stress_tui.core.text import BadName, check_name, harmless
 from stress_tui.core.words import quoted, shown
+from stress_tui.storage.files import MiB, Missing, StorageError, read_regular
 
 ENV_VAR = "STRESS_TUI_CONFIG"
 """The environment variable that names another config file (tests use it)."""
 
-MAX_NAME = 16
-"""The longest name a player may have, in characters."""
+MAX_SIZE = 1 * MiB
+"""The largest config or key file that is read (one is a few kilobytes)."""
 
 TABLES = ("rules", "players", "display", "keys")
 """The tables a config file may have (besides the top-level ``names``)."""
@@ -70,18 +72,15 @@ def player_kind(text: str) -> str:
 
 
 def player_names(names: Iterable[str]) -> tuple[str, str]:
-    """Two names, stripped, checked: non-empty, printable, at most ``MAX_NAME`` long,
-    different from each other."""
-    got = [name.strip() for name in names]
-    if len(got) != 2:
-        raise BadValue(f"give exactly two names, not {len(got)}")
-    for name in got:
-        if not name:
-            raise BadValue("a name may not be empty")
-        if len(name) > MAX_NAME:
-            raise BadValue(f"{shown(name)} is longer than {MAX_NAME} characters")
-        if not name.isprintable():
-            raise BadValue(f"{shown(name)} has a character that cannot be shown")
+    """Two names, stripped, checked (``text.check_name``: not empty, printable, at most
+    ``MAX_NAME`` long, drawing something), different from each other."""
+    given = list(names)
+    if len(given) != 2:
+        raise BadValue(f"give exactly two names, not {len(given)}")
+    try:
+        got = [check_name(name) for name in given]
+    except BadName as error:
+        raise BadValue(str(error)) from None
     if got[0].casefold() == got[1].casefold():
         raise BadValue(f"the two names must differ, not both {shown(got[0])}")
     return got[0], got[1]
@@ -161,24 +160,30 @@ def load_config(path: Path | None = None) -> Config:
     return _Reader(path, text, TABLES).config()
 
 
-def load_keys(path: Path) -> Config:
+def load_keys(path: Path, flag: str | None = None) -> Config:
     """Read and check a key file (``--keys FILE``): only ``[keys.p1]`` and ``[keys.p2]``.
-    Returns a ``Config`` with only ``keymap`` (and ``path``, ``lines``) set."""
-    text = _read(path, missing_ok=False)
+    Returns a ``Config`` with only ``keymap`` (and ``path``, ``lines``) set. A file that
+    is not there is said as ``FLAG: no such file: PATH`` when ``flag`` names the option
+    that gave it."""
+    text = _read(path, missing_ok=False, flag=flag)
     assert text is not None
     return _Reader(path, text, ("keys",)).config()
 
 
-def _read(path: Path, *, missing_ok: bool) -> str | None:
+def _read(path: Path, *, missing_ok: bool, flag: str | None = None) -> str | None:
+    """The text of a config or key file: only a regular file, read without blocking, of
+    at most ``MAX_SIZE`` bytes (``storage.files.read_regular``)."""
+    what = "a key file" if flag else "a config file"
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+        data = read_regular(path, MAX_SIZE, what)
+    except Missing:
         if missing_ok:
             return None
+        if flag:
+            raise ConfigError(f"{flag}: no such file: {path}") from None
         raise ConfigError(f"{path}: cannot read: no such file") from None
-    except OSError as error:
-        reason = error.strerror or str(error)
-        raise ConfigError(f"{path}: cannot read: {reason}") from None
+    except StorageError as error:
+        raise ConfigError(str(error)) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -198,6 +203,8 @@ def _parse_toml(path: Path, text: str) -> dict[str, Any]:
     toml = _toml_module()
     try:
         data: dict[str, Any] = toml.loads(text)
+    except RecursionError:  # arrays or inline tables nested thousands deep
+        raise ConfigError(f"{path}: not valid TOML: nested too deep") from None
     except toml.TOMLDecodeError as error:
         message = str(error).splitlines()[0] if str(error) else "syntax error"
         found = _AT_LINE.search(message)
@@ -267,7 +274,7 @@ class _Reader:
     def fail(self, key: tuple[str, ...], problem: str) -> ConfigError:
         line = find_line(self.text, key)
         place = f"{self.path}:{line}" if line is not None else str(self.path)
-        return ConfigError(f"{place}: {'.'.join(key)}: {problem}")
+        return ConfigError(f"{place}: {'.'.join(harmless(part) for part in key)}: {problem}")
 
     def note(self, key: tuple[str, ...]) -> None:
         line = find_line(self.text, key)

@@ -16,13 +16,17 @@ loads; ``bench/startup.py`` times them against ``python -c pass``.
 from __future__ import annotations
 
 import argparse
+import codecs
+import contextlib
+import errno
 import gc
 import os
 import re
+import signal
 import sys
 import textwrap
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
 from stress_tui import __version__
 
@@ -54,6 +58,22 @@ EXIT_DIFFERS = 1
 
 MAX_SPEED = 100.0
 """The fastest a replay can be watched (``--speed``)."""
+
+EXIT_SIGINT = 128 + signal.SIGINT
+"""A command stopped by Ctrl-C (130, as a shell reports it)."""
+
+EXIT_PIPE = 128 + signal.SIGPIPE
+"""Standard output was a pipe closed by its reader (141, what a shell reports for a
+program that SIGPIPE ended, as git and the coreutils are): nothing more is said."""
+
+EXIT_OUTPUT = 1
+"""Standard output could not be written otherwise (a full disk): one line says why."""
+
+POSITION_ENV = "STRESS_TUI_POSITION"
+"""The test hook that starts a game at a position in notation (``terminal.app``)."""
+
+MAX_LINE = 1000
+"""The longest an error line may be, in characters, whatever it echoes."""
 
 VERSION = f"{PROG} {__version__}"
 """What ``--version`` prints."""
@@ -112,6 +132,7 @@ def _help_width() -> int:
 def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
     """argparse's complaint, said as ``--flag: problem``."""
     message = " ".join(message.split())
+    from stress_tui.core.text import harmless
     from stress_tui.core.words import listed
 
     found = re.match(r"argument (\S+?): (.*)", message)
@@ -119,14 +140,14 @@ def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
         name, problem = found.group(1).split("/")[0], found.group(2)
         if name == "COMMAND":
             bad = re.search(r"invalid choice: '?([^' ]*)'?", problem)
-            what = bad.group(1) if bad else "that"
+            what = harmless(bad.group(1)) if bad else "that"
             return f"{what}: no such command (the commands are {listed(COMMANDS)}; try --help)"
         if problem == "expected one argument":
             problem = "needs a value"
         return f"{name}: {problem.replace('argument ', '')}"
     found = re.match(r"unrecognized arguments: (\S+)", message)
     if found:
-        word = found.group(1)
+        word = harmless(found.group(1))
         if word.startswith("-"):
             import difflib
 
@@ -670,9 +691,9 @@ def _keymap(
     keymap = {side: dict(table) for side, table in (config.keymap or {}).items()}
     sources = dict.fromkeys(keymap, config)
     if keys is not None:
-        if not Path(keys).exists():
-            raise UsageError(f"--keys: no such file: {keys}")
-        from_file = load_keys(Path(keys))
+        if not keys:
+            raise UsageError("--keys: needs a file name, not an empty one")
+        from_file = load_keys(Path(keys), flag="--keys")
         for side, table in (from_file.keymap or {}).items():
             keymap[side] = dict(table)
             sources[side] = from_file
@@ -764,12 +785,32 @@ def _run(argv: list[str]) -> int:
 
         sys.stdout.write("".join(line + "\n" for line in plain_words(settings.rules)))
         return 0
+    _check_position()
     if not _is_terminal():
-        print(f"{PROG}: {NOT_A_TERMINAL}", file=sys.stderr)
+        _say(NOT_A_TERMINAL)
         return EXIT_USAGE
     from stress_tui.terminal.app import run
 
-    return run(settings)
+    with _terminal_output():
+        return run(settings)
+
+
+def _check_position() -> None:
+    """Refuse a ``STRESS_TUI_POSITION`` that is not a position, saying what is wrong with
+    it, before the game takes the terminal."""
+    position = os.environ.get(POSITION_ENV)
+    if not position:
+        return
+    from stress_tui.core.notation import NotationError, parse_position
+    from stress_tui.core.text import harmless
+
+    try:
+        parse_position(position)
+    except NotationError as error:
+        raise UsageError(
+            f"{POSITION_ENV}: not a position in notation ({harmless(str(error), 200)}); "
+            "see docs/notation.md"
+        ) from None
 
 
 def _sim(args: argparse.Namespace, config: Config) -> int:
@@ -833,24 +874,28 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
         for line in replays.list_lines(found):
             print(line)
         for problem in problems:
-            print(f"{PROG}: {problem}", file=sys.stderr)
+            _say(problem)
         return 0
     if given is None:
         raise UsageError("replay: give a FILE (or --list; try stress-tui replay --help)")
+    if not given:
+        raise UsageError("replay: FILE is empty (give a replay's path or a name from --list)")
     path = Path(given)
     if not path.exists() and path.name == given and (replays.replay_dir() / given).exists():
         path = replays.replay_dir() / given  # a name as --list shows it
     try:
         replay = replays.load(path)
     except StorageError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+        _say(str(error))
         return EXIT_USAGE
     if getattr(args, "verify", False):
+        from stress_tui.core.text import harmless
+
         verdict = replays.verify(replay)
-        print(verdict.message)
+        print(harmless(verdict.message, None))
         return 0 if verdict.ok else EXIT_DIFFERS
     if not _is_terminal():
-        print(f"{PROG}: {NOT_A_TERMINAL}", file=sys.stderr)
+        _say(NOT_A_TERMINAL)
         return EXIT_USAGE
     display = Settings(
         ascii=_first(getattr(args, "ascii", None), config.ascii, False),
@@ -858,7 +903,8 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
     )
     from stress_tui.terminal.playback import run
 
-    return run(replay, getattr(args, "speed", 1.0), display)
+    with _terminal_output():
+        return run(replay, getattr(args, "speed", 1.0), display)
 
 
 def _network(args: argparse.Namespace, config: Config) -> int:
@@ -902,26 +948,30 @@ def _network(args: argparse.Namespace, config: Config) -> int:
         except ValueError as error:
             raise UsageError(f"CODE: {error}") from None
     if not _is_terminal():
-        print(f"{PROG}: {NOT_A_TERMINAL}", file=sys.stderr)
+        _say(NOT_A_TERMINAL)
         return EXIT_USAGE
     from stress_tui.terminal import netplay
 
-    if command == "host":
-        return netplay.run_host(settings, name, port, getattr(args, "bind", "0.0.0.0"))
-    return netplay.run_join(settings, address, port, code, name, watch=command == "watch")
+    with _terminal_output():
+        if command == "host":
+            return netplay.run_host(settings, name, port, getattr(args, "bind", "0.0.0.0"))
+        return netplay.run_join(settings, address, port, code, name, watch=command == "watch")
 
 
 def _stats(args: argparse.Namespace) -> int:
     import json
 
-    from stress_tui.storage.files import StorageError
-    from stress_tui.storage.record import Record, record_json, record_table
+    from stress_tui.storage.files import StorageError, reason
+    from stress_tui.storage.record import Record, record_json, record_path, record_table
 
     try:
         record = Record.load()
     except StorageError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+        _say(str(error))
         return EXIT_USAGE
+    except OSError as error:  # locked by another program past the wait, a read error
+        _say(f"{record_path()}: cannot read: {reason(error)}")
+        return EXIT_OUTPUT
     if getattr(args, "json", False):
         print(json.dumps(record_json(record), indent=2))
     else:
@@ -929,10 +979,116 @@ def _stats(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- output
+
+
+def _say(message: str) -> None:
+    """One error line on stderr: ``stress-tui: MESSAGE``, harmless to the terminal and
+    cut to ``MAX_LINE`` characters, whatever it echoes."""
+    from stress_tui.core.text import harmless
+
+    with contextlib.suppress(OSError):  # stderr itself gone: nothing left to tell
+        print(f"{PROG}: {harmless(message, MAX_LINE)}", file=sys.stderr)
+
+
+def _escaped(error: UnicodeError) -> tuple[str, int]:
+    """A codec error handler: the characters an encoding lacks as escapes that TOML and
+    JSON read back (``\\u00EB``), so that ``--print-config`` stays a config file."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    from stress_tui.core.text import escape
+
+    return "".join(escape(c) for c in error.object[error.start : error.end]), error.end
+
+
+codecs.register_error("stress-tui-escape", _escaped)
+
+
+class _OutputFailed(Exception):
+    """Standard output could not be written; ``error`` says why."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+class _Output:
+    """Standard output for the commands (not the game, which owns the terminal): a
+    character its encoding lacks (an ASCII-only locale) is written as an escape
+    (``\\u00EB``) instead of failing, and a write that fails raises ``_OutputFailed``,
+    told apart from every other error."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            try:
+                return self.stream.write(text)
+            except UnicodeEncodeError:
+                encoding = getattr(self.stream, "encoding", None) or "ascii"
+                safe = text.encode(encoding, "stress-tui-escape").decode(encoding)
+                return self.stream.write(safe)
+        except OSError as error:
+            raise _OutputFailed(error) from None
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as error:
+            raise _OutputFailed(error) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+@contextlib.contextmanager
+def _terminal_output() -> Iterator[None]:
+    """Standard output as it is, for the game and the replay viewer, which own it."""
+    guarded = sys.stdout
+    if isinstance(guarded, _Output):
+        sys.stdout = guarded.stream
+    try:
+        yield
+    finally:
+        sys.stdout = guarded
+
+
+def _output_failed(error: OSError, stream: TextIO) -> int:
+    """Say (unless it is a pipe closed by its reader) that standard output could not be
+    written; point it at the null device, so that nothing tries again at exit."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stream.fileno())
+        os.close(null)
+    if error.errno == errno.EPIPE:
+        return EXIT_PIPE
+    words = (error.strerror or str(error)).lower()
+    _say(f"cannot write the output: {words}")
+    return EXIT_OUTPUT
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run ``stress-tui`` with ``argv`` (default: the process's arguments); return the exit
-    status. Never raises for bad input: that is one line on stderr and status 2."""
-    argv = sys.argv[1:] if argv is None else argv
+    status. Never raises for bad input: that is one line on stderr and status 2. Output
+    that cannot be written is one line and status 1 (a closed pipe: no line, 141); Ctrl-C
+    is status 130."""
+    stream = sys.stdout
+    sys.stdout = cast(TextIO, _Output(stream))
+    try:
+        status = _answer(sys.argv[1:] if argv is None else argv)
+        sys.stdout.flush()
+        return status
+    except _OutputFailed as failed:
+        return _output_failed(failed.error, stream)
+    except KeyboardInterrupt:
+        return EXIT_SIGINT
+    finally:
+        sys.stdout = stream
+
+
+def _answer(argv: list[str]) -> int:
+    """What ``main`` does, its output aside."""
     if argv == ["--version"]:  # answered without making the flags (from the rule table)
         print(VERSION)
         return 0
@@ -947,7 +1103,7 @@ def main(argv: list[str] | None = None) -> int:
     except _Exit as done:
         return done.status
     except (UsageError, _config_error()) as error:  # looked up only when one is raised
-        print(f"{PROG}: {error}", file=sys.stderr)
+        _say(str(error))
         return EXIT_USAGE
     finally:
         if enabled:

@@ -10,7 +10,7 @@ import math
 from collections.abc import Sequence
 
 from stress_tui.core.cards import ACE, JACK, KING, QUEEN
-from stress_tui.core.text import escape
+from stress_tui.core.text import quoted as _quoted
 
 _RANK_WORDS = {JACK: "jack", QUEEN: "queen", KING: "king", ACE: "ace"}
 
@@ -52,32 +52,29 @@ def count(n: int, word: str) -> str:
 
 
 def quoted(text: str) -> str:
-    """``text`` as a TOML basic string: in double quotes, with every character that is not
-    plainly printable escaped (so that text from outside never reaches the terminal raw).
+    r"""``text`` as a TOML basic string: in double quotes, with every character that is not
+    plainly printable escaped (so that text from outside never reaches the terminal raw);
+    whole, for what is written (``core.text.quoted``).
 
-    >>> print(quoted('say "hi"\\t'))
-    "say \\"hi\\"\\t"
-    >>> print(quoted("\\x1b[2J\\x9b"))
-    "\\u001B[2J\\u009B"
+    >>> print(quoted('say "hi"\t'))
+    "say \"hi\"\t"
+    >>> print(quoted("\x1b[2J\x9b"))
+    "\u001B[2J\u009B"
     """
-    out = ['"']
-    for char in text:
-        if char in ('"', "\\"):
-            out.append("\\" + char)
-        elif char.isprintable():
-            out.append(char)
-        else:
-            out.append(escape(char))
-    out.append('"')
-    return "".join(out)
+    return _quoted(text, None)
 
 
 def shown(value: object) -> str:
-    """A value as it would be written in TOML, for messages: ``true``, ``"3"``, ``2.5``."""
+    """A value as it would be written in TOML, for messages: ``true``, ``"3"``, ``2.5``; a
+    string cut to ``core.text.SHOWN`` characters, however long it was (``"xxx..."``).
+
+    >>> len(shown("x" * 100)), shown("x" * 100)[-5:], shown(float("-inf"))
+    (42, 'x..."', '-inf')
+    """
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return quoted(value)
+        return _quoted(value)
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):

@@ -82,7 +82,7 @@ def open_regular(path: Path, limit: int, what: str = "a file") -> BinaryIO:
         if info.st_size > limit:
             raise StorageError(
                 f"{path}: is {size_words(info.st_size)}, larger than {what} can be "
-                f"({size_words(limit)}); left as it is"
+                f"({size_words(limit)})"
             )
         return os.fdopen(fd, "rb")
     except BaseException:

@@ -16,11 +16,11 @@ import hashlib
 import json
 import os
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from stress_tui.core.codec import (
     action_from_json,
@@ -37,10 +37,25 @@ from stress_tui.core.notation import (
     parse_position,
     parse_rules,
 )
-from stress_tui.storage.files import StorageError, create_temporary, data_dir, reason
+from stress_tui.core.text import MAX_NAME, harmless
+from stress_tui.storage.files import (
+    MiB,
+    StorageError,
+    create_temporary,
+    data_dir,
+    open_regular,
+    reason,
+    size_words,
+)
 
 FORMAT = "stress-tui replay"
 VERSION = 1
+MAX_SIZE = 16 * MiB
+"""The largest replay that is read: some 350,000 actions (a long round has a few
+thousand), about 100 MB once read."""
+
+MAX_LINE = 64 * 1024
+"""The longest line a replay may have (a header is a few hundred bytes, an action fifty)."""
 
 
 def replay_dir() -> Path:
@@ -244,27 +259,83 @@ def _create(path: Path, first: bytes) -> int:
 
 def load(path: Path) -> Replay:
     """Read a replay. A torn last line (a crash while writing) is dropped; anything else
-    wrong raises ``StorageError`` in one line naming the file and line."""
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise StorageError(f"{path}: cannot read: {reason(error)}") from None
-    lines = raw.split(b"\n")
-    torn = lines[-1] != b""
-    lines = lines[:-1] if not torn else lines
-    records: list[Any] = []
-    for number, line in enumerate(lines, start=1):
+    wrong raises ``StorageError`` in one line naming the file and line.
+
+    Only a regular file of at most ``MAX_SIZE`` bytes is read (a FIFO, a device such as
+    ``/dev/zero``, a folder is refused at once), a line at a time, each at most
+    ``MAX_LINE``. The header's texts are made harmless where they are read (a crafted file
+    may hold escape sequences in its names); its rules are notation, or it is refused."""
+    with open_regular(path, MAX_SIZE, "a replay") as file:
         try:
-            records.append(json.loads(line))
+            header, actions, end = _read(path, file)
+        except OSError as error:
+            raise StorageError(f"{path}: cannot read: {reason(error)}") from None
+    return Replay(path, header, actions, end)
+
+
+def _lines(path: Path, file: BinaryIO) -> Iterator[tuple[int, Any, bool]]:
+    """Each line of ``file`` parsed as JSON: its number, its value, and whether it is the
+    last line and torn (no newline at its end). A line that is not JSON is ``_NOT_JSON``."""
+    number = 0
+    read = 0
+    line = file.readline(MAX_LINE + 1)
+    while line:
+        number += 1
+        read += len(line)
+        if read > MAX_SIZE:
+            raise StorageError(f"{path}: larger than a replay can be ({size_words(MAX_SIZE)})")
+        torn = not line.endswith(b"\n")
+        if torn and len(line) > MAX_LINE:
+            raise StorageError(f"{path}:{number}: a line longer than {size_words(MAX_LINE)}")
+        following = file.readline(MAX_LINE + 1)
+        try:
+            value = json.loads(line)
         except (ValueError, RecursionError):  # not JSON, not UTF-8, nested too deep
-            if number == len(lines) and torn:
-                break
-            raise StorageError(f"{path}:{number}: not a replay line") from None
-    if not records or not isinstance(records[0], dict) or records[0].get("format") != FORMAT:
+            value = _NOT_JSON
+        yield number, value, torn and not following
+        line = following
+
+
+_NOT_JSON = object()
+"""What ``_lines`` gives for a line that is not JSON."""
+
+
+def _read(path: Path, file: BinaryIO) -> tuple[dict[str, Any], list[Action], dict[str, Any] | None]:
+    lines = _lines(path, file)
+    first = next(lines, None)
+    header = first[1] if first is not None else None
+    if first is not None and header is _NOT_JSON and not first[2]:
+        raise StorageError(f"{path}:1: not a replay line")
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise StorageError(f"{path}: not a stress-tui replay")
-    header = records[0]
     if header.get("version") != VERSION:
-        raise StorageError(f"{path}: replay version {header.get('version')!r} is not supported")
+        version = harmless(json.dumps(header.get("version")), 20)
+        raise StorageError(f"{path}: replay version {version} is not supported")
+    header = _checked_header(path, header)
+    actions: list[Action] = []
+    end = None
+    for number, record, torn in lines:
+        if record is _NOT_JSON:
+            if torn:  # the last line, cut short by a crash while it was written
+                break
+            raise StorageError(f"{path}:{number}: not a replay line")
+        if end is not None:
+            raise StorageError(f"{path}:{number - 1}: lines after the end line")
+        if isinstance(record, dict) and record.get("end") is True:
+            end = record
+            for name, check in _END_FIELDS.items():
+                if name in end and not check(end[name]):
+                    raise StorageError(f"{path}:{number}: the end line's {name} is broken")
+            continue
+        try:
+            actions.append(action_from_json(record))
+        except ValueError as error:
+            raise StorageError(f"{path}:{number}: {error}") from None
+    return header, actions, end
+
+
+def _checked_header(path: Path, header: dict[str, Any]) -> dict[str, Any]:
+    """The header, checked field by field, its texts made harmless to show."""
     try:
         parse_rules(str(header.get("rules")))
     except (NotationError, ValueError):
@@ -274,22 +345,13 @@ def load(path: Path) -> Replay:
     for name, check in _HEADER_FIELDS.items():
         if name in header and not check(header[name]):
             raise StorageError(f"{path}:1: the header's {name} is broken")
-    actions: list[Action] = []
-    end = None
-    for number, record in enumerate(records[1:], start=2):
-        if isinstance(record, dict) and record.get("end") is True:
-            end = record
-            if number != len(records):
-                raise StorageError(f"{path}:{number}: lines after the end line")
-            for name, check in _END_FIELDS.items():
-                if name in end and not check(end[name]):
-                    raise StorageError(f"{path}:{number}: the end line's {name} is broken")
-            break
-        try:
-            actions.append(action_from_json(record))
-        except ValueError as error:
-            raise StorageError(f"{path}:{number}: {error}") from None
-    return Replay(path, header, actions, end)
+    shown = dict(header)  # the rules parsed: they are notation, nothing else
+    for name, limit in (("names", MAX_NAME + 4), ("players", 20)):
+        if name in shown:
+            shown[name] = [harmless(text, limit) for text in shown[name]]
+    if "started" in shown:
+        shown["started"] = harmless(shown["started"], 40)
+    return shown
 
 
 @dataclass(frozen=True)
@@ -375,7 +437,9 @@ class Summary:
 def list_lines(found: list[Summary]) -> list[str]:
     """``replay --list``: one line a round, in columns (date, players, rules, winner,
     length, file name)."""
-    rows = [(s.date, s.players, s.rules, s.winner, s.length, s.path.name) for s in found]
+    rows = [
+        (s.date, s.players, s.rules, s.winner, s.length, harmless(s.path.name, None)) for s in found
+    ]  # a file name is outside text too: the folder may hold any
     if not rows:
         return []
     widths = [max(len(row[i]) for row in rows) for i in range(5)]

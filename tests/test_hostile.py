@@ -1,0 +1,504 @@
+"""Hostile files, crafted text and output that cannot be written (issue 14), tried on the
+real program: every one gives one clear line and the conventional exit status, at once;
+nothing read from a file reaches the terminal raw.
+
+Each test names the behaviour seen before the fix. Commands that draw nothing run as plain
+subprocesses (their bytes checked); the game and the replay viewer run in a pseudo-terminal
+(``tests/tty.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import resource
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from stress_tui.core.engine import CallStress, Game, Phase, Play
+from stress_tui.core.rules import Rules
+from stress_tui.core.table import Table
+from stress_tui.storage.record import count_round
+from stress_tui.storage.replay import Recorder
+from tests.test_stats import won_by
+from tests.tty import TtySession, restore_problems, restored
+
+REPO = Path(__file__).resolve().parents[1]
+NO_CONFIG = "/nonexistent/stress-tui-tests/config.toml"
+
+RAW = re.compile(
+    rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]"
+)
+"""Bytes that drive a terminal or reorder text: C0 controls but tab and newline, DEL, the
+C1 controls (UTF-8), the bidirectional embeddings, overrides and isolates."""
+
+CRAFTED = {
+    "title": "\x1b]0;PWNED\x07",
+    "clipboard": "\x1b]52;c;ZXZpbA==\x07",
+    "clear": "A\x1b[2J\x1b[H",
+    "c1": "B\u009b2J",
+    "bidi": "C\u202eevil",
+}
+"""Strings a crafted file may hold: set the window title, write the clipboard (OSC 52),
+blank the screen (CSI 2 J, also as the 8-bit C1 CSI), reverse the text that follows."""
+
+
+def env_for(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The environment of a command: the test's own data folder and no config file."""
+    return {
+        **os.environ,
+        "STRESS_TUI_DATA_DIR": str(tmp_path / "data"),
+        "STRESS_TUI_CONFIG": NO_CONFIG,
+        **extra,
+    }
+
+
+MEMORY = 512 * 2**20
+"""The address space a command gets: a reader that tried to hold a hostile file whole
+would fail (``MemoryError``, exit 1) instead of passing."""
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def stress_tui(
+    tmp_path: Path,
+    *args: str,
+    stdout: int | None = subprocess.PIPE,
+    timeout: float = 30,
+    **extra: str,
+) -> subprocess.CompletedProcess[bytes]:
+    """``stress-tui ARGS`` without a terminal, in ``MEMORY``; output as bytes."""
+    return subprocess.run(
+        [sys.executable, "-m", "stress_tui", *args],
+        cwd=REPO,
+        env=env_for(tmp_path, **extra),
+        stdin=subprocess.DEVNULL,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        timeout=timeout,
+        preexec_fn=_limit_memory,
+    )
+
+
+def one_line(done: subprocess.CompletedProcess[bytes], status: int = 2) -> str:
+    """The one error line a command printed (checked: nothing else, no traceback)."""
+    err = done.stderr.decode()
+    assert done.returncode == status, (done.returncode, err[-500:])
+    assert err.count("\n") == 1 and err.startswith("stress-tui: "), err[-500:]
+    assert "Traceback" not in err
+    return err.rstrip("\n")
+
+
+def record_round(folder: Path, names: tuple[str, str] = ("Ann", "Bo"), seed: int = 3) -> Path:
+    """A whole round between two simple players, recorded as the game records one."""
+    game = Game.deal(Rules.for_deck("skat", wins=1), random.Random(seed))
+    recorder = Recorder.start(game, seed, ("human", "human"), names, 1, (0, 0), folder)
+    table = Table(game, on_action=recorder.record)
+    table.start(0.0)
+    now = 0.0
+    while game.state.phase is not Phase.ROUND_OVER and table.actions < 3000:
+        now += 0.25
+        table.advance(now)
+        for player in (0, 1):
+            plays = game.legal_plays(player)
+            if plays and game.state.phase is Phase.PLAYING:
+                table.submit(Play(player, *plays[0], now))
+            elif game.state.phase is Phase.STRESS:
+                table.submit(CallStress(player, now))
+    return recorder.finish(game)
+
+
+def craft_header(path: Path, **fields: object) -> None:
+    """Change fields of a replay's header, as a crafted file would."""
+    lines = path.read_text().splitlines(keepends=True)
+    header = {**json.loads(lines[0]), **fields}
+    path.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+
+
+# ----------------------------------------------------------------------------- point 4
+
+
+def test_text_from_a_crafted_replay_never_reaches_the_terminal_raw(tmp_path: Path) -> None:
+    """Found (issue 14): a replay's names, players and start time were printed as they
+    were by ``replay --list`` and ``--verify``: a crafted replay could set the window
+    title, write the clipboard or blank the screen. They are made harmless where they are
+    read: each control character shown as ``\\u001B``, never sent."""
+    folder = tmp_path / "data" / "replays"
+    path = record_round(folder)
+    craft_header(
+        path,
+        names=[CRAFTED["title"], CRAFTED["clipboard"]],
+        players=[CRAFTED["clear"], CRAFTED["bidi"]],
+        started=CRAFTED["c1"],
+    )
+    odd_name = folder / "x\x1b]0;NAMED\x07.jsonl"  # a file name is outside text too
+    odd_name.write_bytes(path.read_bytes())
+    listed = stress_tui(tmp_path, "replay", "--list")
+    assert listed.returncode == 0 and listed.stderr == b""
+    assert not RAW.search(listed.stdout), listed.stdout
+    text = listed.stdout.decode()
+    assert "\\u001B]0;PWNED\\u0007" in text and "\\u202Eevil" in text
+    assert "x\\u001B]0;NAMED\\u0007.jsonl" in text
+    verified = stress_tui(tmp_path, "replay", "--verify", str(path))
+    assert verified.returncode == 0 and not RAW.search(verified.stdout), verified.stdout
+    assert "verified" in verified.stdout.decode() and "winner \\u001B]" in verified.stdout.decode()
+    broken = stress_tui(tmp_path, "replay", "--verify", str(odd_name) + "\x1b[2J")
+    assert not RAW.search(broken.stderr) and "\\u001B[2J" in one_line(broken)
+
+
+def test_a_crafted_replay_s_names_are_shown_harmless_in_the_viewer(tmp_path: Path) -> None:
+    """The replay viewer draws the names read from the file: in a pseudo-terminal, the
+    crafted sequences are never written (the title, the clipboard, the clear), and the
+    names show as visible escapes."""
+    path = record_round(tmp_path / "data" / "replays")
+    craft_header(path, names=["A\x1b]0;PW\x07", "B\x1b]52;c;eA==\x07"])
+    env = {"STRESS_TUI_DATA_DIR": str(tmp_path / "data"), "STRESS_TUI_CONFIG": NO_CONFIG}
+    with TtySession(args=["replay", str(path)], env=env) as s:
+        s.wait_for(lambda: "REPLAY" in s.row(0), timeout=10, what="the replay's title")
+        s.wait_text("A\\u001B]0;PW\\u0007", timeout=5)
+        s.send("q")
+        assert s.wait_exit() == 0
+        log = s.raw_log()
+    assert b"]0;PW" not in log.replace(b"\\u001B]0;PW", b"")
+    assert b"\x1b]52" not in log and b"\x1b]0;" not in log
+    assert restored(log), restore_problems(log)
+
+
+def test_names_and_rules_from_a_crafted_record_never_reach_the_terminal_raw(
+    tmp_path: Path,
+) -> None:
+    """Found (issue 14): ``stats`` printed the record's names and rule strings as they
+    were. Read back from a crafted record, they are harmless; rules in notation are
+    shown as this version writes them."""
+    record = tmp_path / "data" / "record.sqlite"
+    record.parent.mkdir()
+    count_round((CRAFTED["title"], CRAFTED["bidi"]), "skat  wins=1", won_by(0), False, record)
+    count_round(("Ann", "Bo"), CRAFTED["clipboard"], won_by(1), True, record)
+    shown = stress_tui(tmp_path, "stats")
+    assert shown.returncode == 0 and shown.stderr == b""
+    assert not RAW.search(shown.stdout), shown.stdout
+    text = shown.stdout.decode()
+    assert "\\u001B]0;PWNED\\u0007" in text and "skat wins=1" in text
+    assert "\\u001B]52;c;ZXZpbA==\\u0007" in text
+    as_json = stress_tui(tmp_path, "stats", "--json")
+    assert as_json.returncode == 0 and not RAW.search(as_json.stdout)
+
+
+# ----------------------------------------------------------------------------- point 5
+
+
+def test_an_error_line_cuts_what_it_echoes(tmp_path: Path) -> None:
+    """Found (issue 14): a 10 MB value in the config gave a 10 MB line on stderr. Every
+    echoed value is cut (to 40 characters), and no error line is longer than 1,000."""
+    long = "x" * 900_000  # under the config file's size limit
+    config = tmp_path / "config.toml"
+    for text in (f'names = ["{long}", "B"]\n', f'[rules]\ndeck = "{long}"\n', f"{long} = 1\n"):
+        config.write_text(text)
+        line = one_line(stress_tui(tmp_path, "--print-config", STRESS_TUI_CONFIG=str(config)))
+        assert len(line) < 300 and "xxx..." in line, line[:300]
+    for argv in (
+        ["--deck", "y" * 100_000],
+        ["--names", "y" * 100_000 + ",B"],
+        ["--" + "y" * 100_000],
+        ["y" * 100_000],
+        ["--keys", str(tmp_path / ("y" * 200))],
+    ):
+        line = one_line(stress_tui(tmp_path, *argv, "--print-config"))
+        assert len(line) <= 1_000, (argv[0][:20], len(line))
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["\u0301\u0301", "\u2800", "\u2800\u2800\u2800", "\u3164", "\u115f", "\u200b", " \u034f "],
+    ids=[
+        "combining",
+        "braille-blank",
+        "braille-blanks",
+        "hangul-filler",
+        "choseong-filler",
+        "zero-width-space",
+        "grapheme-joiner",
+    ],
+)
+def test_a_name_that_draws_nothing_is_refused(tmp_path: Path, name: str) -> None:
+    """Found (issue 14): names that draw as nothing (only combining marks, U+2800) were
+    accepted, from ``--names`` and from the config file alike."""
+    line = one_line(stress_tui(tmp_path, "--names", f"{name},Bo", "--print-config"))
+    assert line.startswith("stress-tui: --names: ")
+    config = tmp_path / "config.toml"
+    config.write_text(f'names = [{json.dumps(name)}, "Bo"]\n')  # JSON escapes are TOML's
+    line = one_line(stress_tui(tmp_path, "--print-config", STRESS_TUI_CONFIG=str(config)))
+    assert f"{config}:1: names: " in line
+    assert not RAW.search(line.encode())
+
+
+# ----------------------------------------------------------------------------- point 6
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _huge(path: Path) -> None:
+    with path.open("wb") as file:  # sparse: 8 GiB on paper, nothing on disk
+        file.truncate(8 * 2**30)
+
+
+HOSTILE: dict[str, tuple[Callable[[Path], object], str]] = {
+    "fifo": (_fifo, "is a named pipe (FIFO), not"),
+    "dev-zero": (lambda p: p.symlink_to("/dev/zero"), "is a device, not"),
+    "folder": (lambda p: p.mkdir(), "is a folder, not"),
+    "loop": (lambda p: p.symlink_to(p.name), "symbolic links that lead round in a loop"),
+    "huge": (_huge, "is 8 GiB, larger than"),
+}
+"""Files that are not files, each made at a path, and what the line about it says."""
+
+
+@pytest.mark.parametrize("case", list(HOSTILE))
+@pytest.mark.parametrize("role", ["config", "keys", "replay-verify", "replay-list"])
+def test_a_file_that_is_not_a_file_is_one_line_at_once(
+    tmp_path: Path, case: str, role: str
+) -> None:
+    """Found (issue 14): a FIFO, ``/dev/zero`` or a huge file as the config file, the
+    ``--keys`` file or a replay hung the program or ate memory (``replay --verify
+    /dev/zero``: 7.4 GB in 20 s). Only a regular file is read, opened so that opening
+    cannot block, up to a size limit: one clear line, exit 2, at once (the 10 s timeout
+    is a hang, never reached)."""
+    make, said = HOSTILE[case]
+    folder = tmp_path / "data" / "replays"
+    folder.mkdir(parents=True)
+    path = folder / "odd.jsonl" if role == "replay-list" else tmp_path / "odd"
+    make(path)
+    if role == "config":
+        done = stress_tui(tmp_path, "--print-config", timeout=10, STRESS_TUI_CONFIG=str(path))
+    elif role == "keys":
+        done = stress_tui(tmp_path, "--keys", str(path), "--print-config", timeout=10)
+    elif role == "replay-verify":
+        done = stress_tui(tmp_path, "replay", "--verify", str(path), timeout=10)
+    else:
+        record_round(folder)
+        done = stress_tui(tmp_path, "replay", "--list", timeout=10)
+        assert done.stdout.count(b"\n") == 1  # the good replay is listed all the same
+        line = done.stderr.decode().rstrip("\n")
+        assert done.returncode == 0 and "\n" not in line and said in line, line
+        return
+    line = one_line(done)
+    assert said in line and str(path) in line, line
+
+
+def test_replay_verify_dev_zero_answers_at_once_in_little_memory(tmp_path: Path) -> None:
+    """``replay --verify /dev/zero`` (the issue's own case) and a replay whose one line is
+    15 MB: one line each, within ``MEMORY`` (before: 7.4 GB in 20 s, deaf to Ctrl-C)."""
+    line = one_line(stress_tui(tmp_path, "replay", "--verify", "/dev/zero", timeout=10))
+    assert line == "stress-tui: /dev/zero: is a device, not a replay"
+    long = tmp_path / "long.jsonl"
+    long.write_bytes(b'{"format":"stress-tui replay","version":1,"x":"' + b"y" * 15 * 2**20)
+    line = one_line(stress_tui(tmp_path, "replay", "--verify", str(long), timeout=10))
+    assert line.endswith(":1: a line longer than 64 KiB")
+
+
+def long_replay(path: Path, actions: int) -> None:
+    """A replay of a round with a great many actions (players saying ready, again and
+    again): seconds of work to read and re-simulate."""
+    header = {
+        "format": "stress-tui replay",
+        "version": 1,
+        "seed": 1,
+        "rules": "standard",
+        "names": ["Ann", "Bo"],
+    }
+    line = b'{"t":1.5,"a":"ready","p":0}\n'
+    path.write_bytes(json.dumps(header).encode() + b"\n" + line * actions)
+
+
+def test_ctrl_c_stops_a_long_replay_verify_at_once(tmp_path: Path) -> None:
+    """Ctrl-C while ``replay --verify`` reads a long replay (in a pseudo-terminal, where
+    Ctrl-C is the terminal's SIGINT to the program): exit 130, no traceback."""
+    path = tmp_path / "long.jsonl"
+    long_replay(path, 550_000)  # just under 16 MiB
+    env = {"STRESS_TUI_DATA_DIR": str(tmp_path / "data"), "STRESS_TUI_CONFIG": NO_CONFIG}
+    with TtySession(args=["replay", "--verify", str(path)], env=env) as s:
+        fd = Path(f"/proc/{s.pid}/fd")
+
+        def reading() -> bool:
+            return any(
+                os.path.realpath(link) == str(path) for link in fd.iterdir() if link.is_symlink()
+            )
+
+        s.wait_for(reading, timeout=10, what="the replay open")
+        s.send("\x03")
+        assert s.wait_exit(timeout=5) == 130
+        assert "Traceback" not in s.text() and "KeyboardInterrupt" not in s.text()
+
+
+def test_a_fifo_as_the_record_never_hangs_the_game(tmp_path: Path) -> None:
+    """Found (issue 14): a FIFO as the record hung the game before it drew. It starts,
+    says once that the record cannot be read, and plays."""
+    data = tmp_path / "data"
+    data.mkdir()
+    os.mkfifo(data / "record.sqlite")
+    env = {"STRESS_TUI_DATA_DIR": str(data), "STRESS_TUI_CONFIG": NO_CONFIG}
+    with TtySession(args=["--seed", "12"], env=env) as s:
+        s.wait_text("The record file cannot be read", timeout=10)
+        s.send("\x03")
+        assert s.wait_exit() == 130
+    assert (data / "record.sqlite").is_fifo()
+
+
+# ----------------------------------------------------------------------------- point 12
+
+
+def test_an_ascii_only_stdout_shows_other_characters_as_escapes(tmp_path: Path) -> None:
+    """Found (issue 14): with an ASCII-only stdout, a non-ASCII name made ``stats``,
+    ``replay --list``, ``replay --verify`` and ``--print-config`` end in a traceback. The
+    output is written, a character ASCII lacks as an escape (``\\u00EB``) that TOML and
+    JSON read back: ``--print-config``'s output is still a config file."""
+    folder = tmp_path / "data" / "replays"
+    path = record_round(folder, names=("Zoë", "Bø"))
+    count_round(("Zoë", "Bø"), "skat", won_by(0), False, tmp_path / "data" / "record.sqlite")
+    ascii_ = {"PYTHONIOENCODING": "ascii"}
+    for argv in (["stats"], ["replay", "--list"], ["replay", "--verify", str(path)]):
+        done = stress_tui(tmp_path, *argv, **ascii_)
+        assert (done.returncode, done.stderr) == (0, b""), done.stderr[-300:]
+        assert b"Zo\\u00EB" in done.stdout
+    printed = stress_tui(tmp_path, "--names", "Zoë,Bø", "--print-config", **ascii_)
+    assert printed.returncode == 0 and printed.stdout.isascii()
+    config = tmp_path / "config.toml"
+    config.write_bytes(printed.stdout)
+    again = stress_tui(tmp_path, "--print-config", STRESS_TUI_CONFIG=str(config))
+    assert b'names = ["Zo\xc3\xab", "B\xc3\xb8"]' in again.stdout
+
+
+OUTPUT_COMMANDS = {
+    "help": ["--help"],
+    "version": ["--version"],
+    "print-config": ["--print-config"],
+    "rules": ["--rules"],
+    "stats": ["stats"],
+    "replay-list": ["replay", "--list"],
+    "replay-verify": ["replay", "--verify", "REPLAY"],
+    "sim": ["sim", "--games", "30", "--seed", "1"],
+}
+
+
+def _argv(tmp_path: Path, name: str) -> list[str]:
+    folder = tmp_path / "data" / "replays"
+    path = record_round(folder)
+    return [str(path) if word == "REPLAY" else word for word in OUTPUT_COMMANDS[name]]
+
+
+@pytest.mark.parametrize("name", list(OUTPUT_COMMANDS))
+def test_output_on_a_full_disk_is_one_line_and_status_1(tmp_path: Path, name: str) -> None:
+    """Found (issue 14): stdout on ``/dev/full`` gave a traceback, and ``--help >
+    /dev/full`` exited 0, as if it had been written. One line, status 1 (as the
+    coreutils do)."""
+    with open("/dev/full", "wb") as full:
+        done = stress_tui(tmp_path, *_argv(tmp_path, name), stdout=full.fileno())
+    line = one_line(done, status=1)
+    assert line == "stress-tui: cannot write the output: no space left on device"
+
+
+@pytest.mark.parametrize("name", list(OUTPUT_COMMANDS))
+def test_output_to_a_closed_pipe_ends_quietly_with_141(tmp_path: Path, name: str) -> None:
+    """Found (issue 14): ``sim --games 300 | true`` and ``replay --list | head -0`` ended
+    in a traceback. A pipe its reader has closed ends the command quietly with 141, what
+    a shell reports for git or ``cat`` in the same place (128 + SIGPIPE)."""
+    argv = _argv(tmp_path, name)
+    reader, writer = os.pipe()
+    os.close(reader)  # the reader has gone before anything is written: always EPIPE
+    try:
+        done = stress_tui(tmp_path, *argv, stdout=writer)
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (141, b"")
+
+
+# ----------------------------------------------------------------------------- point 14
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "+inf", "1e400", "-1e400", "nan", "-nan"])
+@pytest.mark.parametrize("key", ["lockout", "wins", "row", "jokers", "deck", "stacking"])
+def test_a_number_that_is_not_finite_in_the_config_is_one_line(
+    tmp_path: Path, key: str, value: str
+) -> None:
+    """Found (issue 14): ``lockout = inf``, ``-inf``, ``1e400``, ``nan``, ``wins = nan``
+    gave a traceback while the error message was being made (``int(inf)``)."""
+    config = tmp_path / "config.toml"
+    config.write_text(f"[rules]\n{key} = {value}\n")
+    line = one_line(stress_tui(tmp_path, "--print-config", STRESS_TUI_CONFIG=str(config)))
+    assert line.startswith(f"stress-tui: {config}:2: rules.{key}: ")
+    assert line.endswith(("inf", "nan")), line
+
+
+@pytest.mark.parametrize("nesting", ["[", "{a="])
+def test_a_config_nested_thousands_deep_is_one_line(tmp_path: Path, nesting: str) -> None:
+    """Found (issue 14): arrays nested 3,000 deep gave a RecursionError traceback."""
+    close = {"[": "]", "{a=": "}"}[nesting]
+    config = tmp_path / "config.toml"
+    config.write_text("x = " + nesting * 3000 + "1" + close * 3000 + "\n")
+    line = one_line(stress_tui(tmp_path, "--print-config", STRESS_TUI_CONFIG=str(config)))
+    assert line == f"stress-tui: {config}: not valid TOML: nested too deep"
+
+
+# ----------------------------------------------------------------------------- point 15
+
+
+def test_a_data_folder_that_is_a_file_is_said_so(tmp_path: Path) -> None:
+    """Found (issue 14): a data folder that is a file said "file exists". The game's
+    banner and the round's result name the file that stands where the folder should."""
+    blocker = tmp_path / "data"
+    blocker.write_text("not a folder\n")
+    env = {"STRESS_TUI_DATA_DIR": str(blocker), "STRESS_TUI_CONFIG": NO_CONFIG}
+    with TtySession(args=["--seed", "12"], env=env, cols=250) as s:
+        s.wait_text("Not recording replays", timeout=10)
+        assert f"({blocker} is a file, where a folder should be)" in s.text(), s.text()
+        assert "file exists" not in s.text()
+        s.send("\x03")
+        assert s.wait_exit() == 130
+    assert blocker.read_text() == "not a folder\n"
+
+
+def test_replay_verify_of_an_empty_name_says_so(tmp_path: Path) -> None:
+    """Found (issue 14): ``replay --verify ''`` said ". is a directory"."""
+    line = one_line(stress_tui(tmp_path, "replay", "--verify", ""))
+    assert line == "stress-tui: replay: FILE is empty (give a replay's path or a name from --list)"
+    line = one_line(stress_tui(tmp_path, "replay", "--verify", str(tmp_path)))
+    assert line == f"stress-tui: {tmp_path}: is a folder, not a replay"
+
+
+@pytest.mark.parametrize("position", ["garbage", "rules: nope", "p1 row: ZZ", "\x1b[2J"])
+def test_a_garbage_position_in_the_test_hook_says_what_is_wrong(
+    tmp_path: Path, position: str
+) -> None:
+    """Found (issue 14): a garbage ``STRESS_TUI_POSITION`` gave a traceback ("stopped by a
+    bug"). In a pseudo-terminal: one line saying what is wrong, exit 2, and the terminal
+    never taken (no alternate screen, no hidden cursor)."""
+    env = {
+        "STRESS_TUI_DATA_DIR": str(tmp_path / "data"),
+        "STRESS_TUI_CONFIG": NO_CONFIG,
+        "STRESS_TUI_POSITION": position,
+    }
+    with TtySession(args=["--seed", "1"], env=env) as s:
+        assert s.wait_exit(timeout=10) == 2
+        log = s.raw_log()
+    text = log.decode(errors="replace").strip()
+    assert text.startswith("stress-tui: STRESS_TUI_POSITION: not a position in notation ("), text
+    assert text.count("\n") == 0 and "Traceback" not in text
+    assert b"\x1b[?1049h" not in log and b"\x1b[?25l" not in log
+    assert b"\x1b[2J" not in log
+
+
+def test_the_data_folder_is_never_created_by_looking(tmp_path: Path) -> None:
+    """``stats`` and ``replay --list`` only read: no data folder appears."""
+    for argv in (["stats"], ["replay", "--list"]):
+        done = stress_tui(tmp_path, *argv)
+        assert done.returncode == 0
+    assert not (tmp_path / "data").exists()
