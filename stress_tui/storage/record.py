@@ -242,10 +242,16 @@ def _open(path: Path, *, create: bool) -> Iterator[tuple[sqlite3.Connection, int
 def _version(db: sqlite3.Connection, path: Path) -> int:
     """The schema version of a stress-tui record (0 for a new, empty file);
     ``StorageError`` for another program's database."""
-    application = _query(db, path, "PRAGMA application_id")[0][0]
-    version = _query(db, path, "PRAGMA user_version")[0][0]
+    # One statement, so one snapshot: read apart, another game's first write could come
+    # between them (the id still 0, the version already 1).
+    application, version, tables = _query(
+        db,
+        path,
+        "SELECT a.application_id, v.user_version, (SELECT count(*) FROM sqlite_master) "
+        "FROM pragma_application_id() AS a, pragma_user_version() AS v",
+    )[0]
     if application == 0 and version == 0:
-        if _query(db, path, "SELECT count(*) FROM sqlite_master")[0][0]:
+        if tables:
             raise StorageError(f"{path}: not a stress-tui record; left as it is")
     elif application != APPLICATION_ID:
         raise StorageError(f"{path}: not a stress-tui record; left as it is")
