@@ -364,12 +364,11 @@ def test_an_ascii_only_stdout_shows_other_characters_as_escapes(tmp_path: Path) 
     folder = tmp_path / "data" / "replays"
     path = record_round(folder, names=("Zoë", "Bø"))
     count_round(("Zoë", "Bø"), "skat", won_by(0), False, tmp_path / "data" / "record.sqlite")
-    ascii_ = {"PYTHONIOENCODING": "ascii"}
     for argv in (["stats"], ["replay", "--list"], ["replay", "--verify", str(path)]):
-        done = stress_tui(tmp_path, *argv, **ascii_)
+        done = stress_tui(tmp_path, *argv, PYTHONIOENCODING="ascii")
         assert (done.returncode, done.stderr) == (0, b""), done.stderr[-300:]
         assert b"Zo\\u00EB" in done.stdout
-    printed = stress_tui(tmp_path, "--names", "Zoë,Bø", "--print-config", **ascii_)
+    printed = stress_tui(tmp_path, "--names", "Zoë,Bø", "--print-config", PYTHONIOENCODING="ascii")
     assert printed.returncode == 0 and printed.stdout.isascii()
     config = tmp_path / "config.toml"
     config.write_bytes(printed.stdout)
