@@ -19,7 +19,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import secrets
 import stat
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -132,6 +131,8 @@ def create_temporary(folder: Path, name: str) -> tuple[int, Path]:
     writing. Its permissions are those of any new file (``0666`` less the umask), not the
     ``0600`` of ``tempfile.mkstemp``, so that a file renamed from it looks like one
     written in place (F12 in ``docs/reliability.md``)."""
+    import secrets  # here: what only reads (the config, a replay) need not load it
+
     ensure_folder(folder)
     for _ in range(100):
         tmp = folder / f".{name}.{secrets.token_hex(4)}.tmp"
