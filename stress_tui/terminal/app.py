@@ -47,6 +47,7 @@ from stress_tui.terminal.session import (
     EXIT_SIGINT,
     GONE,
     make_terminal,
+    unfit_terminal,
 )
 
 POSITION_ENV = "STRESS_TUI_POSITION"
@@ -235,6 +236,10 @@ def run_coroutine(main: Callable[[], Coroutine[Any, Any, int]]) -> int:
             "stress-tui: not a terminal (stdin and stdout must be a terminal to play)",
             file=sys.stderr,
         )
+        return EXIT_NOT_A_TERMINAL
+    unfit = unfit_terminal()
+    if unfit is not None:
+        print(f"stress-tui: {unfit}", file=sys.stderr)
         return EXIT_NOT_A_TERMINAL
     try:
         return asyncio.run(main())

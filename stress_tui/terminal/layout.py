@@ -19,6 +19,20 @@ MIN_HEIGHT = 16
 """Lowest terminal the table is drawn in."""
 
 
+MAX_WIDTH = 256
+"""Widest area the table is drawn in; a wider window has it in its middle."""
+MAX_HEIGHT = 128
+"""Highest area the table is drawn in; a higher window has it in its middle."""
+
+
+def drawn_area(width: int, height: int) -> tuple[int, int, int, int]:
+    """The part of a window the table is drawn in: width, height, top row, left column.
+    All of the window up to ``MAX_WIDTH`` x ``MAX_HEIGHT`` (the cards stop growing long
+    before), so that what a frame holds is bounded by the table, not by the window."""
+    drawn_w, drawn_h = max(0, min(width, MAX_WIDTH)), max(0, min(height, MAX_HEIGHT))
+    return drawn_w, drawn_h, max(0, height - drawn_h) // 2, max(0, width - drawn_w) // 2
+
+
 CARD_SIZES = ((7, 11), (5, 9), (3, 7))
 """Card heights and widths, largest first."""
 

@@ -45,7 +45,7 @@ from stress_tui.terminal.draw.canvas import Frame, FrameCanvas, RenderCache
 from stress_tui.terminal.draw.encode import encode
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import KeyMap
-from stress_tui.terminal.layout import Layout, layout
+from stress_tui.terminal.layout import Layout, drawn_area, layout
 from stress_tui.terminal.notices import Notice, Notices
 from stress_tui.terminal.pieces import countdown_ticks, warm_cards
 from stress_tui.terminal.render import render
@@ -99,6 +99,9 @@ class Screen:
         self.canvas: FrameCanvas | None = None
         """Where frames are drawn, kept from one to the next (for the screen's size)."""
         self.size = (0, 0)
+        """The size of the area the table is drawn in (the window's, up to a bound)."""
+        self.origin = (0, 0)
+        """Where that area's top left corner is in the window (row, column)."""
         self.resumed = False
         self.warm: tuple[int, int] | None = None
         """The card size drawn ahead of time."""
@@ -250,14 +253,16 @@ class Screen:
         if canvas is None or (canvas.width, canvas.height) != (width, height):
             canvas = self.canvas = FrameCanvas(width, height, self.term.length, self.cache)
         rows = render(self.view(), self.palette, canvas)
-        text = encode(self.frame, rows, self.term, clear=self.term.clear, cache=self.cache)
+        text = encode(
+            self.frame, rows, self.term, clear=self.term.clear, cache=self.cache, origin=self.origin
+        )
         self.frame = rows
         if text and not self.session.write_frame(text):
             self.finish(EXIT_SIGHUP)
 
     def on_resize(self) -> None:
         """Lay the table out again for the terminal's size, pausing if it is too small."""
-        self.size = self.session.size()
+        self.measure()
         lay = layout(self.size[0], self.size[1], self.rules.row_size)
         if lay is None:
             self.clock.pause("small")
@@ -268,6 +273,11 @@ class Screen:
         if lay is not None and self.loop is not None and self.warm != (lay.card_h, lay.card_w):
             self.warm = (lay.card_h, lay.card_w)
             self.loop.call_soon(self.guarded, self.warm_up, lay)
+
+    def measure(self) -> None:
+        """Ask the window's size; set the area the table is drawn in."""
+        width, height, top, left = drawn_area(*self.session.size())
+        self.size, self.origin = (width, height), (top, left)
 
     def warm_up(self, lay: Layout) -> None:
         """After a frame is up: draw every card once, so that no play waits for its card's
@@ -340,7 +350,7 @@ class Screen:
         reader: asyncio.Task[None] | None = None
         try:
             self.session.enter()
-            self.size = self.session.size()
+            self.measure()
             self.begin_round()
             self.on_resize()
             reader = asyncio.create_task(self.read_keys())

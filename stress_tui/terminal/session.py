@@ -7,6 +7,11 @@ has gone allows. One task reads the keyboard (``read_keys``); a flood of input l
 any typing is discarded. A frame is written in one go (inside a synchronized update where
 the terminal has them). Ctrl-Z gives the terminal back, stops, and takes it again on ``fg``.
 
+The game asks a terminal where its cursor is before anything else, and asks nothing more
+of one that does not answer (``answers_questions``); a terminal type that cannot move the
+cursor (``TERM=dumb``) is asked nothing at all and not played on (``unfit_terminal``). A
+terminal without an alternate screen is left blank on the way out.
+
 The exit statuses are the shell's: 128 plus the signal that ended the game.
 """
 
@@ -47,6 +52,13 @@ that grows with the square of its length."""
 QUERY_TIMEOUT = 0.5
 """Seconds to wait for the terminal to answer a question (kitty keyboard, sync output)."""
 
+PROBE_TIMEOUT = 0.2
+"""Seconds to wait for the first question, where the cursor is: a terminal that does not
+answer it is asked nothing more, so that it starts within a second."""
+
+CANNOT_DRAW = frozenset({"dumb"})
+"""Terminal types that say they cannot move the cursor (nor answer a question)."""
+
 GONE = (errno.EIO, errno.EPIPE, errno.ENXIO, errno.EBADF)
 """Errors that mean the terminal is no longer there."""
 
@@ -74,6 +86,18 @@ class GameTerminal(Terminal):
             return super().getch(decode_latin1=decode_latin1)
         except EOFError:
             raise KeyboardClosedError(errno.EIO, "the keyboard has closed") from None
+
+
+def unfit_terminal() -> str | None:
+    """Why the terminal ``TERM`` names cannot show the table (``None``: it can), told
+    without asking the terminal anything."""
+    kind = os.environ.get("TERM", "")
+    if kind in CANNOT_DRAW:
+        return (
+            f"TERM={kind}: this terminal cannot move its cursor, and the table needs to "
+            "(play in a terminal emulator, or set TERM to the terminal's type)"
+        )
+    return None
 
 
 def make_terminal() -> tuple[Terminal, bool]:
@@ -115,6 +139,14 @@ def _no_flow_control() -> None:
     termios.tcsetattr(fd, termios.TCSANOW, attrs)
 
 
+def answers_questions(term: Terminal) -> bool:
+    """Whether the terminal answers a question: asked once, where the cursor is (what every
+    VT100-like terminal answers), and only if its type says it can."""
+    if not term.u7:
+        return False  # its terminfo has no cursor position request
+    return term.get_location(timeout=PROBE_TIMEOUT) != (-1, -1)
+
+
 class Session:
     """The game's hold on one terminal."""
 
@@ -126,6 +158,8 @@ class Session:
         """Whether the terminal draws a frame at once (synchronized output)."""
         self.modes: contextlib.ExitStack | None = None
         """The terminal modes taken (``None``: the terminal is not ours now)."""
+        self.answers: bool | None = None
+        """Whether the terminal answers questions (``None``: not asked yet)."""
         self.caught: list[signal.Signals] = []
         """The signals handled on the loop."""
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -149,18 +183,23 @@ class Session:
         stack = contextlib.ExitStack()
         try:
             stack.enter_context(term.fullscreen())
+            if not term.enter_fullscreen:  # no alternate screen (TERM=linux, vt100)
+                stack.callback(self.clean_screen)  # the table must not stay behind
             stack.enter_context(term.cbreak())
             _no_flow_control()
             stack.enter_context(term.hidden_cursor())
-            stack.enter_context(
-                term.enable_kitty_keyboard(
-                    report_events=True,
-                    report_all_keys=True,
-                    report_text=True,
-                    timeout=QUERY_TIMEOUT,
+            if self.answers is None:
+                self.answers = answers_questions(term)
+            if self.answers:
+                stack.enter_context(
+                    term.enable_kitty_keyboard(
+                        report_events=True,
+                        report_all_keys=True,
+                        report_text=True,
+                        timeout=QUERY_TIMEOUT,
+                    )
                 )
-            )
-            self.sync = term.does_synchronized_output(timeout=QUERY_TIMEOUT)
+                self.sync = term.does_synchronized_output(timeout=QUERY_TIMEOUT)
         except BaseException:
             stack.close()
             raise
@@ -175,6 +214,13 @@ class Session:
             except OSError as error:
                 if error.errno not in GONE:
                     raise
+
+    def clean_screen(self) -> None:
+        """Leave a blank screen, the cursor at its top (where the table was drawn on the
+        terminal's only screen, the shell's prompt would land in the middle of it)."""
+        stream = self.term.stream
+        stream.write(self.term.normal + self.term.clear)
+        stream.flush()
 
     def suspend(self) -> None:
         """Give the terminal back and stop; here again after SIGCONT, with it taken back."""

@@ -22,6 +22,7 @@ def encode(
     clear: str = "",
     gap: int = 4,
     cache: RenderCache | None = None,
+    origin: tuple[int, int] = (0, 0),
 ) -> str:
     """What to write to turn the screen showing ``old`` into ``new``: only the runs of cells
     that changed, each after a cursor move (runs closer than ``gap`` cells are joined).
@@ -29,7 +30,8 @@ def encode(
 
     The runs are written in an order that keeps a style on as long as there are runs in
     it (a move does not change the style), so that a play's few cards take one colour
-    change, not one per card: fewer bytes for the terminal to read."""
+    change, not one per card: fewer bytes for the terminal to read. The frame's top left
+    cell is at ``origin`` (row, column) on the screen."""
     out: list[str] = []
     if old is None or len(old) != len(new) or (new and len(old[0]) != len(new[0])):
         out.append(clear)
@@ -39,13 +41,15 @@ def encode(
     if not runs:
         return "".join(out)
     moves = cache.moves if cache is not None else {}
+    top, left = origin
     switches = cache.switches if cache is not None else {}
     normal = term.normal
     current = ""
     for y, start, end in _by_style(runs, new):
-        move = moves.get((y, start))
+        at = (y + top, start + left)
+        move = moves.get(at)
         if move is None:
-            move = moves[y, start] = _move(term, y, start, cache)
+            move = moves[at] = _move(term, at[0], at[1], cache)
         out.append(move)
         for ch, style in new[y][start:end]:
             if not ch:
