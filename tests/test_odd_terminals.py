@@ -118,11 +118,9 @@ def test_a_window_of_ten_thousand_by_ten_thousand_costs_no_more_than_the_table()
         drawn = re.compile(rb"\x1b\[[0-9]{4,5};[0-9]{4,5}H")  # a cell far from the top left
         s.wait_for(lambda: drawn.search(s.raw_log(mark)) is not None, 10, "a frame at the size")
         for _ in range(5):  # full redraws at that size, one after another
-            mark = len(s.log)
+            redraw = len(s.log)
             s.send("\x0c")
-            s.wait_for(
-                lambda mark=mark: drawn.search(s.raw_log(mark)) is not None, 5, "a full redraw"
-            )
+            s.wait_for(lambda: drawn.search(s.raw_log(redraw)) is not None, 5, "a redraw")  # noqa: B023
         big = _rss_mb(s.pid)
         assert big < normal + 50, (normal, big)
         s.resize(24, 80)
