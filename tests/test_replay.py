@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from stress_tui.core.engine import (
+    RULES_VERSION,
     Action,
     CallStress,
     Event,
@@ -253,3 +254,42 @@ def test_files_are_never_half_written_when_the_program_is_killed(
     # never a file under another name.
     for path in tmp_path.iterdir():
         assert path.name in ("record.sqlite", "record.sqlite-journal", "replays"), path
+
+
+def test_a_replay_written_under_the_first_rules_verifies_by_its_events() -> None:
+    # Written by the code of 75261d1 (rules version 1, no "engine" in its header). Its final
+    # position lacks words the notation has gained since (each player's fewest), so the
+    # events are what is compared: today's rules play this standard round the same.
+    replay = load(FIXTURES / "replays" / "rules-version-1-standard.jsonl")
+    assert "engine" not in replay.header and replay.engine == 1
+    verdict = verify(replay)
+    assert verdict.ok, verdict.message
+    assert "played under rules version 1" in verdict.message
+
+
+def test_a_replay_the_rules_now_play_differently_says_so() -> None:
+    # A Jass round of rules version 1, when Jass still stacked equal ranks in the row: the
+    # same actions no longer give the same round, and the verdict says why, not "differs".
+    verdict = verify(load(FIXTURES / "replays" / "rules-version-1-jass.jsonl"))
+    assert not verdict.ok
+    assert "the events differ" in verdict.message
+    assert f"today's rules (version {RULES_VERSION}) play these actions differently" in (
+        verdict.message
+    )
+
+
+def test_a_replay_from_newer_rules_is_not_judged(tmp_path: Path) -> None:
+    lines = OLD_REPLAY.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["engine"] = RULES_VERSION + 1
+    newer = tmp_path / "newer.jsonl"
+    newer.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    verdict = verify(load(newer))
+    assert not verdict.ok and "newer than this program's" in verdict.message
+
+
+def test_a_new_replay_records_the_rules_version(tmp_path: Path) -> None:
+    game = Game.deal(Rules.for_deck("standard"), random.Random(3))
+    recorder = Recorder.start(game, 3, ("human", "human"), ("A", "B"), 1, (0, 0), folder=tmp_path)
+    recorder.finish(game)
+    assert load(recorder.path).engine == RULES_VERSION

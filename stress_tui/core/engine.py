@@ -30,6 +30,13 @@ from stress_tui.core.rules import Deal, FalseStress, Rules, StressPenalty, Taken
 PLAYERS = (0, 1)
 """The two players' numbers."""
 
+RULES_VERSION = 2
+"""Which rules this engine plays, raised whenever the same seed and timed actions could give
+other events or another final position. A replay records it; ``docs/replays.md`` lists what
+each version changed. 1: up to 2026-11-30. 2: the rule fixes of issue 12 (races against any
+recent cover, no recycling while a card fits, a stopped joker stays stopped, Jass without
+row stacking) and the round without progress (``STALE_PLAYS``)."""
+
 _NOTHING: frozenset[int] = frozenset()
 
 _INFINITY = math.inf

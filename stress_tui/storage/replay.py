@@ -29,7 +29,7 @@ from stress_tui.core.codec import (
     seconds,
     whole,
 )
-from stress_tui.core.engine import Action, Event, Game, MalformedActionError
+from stress_tui.core.engine import RULES_VERSION, Action, Event, Game, MalformedActionError
 from stress_tui.core.notation import (
     NotationError,
     format_position,
@@ -77,6 +77,7 @@ _HEADER_FIELDS: dict[str, Callable[[Any], bool]] = {
     "started": lambda v: isinstance(v, str),
     "round": whole,
     "score": lambda v: _two(v, int),
+    "engine": lambda v: whole(v) and v >= 1,
 }
 """Header fields a reader may rely on, each with its check (when present)."""
 
@@ -147,6 +148,11 @@ class Replay:
         """The seed the round was dealt with."""
         return int(self.header["seed"])
 
+    @property
+    def engine(self) -> int:
+        """The rules version it was played under (``RULES_VERSION``; 1 where not written)."""
+        return int(self.header.get("engine", 1))
+
     def new_game(self) -> Game:
         """The round as dealt, before any action."""
         rules = parse_rules(self.header["rules"])
@@ -183,6 +189,7 @@ class Recorder:
         folder = folder if folder is not None else replay_dir()
         stem = now.strftime("%Y%m%d-%H%M%S-%f")
         header = {
+            "engine": RULES_VERSION,
             "seed": seed,
             "rules": format_rules(game.rules),
             "players": list(players),
@@ -375,19 +382,38 @@ def play_back(replay: Replay) -> tuple[Game, list[Event]]:
 
 def verify(replay: Replay) -> Verdict:
     """Re-simulate without a screen; compare the end with the recorded one."""
+    if replay.engine > RULES_VERSION:
+        return Verdict(
+            False,
+            f"{replay.path}: played under rules version {replay.engine}, newer than this"
+            f" program's {RULES_VERSION}; verify it with a newer stress-tui",
+        )
     try:
         game, events = play_back(replay)
     except MalformedActionError as error:
         return Verdict(False, f"{replay.path}: an action cannot be applied: {error}")
     if replay.end is None:
         return Verdict(False, f"{replay.path}: the round was cut short; no end to compare")
-    if format_position(game.state) != _canonical(replay.end.get("position")):
+    older = replay.engine < RULES_VERSION
+    # The position's notation has gained words since older rules (each player's fewest, every
+    # recent cover), so a round under older rules is checked by its events, the facts.
+    if not older and format_position(game.state) != _canonical(replay.end.get("position")):
         return Verdict(False, f"{replay.path}: the final position differs from the recorded one")
     if not digest_matches(replay.end.get("digest"), events):
-        return Verdict(False, f"{replay.path}: the events differ from the recorded ones")
+        why = (
+            f": it was played under rules version {replay.engine}, and today's rules"
+            f" (version {RULES_VERSION}) play these actions differently, or it was changed"
+            " (docs/replays.md)"
+            if older
+            else ""
+        )
+        return Verdict(False, f"{replay.path}: the events differ from the recorded ones{why}")
     winner = game.state.winner
     who = "nobody" if winner is None else replay.header.get("names", ["p1", "p2"])[winner]
-    return Verdict(True, f"{replay.path}: verified, {len(replay.actions)} actions, winner {who}")
+    under = f" (played under rules version {replay.engine})" if older else ""
+    return Verdict(
+        True, f"{replay.path}: verified, {len(replay.actions)} actions, winner {who}{under}"
+    )
 
 
 def _canonical(position: object) -> object:
