@@ -20,6 +20,7 @@ from stress_tui.core.engine import (
     LockedOut,
     Phase,
     Play,
+    PlayTogether,
     ReadyToFlip,
     Rejected,
     RejectReason,
@@ -270,7 +271,13 @@ def _plain_best(b: Bot, view: PlayerView, plays: list[tuple[int, int]]) -> tuple
     for pile, target in plays:
         rank, other = row[pile], tops[1 - target]
         on_other = fits[other] if other != EMPTY else frozenset()
-        score = 2 * view.me.row_sizes[pile] if level.stacks else 0
+        leaving = view.me.row_sizes[pile]
+        if view.table.rules.together and rank != JOKER:
+            # Laid together: every card of its rank leaves the row in this move.
+            leaving = sum(
+                size for seen, size in zip(row, view.me.row_sizes, strict=True) if seen == rank
+            )
+        score = 2 * leaving if level.stacks else 0
         if level.chains:
             left = [*row[:pile], *row[pile + 1 :]]
             top = rank
@@ -720,6 +727,28 @@ def test_the_stress_stop_when_it_has_nothing_to_play_and_the_rules_have_it() -> 
     assert looked(bot("expert"), off).plan(seen(off), 1.0) is None
     stopped = position + "p2 state: stop\n"
     assert looked(bot("expert"), stopped).plan(seen(stopped), 1.0) is None
+
+
+def test_with_the_rule_it_lays_ready_cards_of_one_rank_together() -> None:
+    """Skat (001, Stapel on by default): with two sevens on an eight, a bot with a sense of
+    stacks lays both at once; easy, and any bot without the rule, lays one."""
+    position = """
+        rules: skat
+        phase: playing
+        p1 row: 9S | QC | KD
+        piles: 8H | JD
+        p2 row: 7C | 7S | AH
+        p2 draw: TC TH
+    """
+    for level in ORDER[1:]:
+        action = looked(bot(level), position).plan(seen(position), 1.0)
+        assert isinstance(action, PlayTogether), level
+        assert (action.pile, action.target) in ((0, 0), (1, 0))
+    for seed in range(20):
+        easy = looked(bot("easy", seed), position).plan(seen(position), 1.0)
+        assert not isinstance(easy, PlayTogether)
+    off = position.replace("rules: skat", "rules: skat together=off")
+    assert type(looked(bot("expert"), off).plan(seen(off), 1.0)) is Play
 
 
 def test_stress_threats_match_the_engine_s_over_many_positions() -> None:

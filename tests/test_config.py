@@ -178,7 +178,7 @@ ascii = true
         "human",
         "--no-ascii",
     )
-    assert s.rules == Rules.for_deck("skat", row_size=2)
+    assert s.rules == Rules.for_deck("skat", row_size=2, stacking=True)
     assert s.names == ("Cy", "Di")
     assert s.players == ("human", "human")
     assert not s.ascii
@@ -297,8 +297,8 @@ def test_the_seed_is_not_kept(capsys: pytest.CaptureFixture[str], config: Path) 
         (
             "[rules]\nrows = 3\n",
             "2: rules.rows",
-            "unknown key (did you mean row? known: deck, jokers, deal, row, stacking, wrap, "
-            "stress-penalty, taken, false-stress, stress-stop, lockout, race-window, wins)",
+            "unknown key (did you mean row? known: deck, jokers, deal, row, stacking, together, "
+            "wrap, stress-penalty, taken, false-stress, stress-stop, lockout, race-window, wins)",
         ),
         (
             "[colours]\nclubs = 1\n",

@@ -9,9 +9,16 @@ import pytest
 from blessed import Terminal
 from blessed.keyboard import Keystroke
 
-from stress_tui.core.engine import CallStress, Play, ReadyToFlip, StopStress
+from stress_tui.core.engine import CallStress, Play, PlayTogether, ReadyToFlip, StopStress
+from stress_tui.core.rules import Rules
 from stress_tui.terminal.clock import Clock
-from stress_tui.terminal.controller import MENU_GRACE, RESULT_GRACE, GameController, action_for
+from stress_tui.terminal.controller import (
+    MENU_GRACE,
+    RESULT_GRACE,
+    GameController,
+    TogetherKey,
+    action_for,
+)
 from stress_tui.terminal.keys import Binding, Intent, default_keymap
 from stress_tui.terminal.scene import Overlay, Result
 from tests.test_clock import Outside
@@ -327,3 +334,27 @@ def test_a_players_key_while_the_clock_is_stopped_plays_nothing(
 )
 def test_a_players_intent_becomes_an_action_stamped_now(binding: Binding, action: object) -> None:
     assert action_for(binding, 1.5, 3) == action
+
+
+def test_the_together_key_then_a_pile_key_lays_the_pile_with_its_equals() -> None:
+    """001's Stapel on a keyboard: two key presses one after the other, never a chord. The
+    together key arms the player's next pile key; pressed again it is taken back; without
+    the rule it does nothing."""
+    keys = default_keymap()
+    together = TogetherKey()
+    on = Rules.for_deck("skat")
+    z, q, s = (keys.lookup(name) for name in ("z", "q", "s"))
+    assert z is not None and q is not None and s is not None
+    assert z.intent is Intent.TOGETHER and z.player == 0
+    assert together.action(z, 1.0, on) is None
+    assert together.shown() == (True, False)
+    assert together.action(q, 1.5, on) == PlayTogether(0, 0, 0, 1.5)
+    assert together.shown() == (False, False), "one pile key, then plain plays again"
+    assert together.action(s, 2.0, on) == Play(0, 1, 1, 2.0)
+    together.action(z, 3.0, on)
+    together.action(z, 3.1, on)
+    assert together.action(q, 3.2, on) == Play(0, 0, 0, 3.2), "pressed twice: taken back"
+    off = Rules.for_deck("jass")
+    assert together.action(z, 4.0, off) is None
+    assert together.shown() == (False, False)
+    assert together.action(q, 4.1, off) == Play(0, 0, 0, 4.1)

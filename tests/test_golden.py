@@ -93,9 +93,9 @@ GOLDEN = [
         ([(0, 0), (0, 1)], [(0, 0), (0, 1)]),
     ),
     Golden(
-        "skat: rows of three, the ace wraps to the seven",
+        "skat, stacking on: rows of three, the ace wraps to the seven",
         """
-        rules: skat
+        rules: skat stacking=on
         phase: playing
         p1 row: 7C 7D | AH | 8S
         piles: AS | 8H
@@ -111,7 +111,7 @@ GOLDEN = [
     Golden(
         "skat, wrap off, stacking off: a row with nothing to play, an empty place",
         """
-        rules: skat wrap=off stacking=off
+        rules: skat wrap=off
         phase: playing
         p1 row: 7C | 7D | -
         piles: AS | 7H
@@ -123,9 +123,9 @@ GOLDEN = [
         ([], []),
     ),
     Golden(
-        "doppelkopf: every card twice, stacked pairs, stress threats on both sides",
+        "doppelkopf, stacking on: every card twice, stacked pairs, stress threats on both sides",
         """
-        rules: doppelkopf
+        rules: doppelkopf stacking=on
         phase: playing
         p1 row: 9C 9C | TD TD | AH | QS
         piles: AS | KH
@@ -141,7 +141,7 @@ GOLDEN = [
     Golden(
         "doppelkopf, joker on top (after a stress stop), wrap off: anything goes on it",
         """
-        rules: doppelkopf jokers=1 wrap=off
+        rules: doppelkopf jokers=1 stacking=on wrap=off
         phase: playing
         p1 row: AC AC | 9D | KS | -
         piles: ** | 9S

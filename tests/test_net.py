@@ -10,14 +10,20 @@ from typing import Any
 
 import pytest
 
-from stress_tui.core.engine import Phase
+from stress_tui.core.engine import Phase, Play, PlayTogether
 from stress_tui.core.notation import format_position
 from stress_tui.core.rules import Rules
 from stress_tui.core.view import table_view
 from stress_tui.net import client as client_module
 from stress_tui.net.client import Client, JoinError
-from stress_tui.net.host import JOINER_SEAT, RESUME_COUNT, Host, wrong_code_delay
-from stress_tui.net.protocol import MAX_PEER_LINE, encode
+from stress_tui.net.host import (
+    JOINER_SEAT,
+    RESUME_COUNT,
+    Host,
+    action_from_message,
+    wrong_code_delay,
+)
+from stress_tui.net.protocol import MAX_PEER_LINE, PEER_MESSAGES, decode, encode
 from stress_tui.net.wire import STAND_IN
 
 DEADLINE = 10.0
@@ -74,6 +80,16 @@ def test_a_card_the_joiner_plays_lands_on_both_tables() -> None:
         await host.close()
 
     run(test)
+
+
+def test_a_joiner_may_lay_cards_together() -> None:
+    """001's Stapel across the network: the joiner's together play reaches the host's
+    table as one action (``play-together``), like the key at one keyboard."""
+    line = encode({"t": "act", "a": "play-together", "seq": 1, "pile": 2, "to": 1})
+    message = decode(line, PEER_MESSAGES)
+    assert action_from_message(message, JOINER_SEAT, 3.0) == PlayTogether(JOINER_SEAT, 2, 1, 3.0)
+    plain = decode(encode({"t": "act", "a": "play", "seq": 2, "pile": 2, "to": 1}), PEER_MESSAGES)
+    assert type(action_from_message(plain, JOINER_SEAT, 3.0)) is Play
 
 
 def test_the_joiner_sees_no_draw_pile_and_no_card_under_a_top() -> None:

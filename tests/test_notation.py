@@ -54,7 +54,7 @@ covers: - | p2 300.75 T
 p2 row: - | - | -
 p2 draw: -""",
     # doppelkopf: every card twice, stacked in the row
-    """rules: doppelkopf
+    """rules: doppelkopf stacking=on
 phase: waiting
 p1 row: 9H 9H | TS | JC JC | QD
 p1 draw: KS KS AH
@@ -298,7 +298,7 @@ def test_the_good_position_is_good() -> None:
         (_with(piles="piles: 4H AS | AS"), "AS: too many"),
         (
             _with(
-                rules="rules: doppelkopf",
+                rules="rules: doppelkopf stacking=on",
                 p1_row="p1 row: 9H 9H 9H | - | - | -",
                 p2_row="p2 row: - | - | - | -",
                 piles="piles: - | -",

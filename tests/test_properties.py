@@ -23,6 +23,7 @@ from stress_tui.core.engine import (
     Phase,
     Play,
     Played,
+    PlayTogether,
     ReadyToFlip,
     Rejected,
     RoundWon,
@@ -38,6 +39,7 @@ rules_strategy = st.builds(
     jokers=st.integers(0, 3),
     deal=st.sampled_from(["split", "each"]),
     stacking=st.booleans(),
+    together=st.booleans(),
     wrap=st.booleans(),
     stress_penalty=st.sampled_from(["both", "one", "give"]),
     taken=st.sampled_from(["under", "mixed"]),
@@ -48,7 +50,7 @@ rules_strategy = st.builds(
 
 # "auto" does what a quick player would (flip when due, call open stress, play a legal
 # card); it is drawn often so that rounds get far: to empty draw piles, recycling, the end.
-KINDS = ["auto"] * 12 + ["play", "call", "ready", "stop", "flip"]
+KINDS = ["auto"] * 12 + ["play", "together", "call", "ready", "stop", "flip"]
 GAPS = [0.0, 0.0, 0.01, 0.1, 0.25, 0.31, 0.5, 0.75, 1.0, 2.5]
 
 steps_strategy = st.lists(
@@ -77,10 +79,13 @@ def _action(g: Game, step: tuple[str, int, int, int, float], time: float) -> Act
         plays = g.legal_plays(player)
         if not plays:  # the round is over
             return CallStress(player, time)
+        laying = PlayTogether if g.rules.together and pile % 3 == 0 else Play
         pile, target = plays[(pile + target) % len(plays)]
-        return Play(player, pile, target, time)
+        return laying(player, pile, target, time)
     if kind == "play":
         return Play(player, pile, target, time)
+    if kind == "together":
+        return PlayTogether(player, pile, target, time)
     if kind == "call":
         return CallStress(player, time)
     if kind == "ready":
@@ -158,6 +163,8 @@ def _policy(g: Game, rng: random.Random, time: float) -> Action:
     plays = g.legal_plays(player)
     if plays and not g.is_locked(player, time):
         pile, target = rng.choice(plays)
+        if g.rules.together and roll < 0.5:
+            return PlayTogether(player, pile, target, time)
         return Play(player, pile, target, time)
     return ReadyToFlip(player, time)
 
@@ -200,9 +207,16 @@ def _check_consistent(g: Game, action: Action, events: Sequence[object], total: 
     rejected = [e for e in events if isinstance(e, Rejected)]
     if rejected:
         assert events[0] is rejected[0] and len(rejected) == 1
+    laid = [card for e in events if isinstance(e, Played) for card in e.cards]
+    if laid:  # one action lays onto one pile (several row piles when laid together)
+        targets = {e.target for e in events if isinstance(e, Played)}
+        assert len(targets) == 1
+        assert state.play_piles[targets.pop()][-len(laid) :] == laid
+        assert (
+            isinstance(action, PlayTogether)
+            or len([e for e in events if isinstance(e, Played)]) == 1
+        )
     for happened in events:
-        if isinstance(happened, Played):
-            assert state.play_piles[happened.target][-len(happened.cards) :] == list(happened.cards)
         if isinstance(happened, RoundWon):
             assert events[-1] is happened
 
@@ -222,6 +236,7 @@ def test_seeded_games_played_to_the_end_stay_consistent_and_finish() -> None:
             false_stress=false_stress,
             stress_stop=seed % 2 == 0,
             taken="mixed" if seed % 3 == 0 else "under",
+            together=seed % 4 < 2,
         )
         g = Game.deal(rules, random.Random(seed))
         rng = random.Random(-seed)

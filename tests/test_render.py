@@ -294,6 +294,21 @@ def test_the_help_lists_every_key_and_the_rules(term: Terminal) -> None:
     assert "Paused." in shown and "piles 1-4 onto the left pile:  q w e r" in shown
 
 
+def test_the_together_key_is_shown_only_where_the_rule_is_in_play(term: Terminal) -> None:
+    """001's Stapel (``together``): the key beside the row and in the help, and the note
+    once it is pressed; without the rule, no word of it."""
+    on = table_at(PLAYING.replace("rules: standard", "rules: standard together=on"))
+    lines = "\n".join(t for t, _ in help_lines(view_of(on), 80))
+    assert "equal cards together, then a pile key: z" in lines
+    assert "equal cards together, then a pile key: /" in lines
+    shown = text(draw(term, view_of(on, together=(True, False))))
+    assert "equals z" in shown and "equals /" in shown
+    assert "together: the next pile goes with its equals" in shown
+    off = view_of(table_at())
+    assert "together" not in "\n".join(t for t, _ in help_lines(off, 80))
+    assert "equals" not in text(draw(term, off))
+
+
 def test_the_result_screen(term: Terminal) -> None:
     view = view_of(
         table_at(),

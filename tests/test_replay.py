@@ -25,6 +25,7 @@ from stress_tui.core.engine import (
     Phase,
     Play,
     Played,
+    PlayTogether,
     ReadyToFlip,
     Rejected,
     RejectReason,
@@ -65,7 +66,9 @@ class FirstPlay:
             return None
         plays = game.legal_plays(self.player)
         if plays:
-            return Play(self.player, *plays[0], max(at, me.locked_until))
+            # With the together rule (001's Stapel) it lays every card of the rank at once.
+            kind = PlayTogether if game.rules.together else Play
+            return kind(self.player, *plays[0], max(at, me.locked_until))
         return None if me.ready else ReadyToFlip(self.player, at)
 
 
@@ -107,6 +110,17 @@ def test_a_recorded_round_replays_to_the_identical_events(rules: Rules, tmp_path
     assert replayed == events
     assert game.state.winner is not None
     assert verify(replay).ok
+
+
+def test_cards_laid_together_are_recorded_as_such_and_replay(tmp_path: Path) -> None:
+    """Skat lays ready cards of one rank together by default (001, Stapel)."""
+    path, events = record_round(Rules.for_deck("skat"), seed=7, folder=tmp_path)
+    assert '"a":"play-together"' in path.read_text()
+    assert sum(isinstance(e, Played) for e in events) > sum(
+        '"a":"play' in line for line in path.read_text().splitlines()
+    ), "some action laid more than one pile"
+    _, replayed = play_back(load(path))
+    assert replayed == events
 
 
 def test_verify_detects_a_tampered_file(tmp_path: Path) -> None:

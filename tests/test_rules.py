@@ -32,6 +32,7 @@ from stress_tui.core.engine import (
     PilesTaken,
     Play,
     Played,
+    PlayTogether,
     ReadyNoted,
     ReadyToFlip,
     Rejected,
@@ -363,6 +364,112 @@ def test_jokers_are_never_stacked() -> None:
     assert line(g, "p1 row") == "** | ** | JC | KD"
 
 
+# --------------------------------------------------------------------------- laying together
+
+TOGETHER = """
+    rules: standard stacking=off together=on
+    phase: playing
+    p1 row: 7S | 7H | 2C | 9D
+    p1 draw: 3C 4C 5C
+    piles: 6C | QS
+    p2 row: 8D | 2S | 3S | KC
+"""
+
+
+def test_ready_cards_of_one_rank_may_be_laid_together() -> None:
+    """001, Stapel: "Falls ein Spieler mehrere Karten mit demselben Wert „spielbereit" hat,
+    darf er diese gleichzeitig ablegen", with no stacking in the row: both sevens go on
+    the six at once (the pile named first, then the other), and both places are refilled."""
+    g = game(TOGETHER)
+    assert g.apply(PlayTogether(0, 1, 0, 1.0)) == [
+        Played(0, 1, 0, cards("7H"), 1.0),
+        Played(0, 0, 0, cards("7S"), 1.0),
+        Drawn(0, 0, card("5C"), False),
+        Drawn(0, 1, card("4C"), False),
+    ]
+    assert line(g, "piles") == "6C 7H 7S | QS"
+    assert line(g, "p1 row") == "5C | 4C | 2C | 9D"
+
+
+def test_laying_together_is_a_may_a_pile_key_alone_lays_one_card() -> None:
+    """001: "darf er": the other seven may stay in the row."""
+    g = game(TOGETHER)
+    assert g.apply(Play(0, 1, 0, 1.0))[0] == Played(0, 1, 0, cards("7H"), 1.0)
+    assert line(g, "piles") == "6C 7H | QS"
+    assert line(g, "p1 row") == "7S | 5C | 2C | 9D"
+
+
+def test_with_laying_together_off_nobody_lays_two_cards_at_once() -> None:
+    """001, Jass: "Es ist auch nicht erlaubt, mehr als eine Karte auf einmal in die Mitte
+    zu legen": without the rule (the Jass deck's default) a try changes nothing."""
+    g = game(TOGETHER.replace(" together=on", ""))
+    before = position(g)
+    both = PlayTogether(0, 1, 0, 1.0)
+    assert g.apply(both) == [Rejected(0, both, RejectReason.RULE_OFF)]
+    assert position(g) == before.replace("phase: playing", "phase: playing\ntime: 1")
+    jass = game("""
+        rules: jass
+        phase: playing
+        p1 row: 7S | 7H | TC | 9D
+        piles: 6C | QS
+        p2 row: 8D | JS | 6S | KC
+    """)
+    assert jass.apply(both) == [Rejected(0, both, RejectReason.RULE_OFF)]
+
+
+def test_cards_laid_together_make_one_stress_when_the_last_shows_the_other_pile_s_rank() -> None:
+    g = game(TOGETHER.replace("QS", "7D"))
+    events = g.apply(PlayTogether(0, 0, 0, 1.0))
+    assert [type(e).__name__ for e in events] == [
+        "Played",
+        "Played",
+        "Drawn",
+        "Drawn",
+        "StressOpened",
+    ]
+    assert g.phase is Phase.STRESS
+
+
+def test_laid_together_a_card_that_does_not_fit_is_a_misplay_like_any_other() -> None:
+    g = game(TOGETHER.replace("6C", "TC"))
+    bad = PlayTogether(0, 0, 0, 1.0)
+    assert g.apply(bad) == [Rejected(0, bad, NOT_ADJACENT), LockedOut(0, 1.75)]
+
+
+def test_a_joker_is_laid_alone() -> None:
+    """Our choice: a joker has no rank for others to share."""
+    g = game("""
+        rules: standard jokers=2 stacking=off together=on
+        phase: playing
+        p1 row: ** | ** | 2C | 9D
+        piles: 6C | QS
+        p2 row: 8D | 2S | 3S | KC
+    """)
+    assert g.apply(PlayTogether(0, 0, 0, 1.0)) == [
+        Played(0, 0, 0, (JOKER_CARD,), 1.0),
+        StressOpened(1.0),
+    ]
+    assert line(g, "p1 row") == "- | ** | 2C | 9D"
+
+
+@pytest.mark.parametrize(
+    ("deck", "stacking", "together"),
+    [
+        ("standard", True, False),
+        ("jass", False, False),
+        ("skat", False, True),
+        ("doppelkopf", False, True),
+    ],
+)
+def test_each_deck_stacks_or_lays_together_as_its_seed_says(
+    deck: str, stacking: bool, together: bool
+) -> None:
+    """000 stacks equal ranks in the row (standard); 001 deals open cards (four, three with
+    Skat) and lets ready cards of one rank go down together (Stapel), except with Jass."""
+    rules = Rules.for_deck(deck)
+    assert (rules.stacking, rules.together) == (stacking, together)
+
+
 # --------------------------------------------------------------------------- the deal
 
 
@@ -377,8 +484,9 @@ def test_the_split_deal_halves_one_shuffled_deck(deck: str) -> None:
     assert line(g, "piles") == "- | -"
     for p in g.state.players:
         assert all(p.row), "every place in the row holds a card"
-        assert len({pile[0].rank for pile in p.row}) == (3 if deck == "skat" else 4)
         assert all(len({c.rank for c in pile}) == 1 for pile in p.row)
+        if g.rules.stacking:
+            assert len({pile[0].rank for pile in p.row}) == g.rules.row_size
 
 
 @pytest.mark.parametrize("deck", list(DECKS))

@@ -40,6 +40,7 @@ from stress_tui.core.engine import (
     PilesTaken,
     Play,
     Played,
+    PlayTogether,
     ReadyNoted,
     ReadyToFlip,
     Rejected,
@@ -68,6 +69,7 @@ class CodecError(ValueError):
 
 ACTION_NAMES: dict[type, str] = {
     Play: "play",
+    PlayTogether: "play-together",
     CallStress: "stress",
     ReadyToFlip: "ready",
     StopStress: "stop",
@@ -108,16 +110,19 @@ def action_from_json(data: Any) -> Action:
         raise CodecError("an action needs a time 't' (a finite number of seconds)")
     kind = data.get("a")
     if not isinstance(kind, str):
-        raise CodecError("an action needs a kind 'a' (play, stress, ready, stop, flip)")
+        raise CodecError(
+            "an action needs a kind 'a' (play, play-together, stress, ready, stop, flip)"
+        )
     if kind == "flip":
         return Flip(time)
     player: Any = data.get("p")
-    if kind == "play":
+    if kind == "play" or kind == "play-together":
         pile: Any = data.get("pile")
         target: Any = data.get("to")
         if not all(whole(v) for v in (player, pile, target)):
-            raise CodecError("a play needs whole numbers 'p', 'pile' and 'to'")
-        return Play(player, pile, target, time)
+            raise CodecError(f"a {kind} needs whole numbers 'p', 'pile' and 'to'")
+        laying = PlayTogether if kind == "play-together" else Play
+        return laying(player, pile, target, time)
     if kind in _ACTION_KINDS and whole(player):
         made: Action = _ACTION_KINDS[kind](player, time)
         return made

@@ -99,6 +99,13 @@ class Play:
 
 
 @dataclass(slots=True, unsafe_hash=True)
+class PlayTogether(Play):
+    """Move row pile ``pile`` onto play pile ``target`` together with every other pile of
+    the row that shows its rank, all at once (001's *Stapel*, the ``together`` rule). A
+    joker goes alone."""
+
+
+@dataclass(slots=True, unsafe_hash=True)
 class CallStress:
     """Call stress (and slap the piles)."""
 
@@ -136,7 +143,7 @@ class Flip:
     """When the count reached three, in seconds."""
 
 
-Action = Play | CallStress | ReadyToFlip | StopStress | Flip
+Action = Play | PlayTogether | CallStress | ReadyToFlip | StopStress | Flip
 """Anything a player or the table can do."""
 
 
@@ -179,7 +186,8 @@ class RejectReason(enum.Enum):
 
 @dataclass(slots=True, unsafe_hash=True)
 class Played:
-    """A row pile went onto a play pile."""
+    """A row pile went onto a play pile. Several piles laid together (``PlayTogether``) are
+    one ``Played`` each, in the order they were laid, before any other event."""
 
     player: int
     """Who played."""
@@ -775,6 +783,15 @@ class Game:
         row[pile] = []
         state.flips = 0
         events: list[Event] = [Played(player, pile, target, cards, time)]
+        if type(action) is PlayTogether and rank != JOKER:
+            # 001, Stapel: the other ready cards of the rank go down at the same time.
+            for place, others in enumerate(row):
+                if others and others[0].rank == rank:
+                    laid = tuple(others)
+                    on += laid
+                    row[place] = []
+                    events.append(Played(player, place, target, laid, time))
+                    cards = laid
         self._refill(player, events)
         one, two = players
         one.ready = two.ready = False
@@ -820,6 +837,11 @@ class Game:
         state.phase = _WAITING_FLIP
         events.append(Stalled())
         return events
+
+    def _play_together(self, action: PlayTogether) -> list[Event]:
+        if not self.rules.together:
+            return self._reject(action, RejectReason.RULE_OFF)
+        return self._play(action)
 
     def _misplay(self, action: Play, reason: RejectReason) -> list[Event]:
         events = self._reject(action, reason)
@@ -1030,6 +1052,7 @@ class Game:
 
     _handlers: ClassVar[dict[type, Callable[[Game, Any], list[Event]]]] = {
         Play: _play,
+        PlayTogether: _play_together,
         CallStress: _call,
         ReadyToFlip: _ready,
         StopStress: _stop,

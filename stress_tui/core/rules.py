@@ -457,6 +457,9 @@ class Rules:
     stacking: bool = True
     """Equal ranks in a row are stacked into one pile, played as a whole (off by default
     with Jass, which lays one card at a time)."""
+    together: bool = False
+    """001's Stapel: a player may lay every ready card of one rank at once, from piles of
+    the row side by side (on by default with Skat and Doppelkopf, from 001)."""
     wrap: bool = True
     """The rank cycle wraps: the highest rank and the lowest are neighbours."""
     stress_penalty: StressPenalty = StressPenalty.BOTH
@@ -754,8 +757,26 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
             else "No stacking: every card in a row has a place of its own."
         ],
         lambda r: None if r.stacking else ("no stacking", "no stack"),
-        # 001, Jass: four open cards, and never more than one card at once into the middle.
-        per_deck={"jass": False},
+        # 001 deals open cards, not piles: four with Jass (which also lays no more than one
+        # card at once into the middle), three with Skat; Doppelkopf plays by the same rules.
+        per_deck={"jass": False, "skat": False, "doppelkopf": False},
+        soak=_both,
+    ),
+    HouseRule(
+        "together",
+        "together",
+        Switch(),
+        "several ready cards of one rank may be laid together, all at once (001's Stapel; "
+        "on screen: the together key, then a pile's key)",
+        Section.ROW,
+        lambda r: (
+            ["Cards of one rank in the row may be laid together, all at once."]
+            if r.together
+            else []
+        ),
+        lambda r: ("equal cards together", "together") if r.together else None,
+        # 001's Stapel; Jass lays no more than one card at once, and 000 has no such rule.
+        per_deck={"skat": True, "doppelkopf": True},
         soak=_both,
     ),
     HouseRule(

@@ -363,12 +363,12 @@ class Client:
             self.writer.write(encode(message))
 
     def act(self, kind: str, pile: int | None = None, target: int | None = None) -> None:
-        """One of our keys (``play``, ``stress``, ``ready``, ``stop``)."""
+        """One of our keys (``play``, ``play-together``, ``stress``, ``ready``, ``stop``)."""
         if self.role != "play" or self.status != "playing":
             return
         self.seq += 1
         message: dict[str, Any] = {"t": "act", "a": kind, "seq": self.seq}
-        if kind == "play":
+        if kind in ("play", "play-together"):
             message.update(pile=pile, to=target)
         self._send(message)
 

@@ -34,6 +34,7 @@ from stress_tui.core.engine import (
     Game,
     Match,
     Play,
+    PlayTogether,
     ReadyToFlip,
     RoundDrawn,
     RoundWon,
@@ -139,11 +140,11 @@ def action_from_message(message: dict[str, Any], player: int, time: float) -> Ac
     """A joiner's ``act`` message as an engine action (checked by its schema already);
     ``ProtocolError`` for a play without its pile."""
     kind = message["a"]
-    if kind == "play":
+    if kind in ("play", "play-together"):
         pile, target = message.get("pile"), message.get("to")
         if pile is None or target is None:
-            raise ProtocolError("act: a play needs 'pile' and 'to'")
-        return Play(player, pile, target, time)
+            raise ProtocolError(f"act: a {kind} needs 'pile' and 'to'")
+        return (PlayTogether if kind == "play-together" else Play)(player, pile, target, time)
     if kind == "stress":
         return CallStress(player, time)
     if kind == "ready":
@@ -612,7 +613,7 @@ class Host:
         if self.status != "playing" or self.fair is None:
             return
         message: dict[str, Any] = {"a": kind}
-        if kind == "play":
+        if kind in ("play", "play-together"):
             message.update(pile=pile, to=target)
         self._apply(action_from_message(message, HOST_SEAT, self.now()))
 

@@ -221,7 +221,7 @@ class Schema:
                 raise ProtocolError(f"{kind}: {name!r} is not as it must be")
 
 
-_ACTIONS = ("play", "stress", "ready", "stop")
+_ACTIONS = ("play", "play-together", "stress", "ready", "stop")
 _SEQ = whole(0, 2**53)
 
 PEER_MESSAGES: dict[str, Schema] = {

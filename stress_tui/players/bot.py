@@ -31,6 +31,7 @@ from stress_tui.core.engine import (
     Phase,
     Play,
     PlayerState,
+    PlayTogether,
     ReadyToFlip,
     State,
     StopStress,
@@ -337,6 +338,9 @@ class Bot:
         self._game: Game | None = None
         """The game it last looked at, and what it read of the rules:"""
         self._stops_stress = False
+        self._together = False
+        """It lays ready cards of one rank together (the rules have it, and so does its
+        sense of stacks)."""
         self._fit: Fit = ()
         self._on: tuple[frozenset[int], ...] = ()
         self._phase = Phase.WAITING_FLIP
@@ -499,7 +503,12 @@ class Bot:
             other = top1
             self._top0 = rank
             self._top1 = top1
-        self._row = row
+        together = self._together and rank != JOKER and row.count(rank) > 1
+        if together:
+            # Every place of the rank is refilled with a card it has not seen.
+            self._row = [EMPTY if seen == rank else seen for seen in row]
+        else:
+            self._row = row
         self._played = pile
         # (Two comparisons: ``in (other, JOKER)`` would build a tuple at every play.)
         self._expect_stress = (
@@ -516,6 +525,8 @@ class Bot:
         at += now
         if at < me.locked_until:
             at = me.locked_until
+        if together:
+            return PlayTogether(self.player, pile, target, at)
         return Play(self.player, pile, target, at)
 
     def decide(self, view: PlayerView) -> Action | None:
@@ -566,6 +577,7 @@ class Bot:
             tables = _FITS[rules.fits] = (_fit(rules.fits), (*rules.fits, _NOTHING))
         self._game = game
         self._stops_stress = self.level.stops and rules.stress_stop
+        self._together = self.level.stacks and rules.together
         self._fit, self._on = tables
 
     @property
@@ -625,7 +637,7 @@ class Bot:
     ) -> int:
         """The play its level's sense likes best (the first of equals); ``mask`` has the
         row's every play, as ``_codes`` reads it."""
-        chains, stacks = self._chains, self._stacks
+        chains, stacks, together = self._chains, self._stacks, self._together
         makes_stress = self._makes_stress and not them.stop and self._made_won >= self._made_lost
         on = self._on
         piles = me.row
@@ -636,7 +648,16 @@ class Bot:
         for play in plays:
             pile = play >> 1
             rank = row[pile]
-            score = 2 * len(piles[pile]) if stacks else 0
+            score = 0
+            if stacks:
+                # Two a card that leaves the row in this one move (laid together, every
+                # card of its rank).
+                if together and rank != JOKER:
+                    score = 2 * sum(
+                        len(p) for p, seen in zip(piles, row, strict=True) if seen == rank
+                    )
+                else:
+                    score = 2 * len(piles[pile])
             if chains:
                 # The run this card starts on its pile (5, then 6, then 7), each card of
                 # which it will play at chain speed; then what still fits the other pile.

@@ -34,7 +34,7 @@ from blessed import Terminal
 from stress_tui.core.engine import Event, Game, Match, RoundDrawn, RoundWon
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, Table
-from stress_tui.terminal.controller import QUIT_QUESTION, GameController, action_for
+from stress_tui.terminal.controller import QUIT_QUESTION, GameController, TogetherKey
 from stress_tui.terminal.keys import Binding, keymap_for
 from stress_tui.terminal.overlays import help_page
 from stress_tui.terminal.roundlog import RoundLog
@@ -118,6 +118,7 @@ class App(Screen):
         game = self.table.game
         self.clock.set(game.state.time)
         self.controller.new_round()
+        self.together = TogetherKey()
         self.notices.clear()
         self.cache.new_round()
         # Between rounds, before the first count: what the last round left for the garbage
@@ -183,8 +184,9 @@ class App(Screen):
         self.advance(now)  # what fell due before this key comes first
         if self.controller.result is not None:
             return
-        action = action_for(binding, now, self.rules.row_size)
+        action = self.together.action(binding, now, self.rules)
         if action is None:
+            self.request_draw()  # the together key's note, under the row
             return
         self.after_events(self.table.submit(action), now)
         self.schedule()

@@ -23,7 +23,15 @@ import functools
 from collections.abc import Callable
 from typing import Protocol
 
-from stress_tui.core.engine import Action, CallStress, Play, ReadyToFlip, StopStress
+from stress_tui.core.engine import (
+    Action,
+    CallStress,
+    Play,
+    PlayTogether,
+    ReadyToFlip,
+    StopStress,
+)
+from stress_tui.core.rules import Rules
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.keys import (
     Binding,
@@ -220,6 +228,7 @@ class GameController(Controller):
             Intent.STRESS: self.play,
             Intent.READY: self.play,
             Intent.STOP: self.play,
+            Intent.TOGETHER: self.play,
         }
 
     @property
@@ -323,9 +332,43 @@ class GameController(Controller):
         self.quit_asked = False
 
 
-def action_for(binding: Binding, now: float, row_size: int) -> Action | None:
-    """The engine action a player's key asks for, stamped ``now`` (``None``: a pile key
-    past the row's end, under rules with fewer piles than the key map)."""
+class TogetherKey:
+    """Each player's together key (001's *Stapel*, the ``together`` rule): pressed, that
+    player's next pile key lays the pile with every other pile of its rank; pressed again,
+    it is taken back. Key presses one after the other, never a chord (docs/keys.md)."""
+
+    def __init__(self) -> None:
+        self.armed = [False, False]
+        """Whose next pile key lays together."""
+
+    def action(self, binding: Binding, now: float, rules: Rules) -> Action | None:
+        """The action a player's key asks for (``action_for``), with the together key
+        remembered: ``None`` for the together key itself (and where ``action_for`` gives
+        none)."""
+        player = binding.player
+        assert player is not None
+        if binding.intent is Intent.TOGETHER:
+            if rules.together:
+                self.armed[player] = not self.armed[player]
+            return None
+        together = self.armed[player] and binding.intent in (Intent.LEFT, Intent.RIGHT)
+        action = action_for(binding, now, rules.row_size, together)
+        if together and action is not None:
+            self.armed[player] = False
+        return action
+
+    def shown(self) -> tuple[bool, bool]:
+        """Whose together key is pressed, for the screen."""
+        return self.armed[0], self.armed[1]
+
+
+def action_for(
+    binding: Binding, now: float, row_size: int, together: bool = False
+) -> Action | None:
+    """The engine action a player's key asks for, stamped ``now``: a pile key after the
+    together key (``together``) lays the pile with its equals. ``None``: a pile key past
+    the row's end, under rules with fewer piles than the key map, or the together key
+    (which only changes what the next pile key does)."""
     player = binding.player
     assert player is not None
     intent = binding.intent
@@ -334,7 +377,8 @@ def action_for(binding: Binding, now: float, row_size: int) -> Action | None:
         assert pile is not None
         if pile >= row_size:
             return None
-        return Play(player, pile, 0 if intent is Intent.LEFT else 1, now)
+        kind = PlayTogether if together else Play
+        return kind(player, pile, 0 if intent is Intent.LEFT else 1, now)
     if intent is Intent.STRESS:
         return CallStress(player, now)
     if intent is Intent.READY:

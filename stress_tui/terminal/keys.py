@@ -40,6 +40,9 @@ class Intent(enum.Enum):
     """Say one is ready to flip new cards."""
     STOP = "stop"
     """Declare a stress stop against the opponent's next play (Swiss rule)."""
+    TOGETHER = "together"
+    """The player's next pile key lays that pile with every other pile of its rank, all at
+    once (001's Stapel, the ``together`` rule); pressed again, it is taken back."""
     QUIT = "quit"
     """Leave the game."""
     PAUSE = "pause"
@@ -71,7 +74,14 @@ class Scope(enum.Enum):
     """Only on a result, pause or help screen (where play keys do nothing)."""
 
 
-PLAYER_INTENTS = (Intent.LEFT, Intent.RIGHT, Intent.STRESS, Intent.READY, Intent.STOP)
+PLAYER_INTENTS = (
+    Intent.LEFT,
+    Intent.RIGHT,
+    Intent.STRESS,
+    Intent.READY,
+    Intent.STOP,
+    Intent.TOGETHER,
+)
 """The intents a player's own keys carry."""
 
 
@@ -109,6 +119,7 @@ _LABELS = {
     Intent.STRESS: "call stress",
     Intent.READY: "ready to flip",
     Intent.STOP: "stress stop",
+    Intent.TOGETHER: "lay equal cards together (then a pile key)",
     Intent.QUIT: "quit",
     Intent.PAUSE: "pause",
     Intent.HELP: "help",
@@ -455,6 +466,7 @@ TWO_PLAYER_LAYOUT: dict[str, dict[str, str]] = {
         "stress": "v",
         "ready": "c",
         "stop": "x",
+        "together": "z",
     },
     "p2": {
         "left1": "u",
@@ -468,14 +480,15 @@ TWO_PLAYER_LAYOUT: dict[str, dict[str, str]] = {
         "stress": "m",
         "ready": ",",
         "stop": ".",
+        "together": "/",
     },
 }
 """Two people side by side on one QWERTY keyboard. Player 1 (top row on screen) has the left
 half, player 2 (bottom row) the right half; the columns T G B and Y H N between them are
 left free, so the hands never meet. For both, the upper letter row plays onto the left pile
 and the home row onto the right pile, one finger per pile from left to right; the index
-finger drops one row down for stress (V, M), the next fingers for ready (C, comma) and for the
-stress stop (X, period)."""
+finger drops one row down for stress (V, M), the next fingers for ready (C, comma), for the
+stress stop (X, period) and for laying equal cards together (Z, slash)."""
 
 SOLO_LAYOUT: dict[str, str] = {
     "left1": "a",
@@ -489,15 +502,17 @@ SOLO_LAYOUT: dict[str, str] = {
     "stress": "space",
     "ready": "g",
     "stop": "h",
+    "together": "n",
 }
 """One person against the computer, both hands on the home row: the left hand plays onto the
 left pile, the right hand onto the right pile, one finger per pile from left to right; the
-thumb calls stress on the space bar, the index fingers reach G (ready) and H (stress stop)."""
+thumb calls stress on the space bar, the index fingers reach G (ready), H (stress stop) and N
+(laying equal cards together)."""
 
 
 def _player_actions() -> tuple[str, ...]:
     names = [f"{side}{i}" for side in ("left", "right") for i in range(1, MAX_PILES + 1)]
-    return (*names, "stress", "ready", "stop")
+    return (*names, "stress", "ready", "stop", "together")
 
 
 PLAYER_ACTIONS = _player_actions()
@@ -509,7 +524,8 @@ REQUIRED_ACTIONS = (
     "ready",
     "stop",
 )
-"""The actions every player's section must give a key."""
+"""The actions every player's section must give a key (``together`` is optional: a key
+file written before it keeps working, and a player without it lays one card at a time)."""
 
 
 def _player_bindings(player: int, actions: Mapping[str, str]) -> list[Binding]:
@@ -521,7 +537,7 @@ def _player_bindings(player: int, actions: Mapping[str, str]) -> list[Binding]:
         raise KeyMapError(
             f"[keys.{section}]: unknown action {unknown[0]!r} "
             f"(actions are left1..left{MAX_PILES}, right1..right{MAX_PILES}, stress, "
-            "ready, stop)"
+            "ready, stop, together)"
         )
     missing = [name for name in REQUIRED_ACTIONS if name not in actions]
     if missing:

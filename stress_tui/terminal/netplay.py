@@ -30,7 +30,7 @@ from typing import Any
 
 from blessed import Terminal
 
-from stress_tui.core.engine import Event, Game, PlayerState, State
+from stress_tui.core.engine import Event, Game, Play, PlayerState, PlayTogether, State
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
@@ -328,14 +328,13 @@ class NetScreen(Screen):
         """A player's key goes to the table (the host's own is applied there at once)."""
         if self.link.model.status != "playing":
             return
-        intent = binding.intent
-        if intent is Intent.LEFT or intent is Intent.RIGHT:
-            pile = binding.pile
-            if pile is None or pile >= self.rules.row_size:
-                return
-            self.link.model.act("play", pile, 0 if intent is Intent.LEFT else 1)
-        elif intent in _KINDS:
-            self.link.model.act(_KINDS[intent])
+        action = self.together.action(binding, self.clock.now(), self.rules)
+        if isinstance(action, Play):
+            kind = "play-together" if isinstance(action, PlayTogether) else "play"
+            self.link.model.act(kind, action.pile, action.target)
+        elif binding.intent in _KINDS:
+            self.link.model.act(_KINDS[binding.intent])
+        self.request_draw()
 
     def next_round(self) -> None:
         """Enter on the result screen: the host deals the next round."""
@@ -379,6 +378,7 @@ class NetScreen(Screen):
             help_offset=self.controller.help_offset,
             link=link,
             bottom=0 if self.seat == JOINER_SEAT else 1,
+            together=self.together.shown(),
         )
 
 

@@ -64,8 +64,11 @@ def _player_keys_lines(view: Scene, player: int) -> list[tuple[str, str]]:
         (Intent.STRESS, "stress"),
         (Intent.READY, "ready to flip"),
         (Intent.STOP, "stress stop"),
+        (Intent.TOGETHER, "equal cards together, then a pile key:"),
     ):
         if intent is Intent.STOP and not view.rules.stress_stop:
+            continue
+        if intent is Intent.TOGETHER and not view.rules.together:
             continue
         key = keys.key_for(intent, player)
         if key is not None:

@@ -290,8 +290,11 @@ def _player_info(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, pla
             (Intent.STRESS, "stress"),
             (Intent.READY, "ready"),
             (Intent.STOP, "stop"),
+            (Intent.TOGETHER, "equals"),
         ):
             if intent is Intent.STOP and not view.rules.stress_stop:
+                continue
+            if intent is Intent.TOGETHER and not view.rules.together:
                 continue
             key = keys.key_for(intent, player)
             if key is not None:
@@ -323,12 +326,15 @@ def _player_notice(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, p
     notice = view.notices.player[player]
     locked = seen.is_locked(player) and seen.phase is not Phase.ROUND_OVER
     text = notice.text if notice is not None else ""
+    kind = notice.kind if notice is not None else None
+    if view.together[player]:
+        text, kind = "together: the next pile goes with its equals", "info"
     if locked and "locked out" not in text:
         text = f"{text}  (locked out)" if text else "locked out"
     if text:
         style = palette.warn
-        if notice is not None and not locked:
-            style = {"warn": palette.warn, "good": palette.good}.get(notice.kind, palette.info)
+        if kind is not None and not locked:
+            style = {"warn": palette.warn, "good": palette.good}.get(kind, palette.info)
         canvas.put(
             lay.notice_y[player], lay.row_x, canvas.clip(text, canvas.width - lay.row_x), style
         )

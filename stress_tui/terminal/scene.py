@@ -114,6 +114,9 @@ class Scene:
     """Whether help and pause take their menu keys yet (a moment after they open)."""
     question: str | None = None
     """A question on the screen over the table, with the keys that answer it."""
+    together: tuple[bool, bool] = (False, False)
+    """Each player's together key pressed: their next pile key lays the pile with its
+    equals."""
 
     @property
     def game(self) -> Game:

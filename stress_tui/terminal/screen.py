@@ -40,7 +40,7 @@ from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
 from stress_tui.terminal.clock import Clock
-from stress_tui.terminal.controller import Controller
+from stress_tui.terminal.controller import Controller, TogetherKey
 from stress_tui.terminal.draw.canvas import Frame, FrameCanvas, RenderCache
 from stress_tui.terminal.draw.encode import encode
 from stress_tui.terminal.draw.palette import Palette
@@ -89,6 +89,8 @@ class Screen:
         """The terminal: its modes, signals, keys and frames."""
         self.controller = self.make_controller()
         """What the keys do; what covers the table."""
+        self.together = TogetherKey()
+        """Whose together key is pressed (their next pile key lays with its equals)."""
         self.timer: asyncio.TimerHandle | None = None
         self.timer_due = 0.0
         self.draw_pending = False
@@ -159,6 +161,7 @@ class Screen:
             kinds=self.settings.players,
             overlay=self.controller.overlay,
             ascii=self.settings.ascii,
+            together=self.together.shown(),
             **differing,
         )
 
