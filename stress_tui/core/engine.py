@@ -497,7 +497,7 @@ class State:
         while its draw pile holds a card (as in every position a dealt round comes to).
 
         >>> from stress_tui.core.notation import parse_position
-        >>> state = parse_position("rules: skat; p1 row: 7H | - | AS; piles: 8D | -;"
+        >>> state = parse_position("rules: skat stacking=on; p1 row: 7H | - | AS; piles: 8D | -;"
         ...                        " p2 row: - | - | -")
         >>> state.check()
         >>> state.players[0].row[0].append(Card.parse("8H"))
