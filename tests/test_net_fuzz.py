@@ -82,7 +82,9 @@ async def _attack(port: int, rng: random.Random, deadline: float) -> None:
         writer.transport.abort()
 
 
-async def _fuzz(seconds: float, attackers: int) -> dict[str, Any]:
+async def _fuzz(attacks: int, attackers: int, seconds: float) -> dict[str, Any]:
+    """About ``attacks`` hostile connections, at most ``attackers`` at once, for at most
+    ``seconds``, while the host plays."""
     rng = random.Random(SEED)
     host = Host(Rules(), "Ann", countdown=0.05, record=False, seed=SEED)
     _, port = await host.start()
@@ -98,7 +100,7 @@ async def _fuzz(seconds: float, attackers: int) -> dict[str, Any]:
     peak_connections = 0
     launched = 0
     plays = 0
-    while loop.time() < deadline:
+    while launched < attacks and loop.time() < deadline:
         batch = [_attack(port, rng, deadline) for _ in range(rng.randrange(1, attackers + 1))]
         launched += len(batch)
         await asyncio.gather(*batch)
@@ -143,15 +145,18 @@ def _check(facts: dict[str, Any]) -> None:
 
 
 def test_a_short_fuzz_leaves_the_host_playing_with_its_joiner() -> None:
-    facts = asyncio.run(asyncio.wait_for(_fuzz(seconds=1.5, attackers=6), 30))
+    facts = asyncio.run(asyncio.wait_for(_fuzz(attacks=40, attackers=6, seconds=20), 40))
     _check(facts)
-    assert facts["launched"] >= 20
+    assert facts["launched"] >= 40
 
 
 @pytest.mark.slow
 def test_a_long_fuzz_leaves_the_host_playing_with_its_joiner() -> None:
-    facts = asyncio.run(asyncio.wait_for(_fuzz(seconds=60.0, attackers=MAX_PENDING * 2), 200))
+    facts = asyncio.run(
+        asyncio.wait_for(_fuzz(attacks=4000, attackers=MAX_PENDING * 2, seconds=60), 200)
+    )
     _check(facts)
+    assert facts["launched"] >= 500
 
 
 def test_a_connection_that_never_says_hello_is_refused_after_a_while(

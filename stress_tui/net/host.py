@@ -388,6 +388,9 @@ class Host:
                 self.tasks.discard(task)
             with contextlib.suppress(Exception):
                 writer.close()
+                # Waiting for the close also collects the error of a connection that broke
+                # (else asyncio logs it as never retrieved).
+                await asyncio.wait_for(writer.wait_closed(), 1.0)
 
     def _refuse(self, writer: asyncio.StreamWriter, reason: str, **extra: Any) -> None:
         self.refusals.append(reason)
