@@ -191,7 +191,7 @@ async def races(
         for offset in offsets:
             round_number = host.round_number + 1
             host.set_round(Game(parse_position(position), random.Random(0)))
-            await _until(lambda n=round_number: joiner.round_number == n, 5)  # type: ignore[misc]
+            await _until(lambda n=round_number: joiner.round_number == n, 5)
             start = loop.time() + 0.05 + max(0.0, -offset)
             loop.call_at(start, joiner.act, "play", 0, 0)
             loop.call_at(start + offset, host.act, "play", 0, 0)

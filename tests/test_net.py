@@ -13,7 +13,7 @@ import pytest
 from stress_tui.core.engine import Phase, Play, PlayTogether
 from stress_tui.core.notation import format_position
 from stress_tui.core.rules import Rules
-from stress_tui.core.view import table_view
+from stress_tui.core.view import STAND_IN, table_view
 from stress_tui.net import client as client_module
 from stress_tui.net.client import Client, JoinError
 from stress_tui.net.host import (
@@ -24,7 +24,6 @@ from stress_tui.net.host import (
     wrong_code_delay,
 )
 from stress_tui.net.protocol import MAX_PEER_LINE, PEER_MESSAGES, decode, encode
-from stress_tui.net.wire import STAND_IN
 
 DEADLINE = 10.0
 

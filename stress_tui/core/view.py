@@ -25,10 +25,15 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from stress_tui.core.cards import Card
+from stress_tui.core.cards import Card, Suit
+from stress_tui.core.codec import MAX_CARDS
 from stress_tui.core.engine import PLAYERS, Phase, PlayerState, State
 from stress_tui.core.notation import format_rules, parse_rules
 from stress_tui.core.rules import Rules
+
+STAND_IN = Card(2, Suit.CLUBS)
+"""The card ``position`` puts where a view shows only a count: it says nothing about the
+real one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +185,46 @@ def player_view(state: State, player: int, now: float | None = None) -> PlayerVi
     return PlayerView(player, table_view(state, now))
 
 
+def position(view: TableView) -> State:
+    """A position that shows exactly what ``view`` shows and nothing more: each pile its
+    top card, as many times as the pile is high; each draw pile ``STAND_IN``, as many
+    times as it holds cards. What the computer players decide on when given a view, and
+    what a network peer draws.
+
+    >>> from stress_tui.core.notation import parse_position
+    >>> state = parse_position("rules: skat; p1 row: 7H | - | AS; p1 draw: 8C 9C;"
+    ...                        " piles: 8D 9D | -; p2 row: - | - | -")
+    >>> seen = position(table_view(state))
+    >>> table_view(seen) == table_view(state), seen.players[0].draw_pile == [STAND_IN] * 2
+    (True, True)
+    """
+    players = [
+        PlayerState(
+            [STAND_IN] * side.draw_count,
+            [
+                [top] * size if top is not None else []
+                for top, size in zip(side.row, side.row_sizes, strict=True)
+            ],
+            side.ready,
+            side.locked_until,
+            side.stop,
+        )
+        for side in view.sides
+    ]
+    left, right = (
+        [top] * size if top is not None else []
+        for top, size in zip(view.tops, view.pile_sizes, strict=True)
+    )
+    return State(
+        view.rules,
+        (players[0], players[1]),
+        (left, right),
+        view.phase,
+        view.time,
+        winner=view.winner,
+    )
+
+
 def _side_of(player: PlayerState) -> SideView:
     return SideView(
         tuple(pile[-1] if pile else None for pile in player.row),
@@ -235,8 +280,8 @@ def _cards(values: list[Any], where: str) -> tuple[Card | None, ...]:
 
 
 def _sizes(values: list[Any], where: str) -> tuple[int, ...]:
-    if not all(_whole(value) and value >= 0 for value in values):
-        raise ValueError(f"{where}: whole numbers, none below 0")
+    if not all(_whole(value) and 0 <= value <= MAX_CARDS for value in values):
+        raise ValueError(f"{where}: whole numbers from 0 to {MAX_CARDS}")
     return tuple(values)
 
 
@@ -256,8 +301,8 @@ def _side(data: Any, rules: Rules, where: str) -> SideView:
     if any((card is None) != (size == 0) for card, size in zip(row, sizes, strict=True)):
         raise ValueError(f"{where}: an empty place has no card and a size of 0")
     draw: Any = data.get("draw_count")
-    if not _whole(draw) or draw < 0:
-        raise ValueError(f"{where}.draw_count: a whole number, not below 0")
+    if not _whole(draw) or not 0 <= draw <= MAX_CARDS:
+        raise ValueError(f"{where}.draw_count: a whole number from 0 to {MAX_CARDS}")
     flags: list[Any] = [data.get(name) for name in ("ready", "stop")]
     if not all(isinstance(flag, bool) for flag in flags):
         raise ValueError(f"{where}: ready and stop are true or false")

@@ -16,20 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from stress_tui.core.cards import Card, Suit
-from stress_tui.core.codec import MAX_CARDS, CodecError, card_from_json, event_from_json
-from stress_tui.core.engine import (
-    Event,
-    Game,
-    PlayerState,
-    State,
-)
+from stress_tui.core.codec import CodecError, event_from_json
+from stress_tui.core.engine import Event, Game, State
 from stress_tui.core.rules import Rules
-from stress_tui.core.view import TableView, table_view
+from stress_tui.core.view import TableView, position, table_view
 from stress_tui.net.protocol import ProtocolError
-
-STAND_IN = Card(2, Suit.CLUBS)
-"""The card drawn where the host sent only a count: it says nothing about the real one."""
 
 MAX_EVENTS = 400
 """Events in one message (one action's events, or a rebuilt stretch of the round)."""
@@ -44,38 +35,10 @@ def public_view(game: Game) -> dict[str, Any]:
     return table_view(game.state).to_json()
 
 
-def _time(value: Any) -> float:
-    if type(value) not in (int, float) or not -1e9 <= value <= 1e9:
-        raise ProtocolError("view: not a time")
-    return float(value)
-
-
-def _card(value: Any) -> Card:
-    try:
-        return card_from_json(value)
-    except CodecError:
-        raise ProtocolError("view: not a card") from None
-
-
-def _pair(value: Any) -> list[Any]:
-    if not isinstance(value, list) or len(value) != 2:
-        raise ProtocolError("events: not one for each player")
-    return value
-
-
-def _pile(top: Card | None, size: int) -> list[Card]:
-    """A pile of which only the top shows: the top, on stand-ins of its rank."""
-    if top is None or size <= 0:
-        return []
-    if size > MAX_CARDS:
-        raise ProtocolError("view: more cards than any deck has")
-    return [top] * size
-
-
 def mirror_state(data: Any, rules: Rules) -> State:
-    """A position to draw from a view the host sent: every card face up where it lies,
-    the hidden ones as stand-ins (``STAND_IN`` in a draw pile, the top's rank under a
-    pile's top), so that it shows what the host's position shows and no more."""
+    """A position to draw from a view the host sent (``core.view.position``: every card
+    face up where it lies, the hidden ones as stand-ins), so that it shows what the host's
+    position shows and no more."""
     try:
         seen = TableView.from_json(data)
     except ValueError as error:
@@ -84,23 +47,7 @@ def mirror_state(data: Any, rules: Rules) -> State:
         raise ProtocolError("view: the rules changed during the match")
     if not -1e9 <= seen.time <= 1e9:
         raise ProtocolError("view: not a time")
-    players = []
-    for side in seen.sides:
-        if side.draw_count > MAX_CARDS:
-            raise ProtocolError("view: more cards than any deck has")
-        row = [_pile(top, size) for top, size in zip(side.row, side.row_sizes, strict=True)]
-        players.append(
-            PlayerState([STAND_IN] * side.draw_count, row, side.ready, side.locked_until, side.stop)
-        )
-    left, right = (_pile(top, size) for top, size in zip(seen.tops, seen.pile_sizes, strict=True))
-    return State(
-        rules,
-        (players[0], players[1]),
-        (left, right),
-        phase=seen.phase,
-        time=seen.time,
-        winner=seen.winner,
-    )
+    return position(seen)
 
 
 # --------------------------------------------------------------------------- events

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from stress_tui.core.cards import JOKER, Card, Suit
+from stress_tui.core.cards import JOKER, Card
 from stress_tui.core.engine import (
     Action,
     CallStress,
@@ -37,7 +37,7 @@ from stress_tui.core.engine import (
     StopStress,
 )
 from stress_tui.core.table import Driver
-from stress_tui.core.view import PlayerView, SideView
+from stress_tui.core.view import PlayerView, position
 
 EMPTY = -1
 """The rank the bot reads for an empty place in a row, or an empty play pile."""
@@ -160,46 +160,14 @@ LEVELS: dict[str, Level] = {
 """The levels by name, weakest first."""
 
 
-_HIDDEN = Card(2, Suit.CLUBS)
-"""Stands for a card whose face a view does not show (under a play pile's top, in a
-draw pile)."""
-
 _NO_SHUFFLES = random.Random(0)
 """The random source of positions rebuilt from views: a bot never applies an action."""
 
 
-def _side(side: SideView) -> PlayerState:
-    """A player's cards as ``side`` shows them: the top of every pile of the row as high
-    as the pile, a draw pile of stand-ins."""
-    return PlayerState(
-        [_HIDDEN] * side.draw_count,
-        [
-            [top] * size if top is not None else []
-            for top, size in zip(side.row, side.row_sizes, strict=True)
-        ],
-        side.ready,
-        side.locked_until,
-        side.stop,
-    )
-
-
 def _position(view: PlayerView) -> Game:
-    """A position that shows exactly what ``view`` shows: the top of every pile, the
-    sizes, the flags; every hidden card is the same stand-in. A bot deciding on it
-    decides as on any position that looks the same."""
-    table = view.table
-    piles = tuple(
-        [_HIDDEN] * (size - 1) + [top] if top is not None else []
-        for top, size in zip(table.tops, table.pile_sizes, strict=True)
-    )
-    state = State(
-        table.rules,
-        (_side(table.sides[0]), _side(table.sides[1])),
-        (piles[0], piles[1]),
-        table.phase,
-        table.time,
-    )
-    return Game(state, _NO_SHUFFLES)
+    """A game at a position that shows exactly what ``view`` shows (``core.view.position``):
+    a bot deciding on it decides as on any position that looks the same."""
+    return Game(position(view.table), _NO_SHUFFLES)
 
 
 def stress_threats(view: PlayerView) -> list[tuple[int, int]]:
