@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import re
 import resource
 import subprocess
@@ -21,11 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from stress_tui.core.engine import CallStress, Game, Phase, Play
+import tests.test_replay
 from stress_tui.core.rules import Rules
-from stress_tui.core.table import Table
 from stress_tui.storage.record import count_round
-from stress_tui.storage.replay import Recorder
 from tests.test_stats import won_by
 from tests.tty import TtySession, restore_problems, restored
 
@@ -98,22 +95,11 @@ def one_line(done: subprocess.CompletedProcess[bytes], status: int = 2) -> str:
 
 
 def record_round(folder: Path, names: tuple[str, str] = ("Ann", "Bo"), seed: int = 3) -> Path:
-    """A whole round between two simple players, recorded as the game records one."""
-    game = Game.deal(Rules.for_deck("skat", wins=1), random.Random(seed))
-    recorder = Recorder.start(game, seed, ("human", "human"), names, 1, (0, 0), folder)
-    table = Table(game, on_action=recorder.record)
-    table.start(0.0)
-    now = 0.0
-    while game.state.phase is not Phase.ROUND_OVER and table.actions < 3000:
-        now += 0.25
-        table.advance(now)
-        for player in (0, 1):
-            plays = game.legal_plays(player)
-            if plays and game.state.phase is Phase.PLAYING:
-                table.submit(Play(player, *plays[0], now))
-            elif game.state.phase is Phase.STRESS:
-                table.submit(CallStress(player, now))
-    return recorder.finish(game)
+    """A whole round between two plain players, recorded as the game records one, under
+    ``names``."""
+    path, _ = tests.test_replay.record_round(Rules.for_deck("skat", wins=1), seed, folder)
+    craft_header(path, names=list(names))
+    return path
 
 
 def craft_header(path: Path, **fields: object) -> None:
