@@ -30,12 +30,14 @@ from stress_tui.core.rules import Deal, FalseStress, Rules, StressPenalty, Taken
 PLAYERS = (0, 1)
 """The two players' numbers."""
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 """Which rules this engine plays, raised whenever the same seed and timed actions could give
 other events or another final position. A replay records it; ``docs/replays.md`` lists what
 each version changed. 1: up to 2026-11-30. 2: the rule fixes of issue 12 (races against any
 recent cover, no recycling while a card fits, a stopped joker stays stopped, Jass without
-row stacking) and the round without progress (``STALE_PLAYS``)."""
+row stacking) and the round without progress (``STALE_PLAYS``). 3: Skat and Doppelkopf deal
+open cards without row stacking and lay ready cards of one rank together by default
+(001's Stapel, the ``together`` rule; issue 12)."""
 
 _NOTHING: frozenset[int] = frozenset()
 
