@@ -3,8 +3,10 @@
     python bench/bench_engine.py [--games N]
 
 Prints microseconds per legality query and per action, and complete rounds per second on
-one core. The policy: at every step a random player makes their first legal play; stress
-is called by a random player; the flip comes when due. Figures go to docs/performance.md.
+one core, and each as iterations of a bare Python loop timed in the same run
+(``bench/reference.py``), the figure that holds on another machine. The policy: at every
+step a random player makes their first legal play; stress is called by a random player;
+the flip comes when due. Figures go to docs/performance.md.
 """
 
 from __future__ import annotations
@@ -12,8 +14,14 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
+if __package__ in (None, ""):  # run as a script: make `bench` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.reference import iterations, loop_seconds
 from stress_tui.core.engine import CallStress, Flip, Game, Phase, Play
 from stress_tui.core.notation import parse_position
 from stress_tui.core.rules import Rules
@@ -78,10 +86,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
     args = parser.parse_args()
-    print(f"legal_plays query: {bench_legality():.2f} us")
+    loop = loop_seconds()
+    query = bench_legality()
+    print(f"legal_plays query: {query:.2f} us = {iterations(query / 1e6, loop)}")
     for deck in ("standard", "jass", "skat", "doppelkopf"):
         rate, per_action = bench_rounds(args.games, Rules.for_deck(deck))
-        print(f"{deck:>10}: {rate:7.0f} rounds/s, {per_action:5.1f} us/action")
+        print(
+            f"{deck:>10}: {rate:7.0f} rounds/s, {per_action:5.1f} us/action; a round = "
+            f"{iterations(1 / rate, loop)}"
+        )
+    loop = min(loop, loop_seconds())
+    print(f"bare loop: {loop * 1e9:.1f} ns an iteration (best, before and after)")
     lengths = [play_round(seed, Rules.for_deck("standard")) for seed in range(200)]
     print(f"standard round: median {statistics.median(lengths):.0f} actions")
 

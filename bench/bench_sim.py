@@ -33,6 +33,10 @@ import sys
 import time
 from pathlib import Path
 
+if __package__ in (None, ""):  # run as a script: make `bench` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.reference import iterations, loop_seconds
 from stress_tui.core.engine import Action, Game
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Driver
@@ -252,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     if result.invariant_violations:
         print(f"invariant violations: {result.invariant_violations}", file=sys.stderr)
         return 1
+    loop = loop_seconds()
     cpu_rates, wall_rates = [], []
     for _ in range(args.repeat):
         cpu, wall = _run(rules, players, args.games, args.seed)
@@ -262,6 +267,11 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.deck}, {players[0]} vs {players[1]}, {args.games} rounds, seed {args.seed}: "
         f"{best:.0f} rounds/s (best of {args.repeat}, CPU time; "
         f"median {statistics.median(cpu_rates):.0f}; wall best {max(wall_rates):.0f})"
+    )
+    loop = min(loop, loop_seconds())
+    print(
+        f"a round = {iterations(1 / best, loop)} of a bare Python loop "
+        f"({loop * 1e9:.1f} ns an iteration here, best before and after)"
     )
     if (args.deck, args.p1, args.p2) == ("standard", "normal", "normal"):
         verdict = "meets" if best >= TARGET else "below"

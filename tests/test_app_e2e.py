@@ -749,7 +749,7 @@ def test_a_round_left_before_anything_happened_leaves_no_replay(data_dir: Path) 
     with game() as s:
         assert pile_top(s, 0) == ""  # still counting to the first flip
         quit_cleanly(s)
-    assert list((data_dir / "replays").iterdir()) == []
+    assert list((data_dir / "replays").glob("*")) == []  # (the folder is not even made)
 
 
 def test_a_broken_record_file_is_reported_once_and_never_written(data_dir: Path) -> None:

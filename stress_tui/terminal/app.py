@@ -23,7 +23,6 @@ import functools
 import gc
 import os
 import random
-import secrets
 import sys
 import traceback
 from collections.abc import Callable, Coroutine
@@ -59,7 +58,9 @@ class App(Screen):
     controller: GameController
 
     def __init__(self, term: Terminal, settings: Settings, colour: bool = True) -> None:
-        self.seed = settings.seed if settings.seed is not None else secrets.randbelow(10**6)
+        self.seed = (
+            settings.seed if settings.seed is not None else random.SystemRandom().randrange(10**6)
+        )
         """The match's seed (shown on the result screen to replay the deal)."""
         position = os.environ.get(POSITION_ENV)
         self.first_game: Game | None = None

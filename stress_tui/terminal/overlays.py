@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from stress_tui.core.rulestext import plain_words
-from stress_tui.core.stats import PlayerStats, RoundStats
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import Intent, key_label
 from stress_tui.terminal.layout import minimum_size
 from stress_tui.terminal.scene import Scene
+
+if TYPE_CHECKING:  # a round's statistics, loaded once a round has ended
+    from stress_tui.core.stats import PlayerStats, RoundStats
 
 
 def draw_too_small(view: Scene, palette: Palette, canvas: Canvas) -> None:

@@ -7,8 +7,12 @@ ends the round, the log finishes the replay, measures the round (``stress_tui.co
 and counts it in the record kept across matches (``stress_tui.storage.record``); the
 result screen reads what came of it from ``ended``.
 
-A recording or record problem (a data directory that cannot be written, a broken record
-file) is said once (``warn``) and the game plays on without it; it never ends the game.
+The files are first touched when the round's first action is applied: the replay is
+opened then (a round left during its first count leaves none), and, in the first round,
+the record is checked; so nothing of the storage is loaded before the table is on
+screen. A recording or record problem (a data directory that cannot be written, a broken
+record file) is said once (``warn``) and the game plays on without it; it never ends the
+game.
 Only a round dealt from a seed is recorded and counted: a position set up from notation
 has no seed to replay it from.
 """
@@ -18,16 +22,16 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from stress_tui.core.engine import Action, Event, Game, RoundDrawn, RoundWon
-from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
-from stress_tui.core.stats import RoundStats, round_stats
 from stress_tui.core.table import Table
-from stress_tui.storage.files import StorageError, reason
-from stress_tui.storage.record import Record, count_round
-from stress_tui.storage.replay import Recorder, replay_dir
+
+if TYPE_CHECKING:
+    from stress_tui.core.stats import RoundStats
+    from stress_tui.storage.replay import Recorder
 
 
 @dataclass(frozen=True)
@@ -66,18 +70,12 @@ class RoundLog:
         """Why replays are not written this session (``None``: they are)."""
         self.record_off: str | None = None
         """Why the record is not updated this session (``None``: it is)."""
-        self.warnings: list[str] = []
-        """Said when the first round begins."""
         self.ended: RoundEnd | None = None
         """What came of the round, once it has ended."""
-        try:
-            Record.load()
-        except StorageError as error:
-            self.record_off = str(error)
-            self.warnings.append(
-                "The record file cannot be read: left alone, not updated "
-                "(stress-tui stats says why)"
-            )
+        self.round_number = 1
+        """The round's number in the match (for its replay)."""
+        self.checked = False
+        """Whether the record has been checked (at the first action of the session)."""
 
     def watch(self, table: Table, round_seed: int | None) -> None:
         """Listen to a new round's table (dealt from ``round_seed``, if it was)."""
@@ -90,23 +88,40 @@ class RoundLog:
         table.on_action = self.on_action
 
     def start(self, round_number: int, score: tuple[int, int]) -> None:
-        """The round begins: say what is wrong with the files, open its replay."""
-        for warning in self.warnings:
-            self.warn(warning)
-        self.warnings = []
+        """The round begins (its replay is opened at its first action)."""
+        self.round_number = round_number
         self.score = score
         self.recorder = None
-        if self.round_seed is None or self.replays_off is not None:
-            return
-        assert self.table is not None
+
+    def check_files(self) -> None:
+        """Once, before the first action is kept: is the record readable? (Left alone and
+        not updated this session if not.)"""
+        from stress_tui.storage.files import StorageError
+        from stress_tui.storage.record import Record
+
+        self.checked = True
+        try:
+            Record.load()
+        except StorageError as error:
+            self.record_off = str(error)
+            self.warn(
+                "The record file cannot be read: left alone, not updated "
+                "(stress-tui stats says why)"
+            )
+
+    def open_replay(self) -> None:
+        """The round's first action: open its replay."""
+        from stress_tui.storage.replay import Recorder
+
+        assert self.table is not None and self.round_seed is not None
         try:
             self.recorder = Recorder.start(
                 self.table.game,
                 self.round_seed,
                 self.settings.players,
                 self.settings.names,
-                round_number,
-                score,
+                self.round_number,
+                self.score,
             )
         except OSError as error:
             self.stop_recording(error)
@@ -114,7 +129,12 @@ class RoundLog:
     def on_action(self, action: Action, events: list[Event]) -> None:
         """Every action the table applies: kept for the statistics, written to the replay;
         the round's end is counted."""
+        if not self.checked:
+            self.check_files()
+        first = not self.actions
         self.actions.append(action)
+        if first and self.round_seed is not None and self.replays_off is None:
+            self.open_replay()
         if self.recorder is not None:
             try:
                 self.recorder.record(action, events)
@@ -126,6 +146,8 @@ class RoundLog:
 
     def end(self, event: RoundWon | RoundDrawn) -> None:
         """Write the replay's end, measure the round and count it in the record."""
+        from stress_tui.core.stats import round_stats
+
         winner = event.player if isinstance(event, RoundWon) else None
         match_over = winner is not None and self.score[winner] + 1 >= self.rules.wins
         stats = round_stats(self.dealt_game(), self.actions)
@@ -139,6 +161,9 @@ class RoundLog:
 
     def stop_recording(self, error: OSError) -> None:
         """A replay could not be written: say so once, play on without replays."""
+        from stress_tui.storage.files import reason
+        from stress_tui.storage.replay import replay_dir
+
         recorder, self.recorder = self.recorder, None
         if recorder is not None:
             with contextlib.suppress(OSError):
@@ -148,6 +173,8 @@ class RoundLog:
 
     def finish_recording(self) -> str | None:
         """End the round's replay; a line for the result screen."""
+        from stress_tui.storage.files import reason
+
         if self.round_seed is None:
             return "not recorded: a round set up from a position has no seed"
         recorder, self.recorder = self.recorder, None
@@ -166,6 +193,10 @@ class RoundLog:
     def count_in_record(self, stats: RoundStats, match_over: bool) -> str | None:
         """Add the round (and the match) to the record; a line for the result screen if
         that failed (said once: the record is then left alone for the session)."""
+        from stress_tui.core.notation import format_rules
+        from stress_tui.storage.files import StorageError, reason
+        from stress_tui.storage.record import count_round
+
         if self.round_seed is None or self.record_off is not None or stats.winner is None:
             return None
         names, rules = self.settings.names, format_rules(self.rules)

@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from stress_tui.core.engine import Game
 from stress_tui.core.rules import Rules
-from stress_tui.core.stats import RoundStats
 from stress_tui.core.table import Table
 from stress_tui.core.view import TableView, table_view
 from stress_tui.terminal.keys import KeyMap
 from stress_tui.terminal.notices import Notices
+
+if TYPE_CHECKING:  # a round's statistics, loaded once a round has ended
+    from stress_tui.core.stats import RoundStats
 
 
 class Overlay:
