@@ -368,6 +368,11 @@ def test_both_sides_write_a_replay_that_verifies_and_count_the_round(tmp_path: P
         assert winner is not None
         won = record.standing(("Bo", "Ann")[winner], ours.header["rules"])
         assert won.matches_won == 2  # the host's side and the joiner's side each counted it
+        # A network round rates both people, through the same count as one keyboard's.
+        assert len(record.ratings["Ann"].history) == len(record.ratings["Bo"].history) == 2
+        assert record.ratings[("Bo", "Ann")[winner]].rating.rating > 1500
+        for notes in (host.result.notes, joiner.result.notes):
+            assert any(note.startswith("rating: Bo ") and ", Ann " in note for note in notes)
         await host.close()
 
     run(test)

@@ -142,8 +142,8 @@ def test_a_record_changed_by_a_later_version_still_takes_rounds(data: Path) -> N
     count_round(("Ann", "Bo"), "standard", won_by(0), False)
     db = sqlite3.connect(record_path())
     db.executescript(
-        "ALTER TABLE rounds ADD COLUMN rating1 REAL DEFAULT 1500;"
-        "CREATE TABLE streaks (name TEXT PRIMARY KEY, days INTEGER);"
+        "ALTER TABLE rounds ADD COLUMN handicap1 REAL DEFAULT 0;"
+        "CREATE TABLE trophies (name TEXT PRIMARY KEY, count INTEGER);"
         f"PRAGMA user_version = {len(MIGRATIONS) + 1};"
     )
     db.close()

@@ -76,11 +76,12 @@ def test_stats_prints_the_record_as_a_table(data: Path, capsys: pytest.CaptureFi
 
 
 def test_stats_json_is_for_scripts(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert json.loads(run(capsys, "stats", "--json")[1]) == {"players": []}
+    assert json.loads(run(capsys, "stats", "--json")[1])["players"] == []
     record = a_record()
     code, out, err = run(capsys, "stats", "--json")
     assert (code, err) == (0, "")
-    assert json.loads(out) == json.loads(json.dumps(record_json(record)))
+    for key, value in json.loads(json.dumps(record_json(record))).items():
+        assert json.loads(out)[key] == value
     assert json.loads(out)["players"][1]["matches_won"] == 1
 
 

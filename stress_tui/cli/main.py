@@ -25,7 +25,7 @@ import re
 import signal
 import sys
 import textwrap
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
 from stress_tui import __version__
@@ -47,7 +47,7 @@ NOT_A_TERMINAL = "not a terminal (stdin and stdout must be a terminal to play; t
 SIM_DEFAULT_PLAYER = "bot:normal"
 """Who plays a side in ``sim`` when ``--p1``/``--p2`` is not given."""
 
-COMMANDS = ("sim", "replay", "stats", "host", "join", "watch")
+COMMANDS = ("sim", "replay", "stats", "daily", "host", "join", "watch")
 """The commands, after the flags of the game."""
 
 NET_COMMANDS = ("host", "join", "watch")
@@ -55,6 +55,9 @@ NET_COMMANDS = ("host", "join", "watch")
 
 EXIT_DIFFERS = 1
 """``replay --verify``: the replay does not re-simulate to its recorded end."""
+
+EXIT_DAILY_TAKEN = 1
+"""``daily``: the player has had today's daily deal already."""
 
 MAX_SPEED = 100.0
 """The fastest a replay can be watched (``--speed``)."""
@@ -339,7 +342,8 @@ def _build(
         usage=(
             f"{PROG} [OPTION...]\n       {PROG} sim [OPTION...]\n"
             f"       {PROG} replay FILE [--speed X] | --verify FILE | --list\n"
-            f"       {PROG} stats [--json]\n"
+            f"       {PROG} stats [--json | --chart [NAME]]\n"
+            f"       {PROG} daily [--name NAME]\n"
             f"       {PROG} host [--port N] [--name NAME] [OPTION...]\n"
             f"       {PROG} join HOST[:PORT] CODE [--name NAME]\n"
             f"       {PROG} watch HOST[:PORT] CODE"
@@ -506,26 +510,65 @@ def _stats_parser(commands: Any) -> argparse.ArgumentParser:
     stats: argparse.ArgumentParser = commands.add_parser(
         "stats",
         help="print the record across matches",
-        usage=f"{PROG} stats [--json]",
+        usage=f"{PROG} stats [--json | --chart [NAME]]",
         description="Print the record kept across matches, per player name and rule set: "
         "matches and rounds won and lost, the best reaction time and the shortest round "
         f"won (record.sqlite in the data folder for stress-tui: ~/.local/share/stress-tui "
-        f"on Linux, or ${DATA_VAR}).",
+        f"on Linux, or ${DATA_VAR}); then every person's rating (Glicko-2: the rating and "
+        "its deviation, how much it moved over the last matches, the computer level it "
+        "is nearest, the daily streak) and the computer levels' fixed ratings "
+        "(docs/ratings.md).",
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
     )
-    stats.add_argument(
+    shown_as = stats.add_mutually_exclusive_group()
+    shown_as.add_argument(
         "--json",
         action="store_true",
         help="print it as JSON, for scripts",
     )
+    shown_as.add_argument(
+        "--chart",
+        nargs="?",
+        const="",
+        metavar="NAME",
+        help="draw each person's rating and median reaction over their last rounds "
+        "(or NAME's alone), in braille dots, or in ASCII where the output cannot show them",
+    )
     return stats
+
+
+def _daily_parser(commands: Any) -> argparse.ArgumentParser:
+    daily: argparse.ArgumentParser = commands.add_parser(
+        "daily",
+        help="play the daily deal: the same cards for everyone today",
+        usage=f"{PROG} daily [--name NAME] [--keys FILE] [--ascii] [--four-colour]",
+        description="Play today's daily deal (the local date): one round dealt from the "
+        "date alone, the same cards for everyone on any machine, against the computer at "
+        "the normal level, by the standard deck's rules. Once a day per name: the day is "
+        "taken when the cards are dealt, and a second daily the same day is refused "
+        "(exit 1). The result screen shows the day's result, the daily streak and the "
+        "best streak; the replay can be checked by anyone with 'replay --verify' "
+        "(docs/ratings.md).",
+        argument_default=argparse.SUPPRESS,
+        allow_abbrev=False,
+    )
+    daily.add_argument(
+        "--name",
+        metavar="NAME",
+        help="your name (the daily is once a day per name), 1 to 16 characters; default: "
+        "the config file's first name, else Player 1",
+    )
+    daily.add_argument("--keys", metavar="FILE", help="a TOML file of keys ([keys.p1])")
+    _display_flags(daily)
+    return daily
 
 
 _MAKERS: dict[str, Callable[[Any], argparse.ArgumentParser]] = {
     "sim": _sim_parser,
     "replay": _replay_parser,
     "stats": _stats_parser,
+    "daily": _daily_parser,
 }
 """How each command's parser is made (the network's: ``_net_parsers``)."""
 
@@ -774,6 +817,8 @@ def _run(argv: list[str]) -> int:
         return _replay(args, config)
     if args.command in ("host", "join", "watch"):
         return _network(args, config)
+    if args.command == "daily":
+        return _daily(args, config)
     settings = settings_from_args(args, config)
     if args.print_config:
         from stress_tui.cli.config import to_toml
@@ -892,6 +937,12 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
         from stress_tui.core.text import harmless
 
         verdict = replays.verify(replay)
+        if verdict.ok and "daily" in replay.header:
+            from stress_tui.players.daily import computer_problem
+
+            wrong = computer_problem(replay.new_game(), replay.actions, replay.seed)
+            if wrong is not None:
+                verdict = replays.Verdict(False, f"{replay.path}: {wrong}")
         print(harmless(verdict.message, None))
         return 0 if verdict.ok else EXIT_DIFFERS
     if not _is_terminal():
@@ -958,11 +1009,73 @@ def _network(args: argparse.Namespace, config: Config) -> int:
         return netplay.run_join(settings, address, port, code, name, watch=command == "watch")
 
 
+def _daily(args: argparse.Namespace, config: Config) -> int:
+    """``daily``: today's deal against the computer, once a day per name."""
+    import datetime
+
+    from stress_tui.core.daily import COMPUTER_NAME, PLAYERS, daily_rules, daily_seed
+    from stress_tui.core.rules import HOUSE_RULES
+    from stress_tui.core.settings import Settings
+    from stress_tui.core.text import BadName, check_name, harmless
+    from stress_tui.storage.files import StorageError, reason
+    from stress_tui.storage.record import DailyTaken, claim_daily
+
+    for key in ("seed", "p1", "p2", "names", *(rule.name for rule in HOUSE_RULES)):
+        if getattr(args, _dest(key), None) is not None:
+            raise UsageError(f"--{key}: not with the daily command (the same deal for everyone)")
+    if args.rules or args.print_config:
+        raise UsageError(f"{'--rules' if args.rules else '--print-config'}: not with daily")
+    given = getattr(args, "name", None)
+    try:
+        name = check_name(given if given is not None else (config.names or Settings().names)[0])
+    except BadName as error:
+        raise UsageError(f"--name: {error}") from None
+    if name.casefold() == COMPUTER_NAME.casefold():
+        raise UsageError(f"--name: {COMPUTER_NAME} is the computer's name at the daily")
+    day = datetime.date.today().isoformat()
+    keymap, key_files = _keymap(getattr(args, "keys", None), config)
+    settings = Settings(
+        rules=daily_rules(),
+        seed=daily_seed(day),
+        names=(name, COMPUTER_NAME),
+        players=PLAYERS,
+        ascii=_first(getattr(args, "ascii", None), config.ascii, False),
+        four_colour=_first(getattr(args, "four_colour", None), config.four_colour, False),
+        keymap=keymap,
+    )
+    if keymap is not None:
+        _check_keymap(settings, key_files)
+    if not _is_terminal():
+        _say(NOT_A_TERMINAL)
+        return EXIT_USAGE
+    try:
+        claim_daily(name, day)
+    except DailyTaken as taken:
+        how = {True: "won", False: "lost", None: "left before the end"}[taken.won]
+        _say(f"daily: {harmless(name)} has had today's daily deal ({how}); the next is tomorrow's")
+        return EXIT_DAILY_TAKEN
+    except StorageError as error:
+        _say(f"daily: the record keeps each daily once a day: {error}")
+        return EXIT_USAGE
+    except OSError as error:
+        _say(
+            f"daily: the record keeps each daily once a day, and cannot be written: {reason(error)}"
+        )
+        return EXIT_USAGE
+    from stress_tui.terminal.app import run_daily
+
+    with _terminal_output():
+        return run_daily(settings, day)
+
+
 def _stats(args: argparse.Namespace) -> int:
+    import datetime
     import json
 
     from stress_tui.storage.files import StorageError, reason
+    from stress_tui.storage.ratings import ratings_json, ratings_table
     from stress_tui.storage.record import Record, record_json, record_path, record_table
+    from stress_tui.terminal.draw.chart import can_encode
 
     try:
         record = Record.load()
@@ -972,11 +1085,67 @@ def _stats(args: argparse.Namespace) -> int:
     except OSError as error:  # locked by another program past the wait, a read error
         _say(f"{record_path()}: cannot read: {reason(error)}")
         return EXIT_OUTPUT
+    today = datetime.date.today().isoformat()
+    encoding = getattr(sys.stdout, "encoding", None)
+    chart = getattr(args, "chart", None)
+    if chart is not None:
+        return _charts(record.ratings, chart, ascii_=not can_encode(encoding))
     if getattr(args, "json", False):
-        print(json.dumps(record_json(record), indent=2))
-    else:
+        print(json.dumps({**record_json(record), **ratings_json(record.ratings, today)}, indent=2))
+    elif not record.standings:
         print(record_table(record))
+    else:
+        plus_minus = "±" if can_encode(encoding, "±") else "+-"
+        print(record_table(record))
+        print()
+        print(ratings_table(record.ratings, today, display_width(), plus_minus))
     return 0
+
+
+def _charts(ratings: Mapping[str, Any], name: str, ascii_: bool) -> int:
+    """``stats --chart [NAME]``: every person's chart (or NAME's), in ASCII if asked."""
+    from stress_tui.core.text import harmless
+    from stress_tui.terminal.ratingchart import rating_chart
+
+    if name and name not in ratings:
+        raise UsageError(f"--chart: nobody named {harmless(name, 20)!r} in the record")
+    chosen = [name] if name else sorted(ratings)
+    if not chosen:
+        print("No rounds rated yet.")
+        return 0
+    width = _output_width() or 80
+    measure = display_width()
+    charts = [
+        "\n".join(rating_chart(who, ratings[who].history, width, ascii=ascii_, measure=measure))
+        for who in chosen
+    ]
+    print("\n\n".join(charts))
+    return 0
+
+
+def _output_width() -> int | None:
+    """The columns of the terminal the output goes to (``COLUMNS`` if set); ``None`` when
+    it goes to a file or a pipe and nobody said."""
+    import shutil
+
+    if os.environ.get("COLUMNS", "").strip().isdigit():
+        return max(20, int(os.environ["COLUMNS"]))
+    try:
+        if sys.stdout is not None and sys.stdout.isatty():
+            return shutil.get_terminal_size().columns
+    except ValueError:
+        pass
+    return None
+
+
+def display_width() -> Callable[[str], int]:
+    """How many columns a text takes on a terminal (blessed's ``length``: a CJK character
+    two), without asking the terminal anything."""
+    import io
+
+    from blessed import Terminal
+
+    return Terminal(kind="dumb", stream=io.StringIO(), force_styling=False).length
 
 
 # --------------------------------------------------------------------------- output

@@ -16,6 +16,7 @@ from stress_tui.core.engine import Action, Game
 from stress_tui.core.notation import format_rules
 from stress_tui.core.stats import RoundStats, round_stats
 from stress_tui.storage.files import StorageError, reason
+from stress_tui.storage.ratings import rating_notes
 from stress_tui.storage.record import count_round
 from stress_tui.storage.replay import Recorder
 
@@ -48,7 +49,8 @@ def save_round(
     count: bool = True,
 ) -> RoundFiles:
     """Write the replay of ``actions`` played on ``dealt`` (the round as dealt, which is
-    not changed) and, for a finished round, count it (and the match) in the record."""
+    not changed) and, for a finished round, count it (and the match) in the record, which
+    rates both players as any round between two people (a note says how it moved)."""
     notes: list[str] = []
     replay: str | None = None
     game = dealt.copy()
@@ -77,9 +79,12 @@ def save_round(
     if count and stats.winner is not None:
         rules = format_rules(dealt.rules)
         try:
-            count_round(names, rules, stats, match_over)
+            counted = count_round(names, rules, stats, match_over, kinds=PLAYERS)
         except StorageError:
             notes.append("record not updated: the file cannot be read (stress-tui stats says why)")
         except OSError as error:
             notes.append(f"record not updated ({reason(error)})")
+        else:
+            if counted is not None:
+                notes += rating_notes(names, counted.before, counted.after)
     return RoundFiles(stats, tuple(notes), replay)

@@ -8,6 +8,13 @@ lost, best reaction, shortest round won) is summed from the rows when it is read
 SQLite locks the file for the few milliseconds of a write and the other waits for it
 (``BUSY_SECONDS``). Why SQLite and not a JSON file with a lock: ``docs/replays.md``.
 
+Each round's row also keeps the ratings of the people who played it, as they stand after
+it (``stress_tui.storage.ratings``: Glicko-2, a computer level a fixed anchor), worked out
+in the same transaction from their ratings in the rows before it, so that two games
+counting rounds at once never rate a round from a rating the other has since changed. A
+daily deal is taken in the ``dailies`` table when it is dealt (``claim_daily``), once a
+day per name, and its result written there with the round.
+
 A record written by earlier versions (``record.json``, standings only) is carried over:
 read as long as there is no database, copied into its ``carried`` table in the same
 transaction that makes the database, then left as it was (never written again).
@@ -31,9 +38,11 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
+from stress_tui.core.daily import BadDate, Streak, check_date, streaks
 from stress_tui.core.notation import NotationError, format_rules, parse_rules
+from stress_tui.core.rating import Rating
 from stress_tui.core.stats import RoundStats
 from stress_tui.core.text import MAX_NAME, harmless
 from stress_tui.storage.files import (
@@ -45,6 +54,7 @@ from stress_tui.storage.files import (
     open_regular,
     read_json,
 )
+from stress_tui.storage.ratings import HUMAN, PlayerRating, Point, fold, rate_round
 
 
 @dataclass
@@ -92,6 +102,37 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (name, rules)
     );
     """,
+    # 2: who played each side (human, bot:LEVEL), so that people and computers are counted
+    # apart; rounds counted before say nothing and are taken for people's.
+    """
+    ALTER TABLE rounds ADD COLUMN kind1 TEXT NOT NULL DEFAULT 'human';
+    ALTER TABLE rounds ADD COLUMN kind2 TEXT NOT NULL DEFAULT 'human';
+    """,
+    # 3: each person's rating after every round, each player's median reaction, and the
+    # daily deal. Rounds counted before (and by earlier versions since) have rated = 0 and
+    # are rated, oldest first, by the next round this version counts.
+    """
+    ALTER TABLE rounds ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;  -- 1: ratings worked out
+    ALTER TABLE rounds ADD COLUMN rating1 REAL;      -- player 1's rating after the round
+    ALTER TABLE rounds ADD COLUMN deviation1 REAL;   -- (NULL: a computer, or not rated)
+    ALTER TABLE rounds ADD COLUMN volatility1 REAL;
+    ALTER TABLE rounds ADD COLUMN rating2 REAL;
+    ALTER TABLE rounds ADD COLUMN deviation2 REAL;
+    ALTER TABLE rounds ADD COLUMN volatility2 REAL;
+    ALTER TABLE rounds ADD COLUMN median1 REAL;      -- each player's median play reaction
+    ALTER TABLE rounds ADD COLUMN median2 REAL;
+    ALTER TABLE rounds ADD COLUMN daily TEXT;        -- the day of a daily deal, YYYY-MM-DD
+    CREATE INDEX rounds_by_name1 ON rounds (name1, id);
+    CREATE INDEX rounds_by_name2 ON rounds (name2, id);
+    CREATE INDEX rounds_unrated ON rounds (id) WHERE rated = 0;
+    CREATE TABLE dailies (
+        day TEXT NOT NULL,                 -- the local date it was dealt on, YYYY-MM-DD
+        name TEXT NOT NULL,                -- the person who played it
+        started TEXT NOT NULL,             -- when it was dealt, ISO 8601 in UTC
+        won INTEGER CHECK (won IN (0, 1)), -- NULL: left before the end (or being played)
+        PRIMARY KEY (day, name)
+    );
+    """,
 )
 """The schema, as the steps that build it; ``PRAGMA user_version`` is how many have run."""
 
@@ -121,6 +162,22 @@ _STANDINGS = """
 """
 """Every standing, summed from the carried standings and both sides of every round."""
 
+KINDS_VERSION = 2
+"""The schema version from which rounds say who played each side."""
+
+RATINGS_VERSION = 3
+"""The schema version from which rounds keep ratings and medians, and dailies are kept."""
+
+_RATED_COLUMNS = (
+    "rated, rating1, deviation1, volatility1, rating2, deviation2, volatility2, median1, median2"
+)
+
+_ROUNDS = """
+    SELECT name1, name2, {kinds}, winner, match_over, {rated} FROM rounds ORDER BY id
+"""
+"""Every round, oldest first, for the ratings (``{kinds}``, ``{rated}``: the columns, or
+what a record written before they were added stands for)."""
+
 
 def record_path() -> Path:
     """Where the record is kept."""
@@ -135,9 +192,15 @@ def legacy_path(path: Path) -> Path:
 class Record:
     """Standings by player name and rule set, as read from the record."""
 
-    def __init__(self, standings: dict[str, dict[str, Standing]] | None = None) -> None:
+    def __init__(
+        self,
+        standings: dict[str, dict[str, Standing]] | None = None,
+        ratings: dict[str, PlayerRating] | None = None,
+    ) -> None:
         self.standings = standings if standings is not None else {}
         """Player name -> rule set (as in the notation) -> standing."""
+        self.ratings = ratings if ratings is not None else {}
+        """Person's name -> rating, its history and the dailies played."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> Record:
@@ -147,18 +210,20 @@ class Record:
         ``StorageError`` in one line, and is left as it is."""
         path = path if path is not None else record_path()
         rows: list[Any] = []
+        ratings: dict[str, PlayerRating] = {}
         made = False
         if _present(path):
             with _open(path, create=False) as (db, version):
                 made = version > 0
                 if made:
                     rows = _query(db, path, _STANDINGS)
+                    ratings = _ratings(db, path, version)
         if not made:  # no database yet: an earlier version's record, if there is one
             try:
                 return cls(_read_legacy(legacy_path(path)))
             except Missing:
                 return cls()
-        record = cls()
+        record = cls(ratings={_shown_name(name): rating for name, rating in ratings.items()})
         for name, rules, *values in rows:
             shown = record.standing(_shown_name(name), _shown_rules(rules))
             _add(shown, Standing(*values), path)
@@ -177,6 +242,33 @@ class Record:
         ]
 
 
+@dataclass(frozen=True)
+class Counted:
+    """What counting a round did to the ratings and the daily streak."""
+
+    before: tuple[Rating | None, Rating | None]
+    """Each side's rating before the round (``None``: not rated: a computer, or nobody to
+    be rated against)."""
+    after: tuple[Rating | None, Rating | None]
+    """Each side's rating after it."""
+    daily: bool | None = None
+    """For a daily deal: whether it was counted as the day's (``False``: that person's
+    daily of the day was already over, so the round is not counted at all)."""
+    streak: Streak | None = None
+    """After a daily deal counted: the person's daily streak and best streak."""
+
+
+class DailyTaken(Exception):
+    """The day's daily deal has been dealt to this name already."""
+
+    def __init__(self, day: str, name: str, won: bool | None) -> None:
+        super().__init__(day, name, won)
+        self.day = day
+        self.name = name
+        self.won = won
+        """How it went: won, lost, or ``None``: left before its end (or being played)."""
+
+
 def count_round(
     names: tuple[str, str],
     rules: str,
@@ -184,28 +276,262 @@ def count_round(
     match_over: bool,
     path: Path | None = None,
     when: datetime | None = None,
-) -> None:
-    """Add a finished round (and whether it won the match) to the record, in one
+    kinds: tuple[str, str] = (HUMAN, HUMAN),
+    daily: str | None = None,
+) -> Counted | None:
+    """Add a finished round (and whether it won the match), with who played each side
+    (``human`` or ``bot:LEVEL``) and the people's ratings after it, to the record, in one
     transaction: it is counted whole or not at all, whatever other games write beside
-    it. A round without a winner is not counted. ``StorageError`` if the record cannot be
-    read or is not one (it is then left alone); ``OSError`` if it cannot be written
-    (a file where the data folder should be, a full disk, another program holding it)."""
-    if result.winner is None:
-        return
+    it. A round without a winner is not counted (a daily's is, as not won). ``daily``: the
+    day of the daily deal the round was (its person: the human side), whose result is
+    written in the same transaction; a daily whose day is already over for that name is
+    not counted at all. Returns what it did to the ratings and the streak (``None``: not
+    counted). ``StorageError`` if the record cannot be read or is not one (it is then
+    left alone); ``OSError`` if it cannot be written (a file where the data folder should
+    be, a full disk, another program holding it)."""
+    if result.winner is None and daily is None:
+        return None
     path = path if path is not None else record_path()
     finished = (when or datetime.now(timezone.utc)).isoformat(timespec="seconds")
     reactions = [player.best_reaction for player in result.players]
+    medians = [player.median_reaction for player in result.players]
     if not _present(path):
         with contextlib.suppress(Missing):
             _read_legacy(legacy_path(path))  # broken: say so before making a database
     with _open(path, create=True) as (db, _), _writing(db, path):
+        counted: bool | None = None
+        streak: Streak | None = None
+        if daily is not None:
+            side = kinds.index(HUMAN) if HUMAN in kinds else 0
+            counted = _end_daily(db, path, daily, names[side], result.winner == side)
+            if counted:
+                streak = streaks(_dailies(db, path, names[side]), daily)
+        if result.winner is None or counted is False:
+            return Counted((None, None), (None, None), counted, streak)
+        _catch_up(db, path)
+        current = {
+            name: _current(db, path, name)
+            for name, kind in zip(names, kinds, strict=True)
+            if kind == HUMAN
+        }
+        after = rate_round(names, kinds, result.winner, current.__getitem__)
         _execute(
             db,
             path,
             "INSERT INTO rounds (finished, rules, name1, name2, winner, seconds, reaction1, "
-            "reaction2, match_over) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (finished, rules, *names, result.winner, result.seconds, *reactions, match_over),
+            f"reaction2, match_over, kind1, kind2, daily, {_RATED_COLUMNS}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                finished,
+                rules,
+                *names,
+                result.winner,
+                result.seconds,
+                *reactions,
+                match_over,
+                *kinds,
+                daily,
+                *_rating_values(after[0]),
+                *_rating_values(after[1]),
+                *medians,
+            ),
         )
+        before = [
+            current[name] if rating is not None else None
+            for name, rating in zip(names, after, strict=True)
+        ]
+        return Counted((before[0], before[1]), after, counted, streak)
+
+
+def claim_daily(
+    name: str, day: str, path: Path | None = None, when: datetime | None = None
+) -> None:
+    """Take the daily deal of ``day`` for ``name`` as it is dealt: from now on it is
+    played (a round left before its end counts as not won, since its cards have been
+    seen). ``DailyTaken`` if it was taken already; ``StorageError`` and ``OSError`` as
+    for ``count_round``."""
+    path = path if path is not None else record_path()
+    started = (when or datetime.now(timezone.utc)).isoformat(timespec="seconds")
+    if not _present(path):
+        with contextlib.suppress(Missing):
+            _read_legacy(legacy_path(path))
+    with _open(path, create=True) as (db, _), _writing(db, path):
+        rows = _query(db, path, "SELECT won FROM dailies WHERE day = ? AND name = ?", (day, name))
+        if rows:
+            won = rows[0][0]
+            raise DailyTaken(day, name, None if won is None else bool(won))
+        _execute(
+            db,
+            path,
+            "INSERT INTO dailies (day, name, started) VALUES (?, ?, ?)",
+            (day, name, started),
+        )
+
+
+def player_history(name: str, limit: int, path: Path | None = None) -> list[Point]:
+    """A person's last ``limit`` rated rounds, oldest first (for the result screen's
+    chart): read from the record without writing (``[]`` if there is none yet)."""
+    path = path if path is not None else record_path()
+    if not _present(path):
+        return []
+    with _open(path, create=False) as (db, version):
+        if version < RATINGS_VERSION:
+            return []
+        rows = _query(
+            db,
+            path,
+            "SELECT * FROM ("
+            " SELECT id, rating1, deviation1, volatility1, median1, winner = 0, match_over"
+            " FROM rounds WHERE name1 = ? AND rating1 IS NOT NULL"
+            " UNION ALL"
+            " SELECT id, rating2, deviation2, volatility2, median2, winner = 1, match_over"
+            " FROM rounds WHERE name2 = ? AND rating2 IS NOT NULL"
+            ") ORDER BY id DESC LIMIT ?",
+            (name, name, limit),
+        )
+    points = []
+    for _, rating, deviation, volatility, median, won, over in reversed(rows):
+        points.append(
+            Point(
+                _sound_rating(rating, deviation, volatility, path),
+                _median(median, path),
+                bool(won),
+                bool(over),
+            )
+        )
+    return points
+
+
+# --------------------------------------------------------------------------- ratings
+
+
+def _rating_values(rating: Rating | None) -> tuple[float | None, float | None, float | None]:
+    if rating is None:
+        return (None, None, None)
+    return (rating.rating, rating.deviation, rating.volatility)
+
+
+def _current(db: sqlite3.Connection, path: Path, name: str) -> Rating:
+    """A person's rating after the last rated round they played (a new player's if none)."""
+    best: tuple[int, Rating] | None = None
+    for side in ("1", "2"):
+        rows = _query(
+            db,
+            path,
+            f"SELECT id, rating{side}, deviation{side}, volatility{side} FROM rounds "
+            f"WHERE name{side} = ? AND rating{side} IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (name,),
+        )
+        if rows and (best is None or rows[0][0] > best[0]):
+            row_id, rating, deviation, volatility = rows[0]
+            best = (row_id, _sound_rating(rating, deviation, volatility, path))
+    return best[1] if best is not None else Rating()
+
+
+def _catch_up(db: sqlite3.Connection, path: Path) -> None:
+    """Rate the rounds not rated yet (counted before ratings were kept, or by an earlier
+    version since), oldest first, each from the ratings before it."""
+    rows = _query(
+        db,
+        path,
+        "SELECT id, name1, name2, kind1, kind2, winner FROM rounds WHERE rated = 0 ORDER BY id",
+    )
+    for row_id, name1, name2, kind1, kind2, winner in rows:
+        names, kinds = (str(name1), str(name2)), (str(kind1), str(kind2))
+        after = rate_round(names, kinds, int(winner), lambda name: _current(db, path, name))
+        _execute(
+            db,
+            path,
+            "UPDATE rounds SET rated = 1, rating1 = ?, deviation1 = ?, volatility1 = ?, "
+            "rating2 = ?, deviation2 = ?, volatility2 = ? WHERE id = ?",
+            (*_rating_values(after[0]), *_rating_values(after[1]), row_id),
+        )
+
+
+def _ratings(db: sqlite3.Connection, path: Path, version: int) -> dict[str, PlayerRating]:
+    """Every person's ratings and dailies, from the rounds oldest first (the rounds not
+    rated yet rated here, as the next write will rate them)."""
+    kinds = "kind1, kind2" if version >= KINDS_VERSION else "'human', 'human'"
+    rated = _RATED_COLUMNS if version >= RATINGS_VERSION else "0" + ", NULL" * 8
+    rows = _query(db, path, _ROUNDS.format(kinds=kinds, rated=rated))
+
+    def rounds() -> Iterator[tuple[Any, ...]]:
+        for name1, name2, kind1, kind2, winner, match_over, done, *values in rows:
+            if winner not in (0, 1):
+                raise StorageError(f"{path}: the record is damaged; left as it is")
+            stored = None
+            if done:
+                stored = (
+                    None
+                    if values[0] is None
+                    else _sound_rating(values[0], values[1], values[2], path),
+                    None
+                    if values[3] is None
+                    else _sound_rating(values[3], values[4], values[5], path),
+                )
+            medians = (_median(values[6], path), _median(values[7], path))
+            yield (
+                (str(name1), str(name2)),
+                (str(kind1), str(kind2)),
+                winner,
+                match_over,
+                medians,
+                stored,
+            )
+
+    ratings = fold(rounds())
+    if version >= RATINGS_VERSION:
+        for day, name, won in _query(db, path, "SELECT day, name, won FROM dailies ORDER BY day"):
+            try:
+                check_date(str(day))
+            except BadDate:
+                raise StorageError(f"{path}: the record is damaged; left as it is") from None
+            ratings.setdefault(str(name), PlayerRating()).dailies.append((str(day), won == 1))
+    return ratings
+
+
+def _end_daily(db: sqlite3.Connection, path: Path, day: str, name: str, won: bool) -> bool:
+    """Write how the daily of ``day`` went for ``name``; ``False`` if it was not under way
+    (already over, or never dealt to that name)."""
+    try:
+        changed = db.execute(
+            "UPDATE dailies SET won = ? WHERE day = ? AND name = ? AND won IS NULL",
+            (int(won), day, name),
+        ).rowcount
+    except sqlite3.Error as error:
+        raise _os_error(error, path) from None
+    return changed == 1
+
+
+def _dailies(db: sqlite3.Connection, path: Path, name: str) -> list[tuple[str, bool]]:
+    rows = _query(db, path, "SELECT day, won FROM dailies WHERE name = ?", (name,))
+    return [(str(day), won == 1) for day, won in rows]
+
+
+def _sound_rating(rating: Any, deviation: Any, volatility: Any, path: Path) -> Rating:
+    """A rating read from the record, checked to be one (finite, the deviation and the
+    volatility not negative)."""
+    if not (_number(rating) and _seconds_value(deviation) and _seconds_value(volatility)):
+        raise StorageError(f"{path}: the record is damaged; left as it is")
+    return Rating(float(rating), float(deviation), float(volatility))
+
+
+def _median(value: Any, path: Path) -> float | None:
+    if value is None:
+        return None
+    if not _seconds_value(value):
+        raise StorageError(f"{path}: the record is damaged; left as it is")
+    return float(value)
+
+
+def _number(value: object) -> TypeGuard[int | float]:
+    """Whether a value read from the record is a finite number (not a flag, not text)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # a whole number too large for a float
+        return False
 
 
 # --------------------------------------------------------------------------- the database
@@ -303,9 +629,9 @@ def _carry_over(db: sqlite3.Connection, path: Path) -> None:
             )
 
 
-def _query(db: sqlite3.Connection, path: Path, sql: str) -> list[Any]:
+def _query(db: sqlite3.Connection, path: Path, sql: str, values: tuple[Any, ...] = ()) -> list[Any]:
     try:
-        return db.execute(sql).fetchall()
+        return db.execute(sql, values).fetchall()
     except sqlite3.Error as error:
         raise _os_error(error, path) from None
 
@@ -385,12 +711,7 @@ def _sound(standing: Standing) -> bool:
 
 
 def _seconds_value(value: object) -> bool:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    try:
-        return math.isfinite(value) and value >= 0
-    except OverflowError:  # a whole number too large for a float
-        return False
+    return _number(value) and value >= 0
 
 
 LEGACY_VERSION = 1

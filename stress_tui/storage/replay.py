@@ -7,7 +7,9 @@ round is played the file is ``NAME.jsonl.part``; it is renamed to ``NAME.jsonl``
 round ends, so each round has a file of its own and no round can spoil another.
 
 Playing the actions back on a game dealt from the same seed gives the same events: the
-engine is deterministic. ``verify`` checks exactly that.
+engine is deterministic. ``verify`` checks exactly that; for a daily deal (its header
+names the day) also that it was dealt from that day's seed, by the daily's rules, with
+the daily's players (``stress_tui.core.daily``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from stress_tui.core.codec import (
     seconds,
     whole,
 )
+from stress_tui.core.daily import PLAYERS as DAILY_PLAYERS
+from stress_tui.core.daily import BadDate, daily_rules, daily_seed
 from stress_tui.core.engine import RULES_VERSION, Action, Event, Game, MalformedActionError
 from stress_tui.core.notation import (
     NotationError,
@@ -78,6 +82,7 @@ _HEADER_FIELDS: dict[str, Callable[[Any], bool]] = {
     "round": whole,
     "score": lambda v: _two(v, int),
     "engine": lambda v: whole(v) and v >= 1,
+    "daily": lambda v: isinstance(v, str),
 }
 """Header fields a reader may rely on, each with its check (when present)."""
 
@@ -183,8 +188,10 @@ class Recorder:
         round_number: int,
         score: tuple[int, int],
         folder: Path | None = None,
+        daily: str | None = None,
     ) -> Recorder:
-        """Open a replay for a round about to be played."""
+        """Open a replay for a round about to be played (``daily``: the day of the daily
+        deal it is, which ``verify`` checks it was dealt from)."""
         now = datetime.now(timezone.utc)
         folder = folder if folder is not None else replay_dir()
         stem = now.strftime("%Y%m%d-%H%M%S-%f")
@@ -198,6 +205,8 @@ class Recorder:
             "round": round_number,
             "score": list(score),
         }
+        if daily is not None:
+            header["daily"] = daily
         return cls(folder / f"{stem}.jsonl", header)
 
     def record(self, action: Action, events: list[Event]) -> None:
@@ -411,9 +420,36 @@ def verify(replay: Replay) -> Verdict:
     winner = game.state.winner
     who = "nobody" if winner is None else replay.header.get("names", ["p1", "p2"])[winner]
     under = f" (played under rules version {replay.engine})" if older else ""
+    day = replay.header.get("daily")
+    if day is None:
+        return Verdict(
+            True, f"{replay.path}: verified, {len(replay.actions)} actions, winner {who}{under}"
+        )
+    problem = daily_problem(replay)
+    if problem is not None:
+        return Verdict(False, f"{replay.path}: {problem}")
     return Verdict(
-        True, f"{replay.path}: verified, {len(replay.actions)} actions, winner {who}{under}"
+        True,
+        f"{replay.path}: verified, the daily deal of {day} (dealt from its seed), "
+        f"{len(replay.actions)} actions, winner {who}{under}",
     )
+
+
+def daily_problem(replay: Replay) -> str | None:
+    """Why a replay that says it is a daily deal is not that day's (``None``: it is: the
+    seed is the day's, the rules and the players the daily's)."""
+    day = str(replay.header.get("daily"))
+    try:
+        seed = daily_seed(day)
+    except BadDate:
+        return f"not a daily deal: its day {harmless(day, 20)!r} is not a date"
+    if replay.seed != seed:
+        return f"not the daily deal of {day}: dealt from seed {replay.seed}, not the day's {seed}"
+    if format_rules(parse_rules(replay.header["rules"])) != format_rules(daily_rules()):
+        return f"not the daily deal of {day}: not played by the daily's rules"
+    if replay.header.get("players") != list(DAILY_PLAYERS):
+        return f"not the daily deal of {day}: not a person against the daily's computer"
+    return None
 
 
 def _canonical(position: object) -> object:

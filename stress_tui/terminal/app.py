@@ -42,6 +42,7 @@ from stress_tui.terminal.screen import Screen
 from stress_tui.terminal.session import (
     EXIT_CRASH,
     EXIT_NOT_A_TERMINAL,
+    EXIT_QUIT,
     EXIT_SIGHUP,
     EXIT_SIGINT,
     GONE,
@@ -164,7 +165,7 @@ class App(Screen):
         match_over = winner is not None and self.match.winner is not None
         ended = self.log.ended
         assert ended is not None
-        return Result(winner, match_over, stats=ended.stats, notes=ended.notes)
+        return Result(winner, match_over, stats=ended.stats, notes=ended.notes, charts=ended.charts)
 
     def advance(self, now: float) -> None:
         """Carry out what the table has due by ``now``."""
@@ -215,9 +216,65 @@ class App(Screen):
         )
 
 
+class DailyApp(App):
+    """The daily deal: one round, dealt from the day's seed (``settings.seed``) itself,
+    against the computer at the daily's level with a random source of the day's; Enter
+    on its result leaves. The command line has taken the day for the player already."""
+
+    def __init__(self, term: Terminal, settings: Settings, day: str, colour: bool = True) -> None:
+        self.day = day
+        """The day of the deal (``YYYY-MM-DD``)."""
+        super().__init__(term, settings, colour)
+        self.log.daily = day
+
+    def new_table(self, game: Game | None = None) -> Table:
+        """The day's deal (never a position from the test hook: it would not be the
+        day's), and the computer of the day."""
+        from stress_tui.players.daily import daily_bot
+
+        game = Game.deal(self.rules, random.Random(self.seed))
+        table = Table(game, drivers=(daily_bot(self.seed),))
+        self.log.watch(table, self.seed)
+        return table
+
+    def end_round(self, event: RoundWon | RoundDrawn) -> Result:
+        """The day's result, with the streak."""
+        from stress_tui.core.daily import BOT_SIDE
+
+        result = super().end_round(event)
+        name = self.settings.names[1 - BOT_SIDE]
+        if result.winner is None:
+            said = "drawn"
+            result.headline = f"The daily deal of {self.day}: nobody can play on, a draw"
+        else:
+            said = "won" if result.winner != BOT_SIDE else "lost"
+            result.headline = f"{name} {said} the daily deal of {self.day}!"
+        counted = self.log.counted
+        lines = []
+        if counted is not None and counted.daily is False:
+            lines.append(f"not counted: {name}'s daily of {self.day} was over already")
+        elif counted is not None and counted.streak is not None:
+            streak = counted.streak
+            lines.append(
+                f"daily {self.day}: {said}   streak {streak.current}   best streak {streak.best}"
+            )
+        result.notes = (*lines, *result.notes)
+        result.again = "leave"
+        return result
+
+    def next_round(self) -> None:
+        """One round a day: Enter on the result leaves."""
+        self.finish(EXIT_QUIT)
+
+
 def run(settings: Settings) -> int:
     """Play in this terminal until quit; return the exit status."""
     return run_screen(functools.partial(App, settings=settings))
+
+
+def run_daily(settings: Settings, day: str) -> int:
+    """Play the daily deal of ``day`` in this terminal; return the exit status."""
+    return run_screen(functools.partial(DailyApp, settings=settings, day=day))
 
 
 def run_screen(make: Callable[..., Screen]) -> int:

@@ -13,7 +13,7 @@ from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import Intent, key_label
 from stress_tui.terminal.layout import minimum_size
-from stress_tui.terminal.scene import Scene
+from stress_tui.terminal.scene import Result, Scene
 
 if TYPE_CHECKING:  # a round's statistics, loaded once a round has ended
     from stress_tui.core.stats import PlayerStats, RoundStats
@@ -204,6 +204,10 @@ def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
     blank = [("", "")]
     room = canvas.height - 2
     lines = [*top, *blank, *table, *blank, *notes, *blank, *keys]
+    charts = _chart_lines(view, result, min(canvas.width - 8, 72), canvas.text_width)
+    if charts and len(lines) + len(charts) + 1 <= room:  # a tall window: the charts too
+        drawn = [(text, palette.panel) for text in charts]
+        lines = [*top, *blank, *table, *blank, *drawn, *blank, *notes, *blank, *keys]
     if len(lines) > room:  # a low window: no blank lines around the statistics
         lines = [*top, *blank, *table, *notes, *keys]
     if len(lines) > room:  # lower still: the statistics go
@@ -217,6 +221,22 @@ def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
     if len(lines) > room:
         lines = [*top, *keys]
     _panel(canvas, palette, lines, min_w=40)
+
+
+def _chart_lines(
+    view: Scene, result: Result, width: int, measure: Callable[[str], int]
+) -> list[str]:
+    """The rated people's charts (rating and median reaction), a blank line between."""
+    if not result.charts:
+        return []
+    from stress_tui.terminal.ratingchart import rating_chart
+
+    lines: list[str] = []
+    for name, points in result.charts:
+        if lines:
+            lines.append("")
+        lines += rating_chart(name, points, width, ascii=view.ascii, measure=measure)
+    return lines
 
 
 _STATS_ROWS: tuple[tuple[str, Callable[[PlayerStats], str]], ...] = (

@@ -31,6 +31,8 @@ from stress_tui.core.table import Table
 
 if TYPE_CHECKING:
     from stress_tui.core.stats import RoundStats
+    from stress_tui.storage.ratings import Point
+    from stress_tui.storage.record import Counted
     from stress_tui.storage.replay import Recorder
 
 
@@ -41,13 +43,28 @@ class RoundEnd:
     stats: RoundStats
     """Both players' statistics of the round."""
     notes: tuple[str, ...]
-    """Lines about the round's files: where its replay went, what could not be saved."""
+    """Lines about the round's files: where its replay went, what could not be saved; and
+    how the ratings moved."""
+    counted: Counted | None = None
+    """What counting it did to the ratings and the daily streak (``None``: not counted)."""
+    charts: tuple[tuple[str, tuple[Point, ...]], ...] = ()
+    """Each person rated by the round, with their last rated rounds (for the chart)."""
+
+
+CHART_ROUNDS = 60
+"""The most rounds a result screen's chart looks back on."""
 
 
 class RoundLog:
     """Every round's actions, replay, statistics and place in the record."""
 
-    def __init__(self, settings: Settings, rules: Rules, warn: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        rules: Rules,
+        warn: Callable[[str], None],
+        daily: str | None = None,
+    ) -> None:
         self.settings = settings
         """Who plays (names and kinds, written to the replay and the record)."""
         self.rules = rules
@@ -76,6 +93,10 @@ class RoundLog:
         """The round's number in the match (for its replay)."""
         self.checked = False
         """Whether the record has been checked (at the first action of the session)."""
+        self.daily = daily
+        """The day of the daily deal being played (``None``: not a daily)."""
+        self.counted: Counted | None = None
+        """What counting the last round did (``None``: not counted)."""
 
     def watch(self, table: Table, round_seed: int | None) -> None:
         """Listen to a new round's table (dealt from ``round_seed``, if it was)."""
@@ -122,6 +143,7 @@ class RoundLog:
                 self.settings.names,
                 self.round_number,
                 self.score,
+                daily=self.daily,
             )
         except OSError as error:
             self.stop_recording(error)
@@ -152,7 +174,30 @@ class RoundLog:
         match_over = winner is not None and self.score[winner] + 1 >= self.rules.wins
         stats = round_stats(self.dealt_game(), self.actions)
         notes = [self.finish_recording(), self.count_in_record(stats, match_over)]
-        self.ended = RoundEnd(stats, tuple(note for note in notes if note))
+        counted = self.counted
+        charts: list[tuple[str, tuple[Point, ...]]] = []
+        if counted is not None:
+            from stress_tui.storage.ratings import rating_notes
+
+            notes += rating_notes(self.settings.names, counted.before, counted.after)
+            charts = self.charts(counted)
+        self.ended = RoundEnd(stats, tuple(note for note in notes if note), counted, tuple(charts))
+
+    def charts(self, counted: Counted) -> list[tuple[str, tuple[Point, ...]]]:
+        """The rated people's last rounds, read back from the record (none if it cannot
+        be read: the chart is a nicety, the round is counted)."""
+        from stress_tui.storage.files import StorageError
+        from stress_tui.storage.record import player_history
+
+        found = []
+        for name, rating in zip(self.settings.names, counted.after, strict=True):
+            if rating is None:
+                continue
+            try:
+                found.append((name, tuple(player_history(name, CHART_ROUNDS))))
+            except (StorageError, OSError):
+                return []
+        return found
 
     def dealt_game(self) -> Game:
         """A copy of the round as it began (for its statistics)."""
@@ -197,11 +242,16 @@ class RoundLog:
         from stress_tui.storage.files import StorageError, reason
         from stress_tui.storage.record import count_round
 
-        if self.round_seed is None or self.record_off is not None or stats.winner is None:
+        self.counted = None
+        if self.round_seed is None or self.record_off is not None:
+            return None
+        if stats.winner is None and self.daily is None:
             return None
         names, rules = self.settings.names, format_rules(self.rules)
         try:
-            count_round(names, rules, stats, match_over)
+            self.counted = count_round(
+                names, rules, stats, match_over, kinds=self.settings.players, daily=self.daily
+            )
         except StorageError as error:
             self.record_off = str(error)
             return "record not updated: the file cannot be read (stress-tui stats says why)"

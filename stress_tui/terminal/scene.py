@@ -18,6 +18,7 @@ from stress_tui.terminal.notices import Notices
 
 if TYPE_CHECKING:  # a round's statistics, loaded once a round has ended
     from stress_tui.core.stats import RoundStats
+    from stress_tui.storage.ratings import Point
 
 
 class Overlay:
@@ -46,6 +47,9 @@ class Result:
     """Said instead of who won (a replay that stops before the end)."""
     again: str | None = None
     """What Enter does instead of the next round (a replay: watch it again)."""
+    charts: tuple[tuple[str, tuple[Point, ...]], ...] = ()
+    """The people the round rated, each with their last rated rounds: drawn as charts of
+    their rating and median reaction when the window has room."""
 
 
 @dataclass(frozen=True)
