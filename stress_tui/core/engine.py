@@ -676,7 +676,10 @@ class Game:
         return True
 
     def is_stress(self) -> bool:
-        """Whether both play piles show the same rank, or a joker is on top."""
+        """Whether both play piles show the same rank, or a joker is on top: what the piles
+        look like. Whether stress is open is the phase (``Phase.STRESS``): only a card just
+        played or flipped opens it, so a joker whose stress was stopped stays on top
+        without."""
         left, right = self.state.play_piles
         if not left or not right:
             return False

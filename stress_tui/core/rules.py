@@ -614,7 +614,8 @@ def _joker_sentences(rules: Rules) -> list[str]:
     if not rules.jokers:
         return []
     return [
-        "A joker is wild: it goes on any card, any card goes on it, and a joker on top is stress."
+        "A joker is wild: it goes on any card, any card goes on it, and a joker played or "
+        "flipped is stress."
     ]
 
 
