@@ -5,10 +5,18 @@ Each test here failed before its fix; ``docs/reliability.md`` has a row for each
 
 from __future__ import annotations
 
+import fcntl
 import re
+import select
+import signal
+import struct
+import sys
+import termios
+import time
 
 import pytest
 
+from bench.resize_storm import settle
 from tests.test_app_e2e import (  # noqa: F401 (data_dir: a fixture)
     DATA_ENV,
     LAY,
@@ -17,7 +25,7 @@ from tests.test_app_e2e import (  # noqa: F401 (data_dir: a fixture)
     game,
     wait_flip,
 )
-from tests.tty import TtySession
+from tests.tty import TtySession, restore_problems, restored
 
 QUERIES = re.compile(rb"\x1b\[6n|\x1bP\+q|\x1b\[>q|\x1b\[\?u|\$p")
 """What blessed and the game ask a terminal: the cursor position, XTGETTCAP, XTVERSION,
@@ -133,3 +141,79 @@ def test_a_window_of_ten_thousand_by_ten_thousand_costs_no_more_than_the_table()
         s.wait_for(lambda: "J♠" in s.row(LAY.piles_y), timeout=2, what="J♠ on the left pile")
         s.send("\x03")
         assert s.wait_exit() == 130
+
+
+def _unread(s: TtySession) -> int:
+    """Bytes the program has written that the terminal (we) has not read."""
+    got = fcntl.ioctl(s.child.child_fd, termios.FIONREAD, b"\0\0\0\0")
+    return int(struct.unpack("i", got)[0])
+
+
+PTY_HOLDS = 4000
+"""About what a pty holds unread here (4,095 bytes on Linux) before a write waits."""
+
+
+def stop_reading(s: TtySession, resizes: int = 30) -> None:
+    """Be a terminal that has stopped reading: read nothing more, while the program tries to
+    write a full redraw for each of ``resizes`` resizes, many times what the pty holds."""
+    grow = s.rows
+    for _ in range(resizes):
+        before = _unread(s)
+        grow = s.rows + 1 if grow == s.rows else s.rows
+        s.child.setwinsize(grow, s.cols)
+        deadline = time.monotonic() + 0.05  # its redraw, if the pty takes any of it
+        while _unread(s) == before and time.monotonic() < deadline:
+            select.select([], [], [], 0.002)
+    assert _unread(s) >= PTY_HOLDS, f"the pty holds only {_unread(s)} bytes unread"
+
+
+@pytest.mark.parametrize(("how", "code"), [("SIGTERM", 143), ("Ctrl-C", 130)])
+def test_a_terminal_that_stops_reading_does_not_freeze_the_game(how: str, code: int) -> None:
+    """The terminal stops reading (a stalled link, a frozen emulator): the game must not
+    wait for it. A signal and the quit key act at once, while the terminal still reads
+    nothing (issue 14, point 8; before, the game hung in its write until the terminal read
+    again, SIGTERM and all)."""
+    with game() as s:
+        stop_reading(s)
+        if how == "SIGTERM":
+            s.child.kill(signal.SIGTERM)
+        else:
+            s.send("\x03")
+        deadline = time.monotonic() + 3
+        while s.exit_code is None:  # nothing read meanwhile
+            assert time.monotonic() < deadline, "the game did not end"
+            select.select([], [], [], 0.01)
+        assert s.exit_code == code
+        s.pump()
+        assert restored(s.raw_log()), restore_problems(s.raw_log())
+
+
+def test_a_terminal_left_non_blocking_that_stops_reading_plays_on() -> None:
+    """Another program left the terminal non-blocking, and the terminal stops reading for
+    a while: no ``BlockingIOError`` (before: exit 1, "stopped by a bug"); once it reads
+    again, what it shows is the table as it stands (issue 14, point 8)."""
+    wrapper = (
+        "import fcntl, os, runpy, sys;"
+        " fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_NONBLOCK);"
+        " sys.argv = ['stress_tui', '--seed', '12'];"
+        " runpy.run_module('stress_tui', run_name='__main__', alter_sys=True)"
+    )
+    env = {**NO_CONFIG, **DATA_ENV}
+    with TtySession([sys.executable, "-c", wrapper], env=env) as s:
+        s.wait_for(lambda: "STRESS" in s.row(0), timeout=5, what="the first frame")
+        stop_reading(s)
+        for _ in range(20):  # more frames while it reads nothing: each replaces the last
+            s.child.setwinsize(s.rows + 1, s.cols)
+            s.child.setwinsize(s.rows, s.cols)
+        assert s.exit_code is None, "the game ended"
+        settle(s)  # reading again: the frame that waited comes
+        s.wait_for(lambda: "10♣" in s.text(), timeout=3, what="the flip, on time")
+        settle(s)
+        shown = s.screen.display[:]
+        s.send("\x0c")
+        settle(s)
+        assert s.screen.display == shown  # the same as a full redraw
+        s.send("\x03")
+        assert s.wait_exit() == 130
+        assert restored(s.raw_log()), restore_problems(s.raw_log())
+        assert s.tty_mode_restored()

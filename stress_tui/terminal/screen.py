@@ -87,6 +87,7 @@ class Screen:
         """The round's clock."""
         self.session = Session(term)
         """The terminal: its modes, signals, keys and frames."""
+        self.session.on_drained = self.drained
         self.controller = self.make_controller()
         """What the keys do; what covers the table."""
         self.together = TogetherKey()
@@ -94,6 +95,8 @@ class Screen:
         self.timer: asyncio.TimerHandle | None = None
         self.timer_due = 0.0
         self.draw_pending = False
+        self.draw_skipped = False
+        """Whether a frame waited for the terminal to take the last one."""
         self.cache = RenderCache()
         """Glyph widths, styled text and cards, kept from frame to frame."""
         self.frame: Frame | None = None
@@ -250,6 +253,9 @@ class Screen:
         self.draw_pending = False
         if not self.session.is_open:
             return
+        if self.session.busy:  # the terminal has not taken the last frame yet
+            self.draw_skipped = True  # this one is drawn once it has, as it is then
+            return
         width, height = self.size
         self.cache.trim()
         canvas = self.canvas
@@ -276,6 +282,12 @@ class Screen:
         if lay is not None and self.loop is not None and self.warm != (lay.card_h, lay.card_w):
             self.warm = (lay.card_h, lay.card_w)
             self.loop.call_soon(self.guarded, self.warm_up, lay)
+
+    def drained(self) -> None:
+        """The terminal has taken the last frame: draw the one that waited, if any."""
+        if self.draw_skipped:
+            self.draw_skipped = False
+            self.request_draw()
 
     def measure(self) -> None:
         """Ask the window's size; set the area the table is drawn in."""
@@ -367,4 +379,7 @@ class Screen:
             try:
                 self.shut_down()
             finally:
-                self.session.leave()
+                try:
+                    self.session.leave()
+                finally:
+                    self.session.close()

@@ -5,7 +5,10 @@ A ``Session`` takes the terminal (full screen, cbreak, hidden cursor, the kitty 
 protocol, flow control off) and gives it back on every way out, as far as a terminal that
 has gone allows. One task reads the keyboard (``read_keys``); a flood of input larger than
 any typing is discarded. A frame is written in one go (inside a synchronized update where
-the terminal has them). Ctrl-Z gives the terminal back, stops, and takes it again on ``fg``.
+the terminal has them), through the terminal opened again, non-blocking, for the game
+alone: what the terminal cannot take yet waits for it, and no frame is drawn meanwhile, so
+the loop (keys, the clock, signals, quit) never waits for a terminal that stops reading.
+Ctrl-Z gives the terminal back, stops, and takes it again on ``fg``.
 
 The game asks a terminal where its cursor is before anything else, and asks nothing more
 of one that does not answer (``answers_questions``); a terminal type that cannot move the
@@ -22,6 +25,7 @@ import codecs
 import contextlib
 import errno
 import os
+import select
 import signal
 import sys
 import termios
@@ -61,6 +65,9 @@ CANNOT_DRAW = frozenset({"dumb"})
 
 GONE = (errno.EIO, errno.EPIPE, errno.ENXIO, errno.EBADF)
 """Errors that mean the terminal is no longer there."""
+
+CANCEL = b"\x18"
+"""CAN: ends an escape sequence cut short (the rest of a frame thrown away)."""
 
 _SYNC_BEGIN = "\x1b[?2026h"
 _SYNC_END = "\x1b[?2026l"
@@ -139,6 +146,27 @@ def _no_flow_control() -> None:
     termios.tcsetattr(fd, termios.TCSANOW, attrs)
 
 
+def _output_fd() -> tuple[int, bool]:
+    """The terminal opened again for writing frames, non-blocking, a file description of
+    the game's own (standard output's flags, shared with the shell and maybe left
+    non-blocking by another program, are not touched); standard output itself, and
+    ``False``, where that cannot be done."""
+    out = sys.stdout.fileno()
+    try:
+        flags = os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC
+        return os.open(os.ttyname(out), flags), True
+    except OSError:
+        return out, False
+
+
+def _writable(fd: int) -> bool:
+    """Whether the terminal would take output now."""
+    try:
+        return bool(select.select([], [fd], [], 0)[1])
+    except (OSError, ValueError):
+        return True
+
+
 def answers_questions(term: Terminal) -> bool:
     """Whether the terminal answers a question: asked once, where the cursor is (what every
     VT100-like terminal answers), and only if its type says it can."""
@@ -152,8 +180,15 @@ class Session:
 
     def __init__(self, term: Terminal) -> None:
         self.term = term
-        self.out_fd = sys.stdout.fileno()
-        """Where frames are written."""
+        self.out_fd, self.own_fd = _output_fd()
+        """Where frames are written: the terminal opened again, non-blocking, for this
+        session alone (``own_fd``), or standard output if that cannot be done."""
+        self.backlog: memoryview | None = None
+        """The rest of a frame the terminal has not taken yet (``None``: all taken)."""
+        self.on_drained: Callable[[], None] | None = None
+        """Called once the terminal has taken the backlog."""
+        self.guard: Callable[..., None] | None = None
+        """Runs the loop's callbacks for the session (a crash in one ends the game)."""
         self.sync = False
         """Whether the terminal draws a frame at once (synchronized output)."""
         self.modes: contextlib.ExitStack | None = None
@@ -206,14 +241,33 @@ class Session:
         self.modes = stack
 
     def leave(self) -> None:
-        """Put the terminal back as it was (as far as a terminal that has gone allows)."""
+        """Put the terminal back as it was (as far as a terminal that has gone allows).
+
+        A terminal that has stopped reading gets its untaken output thrown away first, a
+        sequence cut short ended (CAN), so that putting it back neither blocks nor is
+        garbled; one whose output cannot be written even so is left as it is, but its
+        modes (termios) are put back all the same."""
         stack, self.modes = self.modes, None
-        if stack is not None:
-            try:
-                stack.close()
-            except OSError as error:
-                if error.errno not in GONE:
-                    raise
+        if stack is None:
+            return
+        if self.backlog is not None or not _writable(self.out_fd):
+            self.drop_backlog()
+            with contextlib.suppress(OSError):
+                termios.tcflush(self.out_fd, termios.TCOFLUSH)
+                os.write(self.out_fd, CANCEL)
+        try:
+            stack.close()
+        except OSError as error:
+            if error.errno not in (*GONE, errno.EAGAIN):
+                raise
+
+    def close(self) -> None:
+        """Let go of the terminal opened for output."""
+        self.drop_backlog()
+        if self.own_fd:
+            with contextlib.suppress(OSError):
+                os.close(self.out_fd)
+            self.own_fd = False
 
     def clean_screen(self) -> None:
         """Leave a blank screen, the cursor at its top (where the table was drawn on the
@@ -238,6 +292,7 @@ class Session:
     ) -> None:
         """Handle these signals on the loop, each callback run through ``guard``."""
         self.loop = loop
+        self.guard = guard
         for sig, callback in handlers.items():
             loop.add_signal_handler(sig, guard, callback)
             self.caught.append(sig)
@@ -277,22 +332,56 @@ class Session:
 
     # ------------------------------------------------------------------ frames
 
+    @property
+    def busy(self) -> bool:
+        """Whether the last frame is still on its way (a new one would have to wait)."""
+        return self.backlog is not None
+
     def write_frame(self, text: str) -> bool:
-        """Write a frame's text in one go; ``False`` if the terminal has gone."""
+        """Write a frame's text in one go; ``False`` if the terminal has gone. What the
+        terminal cannot take yet is kept and written as it takes it (``busy`` meanwhile):
+        the loop never waits for the terminal."""
         return self.write(_SYNC_BEGIN + text + _SYNC_END if self.sync else text)
 
     def write(self, text: str) -> bool:
-        """Write ``text`` to the terminal; ``False`` if the terminal has gone."""
+        """Write ``text`` to the terminal without waiting for it; ``False`` if the terminal
+        has gone."""
         data = text.encode("utf-8")
-        view = memoryview(data)
         try:
-            while view:
-                written = os.write(self.out_fd, view)
-                view = view[written:]
+            written = os.write(self.out_fd, data)
+        except BlockingIOError:
+            written = 0
         except OSError as error:
             if error.errno in GONE:  # the terminal has gone away: as good as a hangup
                 return False
             raise
+        if written < len(data):
+            self.backlog = memoryview(data)[written:]
+            assert self.loop is not None and self.guard is not None
+            self.loop.add_writer(self.out_fd, self.guard, self.drain)
         self.bytes_written += len(data)
         self.frames_written += 1
         return True
+
+    def drain(self) -> None:
+        """The terminal takes output again: write it what is left of the frame."""
+        backlog = self.backlog
+        if backlog is None:
+            return
+        try:
+            written = os.write(self.out_fd, backlog)
+        except BlockingIOError:
+            return
+        if written < len(backlog):
+            self.backlog = backlog[written:]
+            return
+        self.drop_backlog()
+        if self.on_drained is not None:
+            self.on_drained()
+
+    def drop_backlog(self) -> None:
+        """Forget what is left of a frame (the terminal is left, or has stopped reading)."""
+        if self.backlog is not None:
+            self.backlog = None
+            if self.loop is not None:
+                self.loop.remove_writer(self.out_fd)
