@@ -48,6 +48,15 @@ def _panel(
         canvas.put(y + 1 + i, x + 2, canvas.clip(text, width - 4), style or palette.panel)
 
 
+_OTHER_KEYS = {
+    Intent.STRESS: "stress",
+    Intent.READY: "ready to flip",
+    Intent.STOP: "stress stop",
+    Intent.TOGETHER: "equal cards together, then a pile key:",
+}
+"""What the help calls a player's keys besides the piles'."""
+
+
 def _player_keys_lines(view: Scene, player: int) -> list[tuple[str, str]]:
     keys = view.keymap
     name = view.names[player]
@@ -62,20 +71,7 @@ def _player_keys_lines(view: Scene, player: int) -> list[tuple[str, str]]:
     def row(intent: Intent) -> str:
         return " ".join(key_label(keys.key_for(intent, player, i) or "-") for i in range(size))
 
-    others = []
-    for intent, what in (
-        (Intent.STRESS, "stress"),
-        (Intent.READY, "ready to flip"),
-        (Intent.STOP, "stress stop"),
-        (Intent.TOGETHER, "equal cards together, then a pile key:"),
-    ):
-        if intent is Intent.STOP and not view.rules.stress_stop:
-            continue
-        if intent is Intent.TOGETHER and not view.rules.together:
-            continue
-        key = keys.key_for(intent, player)
-        if key is not None:
-            others.append(f"{what} {key_label(key)}")
+    others = [f"{_OTHER_KEYS[intent]} {key}" for intent, key in view.other_keys(player)]
     return [
         (head, "title"),
         (f"  piles 1-{size} onto the left pile:  {row(Intent.LEFT)}", ""),

@@ -270,10 +270,18 @@ def _pile_keys(
             canvas.put_centered(0, x, lay.card_w, f"{left}/{right}", palette.hint_key)
 
 
+_OTHER_KEYS = {
+    Intent.STRESS: "stress",
+    Intent.READY: "ready",
+    Intent.STOP: "stop",
+    Intent.TOGETHER: "equals",
+}
+"""What the row's side calls a player's keys besides the piles' (in at most 7 columns)."""
+
+
 def _player_info(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
     """Beside the row: name, score, the player's other keys, and a line left blank for the
     draw pile (``_draw_line``)."""
-    keys = view.keymap
     name = view.names[player]
     kind = view.kinds[player]
     info_w = lay.info_w - 2
@@ -285,20 +293,7 @@ def _player_info(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, pla
     if kind.startswith("bot:"):
         lines.append((f"computer, {kind[4:]}", palette.info))
     else:
-        extra = []
-        for intent, what in (
-            (Intent.STRESS, "stress"),
-            (Intent.READY, "ready"),
-            (Intent.STOP, "stop"),
-            (Intent.TOGETHER, "equals"),
-        ):
-            if intent is Intent.STOP and not view.rules.stress_stop:
-                continue
-            if intent is Intent.TOGETHER and not view.rules.together:
-                continue
-            key = keys.key_for(intent, player)
-            if key is not None:
-                extra.append((what, key_label(key)))
+        extra = [(_OTHER_KEYS[intent], key) for intent, key in view.other_keys(player)]
         if lay.card_h > 3:
             lines += [(f"{what:<7}{key}", palette.hint) for what, key in extra]
         else:

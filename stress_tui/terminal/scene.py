@@ -13,7 +13,7 @@ from stress_tui.core.engine import Game
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
 from stress_tui.core.view import TableView, table_view
-from stress_tui.terminal.keys import KeyMap
+from stress_tui.terminal.keys import Intent, KeyMap, key_label
 from stress_tui.terminal.notices import Notices
 
 if TYPE_CHECKING:  # a round's statistics, loaded once a round has ended
@@ -140,3 +140,18 @@ class Scene:
     def rules(self) -> Rules:
         """The rules in play."""
         return self.table.game.rules
+
+    def other_keys(self, player: int) -> list[tuple[Intent, str]]:
+        """A player's keys besides the piles' that the rules in play use (the stress stop
+        and laying together only where they are rules), each as its label on screen."""
+        rules = self.rules
+        keys = []
+        for intent in (Intent.STRESS, Intent.READY, Intent.STOP, Intent.TOGETHER):
+            if (intent is Intent.STOP and not rules.stress_stop) or (
+                intent is Intent.TOGETHER and not rules.together
+            ):
+                continue
+            key = self.keymap.key_for(intent, player)
+            if key is not None:
+                keys.append((intent, key_label(key)))
+        return keys
