@@ -325,18 +325,19 @@ def test_ctrl_c_stops_a_long_replay_verify_at_once(tmp_path: Path) -> None:
         assert "Traceback" not in s.text() and "KeyboardInterrupt" not in s.text()
 
 
-def test_a_fifo_as_the_record_never_hangs_the_game(tmp_path: Path) -> None:
-    """Found (issue 14): a FIFO as the record hung the game before it drew. It starts,
-    says once that the record cannot be read, and plays."""
+@pytest.mark.parametrize("name", ["record.json", "record.sqlite"])
+def test_a_fifo_as_the_record_never_hangs_the_game(tmp_path: Path, name: str) -> None:
+    """Found (issue 14): a FIFO as ``record.json`` hung the game before it drew. It
+    starts, says once that the record cannot be read, and plays; so with the database."""
     data = tmp_path / "data"
     data.mkdir()
-    os.mkfifo(data / "record.sqlite")
+    os.mkfifo(data / name)
     env = {"STRESS_TUI_DATA_DIR": str(data), "STRESS_TUI_CONFIG": NO_CONFIG}
     with TtySession(args=["--seed", "12"], env=env) as s:
         s.wait_text("The record file cannot be read", timeout=10)
         s.send("\x03")
         assert s.wait_exit() == 130
-    assert (data / "record.sqlite").is_fifo()
+    assert (data / name).is_fifo()
 
 
 # ----------------------------------------------------------------------------- point 12
