@@ -33,7 +33,7 @@ from stress_tui.core.notation import format_position
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
 from stress_tui.terminal.layout import Layout, layout
-from tests.tty import TtySession, restore_problems, restored
+from tests.tty import JOB_SHELL, TtySession, job_pid, restore_problems, restored
 
 ROWS, COLS = 24, 80
 LAY: Layout = layout(COLS, ROWS, 4)  # type: ignore[assignment]
@@ -79,12 +79,19 @@ def game(
     rows: int = ROWS,
     cols: int = COLS,
     args: tuple[str, ...] = (),
+    job: Path | None = None,
 ) -> Iterator[TtySession]:
+    """The game in an 80x24 pty, after its first frame; with ``job`` (a file for its pid),
+    as a job of a shell with job control (``tests/fixtures/jobshell.py``)."""
     argv = [*(["--seed", str(seed)] if seed is not None else []), *args]
     lay = layout(cols, rows, 4)
     assert lay is not None
     env = {**NO_CONFIG, **DATA_ENV, **(env or {})}
-    with TtySession(args=argv, rows=rows, cols=cols, env=env) as s:
+    command = None
+    if job is not None:
+        command = [*JOB_SHELL, sys.executable, "-m", "stress_tui"]
+        env["JOBSHELL_PID_FILE"] = str(job)
+    with TtySession(command, args=argv, rows=rows, cols=cols, env=env) as s:
         # A frame may arrive in several reads, and its runs are written grouped by style,
         # not top to bottom: wait for player 2's keys (or the computer's name where player
         # 2 has no keys) and for both players' names, the last runs of the first frame.
@@ -520,19 +527,20 @@ def test_a_crash_restores_the_terminal_then_shows_the_traceback() -> None:
         assert log.rfind(b"\x1b[?1049l") < log.rfind(b"Traceback") < log.rfind(b"a crash on")
 
 
-def test_ctrl_z_suspends_and_fg_redraws() -> None:
-    with game(env=flipped(LEGAL_SEED)) as s:
+def test_ctrl_z_suspends_and_fg_redraws(tmp_path: Path) -> None:
+    with game(env=flipped(LEGAL_SEED), job=tmp_path / "pid") as s:  # from a job-control shell
+        pid = job_pid(tmp_path / "pid")
         wait_flip(s, "10♣", "4♥")
         mark = len(s.log)
         s.send("\x1a")  # Ctrl-Z: SIGTSTP from the terminal
         s.wait_for(lambda: b"\x1b[?1049l" in s.raw_log(mark), timeout=2, what="screen left")
         s.wait_for(lambda: s.tty_mode_restored(), timeout=2, what="the tty mode restored")
         deadline = time.monotonic() + 2
-        while _state(s.pid) != "T":
+        while _state(pid) != "T":
             assert time.monotonic() < deadline, "the program did not stop"
             s.pump(0.01)
         mark = len(s.log)
-        os.kill(s.pid, signal.SIGCONT)  # what fg does
+        os.kill(pid, signal.SIGCONT)  # what fg does
         s.wait_for(lambda: b"\x1b[?1049h" in s.raw_log(mark), timeout=2, what="screen again")
         s.wait_for(lambda: pile_top(s, 0) == "10♣", timeout=2, what="the table redrawn")
         s.send("q")

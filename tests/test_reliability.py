@@ -56,7 +56,15 @@ from bench.fuzz import (
     wait_table,
 )
 from bench.resize_storm import LAST_CARD, after_first_flip, run_storm, settle
-from tests.tty import AnsweringScreen, ScreenFilter, TtySession, restore_problems, restored
+from tests.tty import (
+    JOB_SHELL,
+    AnsweringScreen,
+    ScreenFilter,
+    TtySession,
+    job_pid,
+    restore_problems,
+    restored,
+)
 
 SKAT_BOTS = (
     "--deck",
@@ -83,11 +91,17 @@ def game(
     tmp_path: Path,
     args: tuple[str, ...] = ("--seed", "12"),
     env: dict[str, str | None] | None = None,
+    job: bool = False,
 ) -> Iterator[TtySession]:
     """The real program (``python -m stress_tui ARGS``) in an 80x24 pty, home, XDG
-    directories and data directory all in ``tmp_path``; after its first whole frame."""
+    directories and data directory all in ``tmp_path``; after its first whole frame. With
+    ``job``, as a job of a shell with job control (its pid: ``job_pid(tmp_path / "pid")``)."""
     full_env = {**private_env(tmp_path), **(env or {})}
-    with TtySession(args=args, env=full_env, cwd=REPO) as s:
+    command = None
+    if job:
+        command = [*JOB_SHELL, sys.executable, "-m", "stress_tui"]
+        full_env["JOBSHELL_PID_FILE"] = str(tmp_path / "pid")
+    with TtySession(command, args=args, env=full_env, cwd=REPO) as s:
         wait_table(s)
         yield s
 
@@ -145,9 +159,9 @@ def proc_state(pid: int) -> str:
         return f.read().rsplit(")", 1)[1].split()[0]
 
 
-def wait_stopped(s: TtySession, timeout: float = 3.0) -> None:
+def wait_stopped(s: TtySession, timeout: float = 3.0, pid: int | None = None) -> None:
     deadline = time.monotonic() + timeout
-    while proc_state(s.pid) != "T":
+    while proc_state(s.pid if pid is None else pid) != "T":
         assert time.monotonic() < deadline, "the program did not stop"
         s.pump(0.01)
 
@@ -409,20 +423,22 @@ def test_sigtstp_then_sigcont_restores_the_terminal_then_brings_the_table_back_w
     tmp_path: Path,
     phase: str,
 ) -> None:
-    """``kill -TSTP`` (what Ctrl-Z does) in every phase: while stopped the terminal is as
-    it was before the game; on SIGCONT (``fg``) the whole screen comes back as it was."""
-    with game(tmp_path, ("--seed", "12"), phase_env(phase)) as s:
+    """``kill -TSTP`` (what Ctrl-Z does) in every phase, the game a job of a shell with
+    job control: while stopped the terminal is as it was before the game; on SIGCONT
+    (``fg``) the whole screen comes back as it was."""
+    with game(tmp_path, ("--seed", "12"), phase_env(phase), job=True) as s:
+        pid = job_pid(tmp_path / "pid")
         enter_phase(s, phase)
         if phase != "countdown":
             settle(s)
         before = s.screen.display[:]
         mark = len(s.log)
-        s.child.kill(signal.SIGTSTP)
-        wait_stopped(s)
+        os.kill(pid, signal.SIGTSTP)
+        wait_stopped(s, pid=pid)
         s.pump(0.05)
         assert_restored(s, s.raw_log(mark))
         mark = len(s.log)
-        s.child.kill(signal.SIGCONT)
+        os.kill(pid, signal.SIGCONT)
         s.wait_for(
             lambda: b"\x1b[?1049h" in s.raw_log(mark) and shows(s, phase),
             timeout=3,

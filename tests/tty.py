@@ -98,6 +98,21 @@ def child_env(extra: Mapping[str, str | None] | None = None) -> dict[str, str]:
     return env
 
 
+JOB_SHELL = [sys.executable, str(Path(__file__).resolve().parent / "fixtures" / "jobshell.py")]
+"""Prefix to a command to run it as a job of a shell with job control (it can stop and be
+brought back); ``$JOBSHELL_PID_FILE`` names where its pid goes (``job_pid``)."""
+
+
+def job_pid(pid_file: Path, timeout: float = 5.0) -> int:
+    """The pid of a job ``JOB_SHELL`` started, once it has said it."""
+    deadline = time.monotonic() + timeout
+    while not (pid_file.exists() and pid_file.read_text().strip()):
+        if time.monotonic() > deadline:
+            raise AssertionError("the job shell never said its job's pid")
+        time.sleep(0.005)
+    return int(pid_file.read_text())
+
+
 class AnsweringScreen(pyte.Screen):
     """A pyte screen that sends its answers to queries (``CSI 6 n``, ``CSI c``) to the child."""
 

@@ -13,7 +13,8 @@ changed are written, in one write.
 
 The terminal is put back on every way out: quit, Ctrl-C (exit 130), Ctrl-\\ (131),
 SIGTERM (143), SIGHUP (129), SIGPIPE (141) and a crash (the exception goes on to ``run``).
-Ctrl-Z suspends with the terminal restored and draws everything again on ``fg``.
+Ctrl-Z suspends with the terminal restored and draws everything again on ``fg`` (where a
+shell with job control can ``fg`` it; elsewhere it says so and plays on).
 
 Subclasses say what a round is (``begin_round``), what is due when (``due_times``,
 ``advance``), which controller takes the keys (``make_controller``) and what a frame shows
@@ -64,6 +65,9 @@ WARNING_SECONDS = 5.0
 """How long a warning (replays off, a broken record file) stays on the banner line."""
 
 CRASH_ENV = "STRESS_TUI_TEST_CRASH"
+
+NO_SUSPEND = "Ctrl-Z does nothing here: no shell to bring the game back"
+"""Said instead of stopping where nothing could resume the game."""
 
 
 class Screen:
@@ -308,7 +312,11 @@ class Screen:
     # ------------------------------------------------------------------ the terminal
 
     def suspend(self) -> None:
-        """Ctrl-Z: restore the terminal, stop; on ``fg`` take it again and draw it all."""
+        """Ctrl-Z: restore the terminal, stop; on ``fg`` take it again and draw it all.
+        Where nothing would bring the game back, it says so and plays on."""
+        if not self.session.can_stop():
+            self.warn(NO_SUSPEND)
+            return
         self.clock.pause("suspend")
         self.session.suspend()
         # Here again after SIGCONT.

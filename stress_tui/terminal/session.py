@@ -8,7 +8,8 @@ any typing is discarded. A frame is written in one go (inside a synchronized upd
 the terminal has them), through the terminal opened again, non-blocking, for the game
 alone: what the terminal cannot take yet waits for it, and no frame is drawn meanwhile, so
 the loop (keys, the clock, signals, quit) never waits for a terminal that stops reading.
-Ctrl-Z gives the terminal back, stops, and takes it again on ``fg``.
+Ctrl-Z gives the terminal back, stops, and takes it again on ``fg``, where something can
+``fg`` it (``can_stop``: a shell with job control).
 
 The game asks a terminal where its cursor is before anything else, and asks nothing more
 of one that does not answer (``answers_questions``); a terminal type that cannot move the
@@ -275,6 +276,23 @@ class Session:
         stream = self.term.stream
         stream.write(self.term.normal + self.term.clear)
         stream.flush()
+
+    def can_stop(self) -> bool:
+        """Whether a stopped game would be brought back: it is the terminal's foreground
+        job, started by a shell with job control. Such a shell puts the game in a process
+        group of its own and stays, in another group of the same session, to ``fg`` it;
+        where nothing of the session is outside the game's group (``kitty stress-tui``,
+        ``tmux new stress-tui``, ``ssh -t host stress-tui``: the game leads its session, or
+        its shell has no job control), the group is orphaned (POSIX) and nothing would
+        ever send it SIGCONT."""
+        try:
+            group = os.getpgrp()
+            if os.tcgetpgrp(sys.stdin.fileno()) != group:
+                return False
+            parent = os.getppid()
+            return os.getsid(parent) == os.getsid(0) and os.getpgid(parent) != group
+        except OSError:
+            return False
 
     def suspend(self) -> None:
         """Give the terminal back and stop; here again after SIGCONT, with it taken back."""
