@@ -23,7 +23,7 @@ from stress_tui.net.host import (
     action_from_message,
     wrong_code_delay,
 )
-from stress_tui.net.protocol import MAX_PEER_LINE, PEER_MESSAGES, decode, encode
+from stress_tui.net.protocol import MAX_PEER_LINE, PEER_MESSAGES, VERSION, decode, encode
 
 DEADLINE = 10.0
 
@@ -219,9 +219,9 @@ def test_another_protocol_version_is_one_clear_line() -> None:
         assert answers == [
             {
                 "t": "refused",
-                "reason": "protocol version 99 meets version 1: "
+                "reason": f"protocol version 99 meets version {VERSION}: "
                 "both players need the same stress-tui version",
-                "v": 1,
+                "v": VERSION,
             }
         ]
         assert host.refusals[-1] == answers[0]["reason"]

@@ -945,6 +945,12 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
                 verdict = replays.Verdict(False, f"{replay.path}: {wrong}")
         print(harmless(verdict.message, None))
         return 0 if verdict.ok else EXIT_DIFFERS
+    if replay.sealed:  # a network joiner's round whose seed never came: nothing to deal
+        try:
+            replay.new_game()
+        except StorageError as error:
+            _say(str(error))
+        return EXIT_USAGE
     if not _is_terminal():
         _say(NOT_A_TERMINAL)
         return EXIT_USAGE

@@ -5,8 +5,11 @@ knows it too), then keeps ``table``: a ``Table`` over a position made from the h
 latest view (``net.wire.mirror_state``), which a screen draws like a table at one
 keyboard. Keys go to the host as they are pressed; the host dates them and answers with
 the table as it now stands. When the connection drops, the joiner tries again for as long
-as the host keeps the seat. When a round ends the host sends its seed and actions, and the
-joiner writes the replay and counts the round in its own record (``net.records``).
+as the host keeps the seat. As the round goes the host sends the actions it applied, and
+the joiner keeps them in a sealed replay (``net.records.Journal``: the host's commitment to
+the seed, sent at the deal, in its header); when the round is over the host reveals the
+seed, and the joiner checks it against the commitment, writes the replay and counts the
+round in its own record.
 Everything from the host is checked before it is used, names and events included.
 """
 
@@ -19,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from stress_tui.core.codec import action_from_json
-from stress_tui.core.engine import Action, Event, Game
+from stress_tui.core.engine import Event, Game
 from stress_tui.core.notation import NotationError, parse_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import COUNTDOWN, Table
@@ -38,7 +41,7 @@ from stress_tui.net.protocol import (
     proof_matches,
     read_message,
 )
-from stress_tui.net.records import RoundFiles, save_round
+from stress_tui.net.records import Journal, RoundFiles, unseal
 from stress_tui.net.wire import events_from_json, mirror_state
 
 RETRY_EVERY = 1.0
@@ -49,6 +52,9 @@ RETRY_FOR = 60.0
 
 MAX_LOG = 200_000
 """Actions of one round the joiner will keep for its replay."""
+
+LEAVE_WAIT = 1.0
+"""Seconds a joiner who leaves mid-round waits for the seed of the round it cuts short."""
 
 
 class JoinError(Exception):
@@ -99,10 +105,11 @@ class Client:
         self.result_winner: int | None = None
         self.match_over = False
         self.result: RoundFiles | None = None
-        """The last round's files and statistics, once its log came."""
+        """The last round's files and statistics, once its seed came."""
         self.result_round = 0
-        self.log: list[Action] = []
-        self.log_round = 0
+        self.journal: Journal | None = None
+        """The round being played, as the host applied it (its seed not yet revealed)."""
+        self.leaving = False
         self.seq = 0
         self.base = 0.0
         """The round's clock at ``base_at`` (the host's time plus the delay)."""
@@ -177,8 +184,16 @@ class Client:
         message = await asyncio.wait_for(read_message(reader, HOST_MESSAGES), HANDSHAKE_SECONDS)
         if message is None:
             raise JoinError(f"{where}: the host closed the connection")
+        while message["t"] == "reveal":  # the seed of a round the match cut short
+            self._on_reveal(message)
+            message = await asyncio.wait_for(read_message(reader, HOST_MESSAGES), HANDSHAKE_SECONDS)
+            if message is None:
+                raise JoinError(f"{where}: the host closed the connection")
         if message["t"] == "refused":
-            raise JoinError(f"{where} refused: {_printable(message['reason'])}")
+            kept = ""
+            if self.result is not None and self.result.replay is not None:
+                kept = f" (the round it cut short is kept: {self.result.notes[-1]})"
+            raise JoinError(f"{where} refused: {_printable(message['reason'])}{kept}")
         if message["t"] != kind:
             raise ProtocolError(f"{kind} expected, not {message['t']}")
         return message
@@ -187,6 +202,8 @@ class Client:
         """Read the host until the match is over for us; reach it again after a drop."""
         while True:
             reason = await self._read()
+            if reason is None and self.leaving:
+                reason = "left"
             if reason is not None:
                 self._over(reason)
                 return
@@ -236,6 +253,11 @@ class Client:
     def _over(self, reason: str) -> None:
         self.status = "over"
         self.running = False
+        journal = self.journal
+        if journal is not None:  # the seed never came: what was played stays sealed
+            journal.close()
+            if journal.path is not None and journal.actions:
+                reason = f"{reason}\nwhat was played, sealed: {journal.path.name}"
         self.message = reason
         self._close()
         self._changed([])
@@ -258,8 +280,12 @@ class Client:
             self._changed([])
         elif kind == "state":
             self._on_state(message)
-        elif kind == "log":
-            self._on_log(message)
+        elif kind == "deal":
+            self._on_deal(message)
+        elif kind == "acts":
+            self._on_acts(message)
+        elif kind == "reveal":
+            self._on_reveal(message)
         else:
             raise ProtocolError(f"{kind} out of place")
 
@@ -296,53 +322,57 @@ class Client:
             self.result_winner = winner if winner in (0, 1) and type(winner) is int else None
             self.match_over = result.get("match_over") is True
             if result.get("logged") is False and self.result_round != self.round_number:
-                # A round the host set up by hand: it has no seed, so no log comes.
+                # A round the host set up by hand: it has no seed, so none is revealed.
                 self.result = RoundFiles(None, ("not recorded: a round set up from a position",))
                 self.result_round = self.round_number
         elif result is not None:
             raise ProtocolError("state: a result is an object")
         self._changed(events)
 
-    def _on_log(self, message: dict[str, Any]) -> None:
-        if message["round"] != self.log_round:
-            self.log_round = message["round"]
-            self.log = []
-        if len(self.log) + len(message["actions"]) > MAX_LOG:
-            raise ProtocolError("log: too long")
-        try:
-            self.log += [action_from_json(a) for a in message["actions"]]
-        except ValueError:
-            raise ProtocolError("log: not an action") from None
-        if not message.get("end"):
-            return
-        seed = message["seed"]
+    def _on_deal(self, message: dict[str, Any]) -> None:
+        journal = self.journal
+        if journal is not None and journal.commit == message["commit"]:
+            return  # the same round again (we came back)
+        if journal is not None:
+            journal.close()
         score = message.get("score") or [0, 0]
-        dealt = Game.deal(self.rules, random.Random(seed))
-        played = Game.deal(self.rules, random.Random(seed))
-        try:
-            for action in self.log:
-                played.apply(action)
-        except ValueError:
-            raise ProtocolError("log: an action that cannot be played") from None
-        winner = played.state.winner
-        match_over = winner is not None and score[winner] + 1 >= self.rules.wins
-        self.result = (
-            save_round(
-                dealt,
-                seed,
-                self.log,
-                self.names,
-                self.log_round,
-                (score[0], score[1]),
-                finished=True,
-                match_over=match_over,
-                count=self.record and self.role == "play",
-            )
-            if self.record
-            else RoundFiles(None, ())
+        self.journal = Journal(
+            self.rules,
+            message["commit"],
+            self.names,
+            message["round"],
+            (score[0], score[1]),
+            write=self.record,
         )
-        self.result_round = self.log_round
-        self.log = []
+
+    def _on_acts(self, message: dict[str, Any]) -> None:
+        journal = self.journal
+        if journal is None or journal.round_number != message["round"]:
+            raise ProtocolError("acts: of no round dealt")
+        if message["from"] + len(message["actions"]) > MAX_LOG:
+            raise ProtocolError("acts: too many")
+        try:
+            journal.update(message["from"], [action_from_json(a) for a in message["actions"]])
+        except ValueError as error:
+            raise ProtocolError(f"acts: {error}") from None
+
+    def _on_reveal(self, message: dict[str, Any]) -> None:
+        salt = bytes.fromhex(message["salt"])
+        journal = self.journal
+        count = self.record and self.role == "play"
+        try:
+            if journal is not None and journal.commit == message["commit"]:
+                self.result = journal.reveal(message["seed"], salt, record=self.record, count=count)
+                self.journal = None
+            elif self.record:  # a round an earlier program of ours was playing
+                self.result = unseal(message["commit"], message["seed"], salt)
+                if self.result is None:
+                    return
+            else:
+                return
+        except ValueError as error:
+            raise ProtocolError(f"reveal: {error}") from None
+        self.result_round = message["round"]
 
     # ------------------------------------------------------------------ keys
 
@@ -385,11 +415,16 @@ class Client:
             self._send({"t": "next"})
 
     async def leave(self) -> None:
-        """Say goodbye and close."""
+        """Say goodbye and close (mid-round, once the host has sent the seed of the round
+        we cut short, or after ``LEAVE_WAIT``)."""
+        self.leaving = True
         self._send({"t": "bye"})
         if self.writer is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.writer.drain(), 1.0)
+        if self.journal is not None and self.task is not None and not self.task.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self.task), LEAVE_WAIT)
         self._close()
         if self.task is not None:
             self.task.cancel()

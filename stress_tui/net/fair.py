@@ -33,6 +33,9 @@ class Outcome:
     """Whether the round was played again to put the action in its place."""
     taken_back: list[Action] = field(default_factory=list)
     """Actions that had gone through and, in date order, did not."""
+    kept: int | None = None
+    """After a rebuild: how many of the actions applied before are still the first ones
+    (those after were taken back or moved); ``None``: all of them are."""
 
 
 class FairTable:
@@ -138,7 +141,7 @@ class FairTable:
             now_events = next((e for a, e in new if a == was), None)
             if now_events is None or _refused(was, now_events):
                 taken_back.append(was)
-        return Outcome(events, rebuilt=True, taken_back=taken_back)
+        return Outcome(events, rebuilt=True, taken_back=taken_back, kept=first)
 
     def actions(self) -> list[Action]:
         """Every action applied, flips included, in order (what a replay records)."""

@@ -7,8 +7,11 @@ own keys come through ``act`` dated on arrival; the joiner's come as messages, d
 their arrival less the connection's one-way delay (half the median of the last round
 trips, measured by a ping about every second), at most ``MAX_DELAY``.
 
-Nothing leaves the host that a player at a real table could not see (``net.wire``); the
-seed of a round is sent when the round is over, for the joiner's replay. Every message is
+Nothing leaves the host that a player at a real table could not see (``net.wire``). At
+each deal the host sends a commitment to the round's seed (``storage.replay.commitment``),
+as the round goes the actions it applied (each a key press the events already tell of),
+and the seed and its salt only when the round is over (its end, or the match's), so that
+the joiner keeps the round's replay and can check the seed is the one dealt. Every message is
 checked (``net.protocol``: size, schema, rate); a bad one ends that connection with its
 reason, and a player's connection that ends pauses the round until they come back (or,
 after ``REJOIN_SECONDS``, ends the match unscored). No terminal here: a screen reads
@@ -63,6 +66,7 @@ from stress_tui.net.protocol import (
 )
 from stress_tui.net.records import RoundFiles, save_round
 from stress_tui.net.wire import MAX_EVENTS, public_view
+from stress_tui.storage.replay import commitment
 
 HOST_SEAT = 1
 """The host plays engine player 1 (``p2``, drawn at the bottom, as at one keyboard)."""
@@ -107,8 +111,8 @@ DELAY_SAMPLES = 9
 MAX_OUTSTANDING_PINGS = 8
 """Pings not yet answered that are remembered per connection."""
 
-LOG_CHUNK = 500
-"""Actions per ``log`` message at a round's end."""
+ACTS_CHUNK = 500
+"""Actions per ``acts`` message."""
 
 
 def wrong_code_delay(failures: int) -> float:
@@ -177,6 +181,12 @@ class Peer:
         self.closed = False
         self.quick = QUICK_PINGS
         """Pings still to send back to back (one on each answer)."""
+        self.dealt = 0
+        """The round whose ``deal`` it was sent (0: none)."""
+        self.acts_sent = 0
+        """The round's actions it holds (as they were when last sent)."""
+        self.revealed = 0
+        """The round whose seed it was sent (0: none)."""
 
     @property
     def delay(self) -> float | None:
@@ -281,6 +291,17 @@ class Host:
         """Wrong codes so far."""
         self.fair: FairTable | None = None
         self.round_seed: int | None = None
+        self.round_salt = b""
+        """Random bytes hashed with the seed for the round's commitment."""
+        self.commit: str | None = None
+        """The commitment to the round's seed sent at its deal (``None``: no seed)."""
+        self.deal_score: tuple[int, int] = (0, 0)
+        """The score before the round on the table."""
+        self.reveal: dict[str, Any] | None = None
+        """The ``reveal`` message of the round, once it is over."""
+        self.rewound: int | None = None
+        """The fewest actions kept by a take-back since peers were last told (``None``:
+        nothing taken back)."""
         self.round_number = 0
         self.status = "waiting"
         """``waiting`` (for a joiner), ``playing``, ``paused``, ``counting`` (to resume),
@@ -453,6 +474,9 @@ class Host:
                 self._refuse(writer, "wrong join code")
             return None
         if self.status == "over":
+            if self.reveal is not None:  # the seed of the round cut short, to complete a replay
+                with contextlib.suppress(Exception):
+                    writer.write(encode(self.reveal))
             self._refuse(writer, "the match is over")
             return None
         now = self._loop_time()
@@ -515,6 +539,8 @@ class Host:
             reason = str(error)
         except (ConnectionError, OSError):
             pass
+        if said_bye and peer is self.joiner and self.status != "over":
+            self._end_match(f"{peer.name} left")  # the leaver hears the seed of a round cut short
         peer.close(reason)
         self._gone(peer, left=said_bye, reason=reason)
 
@@ -585,8 +611,13 @@ class Host:
             self.match = Match(self.rules, self.source)
             self.round_number = 0
         self.round_number += 1
+        self.deal_score = self.score
         game: Game = self.match.new_round()
         self.round_seed = self.match.round_seed
+        self.round_salt = secrets.token_bytes(16)
+        assert self.round_seed is not None
+        self.commit = commitment(self.round_seed, self.round_salt)
+        self.reveal = None
         self.fair = FairTable(game, self.countdown)
         self.result = None
         self.result_winner = None
@@ -603,6 +634,7 @@ class Host:
         neither recorded nor sent when it ends."""
         self.round_number += 1
         self.round_seed = None
+        self.commit = self.reveal = None
         self.fair = FairTable(game, self.countdown)
         self.result = None
         self.status = "playing"
@@ -635,6 +667,10 @@ class Host:
         self.fair.advance(min(action.time, self.now()))  # what fell due first
         outcome: Outcome = self.fair.submit(action)
         self.taken_back = outcome.taken_back
+        if outcome.kept is not None:
+            self.rewound = min(
+                outcome.kept, self.rewound if self.rewound is not None else outcome.kept
+            )
         self._after(outcome.events)
 
     def _after(self, events: list[Event]) -> None:
@@ -670,28 +706,27 @@ class Host:
                 finished=True,
                 match_over=self.match_over,
                 count=self.record,
+                extra=self._sealing(),
             )
             if self.record
             else RoundFiles(None, ())
         )
-        self._send_log(actions, score)
+        self._reveal()
 
-    def _send_log(self, actions: list[Action], score: tuple[int, int]) -> None:
-        assert self.round_seed is not None
-        lines = [action_to_json(a) for a in actions]
-        chunks = [lines[i : i + LOG_CHUNK] for i in range(0, len(lines), LOG_CHUNK)] or [[]]
-        for peer in self._peers():
-            for i, chunk in enumerate(chunks):
-                peer.send(
-                    {
-                        "t": "log",
-                        "seed": self.round_seed,
-                        "round": self.round_number,
-                        "actions": chunk,
-                        "end": i == len(chunks) - 1,
-                        "score": list(score),
-                    }
-                )
+    def _sealing(self) -> dict[str, Any]:
+        """The commitment and its salt, for the round's replay header."""
+        return {"commit": self.commit, "salt": self.round_salt.hex()}
+
+    def _reveal(self) -> None:
+        """The round is over: its seed may go to every peer (with the next ``state``)."""
+        if self.round_seed is not None and self.commit is not None:
+            self.reveal = {
+                "t": "reveal",
+                "round": self.round_number,
+                "commit": self.commit,
+                "seed": self.round_seed,
+                "salt": self.round_salt.hex(),
+            }
 
     def _cut_round(self) -> None:
         """The match ends mid-round: keep the replay of what was played."""
@@ -706,7 +741,9 @@ class Host:
                 self.round_number,
                 (self.match.score[0], self.match.score[1]),
                 finished=False,
+                extra=self._sealing(),
             )
+        self._reveal()
         self.status = "over"
 
     def _end_match(self, message: str) -> None:
@@ -832,10 +869,45 @@ class Host:
             self._send_state(peer, events)
             if peer.closed:  # it had stopped reading: let it go now
                 self._gone(peer, left=False, reason="it stopped reading")
+        self.rewound = None
+
+    def _send_round(self, peer: Peer) -> None:
+        """What the peer needs for its replay before the next ``state``: the round's
+        ``deal`` (the commitment to its seed), the actions applied since the last (from
+        the first one taken back, if any was) and, once the round is over, its seed."""
+        if self.fair is None or self.commit is None:
+            return
+        if peer.dealt != self.round_number:
+            peer.send(
+                {
+                    "t": "deal",
+                    "round": self.round_number,
+                    "commit": self.commit,
+                    "score": list(self.deal_score),
+                }
+            )
+            peer.dealt, peer.acts_sent = self.round_number, 0
+        actions = self.fair.actions()
+        start = peer.acts_sent if self.rewound is None else min(peer.acts_sent, self.rewound)
+        firsts = list(range(start, len(actions), ACTS_CHUNK))
+        if not firsts and start < peer.acts_sent:
+            firsts = [start]  # the list grew shorter: the peer drops what it holds from there
+        for first in firsts:
+            chunk = actions[first : first + ACTS_CHUNK]
+            peer.send(
+                {
+                    "t": "acts",
+                    "round": self.round_number,
+                    "from": first,
+                    "actions": [action_to_json(a) for a in chunk],
+                }
+            )
+        peer.acts_sent = len(actions)
 
     def _send_state(self, peer: Peer, events: list[Event]) -> None:
         if self.fair is None:
             return
+        self._send_round(peer)
         delay = peer.delay
         flip_in = self.fair.count_left(self.now())
         peer.send(
@@ -863,6 +935,9 @@ class Host:
                 },
             }
         )
+        if self.reveal is not None and peer.revealed != self.reveal["round"]:
+            peer.send(self.reveal)
+            peer.revealed = self.reveal["round"]
 
 
 def describe(

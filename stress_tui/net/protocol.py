@@ -24,7 +24,7 @@ from typing import Any
 
 from stress_tui.core.text import BadName, check_name
 
-VERSION = 1
+VERSION = 2
 """The protocol's version: both ends must speak the same one."""
 
 DEFAULT_PORT = 7325
@@ -34,7 +34,7 @@ MAX_PEER_LINE = 1024
 """Bytes a line from a joiner or spectator may have (its longest message is a hello)."""
 
 MAX_HOST_LINE = 256 * 1024
-"""Bytes a line from the host may have (a view of the table, a chunk of a round's log)."""
+"""Bytes a line from the host may have (a view of the table, a chunk of a round's actions)."""
 
 HANDSHAKE_SECONDS = 5.0
 """How long a new connection has to say hello and prove the code."""
@@ -274,9 +274,19 @@ HOST_MESSAGES: dict[str, Schema] = {
         },
     ),
     "ping": Schema({"id": _SEQ}, {"delay_ms": maybe(number(0, 1e6))}),
-    "log": Schema(
-        {"seed": whole(0, 2**64), "round": whole(0, 10**6), "actions": listed(anything, 2000)},
-        {"end": flag, "score": listed(whole(0, 1000), 2)},
+    "deal": Schema(
+        {"round": whole(0, 10**6), "commit": text(80)}, {"score": listed(whole(0, 1000), 2)}
+    ),
+    "acts": Schema(
+        {"round": whole(0, 10**6), "from": whole(0, 10**6), "actions": listed(anything, 2000)}
+    ),
+    "reveal": Schema(
+        {
+            "round": whole(0, 10**6),
+            "commit": text(80),
+            "seed": whole(0, 2**64),
+            "salt": hex_text(32),
+        }
     ),
     "bye": Schema({"reason": text(200)}),
 }

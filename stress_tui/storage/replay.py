@@ -10,6 +10,10 @@ Playing the actions back on a game dealt from the same seed gives the same event
 engine is deterministic. ``verify`` checks exactly that; for a daily deal (its header
 names the day) also that it was dealt from that day's seed, by the daily's rules, with
 the daily's players (``stress_tui.core.daily``).
+
+A network joiner's replay of a round whose seed the host has not yet revealed is *sealed*:
+its header holds the host's commitment to the seed (``commitment``) instead of the seed,
+and its actions can be read and listed but not played (``docs/network.md``).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from stress_tui.core.notation import (
     parse_position,
     parse_rules,
 )
+from stress_tui.core.rules import Rules
 from stress_tui.core.text import MAX_NAME, harmless
 from stress_tui.storage.files import (
     MiB,
@@ -75,6 +80,35 @@ def _two(value: Any, kind: type) -> bool:
     )
 
 
+COMMITMENT = "sha256:"
+"""How a commitment to a seed begins: the SHA-256 (hex) of the salt and the seed follows."""
+
+
+def commitment(seed: int, salt: bytes) -> str:
+    """What a network host sends at a deal instead of the round's seed: the SHA-256 of the
+    salt (16 random bytes) and the seed in decimal, so that the seed, revealed at the end,
+    can be checked against it and cannot be guessed from it.
+
+    >>> commitment(7, bytes(16))[:23]
+    'sha256:6c0279d403cbc580'
+    """
+    return COMMITMENT + hashlib.sha256(salt + str(seed).encode()).hexdigest()
+
+
+def _commitment_text(value: Any) -> bool:
+    digits = value[len(COMMITMENT) :] if isinstance(value, str) else ""
+    return (
+        isinstance(value, str)
+        and value.startswith(COMMITMENT)
+        and len(digits) == 64
+        and set(digits) <= set("0123456789abcdef")
+    )
+
+
+def _salt_text(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 32 and set(value) <= set("0123456789abcdef")
+
+
 _HEADER_FIELDS: dict[str, Callable[[Any], bool]] = {
     "names": lambda v: _two(v, str),
     "players": lambda v: _two(v, str),
@@ -83,6 +117,8 @@ _HEADER_FIELDS: dict[str, Callable[[Any], bool]] = {
     "score": lambda v: _two(v, int),
     "engine": lambda v: whole(v) and v >= 1,
     "daily": lambda v: isinstance(v, str),
+    "commit": _commitment_text,
+    "salt": _salt_text,
 }
 """Header fields a reader may rely on, each with its check (when present)."""
 
@@ -149,8 +185,19 @@ class Replay:
     """The end line (winner, position, digest); ``None`` if the round was cut short."""
 
     @property
+    def sealed(self) -> bool:
+        """Whether the seed is not known (a network joiner's round the host never
+        revealed): the actions can be read, not played."""
+        return "seed" not in self.header
+
+    @property
     def seed(self) -> int:
-        """The seed the round was dealt with."""
+        """The seed the round was dealt with (``StorageError`` for a sealed replay)."""
+        if self.sealed:
+            raise StorageError(
+                f"{self.path}: sealed: the host never revealed the round's seed, so it cannot"
+                " be played back (stress-tui replay --verify says what it holds)"
+            )
         return int(self.header["seed"])
 
     @property
@@ -174,9 +221,8 @@ class Recorder:
         """The file being written."""
         self.events: list[Event] = []
         """Every event of the round, for the end line's digest."""
-        self._fd: int | None = _create(
-            self.part, _line({"format": FORMAT, "version": VERSION, **header})
-        )
+        self.header = {"format": FORMAT, "version": VERSION, **header}
+        self._fd: int | None = _create(self.part, _line(self.header))
 
     @classmethod
     def start(
@@ -189,24 +235,58 @@ class Recorder:
         score: tuple[int, int],
         folder: Path | None = None,
         daily: str | None = None,
+        *,
+        extra: dict[str, Any] | None = None,
     ) -> Recorder:
         """Open a replay for a round about to be played (``daily``: the day of the daily
-        deal it is, which ``verify`` checks it was dealt from)."""
+        deal it is, which ``verify`` checks it was dealt from; ``extra``: more header
+        fields, such as a network round's ``commit`` and ``salt``)."""
+        if daily is not None:
+            extra = {**(extra or {}), "daily": daily}
+        return cls.open(
+            game.rules, {"seed": seed}, players, names, round_number, score, folder, extra
+        )
+
+    @classmethod
+    def sealed(
+        cls,
+        rules: Rules,
+        commit: str,
+        players: tuple[str, str],
+        names: tuple[str, str],
+        round_number: int,
+        score: tuple[int, int],
+    ) -> Recorder:
+        """Open a sealed replay: a network joiner's round, its seed not yet revealed (the
+        header holds the host's ``commit`` to it instead; written as ``.part``)."""
+        return cls.open(rules, {}, players, names, round_number, score, None, {"commit": commit})
+
+    @classmethod
+    def open(
+        cls,
+        rules: Rules,
+        seed: dict[str, int],
+        players: tuple[str, str],
+        names: tuple[str, str],
+        round_number: int,
+        score: tuple[int, int],
+        folder: Path | None,
+        extra: dict[str, Any] | None,
+    ) -> Recorder:
         now = datetime.now(timezone.utc)
         folder = folder if folder is not None else replay_dir()
         stem = now.strftime("%Y%m%d-%H%M%S-%f")
         header = {
             "engine": RULES_VERSION,
-            "seed": seed,
-            "rules": format_rules(game.rules),
+            **seed,
+            "rules": format_rules(rules),
             "players": list(players),
             "names": list(names),
             "started": now.isoformat(timespec="seconds"),
             "round": round_number,
             "score": list(score),
+            **(extra or {}),
         }
-        if daily is not None:
-            header["daily"] = daily
         return cls(folder / f"{stem}.jsonl", header)
 
     def record(self, action: Action, events: list[Event]) -> None:
@@ -228,6 +308,29 @@ class Recorder:
         self.close()
         os.replace(self.part, self.path)
         return self.path
+
+    def rewrite(self, actions: Iterable[Action]) -> None:
+        """Write the file again with ``actions`` after its header (a network round whose
+        last actions were taken back): the new file takes the old one's place at once."""
+        if self._fd is None:
+            return
+        fd, tmp = create_temporary(self.part.parent, self.part.name)
+        try:
+            _write_all(
+                fd, b"".join([_line(self.header), *(_line(action_to_json(a)) for a in actions)])
+            )
+            os.replace(tmp, self.part)
+        except BaseException:
+            os.close(fd)
+            tmp.unlink(missing_ok=True)
+            raise
+        os.close(self._fd)
+        self._fd = fd
+
+    def remove(self) -> None:
+        """Stop writing and delete the file (a sealed replay, written again whole)."""
+        self.close()
+        self.part.unlink(missing_ok=True)
 
     def close(self) -> None:
         """Stop writing (a round cut short keeps its ``.part`` file, readable as is)."""
@@ -356,7 +459,9 @@ def _checked_header(path: Path, header: dict[str, Any]) -> dict[str, Any]:
         parse_rules(str(header.get("rules")))
     except (NotationError, ValueError):
         raise StorageError(f"{path}:1: the header's rules are broken") from None
-    if not whole(header.get("seed")):
+    if "seed" not in header and "commit" in header:
+        pass  # sealed: a network joiner's round whose seed was never revealed
+    elif not whole(header.get("seed")):
         raise StorageError(f"{path}:1: the header's seed is not a whole number")
     for name, check in _HEADER_FIELDS.items():
         if name in header and not check(header[name]):
@@ -390,7 +495,10 @@ def play_back(replay: Replay) -> tuple[Game, list[Event]]:
 
 
 def verify(replay: Replay) -> Verdict:
-    """Re-simulate without a screen; compare the end with the recorded one."""
+    """Re-simulate without a screen; compare the end with the recorded one. A sealed
+    replay (no seed) is only read: ``sealed_verdict`` says what that checks."""
+    if replay.sealed:
+        return sealed_verdict(replay)
     if replay.engine > RULES_VERSION:
         return Verdict(
             False,
@@ -401,8 +509,19 @@ def verify(replay: Replay) -> Verdict:
         game, events = play_back(replay)
     except MalformedActionError as error:
         return Verdict(False, f"{replay.path}: an action cannot be applied: {error}")
+    committed = ""
+    if "commit" in replay.header:
+        salt = bytes.fromhex(str(replay.header.get("salt", "")))
+        if commitment(replay.seed, salt) != replay.header["commit"]:
+            return Verdict(
+                False,
+                f"{replay.path}: the seed is not the one the host committed to at the deal",
+            )
+        committed = ", the seed the one the host committed to at the deal"
     if replay.end is None:
-        return Verdict(False, f"{replay.path}: the round was cut short; no end to compare")
+        return Verdict(
+            False, f"{replay.path}: the round was cut short; no end to compare{committed}"
+        )
     older = replay.engine < RULES_VERSION
     # The position's notation has gained words since older rules (each player's fewest, every
     # recent cover), so a round under older rules is checked by its events, the facts.
@@ -423,7 +542,9 @@ def verify(replay: Replay) -> Verdict:
     day = replay.header.get("daily")
     if day is None:
         return Verdict(
-            True, f"{replay.path}: verified, {len(replay.actions)} actions, winner {who}{under}"
+            True,
+            f"{replay.path}: verified, {len(replay.actions)} actions, winner {who}{under}"
+            f"{committed}",
         )
     problem = daily_problem(replay)
     if problem is not None:
@@ -432,6 +553,35 @@ def verify(replay: Replay) -> Verdict:
         True,
         f"{replay.path}: verified, the daily deal of {day} (dealt from its seed), "
         f"{len(replay.actions)} actions, winner {who}{under}",
+    )
+
+
+def sealed_verdict(replay: Replay) -> Verdict:
+    """What can be said of a sealed replay: its actions read, are each a player's or a
+    flip on piles the rules have, in time order; what they did (which card, who won)
+    needs the seed. Never ``ok``: nothing was played back."""
+    rules = parse_rules(replay.header["rules"])
+    last = 0.0
+    for number, action in enumerate(replay.actions, start=2):
+        player = getattr(action, "player", 0)
+        pile, target = getattr(action, "pile", 0), getattr(action, "target", 0)
+        if (
+            player not in (0, 1)
+            or not 0 <= pile < rules.row_size
+            or target not in (0, 1)
+            or action.time < last
+        ):
+            return Verdict(
+                False,
+                f"{replay.path}:{number}: sealed, and this action is not one a player could make",
+            )
+        last = action.time
+    return Verdict(
+        False,
+        f"{replay.path}: sealed: the host never revealed the round's seed"
+        f" (it committed to {str(replay.header['commit'])[:23]}... at the deal), so what the"
+        f" {len(replay.actions)} actions did cannot be checked; checked: they read, each by"
+        f" a player on piles the rules have, in time order, to {last:.1f} s",
     )
 
 
@@ -539,7 +689,8 @@ def summaries(folder: Path | None = None, limit: int = 20) -> tuple[list[Summary
         kinds = header.get("players") or ["?", "?"]
         players = " vs ".join(f"{n} ({k})" for n, k in zip(names, kinds, strict=False))
         if replay.end is None:
-            winner, seconds = "(cut short)", replay.actions[-1].time if replay.actions else 0.0
+            winner = "(sealed)" if replay.sealed else "(cut short)"
+            seconds = replay.actions[-1].time if replay.actions else 0.0
         else:
             won = replay.end.get("winner")
             winner = names[won] if won in (0, 1) else "nobody"

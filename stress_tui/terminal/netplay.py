@@ -283,7 +283,7 @@ class NetScreen(Screen):
             return
         files = self.link.result()
         if files is None and not isinstance(model, Host):
-            return  # the joiner's round log is on its way
+            return  # the round's seed is on its way (its reveal)
         self.controller.show_result(
             Result(
                 self.link.winner,
