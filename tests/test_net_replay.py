@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from stress_tui.core.engine import Phase, Play
+from stress_tui.core.engine import Game, Phase, Play
 from stress_tui.core.rules import Rules
 from stress_tui.net import client as client_module
 from stress_tui.net import host as host_module
@@ -19,6 +19,7 @@ from stress_tui.net.client import Client, JoinError
 from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, Host
 from stress_tui.net.records import Journal
 from stress_tui.storage import replay as replays
+from stress_tui.storage.files import StorageError
 from tests.test_net import SEED, run, until
 
 
@@ -65,9 +66,11 @@ async def _play_a_little(host: Host, joiner: Client) -> None:
         joiner.act("play", *theirs[0])
     await until(lambda: len(host.fair.actions()) >= 2, "two actions")  # type: ignore[union-attr]
     await until(
-        lambda: joiner.journal is not None
-        and host.fair is not None
-        and joiner.journal.actions == host.fair.actions(),
+        lambda: (
+            joiner.journal is not None
+            and host.fair is not None
+            and joiner.journal.actions == host.fair.actions()
+        ),
         "the joiner's copy of the actions",
     )
 
@@ -119,7 +122,7 @@ def test_a_host_that_vanishes_mid_round_leaves_the_joiner_a_sealed_replay(
         assert not verdict.ok
         assert "sealed: the host never revealed the round's seed" in verdict.message
         assert f"what the {len(played)} actions did cannot be checked" in verdict.message
-        with pytest.raises(replays.StorageError, match="sealed"):
+        with pytest.raises(StorageError, match="sealed"):
             kept.new_game()
         await host.close()
 
@@ -193,9 +196,11 @@ def test_an_action_taken_back_is_taken_back_in_the_joiners_replay_too() -> None:
         host._apply(Play(JOINER_SEAT, 0, 0, earlier))
         assert host.fair.rebuilds == 1
         await until(
-            lambda: joiner.journal is not None
-            and host.fair is not None
-            and joiner.journal.actions == host.fair.actions(),
+            lambda: (
+                joiner.journal is not None
+                and host.fair is not None
+                and joiner.journal.actions == host.fair.actions()
+            ),
             "the joiner's copy",
         )
         assert len(host.fair.actions()) > before
@@ -213,7 +218,7 @@ def test_both_finished_replays_carry_the_commitment_and_verify_it(tmp_path: Path
     seed, salt = 12345, bytes(range(16))
     commit = replays.commitment(seed, salt)
     journal = Journal(rules, commit, ("Bo", "Ann"), 1, (0, 0))
-    game = replays.Game.deal(rules, random.Random(seed))
+    game = Game.deal(rules, random.Random(seed))
     journal.update(0, [])
     assert journal.path is not None and replays.load(journal.path).sealed
     with pytest.raises(ValueError, match="not the one committed to"):
