@@ -17,11 +17,16 @@ from stress_tui.core.notation import format_position, parse_position
 @pytest.fixture(autouse=True)
 def _private_files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Point the program (and every program a test starts) at empty folders of its own,
-    unless the test sets its own."""
+    unless the test sets its own; and at English."""
     folder = tmp_path_factory.mktemp("home")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("STRESS_TUI_DATA_DIR", str(folder / "data"))
         patch.setenv("STRESS_TUI_CONFIG", str(Path(folder / "config.toml")))
+        # The game speaks English unless a test asks for another language: the language of
+        # the machine the tests run on does not count.
+        for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+            patch.delenv(name, raising=False)
+        patch.setenv("LANG", "C.UTF-8")
         yield
 
 

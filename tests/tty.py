@@ -41,7 +41,8 @@ from pyte.screens import Char
 from wcwidth import wcwidth
 
 #: Variables taken out of the outer environment: they change what blessed emits (``NO_COLOR``
-#: turns off every sequence, cursor moves too), what it asks the terminal, or the size it sees.
+#: turns off every sequence, cursor moves too), what it asks the terminal, the size it sees, or
+#: the language the game speaks (``LANG`` is set below).
 STRIPPED_ENV: tuple[str, ...] = (
     "NO_COLOR",
     "COLORTERM",
@@ -54,6 +55,9 @@ STRIPPED_ENV: tuple[str, ...] = (
     "AMBIGUOUS_WIDE",
     "ESCDELAY",
     "BLESSED_QUERY_TIMEOUT_SECONDS",
+    "LANGUAGE",
+    "LC_ALL",
+    "LC_MESSAGES",
 )
 
 #: What the child always gets, before the caller's extra variables.

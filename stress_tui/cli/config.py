@@ -129,6 +129,8 @@ class Config:
     """Draw suits as letters."""
     four_colour: bool | None = None
     """Use a four-colour deck."""
+    lang: str | None = None
+    """The language the game speaks (top-level ``lang``, a code of ``terminal.lang``)."""
     keymap: dict[str, dict[str, str]] | None = None
     """``[keys.p1]`` and ``[keys.p2]``: action name to key name, by side."""
     lines: dict[str, int] = field(default_factory=dict)
@@ -296,7 +298,7 @@ class _Reader:
 
     def config(self) -> Config:
         data = _parse_toml(self.path, self.text)
-        allowed = [*self.tables, *(["names"] if "rules" in self.tables else [])]
+        allowed = [*self.tables, *(["names", "lang"] if "rules" in self.tables else [])]
         for name, value in data.items():
             if name not in allowed:
                 raise self.unknown((name,), allowed, "table" if isinstance(value, dict) else "key")
@@ -307,6 +309,7 @@ class _Reader:
         keymap: dict[str, dict[str, str]] | None = None
         if "names" in data:
             names = self.names(data["names"])
+        lang = self.lang(data["lang"]) if "lang" in data else None
         if "rules" in data:
             rules = self.rules(self.table(("rules",), data["rules"]))
         if "players" in data:
@@ -322,6 +325,7 @@ class _Reader:
             players=players,
             ascii=display.get("ascii"),
             four_colour=display.get("four-colour"),
+            lang=lang,
             keymap=keymap,
             lines=self.lines,
         )
@@ -336,6 +340,17 @@ class _Reader:
             raise self.fail(key, str(error)) from None
         self.note(key)
         return names
+
+    def lang(self, value: object) -> str:
+        from stress_tui.terminal.lang import BadLanguage, language_code
+
+        key = ("lang",)
+        try:
+            code = language_code(_text(value))
+        except (BadValue, BadLanguage) as error:
+            raise self.fail(key, str(error)) from None
+        self.note(key)
+        return code
 
     def rules(self, table: Mapping[str, Any]) -> dict[str, Any]:
         rules: dict[str, Any] = {}
@@ -425,6 +440,11 @@ def to_toml(settings: Settings, path: Path | None = None) -> str:
         f"# (or name another file in the environment variable {ENV_VAR}).",
         "",
         f"names = [{quoted(settings.names[0])}, {quoted(settings.names[1])}]",
+        *(
+            ['# lang = "sv"   # en, sv, de; left out: the environment\'s (LANGUAGE, LANG...)']
+            if settings.lang is None
+            else [f"lang = {quoted(settings.lang)}   # en, sv, de"]
+        ),
         "",
         "[rules]",
         f"deck = {quoted(rules.deck)}",

@@ -367,6 +367,7 @@ def _build(
         action=argparse.BooleanOptionalAction,
         help="a four-colour deck: clubs green and diamonds blue; default: off",
     )
+    _add_lang_flag(display, top=True)
     info = parser.add_argument_group("information")
     info.add_argument("-h", "--help", action="help", help="show this help and exit")
     info.add_argument(
@@ -427,6 +428,7 @@ def _sim_parser(commands: Any) -> argparse.ArgumentParser:
     )
     add_rule_flags(sim)
     add_player_flags(sim, default_kind=SIM_DEFAULT_PLAYER)
+    _add_lang_flag(sim, top=False)
     run = sim.add_argument_group("simulation")
     run.add_argument(
         "--games",
@@ -474,6 +476,7 @@ def _replay_parser(commands: Any) -> argparse.ArgumentParser:
         allow_abbrev=False,
     )
     replay.add_argument("file", nargs="?", metavar="FILE", help="the replay to show or check")
+    _add_lang_flag(replay, top=False)
     mode = replay.add_mutually_exclusive_group()
     mode.add_argument(
         "--verify",
@@ -521,6 +524,7 @@ def _stats_parser(commands: Any) -> argparse.ArgumentParser:
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
     )
+    _add_lang_flag(stats, top=False)
     shown_as = stats.add_mutually_exclusive_group()
     shown_as.add_argument(
         "--json",
@@ -584,6 +588,7 @@ def _display_flags(parser: argparse.ArgumentParser) -> None:
         action=argparse.BooleanOptionalAction,
         help="a four-colour deck; default: the config file's, else off",
     )
+    _add_lang_flag(parser, top=False)
 
 
 def _net_parsers(commands: Any) -> dict[str, argparse.ArgumentParser]:
@@ -694,6 +699,7 @@ def settings_from_args(args: argparse.Namespace, config: Config) -> Settings:
         players=(players[0], players[1]),
         ascii=ascii_,
         four_colour=four_colour,
+        lang=getattr(args, "lang", None) or config.lang,
         keymap=keymap,
     )
     if keymap is not None:
@@ -798,7 +804,55 @@ def _check_options(
             current = commands[word]
 
 
+def _lang_flag(argv: Sequence[str]) -> str | None:
+    """The value of ``--lang`` in ``argv`` (its last), looked for before the flags are made,
+    since their help is written in the language chosen."""
+    found = None
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--lang" and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif word.startswith("--lang="):
+            found = word.split("=", 1)[1]
+    return found
+
+
+def _speak(argv: Sequence[str]) -> bool:
+    """Speak the language ``--lang`` names (``UsageError`` if the game does not speak
+    it); whether it named one."""
+    code = _lang_flag(argv)
+    if code is None:
+        return False
+    from stress_tui.terminal.lang import BadLanguage, choose
+
+    try:
+        choose(code)
+    except BadLanguage as error:
+        raise UsageError(f"--lang: {error}") from None
+    return True
+
+
+def _speak_config(config: Config) -> None:
+    """Speak the config file's ``lang`` (when no ``--lang`` was given)."""
+    if config.lang is not None:
+        from stress_tui.terminal.lang import choose
+
+        choose(config.lang)
+
+
+def _add_lang_flag(parser: argparse.ArgumentParser | argparse._ArgumentGroup, top: bool) -> None:
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        default=None if top else argparse.SUPPRESS,
+        help="the language of the game: en, sv (svenska) or de (Deutsch); default: the "
+        "config file's lang, else the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)",
+    )
+
+
 def _run(argv: list[str]) -> int:
+    flagged = _speak(argv)
     parser, commands = _build(argv)
     _check_options(parser, commands, argv)
     args = parser.parse_args(argv)
@@ -806,10 +860,16 @@ def _run(argv: list[str]) -> int:
         gc.enable()  # no screen to warm up (see main)
     if args.command == "stats":
         _only_display_flags(args, "stats")
+        if not flagged:
+            from stress_tui.cli.config import load_config
+
+            _speak_config(load_config())
         return _stats(args)
     from stress_tui.cli.config import load_config
 
     config = load_config()
+    if not flagged:
+        _speak_config(config)
     if args.command == "sim":
         return _sim(args, config)
     if args.command == "replay":

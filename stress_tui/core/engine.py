@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 from stress_tui.core.cards import JOKER, Card, format_cards
 from stress_tui.core.rules import Deal, FalseStress, Rules, StressPenalty, Taken
+from stress_tui.core.words import N_
 
 PLAYERS = (0, 1)
 """The two players' numbers."""
@@ -169,21 +170,22 @@ class NoSuchPileError(MalformedActionError):
 
 
 class RejectReason(enum.Enum):
-    """Why an action changed nothing. The value says it in a player's words."""
+    """Why an action changed nothing. The value says it in a player's words (in English,
+    marked by ``N_`` for the catalogues; the screen says it in the player's language)."""
 
-    NOT_ADJACENT = "not one rank above or below"
-    EMPTY_PILE = "that place in the row is empty"
-    LOST_RACE = "too late: the other player was faster"
-    LOCKED_OUT = "locked out"
-    STRESS_OPEN = "stress is open"
-    NOT_PLAYING = "wait for the flip"
-    ROUND_OVER = "the round is over"
-    TOO_LATE = "too late: the stress is settled"
-    ALREADY = "already said"
-    NO_STRESS_THREAT = "no card of the opponent's would make stress"
-    RULE_OFF = "that rule is not in play"
-    NOTHING_TO_FLIP = "the flip is not due"
-    NO_CARD_TO_FLIP = "no card left to flip while a card can be played"
+    NOT_ADJACENT = N_("not one rank above or below")
+    EMPTY_PILE = N_("that place in the row is empty")
+    LOST_RACE = N_("too late: the other player was faster")
+    LOCKED_OUT = N_("locked out")
+    STRESS_OPEN = N_("stress is open")
+    NOT_PLAYING = N_("wait for the flip")
+    ROUND_OVER = N_("the round is over")
+    TOO_LATE = N_("too late: the stress is settled")
+    ALREADY = N_("already said")
+    NO_STRESS_THREAT = N_("no card of the opponent's would make stress")
+    RULE_OFF = N_("that rule is not in play")
+    NOTHING_TO_FLIP = N_("the flip is not due")
+    NO_CARD_TO_FLIP = N_("no card left to flip while a card can be played")
 
 
 @dataclass(slots=True, unsafe_hash=True)

@@ -30,6 +30,9 @@ class Settings:
     """Draw suits as letters, for terminals without the glyphs."""
     four_colour: bool = False
     """A four-colour deck: clubs green, diamonds blue."""
+    lang: str | None = None
+    """The language the game speaks (``--lang``, the config file's ``lang``); ``None``: the
+    environment's."""
     keymap: dict[str, dict[str, str]] | None = None
     """Key overrides from ``--keys`` or the config file (checked by ``keys``); ``None``
     keeps the default layout."""

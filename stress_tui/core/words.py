@@ -15,6 +15,13 @@ from stress_tui.core.text import quoted as _quoted
 _RANK_WORDS = {JACK: "jack", QUEEN: "queen", KING: "king", ACE: "ace"}
 
 
+def N_(message: str) -> str:
+    """Marks an English text for the catalogues where it is defined, unchanged (gettext's
+    convention for a text translated later): the core speaks no language of its own, the
+    terminal and the command line translate what they show (``terminal/lang.py``)."""
+    return message
+
+
 def rank_word(rank: int) -> str:
     """A rank as a card player says it: ``7``, ``jack``, ``ace``."""
     return _RANK_WORDS.get(rank, str(rank))

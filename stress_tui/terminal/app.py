@@ -35,6 +35,7 @@ from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, Table
 from stress_tui.terminal.controller import QUIT_QUESTION, GameController, TogetherKey
 from stress_tui.terminal.keys import Binding, keymap_for
+from stress_tui.terminal.lang import _
 from stress_tui.terminal.overlays import help_page
 from stress_tui.terminal.roundlog import RoundLog
 from stress_tui.terminal.scene import Result, Scene
@@ -212,7 +213,7 @@ class App(Screen):
             seed=self.seed,
             help_offset=self.controller.help_offset,
             menu_keys=self.controller.menu_live,
-            question=QUIT_QUESTION if self.controller.quit_asked else None,
+            question=_(QUIT_QUESTION) if self.controller.quit_asked else None,
         )
 
 

@@ -42,6 +42,7 @@ from stress_tui.terminal.keys import (
     SequenceFilter,
     key_name,
 )
+from stress_tui.terminal.lang import N_
 from stress_tui.terminal.scene import Overlay, Result
 from stress_tui.terminal.session import EXIT_QUIT, EXIT_SIGINT
 
@@ -53,7 +54,7 @@ MENU_GRACE = 0.5
 """Seconds after help or pause opens over the table during which its menu keys are
 ignored, so that the other player's next play key does not act on it."""
 
-QUIT_QUESTION = "Quit this match?  y: quit   any other key: no"
+QUIT_QUESTION = N_("Quit this match?  y: quit   any other key: no")
 """Asked when q would end a match that is not over."""
 
 YES = "y"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from stress_tui.core.cards import RANK_NAMES, Card
+from stress_tui.core.cards import Card
 from stress_tui.core.engine import (
     STALE_PLAYS,
     CallStress,
@@ -34,6 +34,7 @@ from stress_tui.core.engine import (
     TableDead,
 )
 from stress_tui.core.rules import FalseStress
+from stress_tui.terminal.lang import _, ngettext, rank_name
 
 NOTICE_SECONDS = 2.0
 """How long a rejected play or a stress result stays on screen (game seconds)."""
@@ -54,7 +55,7 @@ class Notice:
 
 
 def _rank(card: Card) -> str:
-    return "joker" if card.is_joker else RANK_NAMES[card.rank]
+    return _("joker") if card.is_joker else rank_name(card.rank)
 
 
 @dataclass
@@ -83,68 +84,90 @@ class Notices:
             elif isinstance(event, ReadyNoted):
                 other = names[1 - event.player]
                 self.player[event.player] = Notice(
-                    f"ready to flip (waiting for {other})", "info", sticky_until_flip=True
+                    _("ready to flip (waiting for {other})").format(other=other),
+                    "info",
+                    sticky_until_flip=True,
                 )
             elif isinstance(event, StopDeclared):
                 self.player[event.player] = Notice(
-                    "stress stop: the other's next stress does not count",
+                    _("stress stop: the other's next stress does not count"),
                     "info",
                     sticky_until_flip=True,
                 )
             elif isinstance(event, StressStopped):
                 self.headline = Notice(
-                    f"{names[event.by]} stopped the stress", "good", now + NOTICE_SECONDS
+                    _("{name} stopped the stress").format(name=names[event.by]),
+                    "good",
+                    now + NOTICE_SECONDS,
                 )
             elif isinstance(event, StressWon):
                 count = taken.get(event.loser, 0)
                 self.headline = Notice(
-                    f"{names[event.winner]} called stress first: "
-                    f"{names[event.loser]} takes {count} cards",
+                    ngettext(
+                        "{winner} called stress first: {loser} takes {count} card",
+                        "{winner} called stress first: {loser} takes {count} cards",
+                        count,
+                    ).format(winner=names[event.winner], loser=names[event.loser], count=count),
                     "good",
                     now + NOTICE_SECONDS + 1.0,
                 )
-                self.player[event.winner] = Notice("stress won!", "good", now + NOTICE_SECONDS)
+                self.player[event.winner] = Notice(_("stress won!"), "good", now + NOTICE_SECONDS)
                 self.player[event.loser] = Notice(
-                    f"too slow: takes {count} cards", "warn", now + NOTICE_SECONDS
+                    ngettext(
+                        "too slow: takes {count} card", "too slow: takes {count} cards", count
+                    ).format(count=count),
+                    "warn",
+                    now + NOTICE_SECONDS,
                 )
             elif isinstance(event, FalseStressCalled):
                 who = event.player
                 if event.penalty is FalseStress.TAKE:
                     count = taken.get(who, 0)
-                    text = f"no stress! takes {count} cards"
+                    text = ngettext(
+                        "no stress! takes {count} card", "no stress! takes {count} cards", count
+                    ).format(count=count)
                     self.headline = Notice(
-                        f"{names[who]} called a false stress and takes {count} cards",
+                        ngettext(
+                            "{name} called a false stress and takes {count} card",
+                            "{name} called a false stress and takes {count} cards",
+                            count,
+                        ).format(name=names[who], count=count),
                         "warn",
                         now + NOTICE_SECONDS,
                     )
                 elif event.penalty is FalseStress.LOCKOUT:
-                    text = "no stress!"
+                    text = _("no stress!")
                 else:
-                    text = "no stress (no penalty)"
+                    text = _("no stress (no penalty)")
                 self.player[who] = Notice(text, "warn", now + NOTICE_SECONDS)
             elif isinstance(event, Stalled):
                 self.headline = Notice(
-                    "Nobody can play: new cards on three", "info", sticky_until_flip=True
+                    _("Nobody can play: new cards on three"), "info", sticky_until_flip=True
                 )
             elif isinstance(event, FlipAgreed):
                 self.headline = Notice(
-                    "Both ready: new cards on three", "info", sticky_until_flip=True
+                    _("Both ready: new cards on three"), "info", sticky_until_flip=True
                 )
             elif isinstance(event, PilesRecycled):
                 self.headline = Notice(
-                    "Both draw piles are empty: each takes a play pile",
+                    _("Both draw piles are empty: each takes a play pile"),
                     "info",
                     now + NOTICE_SECONDS + 1.0,
                 )
             elif isinstance(event, Flipped):
                 self._clear_sticky()
             elif isinstance(event, RoundWon):
-                self.headline = Notice(f"{names[event.player]} wins the round!", "good")
+                self.headline = Notice(
+                    _("{name} wins the round!").format(name=names[event.player]), "good"
+                )
             elif isinstance(event, TableDead):
-                self.headline = Notice("12 flips and no card played: the table is dead", "warn")
+                self.headline = Notice(_("12 flips and no card played: the table is dead"), "warn")
             elif isinstance(event, NoProgress):
                 self.headline = Notice(
-                    f"{STALE_PLAYS} plays and nobody nearer the end: the round is over", "warn"
+                    _("{count} plays and nobody nearer the end: the round is over").format(
+                        count=STALE_PLAYS
+                    ),
+                    "warn",
                 )
 
     def _rejection(self, event: Rejected, game: Game) -> str:
@@ -158,14 +181,16 @@ class Notices:
             card = game.state.players[action.player].row[action.pile][0]
             top = game.top(action.target)
             if top is not None:
-                return f"{_rank(card)} on {_rank(top)}: {reason.value}"
+                return _("{card} on {top}: {reason}").format(
+                    card=_rank(card), top=_rank(top), reason=_(reason.value)
+                )
         if isinstance(action, CallStress):
-            return f"stress: {reason.value}"
+            return _("stress: {reason}").format(reason=_(reason.value))
         if isinstance(action, ReadyToFlip):
-            return f"ready: {reason.value}"
+            return _("ready: {reason}").format(reason=_(reason.value))
         if isinstance(action, StopStress):
-            return f"stress stop: {reason.value}"
-        return reason.value
+            return _("stress stop: {reason}").format(reason=_(reason.value))
+        return _(reason.value)
 
     def _clear_sticky(self) -> None:
         for i, notice in enumerate(self.player):

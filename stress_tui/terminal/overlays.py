@@ -12,6 +12,7 @@ from stress_tui.core.rulestext import plain_words
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import Intent, key_label
+from stress_tui.terminal.lang import N_, _, ngettext
 from stress_tui.terminal.layout import minimum_size
 from stress_tui.terminal.scene import Result, Scene
 
@@ -22,14 +23,23 @@ if TYPE_CHECKING:  # a round's statistics, loaded once a round has ended
 def draw_too_small(view: Scene, palette: Palette, canvas: Canvas) -> None:
     min_w, min_h = minimum_size(view.rules.row_size)
     lines = [
-        ("Make the window larger", palette.warn),
-        (f"the table needs {min_w}x{min_h}, this is {canvas.width}x{canvas.height}", ""),
-        ("(the round is paused)", ""),
+        (_("Make the window larger"), palette.warn),
+        (
+            _("the table needs {needed}, this is {size}").format(
+                needed=f"{min_w}x{min_h}", size=f"{canvas.width}x{canvas.height}"
+            ),
+            "",
+        ),
+        (_("(the round is paused)"), ""),
     ]
     top = max(0, (canvas.height - len(lines)) // 2)
     for i, (text, style) in enumerate(lines):
         if canvas.width < canvas.text_width(text):
-            words = {0: "Too small", 1: f"need {min_w}x{min_h}", 2: "paused"}
+            words = {
+                0: _("Too small"),
+                1: _("need {needed}").format(needed=f"{min_w}x{min_h}"),
+                2: _("paused"),
+            }
             text = words[i]
         canvas.put_centered(top + i, 0, canvas.width, text, style)
 
@@ -38,7 +48,7 @@ def _panel(
     canvas: Canvas, palette: Palette, lines: Sequence[tuple[str, str]], min_w: int = 30
 ) -> None:
     """A box of lines (text, style) in the middle of the screen."""
-    width = min(canvas.width - 2, max(min_w, *(canvas.text_width(t) + 4 for t, _ in lines)))
+    width = min(canvas.width - 2, max(min_w, *(canvas.text_width(t) + 4 for t, _style in lines)))
     height = min(canvas.height, len(lines) + 2)
     x = (canvas.width - width) // 2
     y = (canvas.height - height) // 2
@@ -49,10 +59,10 @@ def _panel(
 
 
 _OTHER_KEYS = {
-    Intent.STRESS: "stress",
-    Intent.READY: "ready to flip",
-    Intent.STOP: "stress stop",
-    Intent.TOGETHER: "equal cards together, then a pile key:",
+    Intent.STRESS: N_("stress"),
+    Intent.READY: N_("ready to flip"),
+    Intent.STOP: N_("stress stop"),
+    Intent.TOGETHER: N_("equal cards together, then a pile key:"),
 }
 """What the help calls a player's keys besides the piles'."""
 
@@ -60,22 +70,34 @@ _OTHER_KEYS = {
 def _player_keys_lines(view: Scene, player: int) -> list[tuple[str, str]]:
     keys = view.keymap
     name = view.names[player]
-    where = "top row" if player == 0 else "bottom row"
+    where = _("top row") if player == 0 else _("bottom row")
     head = f"{name} ({where})"
     if not keys.has_player(player):
         kind = view.kinds[player]
         level = kind[4:] if kind.startswith("bot:") else kind
-        return [(f"{head}: the computer ({level})", "title")]
+        return [(_("{who}: the computer ({level})").format(who=head, level=_(level)), "title")]
     size = view.rules.row_size
 
     def row(intent: Intent) -> str:
         return " ".join(key_label(keys.key_for(intent, player, i) or "-") for i in range(size))
 
-    others = [f"{_OTHER_KEYS[intent]} {key}" for intent, key in view.other_keys(player)]
+    others = [f"{_(_OTHER_KEYS[intent])} {key}" for intent, key in view.other_keys(player)]
     return [
         (head, "title"),
-        (f"  piles 1-{size} onto the left pile:  {row(Intent.LEFT)}", ""),
-        (f"  piles 1-{size} onto the right pile: {row(Intent.RIGHT)}", ""),
+        (
+            "  "
+            + _("piles 1-{size} onto the left pile:").format(size=size)
+            + "  "
+            + row(Intent.LEFT),
+            "",
+        ),
+        (
+            "  "
+            + _("piles 1-{size} onto the right pile:").format(size=size)
+            + " "
+            + row(Intent.RIGHT),
+            "",
+        ),
         ("  " + "   ".join(others), ""),
     ]
 
@@ -89,22 +111,31 @@ def help_lines(view: Scene, width: int) -> list[tuple[str, str]]:
         lines += _player_keys_lines(view, player)
     shared = []
     for intent, what in (
-        (Intent.HELP, "help"),
-        (Intent.PAUSE, "pause"),
-        (Intent.QUIT, "quit"),
-        (Intent.REDRAW, "redraw"),
+        (Intent.HELP, _("help")),
+        (Intent.PAUSE, _("pause")),
+        (Intent.QUIT, _("quit")),
+        (Intent.REDRAW, _("redraw")),
     ):
         found = keys.keys_for(intent)
         if found:
             shared.append(f"{what} {' '.join(key_label(k) for k in found)}")
-    lines.append(("Everyone", "title"))
-    lines.append(("  " + "   ".join(shared) + "   suspend ^Z", ""))
+    lines.append((_("Everyone"), "title"))
+    lines.append(("  " + "   ".join(shared) + "   " + _("suspend ^Z"), ""))
     lines.append(("", ""))
-    lines.append(("The rules in play", "title"))
+    lines.append((_("The rules in play"), "title"))
     for sentence in plain_words(view.rules):
         for part in textwrap.wrap(sentence, width - 2) or [""]:
             lines.append(("  " + part, ""))
-    return [(text if len(text) <= width else text[:width], kind) for text, kind in lines]
+    # A line too long for the panel (a longer language) goes on at the next, between words.
+    fitted: list[tuple[str, str]] = []
+    for text, kind in lines:
+        if len(text) <= width:
+            fitted.append((text, kind))
+            continue
+        indent = "    " if text.startswith("  ") else "  "
+        parts = textwrap.wrap(text, width, subsequent_indent=indent, drop_whitespace=False)
+        fitted += [(part.rstrip()[:width], kind) for part in parts]
+    return fitted
 
 
 def help_page(view: Scene, width: int, height: int, offset: int) -> tuple[int, int]:
@@ -121,14 +152,18 @@ def draw_help(view: Scene, palette: Palette, canvas: Canvas) -> None:
     shown = lines[first : first + room]
     more = []
     if first > 0:
-        more.append("Up/PgUp: earlier")
+        more.append(_("Up/PgUp: earlier"))
     if first + room < len(lines):
-        more.append("Down/PgDn: more")
-    footer = "Paused.  ? or Esc: back to the game"
+        more.append(_("Down/PgDn: more"))
+    parts = [_("Paused.  ? or Esc: back to the game")]
     if view.menu_keys:
-        footer += "   q: quit"
+        parts.append(_("q: quit"))
         if more:
-            footer += "   " + "  ".join(more)
+            parts.append("  ".join(more))
+    # As many of the keys as the panel holds, whole (a longer language has less room).
+    while len(parts) > 1 and canvas.text_width("   ".join(parts)) > width:
+        parts.pop()
+    footer = "   ".join(parts)
     if view.question is not None:
         footer = view.question
     styles = {"title": palette.panel_title, "": palette.panel}
@@ -148,7 +183,7 @@ def draw_pause(view: Scene, palette: Palette, canvas: Canvas) -> None:
         canvas,
         palette,
         [
-            ("Paused", palette.panel_title),
+            (_("Paused"), palette.panel_title),
             ("", ""),
             (_pause_keys(view), palette.panel_key),
         ],
@@ -160,8 +195,8 @@ def _pause_keys(view: Scene) -> str:
     if view.question is not None:
         return view.question
     if not view.menu_keys:
-        return "Esc: play on    ?: help"
-    return "Esc or Enter: play on    ?: help    q: quit"
+        return _("Esc: play on    ?: help")
+    return _("Esc or Enter: play on    ?: help    q: quit")
 
 
 def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
@@ -172,19 +207,22 @@ def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
     if result.headline is not None:
         head = result.headline
     elif result.winner is None:
-        head = "Nobody can play on: a drawn round"
+        head = _("Nobody can play on: a drawn round")
     else:
-        head = f"{names[result.winner]} wins the {'match' if result.match_over else 'round'}!"
-    score = f"{names[0]} {s1} : {s2} {names[1]}   (first to {view.rules.wins})"
+        won = _("{name} wins the match!") if result.match_over else _("{name} wins the round!")
+        head = won.format(name=names[result.winner])
+    wins = view.rules.wins
+    first_to = ngettext("(first to {wins} win)", "(first to {wins} wins)", wins).format(wins=wins)
+    score = f"{names[0]} {s1} : {s2} {names[1]}   {first_to}"
     if result.again is not None:
-        go = f"Enter: {result.again}"
+        go = _("Enter: {what}").format(what=result.again)
     else:
-        go = "Enter: rematch" if result.match_over else "Enter: next round"
+        go = _("Enter: rematch") if result.match_over else _("Enter: next round")
     about = []
     if result.stats is not None:
-        about.append(f"round {_clock(result.stats.seconds)}")
+        about.append(_("round {time}").format(time=_clock(result.stats.seconds)))
     if view.seed is not None:
-        about.append(f"seed {view.seed}")
+        about.append(_("seed {seed}").format(seed=view.seed))
     top = [(head, palette.panel_title), ("", ""), (score, palette.panel)]
     table = (
         []
@@ -194,8 +232,15 @@ def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
             for i, text in enumerate(stats_lines(result.stats, names, canvas.width - 8))
         ]
     )
-    notes = [(text, palette.panel) for text in ("   ".join(about), *result.notes) if text]
-    shown = f"{go}    q: quit" if result.keys_live else ""
+    # Notes that are longer than the panel (a longer language) go on at the next line.
+    room_w = max(20, canvas.width - 6)
+    notes = [
+        (part, palette.panel)
+        for text in ("   ".join(about), *result.notes)
+        if text
+        for part in textwrap.wrap(text, room_w, subsequent_indent="  ", break_on_hyphens=False)
+    ]
+    shown = f"{go}    {_('q: quit')}" if result.keys_live else ""
     keys = [(shown if view.question is None else view.question, palette.panel_key)]
     blank = [("", "")]
     room = canvas.height - 2
@@ -210,7 +255,7 @@ def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
         lines = [
             *top,
             *blank,
-            ("(a taller window shows the statistics)", palette.panel),
+            (_("(a taller window shows the statistics)"), palette.panel),
             *notes,
             *keys,
         ]
@@ -236,14 +281,14 @@ def _chart_lines(
 
 
 _STATS_ROWS: tuple[tuple[str, Callable[[PlayerStats], str]], ...] = (
-    ("cards played", lambda p: str(p.cards_played)),
-    ("longest chain", lambda p: str(p.longest_chain)),
-    ("median reaction", lambda p: _seconds(p.median_reaction)),
-    ("stresses won", lambda p: _with_times(p.stresses_won, p.won_reactions)),
-    ("stresses lost", lambda p: _with_times(p.stresses_lost, p.late_reactions)),
-    ("false calls", lambda p: str(p.false_calls)),
-    ("misplays", lambda p: str(p.misplays)),
-    ("lockouts", lambda p: str(p.lockouts)),
+    (N_("cards played"), lambda p: str(p.cards_played)),
+    (N_("longest chain"), lambda p: str(p.longest_chain)),
+    (N_("median reaction"), lambda p: _seconds(p.median_reaction)),
+    (N_("stresses won"), lambda p: _with_times(p.stresses_won, p.won_reactions)),
+    (N_("stresses lost"), lambda p: _with_times(p.stresses_lost, p.late_reactions)),
+    (N_("false calls"), lambda p: str(p.false_calls)),
+    (N_("misplays"), lambda p: str(p.misplays)),
+    (N_("lockouts"), lambda p: str(p.lockouts)),
 )
 
 
@@ -251,10 +296,11 @@ def stats_lines(stats: RoundStats, names: tuple[str, str], width: int = 72) -> l
     """The round's statistics as a small table at most ``width`` columns wide: a line of
     names, then a line per measure (cards played, longest chain, median reaction, stresses
     won and lost with the calls' reaction times, false calls, misplays, lockouts)."""
-    label_w = max(len(label) for label, _ in _STATS_ROWS) + 2
+    labels = [_(label) for label, _measure in _STATS_ROWS]
+    label_w = max(len(label) for label in labels) + 2
     column = max(8, min(22, (width - label_w) // 2))
     lines = ["".ljust(label_w) + names[0][: column - 1].ljust(column) + names[1][: column - 1]]
-    for label, measure in _STATS_ROWS:
+    for label, (_label, measure) in zip(labels, _STATS_ROWS, strict=True):
         cells = [_fit(measure(player), column - 1) for player in stats.players]
         lines.append(label.ljust(label_w) + cells[0].ljust(column) + cells[1])
     return [line.rstrip() for line in lines]
@@ -276,10 +322,10 @@ def _fit(text: str, width: int) -> str:
     its fastest time."""
     if len(text) <= width:
         return text
-    count, _, times = text.partition(" (")
+    count, _open, times = text.partition(" (")
     if times:
         best = min(float(t.rstrip("s)")) for t in times.split())
-        short = f"{count} (best {best:.2f}s)"
+        short = f"{count} (" + _("best {time}").format(time=f"{best:.2f}s") + ")"
         if len(short) <= width:
             return short
     return text[:width]

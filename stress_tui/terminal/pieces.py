@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from stress_tui.core.cards import RANK_NAMES, Card
+from stress_tui.core.cards import Card
 from stress_tui.core.engine import Phase
 from stress_tui.core.rulestext import short_line
 from stress_tui.core.table import Table
 from stress_tui.terminal.draw.canvas import Canvas, RenderCache
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import Intent, KeyMap, key_label
+from stress_tui.terminal.lang import N_, _, ngettext, rank_name
 from stress_tui.terminal.layout import Layout
 from stress_tui.terminal.scene import LinkBar, ReplayBar, Scene
 
@@ -37,16 +38,16 @@ def _replay_title(
     """A replay's title line: that it is one, who played, how fast it runs, whether it is
     paused, the rules; the keys on the right."""
     y = lay.title_y
-    keys = "Spc go on  Rt step  q quit" if bar.paused else "Spc pause  Rt step  q quit"
-    x = canvas.put(y, 0, " REPLAY ", palette.title)
+    keys = _("Spc go on  Rt step  q quit") if bar.paused else _("Spc pause  Rt step  q quit")
+    x = canvas.put(y, 0, _(" REPLAY "), palette.title)
     state = f" x{bar.speed:g}  {bar.done}/{bar.total}"
     if bar.paused:
         x = canvas.put(y, x, state + "  ", palette.hint)
-        x = canvas.put(y, x, "PAUSED", palette.warn)
+        x = canvas.put(y, x, _("PAUSED"), palette.warn)
     else:
         x = canvas.put(y, x, state, palette.hint)
     right = canvas.width - canvas.text_width(keys) - 1
-    who = f"  {view.names[0]} v {view.names[1]}"
+    who = "  " + _("{first} v {second}").format(first=view.names[0], second=view.names[1])
     room = right - x - 2
     if room > 8:
         x = canvas.put(y, x, canvas.clip(who, room), palette.plain)
@@ -60,11 +61,16 @@ def _link_title(view: Scene, link: LinkBar, palette: Palette, canvas: Canvas, la
     """A network table's title line: who plays whom, the connection's delay, the rules;
     the keys on the right."""
     y = lay.title_y
-    right = "? help  Esc pause  q quit" if link.role != "watch" else "q quit"
-    x = canvas.put(y, 0, " STRESS ", palette.title)
-    delay = "delay ..." if link.delay_ms is None else f"delay {link.delay_ms:.0f} ms"
-    who = {"host": "hosting", "join": "joined", "watch": "watching"}.get(link.role, "")
-    x = canvas.put(y, x, f" {who}  {view.names[0]} v {view.names[1]}  ", palette.plain)
+    right = _("? help  Esc pause  q quit") if link.role != "watch" else _("q quit")
+    x = canvas.put(y, 0, _(" STRESS "), palette.title)
+    delay = (
+        _("delay ...")
+        if link.delay_ms is None
+        else _("delay {ms} ms").format(ms=f"{link.delay_ms:.0f}")
+    )
+    who = {"host": _("hosting"), "join": _("joined"), "watch": _("watching")}.get(link.role, "")
+    players = _("{first} v {second}").format(first=view.names[0], second=view.names[1])
+    x = canvas.put(y, x, f" {who}  {players}  ", palette.plain)
     x = canvas.put(y, x, delay, palette.hint)
     room = canvas.width - x - canvas.text_width(right) - 4
     if room > 8:
@@ -75,12 +81,16 @@ def _link_title(view: Scene, link: LinkBar, palette: Palette, canvas: Canvas, la
 def _draw_title(view: Scene, palette: Palette, canvas: Canvas) -> None:
     keys = view.keymap
     parts = []
-    for intent, what in ((Intent.HELP, "help"), (Intent.PAUSE, "pause"), (Intent.QUIT, "quit")):
+    for intent, what in (
+        (Intent.HELP, _("help")),
+        (Intent.PAUSE, _("pause")),
+        (Intent.QUIT, _("quit")),
+    ):
         key = keys.key_for(intent)
         if key is not None:
             parts.append(f"{key_label(key)} {what}")
     right = "  ".join(parts)
-    x = canvas.put(0, 0, " STRESS ", palette.title)
+    x = canvas.put(0, 0, _(" STRESS "), palette.title)
     room = canvas.width - x - canvas.text_width(right) - 3
     if room > 8:
         canvas.put(0, x + 1, canvas.clip(short_line(view.rules), room), palette.hint)
@@ -118,7 +128,7 @@ def _card(
             assert card.suit is not None
             style = palette.suit_styles[card.suit.value]
             suit = _suit_text(card, ascii_only)
-            label, centre = RANK_NAMES[card.rank] + suit, suit
+            label, centre = rank_name(card.rank) + suit, suit
         key = ("card", h, w, face, style, label, centre)
         rows = canvas.sprite(key, w, h, lambda c: _draw_card(c, face, style, label, centre))
         if size > 1:
@@ -271,10 +281,10 @@ def _pile_keys(
 
 
 _OTHER_KEYS = {
-    Intent.STRESS: "stress",
-    Intent.READY: "ready",
-    Intent.STOP: "stop",
-    Intent.TOGETHER: "equals",
+    Intent.STRESS: N_("stress"),
+    Intent.READY: N_("ready"),
+    Intent.STOP: N_("stop"),
+    Intent.TOGETHER: N_("equals"),
 }
 """What the row's side calls a player's keys besides the piles' (in at most 7 columns)."""
 
@@ -291,9 +301,9 @@ def _player_info(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, pla
     else:
         lines.append(("", ""))
     if kind.startswith("bot:"):
-        lines.append((f"computer, {kind[4:]}", palette.info))
+        lines.append((_("computer, {level}").format(level=_(kind[4:])), palette.info))
     else:
-        extra = [(_OTHER_KEYS[intent], key) for intent, key in view.other_keys(player)]
+        extra = [(_(_OTHER_KEYS[intent]), key) for intent, key in view.other_keys(player)]
         if lay.card_h > 3:
             lines += [(f"{what:<7}{key}", palette.hint) for what, key in extra]
         else:
@@ -304,15 +314,15 @@ def _player_info(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, pla
 
 def _wins(view: Scene, player: int) -> str:
     """A player's rounds won, out of the rounds that win the match."""
-    return f"wins {view.score[player]}/{view.rules.wins}"
+    return _("wins {won}/{needed}").format(won=view.score[player], needed=view.rules.wins)
 
 
 def _draw_line(view: Scene, lay: Layout, player: int) -> str:
     """The line under a player's name: the draw pile (and the score, beside small cards)."""
     draw = view.seen.sides[player].draw_count
     if lay.card_h > 5:
-        return f"draw {draw}"
-    return f"draw {draw:<3} {_wins(view, player)}"
+        return _("draw {count}").format(count=draw)
+    return _("draw {count}").format(count=f"{draw:<3}") + " " + _wins(view, player)
 
 
 def _player_notice(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
@@ -323,9 +333,9 @@ def _player_notice(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, p
     text = notice.text if notice is not None else ""
     kind = notice.kind if notice is not None else None
     if view.together[player]:
-        text, kind = "together: the next pile goes with its equals", "info"
-    if locked and "locked out" not in text:
-        text = f"{text}  (locked out)" if text else "locked out"
+        text, kind = _("together: the next pile goes with its equals"), "info"
+    if locked and _("locked out") not in text:
+        text = f"{text}  ({_('locked out')})" if text else _("locked out")
     if text:
         style = palette.warn
         if kind is not None and not locked:
@@ -378,15 +388,15 @@ def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
     headline = view.notices.headline
     if seen.phase is Phase.STRESS:
         stress_keys = [key_label(k) for p in (0, 1) for k in view.keymap.keys_for(Intent.STRESS, p)]
-        text = "  STRESS!  "
+        text = "  " + _("STRESS!") + "  "
         if stress_keys:
-            text += "first to hit " + " or ".join(stress_keys) + " wins  "
+            text += _("first to hit {keys} wins").format(keys=_(" or ").join(stress_keys)) + "  "
         canvas.put_centered(lay.banner_y, 0, canvas.width, text, palette.stress)
     elif headline is not None:
         style = {"warn": palette.warn, "good": palette.good}.get(headline.kind, palette.banner)
         canvas.put_centered(lay.banner_y, 0, canvas.width, headline.text, style)
     elif seen.phase is Phase.WAITING_FLIP:
-        canvas.put_centered(lay.banner_y, 0, canvas.width, "New cards on three", palette.banner)
+        canvas.put_centered(lay.banner_y, 0, canvas.width, _("New cards on three"), palette.banner)
 
 
 def _play_piles(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> None:
@@ -399,7 +409,7 @@ def _play_piles(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
         _card(canvas, palette, lay, y, x, top, count, view.ascii)
         if top is None:
             continue
-        size = f"{count} card" + ("" if count == 1 else "s")
+        size = ngettext("{count} card", "{count} cards", count).format(count=count)
         room = x - 2 if target == 0 else canvas.width - x - lay.card_w - 2
         if len(size) > room:
             size = str(count)

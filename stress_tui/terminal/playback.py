@@ -32,6 +32,7 @@ from stress_tui.terminal.app import run_screen
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import Controller, Handler, Host
 from stress_tui.terminal.keys import Binding, Intent, KeyMap, replay_keymap
+from stress_tui.terminal.lang import _
 from stress_tui.terminal.scene import ReplayBar, Result, Scene
 from stress_tui.terminal.screen import Screen
 from stress_tui.terminal.session import EXIT_QUIT
@@ -265,15 +266,15 @@ class ReplayApp(Screen):
         headline = None
         notes = []
         if playback.broken is not None:
-            headline = "The recording breaks off here"
+            headline = _("The recording breaks off here")
             notes.append(playback.broken)
         elif state.phase is not Phase.ROUND_OVER:
-            headline = "The recording stops here: the round was cut short"
+            headline = _("The recording stops here: the round was cut short")
         same = playback.same_as_recorded()
         if same is True:
-            notes.append("the same events as when it was played")
+            notes.append(_("the same events as when it was played"))
         elif same is False:
-            notes.append("these events differ from the recorded ones")
+            notes.append(_("these events differ from the recorded ones"))
         wins = self.rules.wins
         match_over = winner is not None and self.score[winner] + 1 >= wins
         self.controller.show_result(
@@ -283,7 +284,7 @@ class ReplayApp(Screen):
                 stats=playback.stats(),
                 notes=tuple(notes),
                 headline=headline,
-                again="watch again",
+                again=_("watch again"),
             )
         )
 

@@ -28,6 +28,7 @@ from stress_tui.core.engine import Action, Event, Game, RoundDrawn, RoundWon
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
+from stress_tui.terminal.lang import _
 
 if TYPE_CHECKING:
     from stress_tui.core.stats import RoundStats
@@ -126,8 +127,10 @@ class RoundLog:
         except StorageError as error:
             self.record_off = str(error)
             self.warn(
-                "The record file cannot be read: left alone, not updated "
-                "(stress-tui stats says why)"
+                _(
+                    "The record file cannot be read: left alone, not updated "
+                    "(stress-tui stats says why)"
+                )
             )
 
     def open_replay(self) -> None:
@@ -214,17 +217,23 @@ class RoundLog:
             with contextlib.suppress(OSError):
                 recorder.close()
         self.replays_off = reason(error)
-        self.warn(f"Not recording replays ({self.replays_off}): {replay_dir()}")
+        self.warn(
+            _("Not recording replays ({why}): {folder}").format(
+                why=self.replays_off, folder=replay_dir()
+            )
+        )
 
     def finish_recording(self) -> str | None:
         """End the round's replay; a line for the result screen."""
         from stress_tui.storage.files import reason
 
         if self.round_seed is None:
-            return "not recorded: a round set up from a position has no seed"
+            return _("not recorded: a round set up from a position has no seed")
         recorder, self.recorder = self.recorder, None
         if recorder is None:
-            return None if self.replays_off is None else f"not recorded ({self.replays_off})"
+            if self.replays_off is None:
+                return None
+            return _("not recorded ({why})").format(why=self.replays_off)
         assert self.table is not None
         try:
             path = recorder.finish(self.table.game)
@@ -232,8 +241,10 @@ class RoundLog:
             with contextlib.suppress(OSError):
                 recorder.close()
             self.replays_off = reason(error)
-            return f"replay not saved ({self.replays_off}): {recorder.part}"
-        return f"replay: {path.name}"
+            return _("replay not saved ({why}): {file}").format(
+                why=self.replays_off, file=recorder.part
+            )
+        return _("replay: {file}").format(file=path.name)
 
     def count_in_record(self, stats: RoundStats, match_over: bool) -> str | None:
         """Add the round (and the match) to the record; a line for the result screen if
@@ -254,10 +265,10 @@ class RoundLog:
             )
         except StorageError as error:
             self.record_off = str(error)
-            return "record not updated: the file cannot be read (stress-tui stats says why)"
+            return _("record not updated: the file cannot be read (stress-tui stats says why)")
         except OSError as error:
             self.record_off = reason(error)
-            return f"record not updated ({self.record_off})"
+            return _("record not updated ({why})").format(why=self.record_off)
         return None
 
     def close(self) -> None:

@@ -1,0 +1,225 @@
+"""The game in the languages of its rules: every text marked in the code has a translation
+in every catalogue, with the same placeholders; the language comes from ``--lang``, the
+config file or the environment as gettext reads it; English is the fallback.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import re
+import string
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from stress_tui.cli.main import main
+from stress_tui.terminal import lang
+from stress_tui.terminal.lang import (
+    LANGUAGES,
+    LOCALE_DIR,
+    SOURCE,
+    compile_po,
+    from_environment,
+    messages_in,
+    parse_po,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOGUES = [code for code in LANGUAGES if code != SOURCE]
+
+Key = tuple[str | None, str]
+
+
+def marked() -> dict[Key, tuple[str | None, str]]:
+    """Every text marked in the package: (context, text) -> (plural, where)."""
+    found: dict[Key, tuple[str | None, str]] = {}
+    for path in sorted((ROOT / "stress_tui").rglob("*.py")):
+        for context, text, plural, line in messages_in(path.read_text(encoding="utf-8")):
+            found.setdefault((context, text), (plural, f"{path.relative_to(ROOT)}:{line}"))
+    return found
+
+
+def catalogue(code: str) -> dict[Key, tuple[str | None, list[str]]]:
+    path = LOCALE_DIR / code / "LC_MESSAGES" / "stress_tui.po"
+    entries = parse_po(path.read_text(encoding="utf-8"))
+    return {(c, t): (p, forms) for c, t, p, forms in entries if t}
+
+
+def placeholders(text: str) -> list[str]:
+    """The placeholders of a text, sorted: ``{name}`` fields with their format spec and
+    ``%s``-style conversions."""
+    fields = [
+        "{" + name + (":" + spec if spec else "") + "}"
+        for _lit, name, spec, _conv in string.Formatter().parse(text)
+        if name is not None
+    ]
+    return sorted(fields + re.findall(r"%(?:\(\w+\))?[-#0 +]*\d*(?:\.\d+)?[sdifrx%]", text))
+
+
+def problems(
+    wanted: dict[Key, tuple[str | None, str]], have: dict[Key, tuple[str | None, list[str]]]
+) -> list[str]:
+    """What is wrong with a catalogue for the texts ``wanted``: an entry missing or
+    untranslated, placeholders that differ from the original's, a plural without its
+    forms, an entry for a text the code no longer has."""
+    found = []
+    for key, (plural, where) in wanted.items():
+        entry = have.get(key)
+        if entry is None or not entry[1] or not all(entry[1]):
+            found.append(f"{where}: {key[1]!r} has no translation")
+            continue
+        if (entry[0] is None) != (plural is None):
+            found.append(f"{where}: {key[1]!r}: the plural differs from the code's")
+            continue
+        originals = [key[1]] if plural is None else [key[1], plural]
+        for form in entry[1]:
+            if all(placeholders(form) != placeholders(o) for o in originals):
+                found.append(f"{where}: {form!r} has other placeholders than {key[1]!r}")
+    found += [f"{key[1]!r} is in the catalogue, not in the code" for key in have.keys() - wanted]
+    return found
+
+
+@pytest.mark.parametrize("code", CATALOGUES)
+def test_every_marked_text_has_a_translation_with_the_same_placeholders(code: str) -> None:
+    assert problems(marked(), catalogue(code)) == [], "run scripts/catalogues, then translate"
+
+
+def test_the_check_sees_a_missing_text_and_a_lost_placeholder() -> None:
+    wanted: dict[Key, tuple[str | None, str]] = {
+        (None, "{name} wins"): (None, "a.py:1"),
+        (None, "quit"): (None, "a.py:2"),
+        (None, "{n} card"): ("{n} cards", "a.py:3"),
+    }
+    have = {
+        (None, "{name} wins"): (None, ["{namn} vinner"]),
+        (None, "{n} card"): ("{n} cards", ["{n} kort", ""]),
+        (None, "gone"): (None, ["borta"]),
+    }
+    assert problems(wanted, have) == [
+        "a.py:1: '{namn} vinner' has other placeholders than '{name} wins'",
+        "a.py:2: 'quit' has no translation",
+        "a.py:3: '{n} card' has no translation",
+        "'gone' is in the catalogue, not in the code",
+    ]
+    assert placeholders("%s of %(n)d {x:>3}") == ["%(n)d", "%s", "{x:>3}"]
+
+
+def test_the_scan_finds_every_marker_with_a_literal_text() -> None:
+    source = (
+        'a = _("one")\nb = N_("two")\nc = ngettext("{n} card", "{n} cards", n)\n'
+        'd = pgettext("card", "J")\ne = _(variable)\nf = other("not marked")\n'
+    )
+    assert messages_in(source) == [
+        (None, "one", None, 1),
+        (None, "two", None, 2),
+        (None, "{n} card", "{n} cards", 3),
+        ("card", "J", None, 4),
+    ]
+
+
+def test_a_compiled_catalogue_reads_as_gettext_reads_a_mo_file() -> None:
+    po = "\n".join(
+        [
+            'msgid ""',
+            'msgstr "Plural-Forms: nplurals=2; plural=(n != 1);\\n"',
+            'msgctxt "card"',
+            'msgid "J"',
+            'msgstr "kn"',
+            "#, fuzzy",
+            'msgid "unsure"',
+            'msgstr "osäker"',
+            'msgid "{n} card"',
+            'msgid_plural "{n} cards"',
+            'msgstr[0] "{n} Karte"',
+            'msgstr[1] "{n} Karten"',
+            'msgid "untranslated"',
+            'msgstr ""',
+            'msgid "two "',
+            '"lines"',
+            'msgstr "zwei \\"Zeilen\\""',
+        ]
+    )
+    read = gettext.GNUTranslations(io.BytesIO(compile_po(po)))
+    assert read.pgettext("card", "J") == "kn"
+    assert read.gettext("J") == "J"
+    assert read.gettext("unsure") == "unsure"
+    assert read.ngettext("{n} card", "{n} cards", 1) == "{n} Karte"
+    assert read.ngettext("{n} card", "{n} cards", 2) == "{n} Karten"
+    assert read.gettext("untranslated") == "untranslated"
+    assert read.gettext("two lines") == 'zwei "Zeilen"'
+
+
+@pytest.mark.parametrize(
+    ("environ", "code"),
+    [
+        ({}, "en"),
+        ({"LANG": "sv_SE.UTF-8"}, "sv"),
+        ({"LANG": "de_CH.UTF-8"}, "de"),
+        ({"LC_MESSAGES": "de_AT.UTF-8", "LANG": "sv_SE.UTF-8"}, "de"),
+        ({"LC_ALL": "sv_FI.UTF-8", "LC_MESSAGES": "de_DE", "LANG": "en_GB"}, "sv"),
+        ({"LANGUAGE": "fr:de:sv", "LC_ALL": "sv_SE.UTF-8"}, "de"),
+        ({"LANGUAGE": "fr", "LANG": "sv_SE.UTF-8"}, "en"),  # as gettext.find: the first set
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "fr_FR.UTF-8"}, "en"),
+        ({"LANGUAGE": "", "LANG": "sv_SE"}, "sv"),
+    ],
+)
+def test_the_language_comes_from_the_environment_as_gettext_reads_it(
+    environ: dict[str, str], code: str
+) -> None:
+    assert from_environment(environ) == code
+
+
+@pytest.fixture
+def speaking() -> Iterator[None]:
+    """Leave the language as the environment says after the test."""
+    yield
+    lang.choose(None)
+
+
+def test_english_is_the_fallback_for_a_text_a_catalogue_lacks(speaking: None) -> None:
+    lang.choose("sv")
+    assert lang._("Make the window larger") == "Gör fönstret större"
+    assert lang._("a text no catalogue has") == "a text no catalogue has"
+    assert lang.rank_name(11) == "kn"
+    assert lang.rank_name(10) == "10"
+    lang.choose("de")
+    assert [lang.rank_name(rank) for rank in (11, 12, 13, 14)] == ["B", "D", "K", "A"]
+    lang.choose("en")
+    assert lang._("Make the window larger") == "Make the window larger"
+
+
+def test_a_language_the_game_does_not_speak_is_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], speaking: None
+) -> None:
+    assert main(["--lang", "fr", "--rules"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err == 'stress-tui: --lang: "fr" is not a language of the game (choose from en, sv, de)\n'
+    )
+
+
+def test_lang_in_the_config_file_and_the_flag_over_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    speaking: None,
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('lang = "de_CH"\n', encoding="utf-8")
+    monkeypatch.setenv("STRESS_TUI_CONFIG", str(config))
+    monkeypatch.setenv("LANG", "sv_SE.UTF-8")
+    assert main(["--print-config"]) == 0
+    assert 'lang = "de"' in capsys.readouterr().out
+    assert lang.language() == "de"
+    assert main(["--lang", "sv", "--print-config"]) == 0
+    assert 'lang = "sv"' in capsys.readouterr().out
+    assert lang.language() == "sv"
+    config.write_text('lang = "xx"\n', encoding="utf-8")
+    assert main(["--print-config"]) == 2
+    assert capsys.readouterr().err == (
+        f'stress-tui: {config}:1: lang: "xx" is not a language of the game'
+        " (choose from en, sv, de)\n"
+    )

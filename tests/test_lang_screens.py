@@ -1,0 +1,86 @@
+"""Every screen in every language at the smallest window and the common one: the real
+program in a pseudo-terminal, speaking Swedish or German (``--lang``, or ``LANG``), shows
+its texts whole (each expected line on one screen row, never cut) on the table, the help
+screen, the pause box and the result with its statistics.
+
+The texts expected are the catalogue's own, looked up in the test's process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from stress_tui.terminal import lang
+from stress_tui.terminal.layout import layout
+from tests.tty import KEYS, TtySession
+
+# Player 1's last card (the 5 of hearts) fits the left pile; player 2 holds a jack, a queen
+# and a king, whose faces each language names in its own way.
+LAST_CARD = (
+    "rules: standard wins=1; phase: playing; p1 row: 5H | - | - | -; p1 draw: -;"
+    " piles: 4C | 9D; p2 row: JC | QC | 8D | KS; p2 draw: 7S 7H"
+)
+
+SIZES = [(16, 60), (24, 80)]
+FACES = {"sv": ("kn♣", "D♣", "K♠"), "de": ("B♣", "D♣", "K♠")}
+
+
+@pytest.fixture
+def speak() -> Iterator[None]:
+    yield
+    lang.choose(None)
+
+
+def on_one_row(s: TtySession, text: str) -> bool:
+    return any(text in s.row(y) for y in range(s.rows))
+
+
+def wait_whole(s: TtySession, *texts: str) -> None:
+    s.wait_for(
+        lambda: all(on_one_row(s, text) for text in texts),
+        timeout=5,
+        what=" and ".join(repr(t) for t in texts),
+    )
+
+
+@pytest.mark.parametrize(("rows", "cols"), SIZES)
+@pytest.mark.parametrize("code", ["sv", "de"])
+def test_every_screen_fits_whole_in_the_language(
+    code: str, rows: int, cols: int, speak: None
+) -> None:
+    lang.choose(code)
+    _ = lang._
+    lay = layout(cols, rows, 4)
+    assert lay is not None
+    env = {
+        "STRESS_TUI_POSITION": LAST_CARD,
+        # The flag is for sv; German comes from the environment as a terminal program's does.
+        "LANG": "de_DE.UTF-8" if code == "de" else "C.UTF-8",
+    }
+    args = ["--lang", "sv"] if code == "sv" else []
+    with TtySession(args=args, rows=rows, cols=cols, env=env) as s:
+        # The table: the title's keys, the players' lines, the card faces.
+        wait_whole(s, _("help"), _("quit"), *FACES[code])
+        wait_whole(s, _("wins {won}/{needed}").format(won=0, needed=1))
+        wait_whole(s, _("stress"), _("ready"))
+        # The help screen, then back.
+        s.send("?")
+        wait_whole(s, _("Everyone"), _("Paused.  ? or Esc: back to the game"))
+        wait_whole(s, _("piles 1-{size} onto the left pile:").format(size=4))
+        s.send(KEYS["escape"])
+        s.wait_for(lambda: not on_one_row(s, _("Everyone")), timeout=5, what="help closed")
+        # The pause box.
+        s.send(KEYS["escape"])
+        wait_whole(s, _("Paused"), _("Esc or Enter: play on    ?: help    q: quit"))
+        s.send("\r")
+        going = _("Esc or Enter: play on    ?: help    q: quit")
+        s.wait_for(lambda: not on_one_row(s, going), timeout=5, what="the round on")
+        # The last card: the result, with its statistics where the window is tall enough.
+        s.send("q")
+        wait_whole(s, _("{name} wins the match!").format(name="Player 1"), _("Enter: rematch"))
+        if rows >= 24:
+            wait_whole(s, *(_(label) for label in ("cards played", "longest chain", "lockouts")))
+        s.send(KEYS["ctrl_c"])
+        s.wait_exit()
