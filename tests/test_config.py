@@ -305,7 +305,11 @@ def test_the_seed_is_not_kept(capsys: pytest.CaptureFixture[str], config: Path) 
             "1: colours",
             "unknown table (known: rules, players, display, keys, names, lang)",
         ),
-        ("seed = 4\n", "1: seed", "unknown key (known: rules, players, display, keys, names, lang)"),
+        (
+            "seed = 4\n",
+            "1: seed",
+            "unknown key (known: rules, players, display, keys, names, lang)",
+        ),
         ('[rules]\nrow = "3"\n', "2: rules.row", 'must be a whole number, not "3"'),
         ("[rules]\nwins = 2.5\n", "2: rules.wins", "must be a whole number, not 2.5"),
         ('[rules]\nstacking = "no"\n', "2: rules.stacking", 'must be true or false, not "no"'),

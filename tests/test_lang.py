@@ -18,8 +18,8 @@ from stress_tui.cli.main import main
 from stress_tui.terminal import lang
 from stress_tui.terminal.lang import (
     LANGUAGES,
-    LOCALE_DIR,
     SOURCE,
+    catalogue_path,
     compile_po,
     from_environment,
     messages_in,
@@ -42,7 +42,7 @@ def marked() -> dict[Key, tuple[str | None, str]]:
 
 
 def catalogue(code: str) -> dict[Key, tuple[str | None, list[str]]]:
-    path = LOCALE_DIR / code / "LC_MESSAGES" / "stress_tui.po"
+    path = Path(catalogue_path(code))
     entries = parse_po(path.read_text(encoding="utf-8"))
     return {(c, t): (p, forms) for c, t, p, forms in entries if t}
 

@@ -17,22 +17,21 @@ environment's as gettext finds it: the first of ``LANGUAGE``, ``LC_ALL``, ``LC_M
 
 from __future__ import annotations
 
-import ast
-import gettext
-import io
 import os
-import struct
 from collections.abc import Mapping
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from stress_tui.core.words import N_
+
+if TYPE_CHECKING:
+    import gettext
 
 __all__ = ["LANGUAGES", "N_", "_", "choose", "language", "ngettext", "pgettext", "rank_name"]
 
 DOMAIN = "stress_tui"
 """The catalogues' gettext domain (their file name)."""
 
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LOCALE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")
 """Where the catalogues are: ``LANG/LC_MESSAGES/stress_tui.po``."""
 
 LANGUAGES = {"en": "English", "sv": "svenska", "de": "Deutsch"}
@@ -111,14 +110,23 @@ def language() -> str:
 def _translations() -> gettext.NullTranslations:
     global _loaded
     if _loaded is None:
+        import gettext
+        import io
+
         code = language()
-        path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
-        if code == SOURCE or not path.is_file():
+        path = catalogue_path(code)
+        if code == SOURCE or not os.path.isfile(path):
             _loaded = gettext.NullTranslations()
         else:
-            mo = compile_po(path.read_text(encoding="utf-8"))
+            with open(path, encoding="utf-8") as file:
+                mo = compile_po(file.read())
             _loaded = gettext.GNUTranslations(io.BytesIO(mo))
     return _loaded
+
+
+def catalogue_path(code: str) -> str:
+    """The catalogue of the language ``code``."""
+    return os.path.join(LOCALE_DIR, code, "LC_MESSAGES", f"{DOMAIN}.po")
 
 
 def _(message: str) -> str:
@@ -224,6 +232,8 @@ def _form_index(key: str) -> int:
 
 
 def _unquote(text: str, number: int) -> str:
+    import ast
+
     if not (len(text) >= 2 and text.startswith('"') and text.endswith('"')):
         raise ValueError(f"line {number}: a text must be in double quotes")
     value = ast.literal_eval(text)
@@ -243,6 +253,8 @@ def messages_in(source: str) -> list[tuple[str | None, str, str | None, int]]:
     >>> messages_in('n = 2; t = ngettext("{n} card", "{n} cards", n)')
     [(None, '{n} card', '{n} cards', 1)]
     """
+    import ast
+
     found = []
     for node in ast.walk(ast.parse(source)):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
@@ -266,6 +278,8 @@ def messages_in(source: str) -> list[tuple[str | None, str, str | None, int]]:
 def compile_po(text: str) -> bytes:
     """A ``.po`` file's text as the ``.mo`` bytes ``gettext.GNUTranslations`` reads
     (untranslated entries left out, so that the English stands)."""
+    import struct
+
     messages: dict[bytes, bytes] = {}
     for context, msgid, plural, forms in parse_po(text):
         if not any(forms) or (msgid and not all(forms)):
