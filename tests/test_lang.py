@@ -92,7 +92,7 @@ def test_the_check_sees_a_missing_text_and_a_lost_placeholder() -> None:
         (None, "quit"): (None, "a.py:2"),
         (None, "{n} card"): ("{n} cards", "a.py:3"),
     }
-    have = {
+    have: dict[Key, tuple[str | None, list[str]]] = {
         (None, "{name} wins"): (None, ["{namn} vinner"]),
         (None, "{n} card"): ("{n} cards", ["{n} kort", ""]),
         (None, "gone"): (None, ["borta"]),

@@ -284,10 +284,10 @@ def compile_po(text: str) -> bytes:
     for context, msgid, plural, forms in parse_po(text):
         if not any(forms) or (msgid and not all(forms)):
             continue
-        key = msgid if plural is None else f"{msgid}\0{plural}"
+        name = msgid if plural is None else f"{msgid}\0{plural}"
         if context is not None:
-            key = f"{context}\x04{key}"
-        messages[key.encode()] = "\0".join(forms).encode()
+            name = f"{context}\x04{name}"
+        messages[name.encode()] = "\0".join(forms).encode()
     keys = sorted(messages)
     ids = strs = b""
     offsets = []
