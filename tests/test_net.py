@@ -18,6 +18,7 @@ from stress_tui.net import client as client_module
 from stress_tui.net.client import Client, JoinError
 from stress_tui.net.host import (
     JOINER_SEAT,
+    MAX_PENDING_FROM,
     RESUME_COUNT,
     Host,
     action_from_message,
@@ -407,19 +408,107 @@ def test_a_joiner_away_past_the_minute_ends_the_match_unscored_the_replay_kept(
     run(test)
 
 
-def test_after_three_wrong_codes_the_next_is_refused_only_after_a_wait() -> None:
+def _wrong_code(host: Host) -> str:
+    return "otter-maple-drum-velvet" if host.code != "otter-maple-drum-velvet" else "a-b-c-d"
+
+
+async def wrong_code_from(port: int, address: str) -> tuple[dict[str, Any], asyncio.StreamWriter]:
+    """A connection from ``address`` (any of 127.0.0.0/8) that proves a made-up code, and
+    keeps the connection open: what the host answers (``refused``), and the connection."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
+    hello = {"t": "hello", "v": VERSION, "app": "stress-tui", "role": "play", "name": "Eve"}
+    writer.write(encode(hello))
+    answer = json.loads(await asyncio.wait_for(reader.readline(), 3))
+    if answer["t"] == "challenge":
+        writer.write(encode({"t": "auth", "nonce": "0" * 32, "proof": "0" * 64}))
+        answer = json.loads(await asyncio.wait_for(reader.readline(), 3))
+    return answer, writer
+
+
+def test_after_three_wrong_codes_an_address_waits_before_it_may_try_again() -> None:
+    """Each wrong code is answered at once; after three, the address that sent it may not
+    try again for a while (1 s, 2 s, ...), refused at once without a challenge."""
+
     async def test() -> None:
         host = Host(Rules(), "Ann", record=False)
         _, port = await host.start()
-        wrong = "otter-maple-drum-velvet" if host.code != "otter-maple-drum-velvet" else "a-b-c-d"
+        wrong = _wrong_code(host)
         loop = asyncio.get_running_loop()
-        for _ in range(3):  # the first few are answered at once (wrong_code_delay is 0)
-            with pytest.raises(JoinError, match="wrong join code"):
+        for _ in range(3):
+            with pytest.raises(JoinError, match=r"wrong join code$"):
                 await Client("127.0.0.1", port, wrong, "Eve").connect()
         start = loop.time()
-        with pytest.raises(JoinError, match="wrong join code"):
+        with pytest.raises(
+            JoinError, match=r"wrong join code \(the next try from your address in 1 s\)"
+        ):
             await Client("127.0.0.1", port, wrong, "Eve").connect()
-        assert loop.time() - start >= 1.0  # the fourth waits a second
+        assert loop.time() - start < 0.9  # answered at once
+        with pytest.raises(
+            JoinError, match="too many wrong codes from your address: try again in 1 s"
+        ):
+            await Client("127.0.0.1", port, host.code, "Bo").connect()  # even the right code
+        assert host.pending == 0
+        barred = host.sources["127.0.0.1"].barred_until
+        assert 1.0 <= barred - start < 2.0
+        await until(lambda: loop.time() > barred, "the second to pass", timeout=3)
+        joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
+        await joiner.connect()
+        assert host.joiner is not None
+        await host.close()
+
+    run(test)
+
+
+def test_wrong_codes_that_keep_waiting_do_not_keep_a_real_joiner_out() -> None:
+    """Many wrong codes from one address, each sender keeping its connection open: none
+    holds a place for proving a code, and a joiner from another address gets in at once."""
+
+    async def test() -> None:
+        host = Host(Rules(), "Ann", record=False, seed=SEED)
+        _, port = await host.start()
+        tries = [await wrong_code_from(port, "127.0.0.2") for _ in range(8)]
+        reasons = [answer.get("reason", "") for answer, _ in tries]
+        assert reasons[:4] == ["wrong join code"] * 3 + [
+            "wrong join code (the next try from your address in 1 s)"
+        ]
+        assert all(r.startswith("too many wrong codes from your address") for r in reasons[4:])
+        # Their senders wait with their connections open; they hold no place.
+        assert host.pending == 0
+        held = [
+            await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
+            for _ in range(4)
+        ]
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
+        await joiner.connect()
+        assert loop.time() - start < 2.0 and host.joiner is not None
+        for _, writer in [*held, *tries]:
+            writer.close()
+        await host.close()
+
+    run(test)
+
+
+def test_one_address_cannot_take_every_place_for_proving_a_code() -> None:
+    async def test() -> None:
+        host = Host(Rules(), "Ann", record=False, seed=SEED)
+        _, port = await host.start()
+        idle = [
+            await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
+            for _ in range(MAX_PENDING_FROM)
+        ]
+        await until(lambda: host.pending == MAX_PENDING_FROM, "the idle connections")
+        reader, writer = await asyncio.open_connection(
+            "127.0.0.1", port, local_addr=("127.0.0.2", 0)
+        )
+        line = await asyncio.wait_for(reader.readline(), 3)
+        assert json.loads(line)["reason"] == "busy: too many connections from your address at once"
+        joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
+        await joiner.connect()  # from another address: in
+        assert host.joiner is not None
+        for _, w in [*idle, (reader, writer)]:
+            w.close()
         await host.close()
 
     run(test)

@@ -181,8 +181,16 @@ def test_too_many_handshakes_at_once_are_turned_away() -> None:
     async def test() -> None:
         host = Host(Rules(), "Ann", record=False)
         _, port = await host.start()
-        idle = [await asyncio.open_connection("127.0.0.1", port) for _ in range(MAX_PENDING)]
-        await asyncio.sleep(0.05)
+        idle = [
+            await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(f"127.0.0.{2 + i // 2}", 0)
+            )
+            for i in range(MAX_PENDING)
+        ]  # two from each of four addresses
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 3
+        while host.pending < MAX_PENDING and loop.time() < end:
+            await asyncio.sleep(0.01)
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         line = await asyncio.wait_for(reader.readline(), 3)
         assert json.loads(line)["reason"] == "busy: too many connections at once"

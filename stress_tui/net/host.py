@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
+import math
 import random
 import secrets
 import statistics
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -92,14 +94,21 @@ RESUME_COUNT = 1.5
 MAX_WATCHERS = 4
 """Spectators at once."""
 
-MAX_PENDING = 4
+MAX_PENDING = 8
 """Connections at once that have not yet proved the code."""
 
+MAX_PENDING_FROM = 2
+"""Of those, from one address (``source_of``), so that one sender cannot take them all."""
+
 FREE_TRIES = 3
-"""Wrong codes answered at once; each one after waits twice as long as the last."""
+"""Wrong codes from one address after which each bars it from trying again, twice as long
+as the last."""
 
 MAX_WRONG_DELAY = 30.0
-"""The longest wait before a wrong code is refused."""
+"""The longest an address is barred after a wrong code."""
+
+MAX_SOURCES = 1024
+"""Addresses whose wrong codes are remembered (the oldest forgotten first)."""
 
 MAX_WRITE_BUFFER = 512 * 1024
 """Bytes waiting to be sent to one connection past which it is taken for one that has
@@ -116,28 +125,36 @@ ACTS_CHUNK = 500
 
 
 def wrong_code_delay(failures: int) -> float:
-    """Seconds to wait before refusing the ``failures``-th wrong code (counting it)."""
+    """Seconds an address may not try again after its ``failures``-th wrong code."""
     if failures <= FREE_TRIES:
         return 0.0
     return min(MAX_WRONG_DELAY, 2.0 ** (failures - FREE_TRIES - 1))
 
 
-async def _sit_out(reader: asyncio.StreamReader, seconds: float) -> bool:
-    """Wait ``seconds`` before answering a wrong code (what the peer sends meanwhile is
-    dropped); whether it is still there. One that hangs up is let go at once, so that a
-    wrong code costs the host a waiting handshake only while its sender waits too."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    while (left := end - loop.time()) > 0:
-        try:
-            data = await asyncio.wait_for(reader.read(4096), left)
-        except asyncio.TimeoutError:
-            return True
-        except (ConnectionError, OSError):
-            return False
-        if not data:
-            return False
-    return True
+def source_of(writer: asyncio.StreamWriter) -> str:
+    """Where a connection comes from, as wrong codes are counted: its IPv4 address, or the
+    /64 network of its IPv6 address (one household's, as a provider hands them out)."""
+    peer = writer.get_extra_info("peername")
+    text = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+    try:
+        address = ipaddress.ip_address(text.split("%")[0])
+    except ValueError:
+        return text
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{address}/64", strict=False))
+    return str(address)
+
+
+class Source:
+    """What the host remembers of one address: its handshakes under way, its wrong codes,
+    and until when it may not try again."""
+
+    def __init__(self) -> None:
+        self.pending = 0
+        self.failures = 0
+        self.barred_until = 0.0
 
 
 def action_from_message(message: dict[str, Any], player: int, time: float) -> Action:
@@ -288,7 +305,9 @@ class Host:
         self.watchers: list[Peer] = []
         self.pending = 0
         self.failures = 0
-        """Wrong codes so far."""
+        """Wrong codes so far (from every address)."""
+        self.sources: OrderedDict[str, Source] = OrderedDict()
+        """Addresses seen lately (``source_of``), the most recent last."""
         self.fair: FairTable | None = None
         self.round_seed: int | None = None
         self.round_salt = b""
@@ -420,21 +439,46 @@ class Host:
             writer.close()
         self._changed([])
 
+    def _source(self, writer: asyncio.StreamWriter) -> Source:
+        key = source_of(writer)
+        source = self.sources.get(key)
+        if source is None:
+            source = self.sources[key] = Source()
+            if len(self.sources) > MAX_SOURCES:
+                idle = next((k for k, s in self.sources.items() if s.pending == 0), None)
+                if idle is not None:
+                    del self.sources[idle]
+        self.sources.move_to_end(key)
+        return source
+
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        source = self._source(writer)
+        wait = source.barred_until - self._loop_time()
+        if wait > 0:  # refused at once: a wrong code's wait holds no place for proving one
+            self._refuse(
+                writer,
+                f"too many wrong codes from your address: try again in {math.ceil(wait)} s",
+            )
+            return
+        if source.pending >= MAX_PENDING_FROM:
+            self._refuse(writer, "busy: too many connections from your address at once")
+            return
         if self.pending >= MAX_PENDING:
             self._refuse(writer, "busy: too many connections at once")
             return
         self.pending += 1
+        source.pending += 1
         try:
-            peer = await self._handshake(reader, writer)
+            peer = await self._handshake(reader, writer, source)
         finally:
             self.pending -= 1
+            source.pending -= 1
         if peer is None:
             return
         await self._read(peer)
 
     async def _handshake(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, source: Source
     ) -> Peer | None:
         """Hello, challenge, proof, seat: the peer, or ``None`` (refused, said why)."""
         try:
@@ -470,9 +514,13 @@ class Host:
         peer_nonce = auth["nonce"]
         if not proof_matches(self.key, "peer", host_nonce, peer_nonce, auth["proof"]):
             self.failures += 1
-            if await _sit_out(reader, wrong_code_delay(self.failures)):
-                self._refuse(writer, "wrong join code")
+            source.failures += 1
+            wait = wrong_code_delay(source.failures)
+            source.barred_until = self._loop_time() + wait
+            after = f" (the next try from your address in {wait:g} s)" if wait else ""
+            self._refuse(writer, f"wrong join code{after}")
             return None
+        source.failures = 0
         if self.status == "over":
             if self.reveal is not None:  # the seed of the round cut short, to complete a replay
                 with contextlib.suppress(Exception):
