@@ -858,18 +858,22 @@ def test_a_race_read_from_the_covers_line() -> None:
     assert g.apply(slower) == [Rejected(0, slower, RejectReason.LOST_RACE)]
 
 
+COVERED_TWICE = """
+    rules: standard
+    phase: playing
+    p1 row: 3S | 9S | 8S | -
+    piles: 4H | QD
+    p2 row: 5C | 6D | JD | -
+"""
+"""p2 can cover the four with a five and the five with a six; p1's three fits the four."""
+
+
 def test_a_late_play_aimed_at_a_card_covered_moments_ago_loses_the_race_after_two_covers() -> None:
     """001: "Der langsamere Spieler muss seine Karte zurücknehmen" (the slower takes the
     card back, nothing more). p2 covers the four with a five and the five with a six in
     quick succession; p1's three, aimed at the four covered 0.2 s before, is too late: no
     lockout, although the five came in between."""
-    g = game("""
-        rules: standard
-        phase: playing
-        p1 row: 3S | 9S | 8S | -
-        piles: 4H | QD
-        p2 row: 5C | 6D | JD | -
-    """)
+    g = game(COVERED_TWICE)
     assert g.apply(Play(1, 0, 0, 1.0)) == [Played(1, 0, 0, cards("5C"), 1.0)]
     assert g.apply(Play(1, 1, 0, 1.1)) == [Played(1, 1, 0, cards("6D"), 1.1)]
     slower = Play(0, 0, 0, 1.2)
@@ -896,13 +900,7 @@ def test_a_play_aimed_at_a_card_one_has_covered_oneself_is_a_misplay() -> None:
 
 
 def test_covers_older_than_the_race_window_are_forgotten() -> None:
-    g = game("""
-        rules: standard
-        phase: playing
-        p1 row: 3S | 9S | 8S | -
-        piles: 4H | QD
-        p2 row: 5C | 6D | JD | -
-    """)
+    g = game(COVERED_TWICE)
     g.apply(Play(1, 0, 0, 1.0))
     g.apply(Play(1, 1, 0, 2.0))
     assert line(g, "covers") == "p2 2 5 | -"
