@@ -65,6 +65,11 @@ async def _play_a_little(host: Host, joiner: Client) -> None:
     if theirs:
         joiner.act("play", *theirs[0])
     await until(lambda: len(host.fair.actions()) >= 2, "two actions")  # type: ignore[union-attr]
+    await _caught_up(host, joiner)
+
+
+async def _caught_up(host: Host, joiner: Client) -> None:
+    """Wait until the joiner's journal holds every action the host has applied, in order."""
     await until(
         lambda: (
             joiner.journal is not None
@@ -195,14 +200,7 @@ def test_an_action_taken_back_is_taken_back_in_the_joiners_replay_too() -> None:
         earlier = host.fair.actions()[-1].time - 0.01
         host._apply(Play(JOINER_SEAT, 0, 0, earlier))
         assert host.fair.rebuilds == 1
-        await until(
-            lambda: (
-                joiner.journal is not None
-                and host.fair is not None
-                and joiner.journal.actions == host.fair.actions()
-            ),
-            "the joiner's copy",
-        )
+        await _caught_up(host, joiner)
         assert len(host.fair.actions()) > before
         path = joiner.journal.path
         assert path is not None and replays.load(path).actions == host.fair.actions()
