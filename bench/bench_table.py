@@ -42,6 +42,7 @@ if __package__ in (None, ""):  # run as a script: make `bench` and `tests` impor
 
 from bench.latency import (
     BASELINES,
+    alternate,
     echo_ready,
     echo_reflected,
     letter,
@@ -192,12 +193,12 @@ def first_frame(argv: list[str], ready: object, starts: int) -> float:
 def against(other: str, n: int) -> int:
     """The game's latency from this tree and from ``other``, in alternating blocks."""
     here = str(Path(__file__).resolve().parent.parent)
-    before: list[float] = []
-    now: list[float] = []
-    while len(now) < n:
-        block = min(BLOCK, n - len(now))
-        before += game_latency(block, source=other)
-        now += game_latency(block, source=here)
+    before, now = alternate(
+        lambda count: game_latency(count, source=other),
+        lambda count: game_latency(count, source=here),
+        n,
+        BLOCK,
+    )
     old, new = summarize(before), summarize(now)
     print("key to screen (pty + pyte, 80x24), alternating blocks")
     print(f"  before ({other})  {old.format()}")
@@ -221,19 +222,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.against:
         return against(args.against, args.n)
 
-    echo_samples: list[float] = []
-    game_samples: list[float] = []
-    while len(game_samples) < args.n:
-        block = min(BLOCK, args.n - len(game_samples))
-        echo_samples += measure_latency(
-            BASELINES["echo"],
-            letter,
-            echo_ready,
-            echo_reflected,
-            block,
-            quit_key="q",
-        )
-        game_samples += game_latency(block)
+    echo_samples, game_samples = alternate(
+        lambda count: measure_latency(
+            BASELINES["echo"], letter, echo_ready, echo_reflected, count, quit_key="q"
+        ),
+        game_latency,
+        args.n,
+        BLOCK,
+    )
     echo, game = summarize(echo_samples), summarize(game_samples)
     print("key to screen (pty + pyte, 80x24)")
     print(f"  echo  {echo.format()}")

@@ -138,6 +138,20 @@ class Stats:
         )
 
 
+def alternate(
+    first: Callable[[int], list[float]], second: Callable[[int], list[float]], n: int, block: int
+) -> tuple[list[float], list[float]]:
+    """Samples of two measures taken in turns, up to ``block`` of each at a time, until
+    ``second`` has ``n``: both meet the machine as it is at the time."""
+    one: list[float] = []
+    two: list[float] = []
+    while len(two) < n:
+        count = min(block, n - len(two))
+        one += first(count)
+        two += second(count)
+    return one, two
+
+
 def percentile(samples: Sequence[float], p: float) -> float:
     """Nearest-rank percentile: the smallest sample with at least ``p`` % of them at or below."""
     if not samples:

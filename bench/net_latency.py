@@ -26,7 +26,7 @@ if __package__ in (None, ""):  # run as a script: make `bench` and `tests` impor
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_table import COLS, GAME, ROWS, label, left_top, run_position
-from bench.latency import measure_keys, summarize
+from bench.latency import alternate, measure_keys, summarize
 from tests.tty import TtySession
 
 BLOCK = 40
@@ -89,12 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     _, run = run_position()
     per_round = len(run) - WARMUP - 1
     block = min(BLOCK, per_round)
-    keyboard: list[float] = []
-    network: list[float] = []
-    while len(network) < args.n:
-        count = min(block, args.n - len(network))
-        keyboard += keyboard_block(count)
-        network += network_block(count)
+    keyboard, network = alternate(keyboard_block, network_block, args.n, block)
     one, net = summarize(keyboard), summarize(network)
     print("key to screen (pty + pyte, 80x24), alternating blocks")
     print(f"  one keyboard          {one.format()}")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from bench.latency import (
     BASELINES,
+    alternate,
     echo_ready,
     echo_reflected,
     letter,
@@ -39,3 +42,19 @@ def test_percentile_and_summary() -> None:
     assert "median 50500.000 ms" in stats.format()
     with pytest.raises(ValueError):
         percentile([], 50)
+
+
+def test_two_measures_alternate_in_blocks_until_the_second_has_its_samples() -> None:
+    calls: list[tuple[str, int]] = []
+
+    def measure(name: str) -> Callable[[int], list[float]]:
+        def take(count: int) -> list[float]:
+            calls.append((name, count))
+            return [float(len(calls))] * count
+
+        return take
+
+    one, two = alternate(measure("one"), measure("two"), 5, 2)
+    assert calls == [("one", 2), ("two", 2), ("one", 2), ("two", 2), ("one", 1), ("two", 1)]
+    assert one == [1.0, 1.0, 3.0, 3.0, 5.0]
+    assert two == [2.0, 2.0, 4.0, 4.0, 6.0]
