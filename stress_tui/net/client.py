@@ -422,7 +422,8 @@ class Client:
         if self.writer is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.writer.drain(), 1.0)
-        if self.journal is not None and self.task is not None and not self.task.done():
+        waiting = self.journal is not None and self.status != "lost"
+        if waiting and self.task is not None and not self.task.done():
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(self.task), LEAVE_WAIT)
         self._close()

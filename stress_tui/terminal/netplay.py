@@ -266,8 +266,9 @@ class NetScreen(Screen):
             self.settings = dataclasses.replace(self.settings, names=names)
             self.notices.names = names
         model = self.link.model
-        if model.round_number != self.shown_round and model.status == "playing":
-            self.shown_round = model.round_number  # a new round: a clean table
+        new = model.round_number != self.shown_round or self.controller.result is not None
+        if new and model.status == "playing":  # a new round (a rematch's is round 1 again)
+            self.shown_round = model.round_number  # a clean table
             self.notices.clear()
             self.cache.new_round()
             self.controller.new_round()

@@ -1,0 +1,146 @@
+"""More of a network match with real programs in pseudo-terminals over loopback: the
+rematch after a won match, the host's program dying as the joiner sees it, a player's
+own keys at a network table."""
+
+from __future__ import annotations
+
+import re
+import signal
+import time
+from pathlib import Path
+
+from stress_tui.storage import replay as replays
+from tests.test_net_e2e import hosting, joining, right_pile_size, wait_all
+from tests.tty import TtySession
+
+LAST_CARD_OF_THE_MATCH = (
+    "rules: standard wins=1; phase: playing; p1 row: 5C | - | - | -; piles: 4H | QD;"
+    " p2 row: 9S | 3D | JD | 2C; p2 draw: 7H 8H"
+)
+"""The joiner's (p1's) last card fits the left pile, and one round wins the match."""
+
+
+def test_after_a_won_match_either_players_enter_deals_the_rematch(tmp_path: Path) -> None:
+    env = {
+        "STRESS_TUI_NET_SEED": "0",
+        "STRESS_TUI_POSITION": LAST_CARD_OF_THE_MATCH,
+        "STRESS_TUI_DATA_DIR": str(tmp_path / "host"),
+    }
+    host = TtySession(args=["host", "--port", "0", "--bind", "127.0.0.1", "--name", "Ann"], env=env)
+    try:
+        wait_all(lambda: b"join 127.0.0.1:" in host.log, "the join line", host)
+        match = re.search(rb"join (127\.0\.0\.1:\d+) ([a-z]+(?:-[a-z]+){3})", host.log)
+        assert match is not None
+        joiner = joining(tmp_path, match.group(1).decode(), match.group(2).decode(), "--name", "Bo")
+        try:
+            wait_all(lambda: "5♣" in joiner.text(), "the position", host, joiner)
+            joiner.send("a")  # the last card: the round, and the match
+            wait_all(
+                lambda: "Bo wins the match" in host.text() and "Bo wins the match" in joiner.text(),
+                "the match's result on both screens",
+                host,
+                joiner,
+            )
+            wait_all(lambda: "Enter: rematch" in joiner.text(), "the rematch key", host, joiner)
+            joiner.send("\r")  # the joiner's Enter deals the rematch
+            wait_all(
+                lambda: (
+                    "wins the match" not in host.text()
+                    and "wins the match" not in joiner.text()
+                    and "draw 21" in joiner.text()
+                    and "draw 21" in host.text()
+                ),
+                "the rematch dealt on both screens",
+                host,
+                joiner,
+            )
+            # A new match: the score is back to nothing on both title lines.
+            wait_all(
+                lambda: "1 card" in host.text() and "1 card" in joiner.text(),
+                "the rematch's first flip",
+                host,
+                joiner,
+            )
+            for screen in (host, joiner):
+                assert "Bo wins" not in screen.text()
+        finally:
+            joiner.close()
+    finally:
+        host.close()
+
+
+def test_a_host_that_dies_is_trouble_on_the_joiners_screen_never_a_freeze(
+    tmp_path: Path,
+) -> None:
+    host, where, code = hosting(tmp_path)
+    joiner = joining(tmp_path, where, code, "--name", "Bo")
+    try:
+        wait_all(lambda: "1 card" in joiner.text(), "the first flip", host, joiner)
+        joiner.send("k")  # a card, so that the round has something to keep
+        wait_all(lambda: right_pile_size(joiner) == "2", "the card", host, joiner)
+        host.child.kill(signal.SIGKILL)  # the host's program dies: nothing said
+        wait_all(
+            lambda: "the connection to the host was lost: trying again" in joiner.text(),
+            "the trouble shown",
+            joiner,
+        )
+        # The seconds go down: the screen is alive, not frozen.
+        first = re.search(r"trying again, (\d+) s", joiner.text())
+        assert first is not None
+        wait_all(
+            lambda: (
+                (now := re.search(r"trying again, (\d+) s", joiner.text())) is not None
+                and int(now.group(1)) < int(first.group(1))
+            ),
+            "the seconds counting down",
+            joiner,
+        )
+        started = time.monotonic()
+        joiner.send("q")
+        assert joiner.wait_exit(timeout=10) == 0
+        assert time.monotonic() - started < 3.0
+        # What was played stays, sealed: the host never said the seed.
+        parts = list(tmp_path.glob("join-*/replays/*.jsonl.part"))
+        assert len(parts) == 1
+        kept = replays.load(parts[0])
+        assert kept.sealed and len(kept.actions) >= 2  # the first flip and Bo's card
+    finally:
+        joiner.close()
+        host.close()
+
+
+KEYS = """
+[keys.p1]
+left1 = "1"
+left2 = "2"
+left3 = "3"
+left4 = "4"
+right1 = "5"
+right2 = "6"
+right3 = "7"
+right4 = "8"
+stress = "space"
+ready = "9"
+stop = "0"
+"""
+
+
+def test_a_joiner_plays_with_keys_of_its_own(tmp_path: Path) -> None:
+    keys = tmp_path / "keys.toml"
+    keys.write_text(KEYS)
+    host, where, code = hosting(tmp_path)
+    joiner = joining(tmp_path, where, code, "--name", "Bo", "--keys", str(keys))
+    try:
+        wait_all(lambda: "1 card" in joiner.text(), "the first flip", host, joiner)
+        joiner.send("k")  # the one-player layout's key is not Bo's any more
+        joiner.send("6")  # Bo's own: the second pile onto the right pile
+        wait_all(
+            lambda: right_pile_size(host) == "2" and right_pile_size(joiner) == "2",
+            "the card on both screens",
+            host,
+            joiner,
+        )
+        assert right_pile_size(host) == "2"  # one card, not two
+    finally:
+        joiner.close()
+        host.close()
