@@ -28,6 +28,7 @@ import cProfile
 import dataclasses
 import itertools
 import pstats
+import resource
 import statistics
 import sys
 import time
@@ -192,14 +193,20 @@ def _levels(games: int, seed: int) -> None:
 def _jobs(
     rules: Rules, players: tuple[str, str], games: int, seed: int, jobs: int, repeat: int
 ) -> None:
-    """Rounds per second (wall clock) in ``jobs`` processes against one, taking turns."""
+    """Rounds per second (wall clock) in ``jobs`` processes against one, taking turns; and
+    the CPU time the run takes in all its processes, which other work on the machine
+    does not change (much): with ``jobs`` idle cores, the ratio can be at most ``jobs``
+    times the CPU of one process over the CPU of all."""
     rates: dict[int, list[float]] = {1: [], jobs: []}
+    cpus: dict[int, list[float]] = {1: [], jobs: []}
     results = {}
     for turn in range(repeat):
         for count in (1, jobs) if turn % 2 == 0 else (jobs, 1):
+            cpu = _cpu_seconds()
             wall = time.perf_counter()
             result = simulate(rules, players, games, seed, jobs=count)
             rates[count].append(games / (time.perf_counter() - wall))
+            cpus[count].append(_cpu_seconds() - cpu)
             results[count] = dataclasses.replace(result, games_per_second=0.0)
     assert results[1] == results[jobs], "the same rounds must give the same result"
     one, many = statistics.median(rates[1]), statistics.median(rates[jobs])
@@ -218,7 +225,20 @@ def _jobs(
     )
     verdict = "met" if many / one >= goal else "not met"
     print(f"  ratio {many / one:.2f} x --jobs 1 (goal: at least {goal:.1f}): {verdict}")
+    share = statistics.median(cpus[1]) / statistics.median(cpus[jobs])
+    print(
+        f"  CPU of every process: --jobs {jobs} takes {1 / share:.3f} x --jobs 1's; with "
+        f"{jobs} idle cores the ratio could be at most {jobs * share:.2f}"
+    )
     print("  results the same for both (all but games_per_second)")
+
+
+def _cpu_seconds() -> float:
+    """User and system CPU of this process and of its children that have ended."""
+    own, children = (
+        resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,7 @@ result however many processes play it.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import os
@@ -471,13 +472,20 @@ def _in_parallel(plan: Plan, games: int, jobs: int) -> Iterator[RoundResult]:
         # The workers are started with Ctrl-C ignored, so that one pressed before a
         # worker has set its own gives no traceback from it either; meanwhile it is held
         # back and reaches this process just after.
-        with _CtrlCHeld():
-            for _ in range(jobs):
-                ours, theirs = context.Pipe()
-                worker = context.Process(target=_work, args=(plan, games, theirs), daemon=True)
-                worker.start()
-                theirs.close()
-                workers.append((worker, ours))
+        # Everything made so far is frozen for the forked workers: their garbage
+        # collector then never walks (and writes to) the pages they share with this
+        # process, which would copy each page it touches into the worker.
+        gc.freeze()
+        try:
+            with _CtrlCHeld():
+                for _ in range(jobs):
+                    ours, theirs = context.Pipe()
+                    worker = context.Process(target=_work, args=(plan, games, theirs), daemon=True)
+                    worker.start()
+                    theirs.close()
+                    workers.append((worker, ours))
+        finally:
+            gc.unfreeze()
         starts = iter(range(0, games, CHUNK))
         for _, conn in workers * 2:
             _give(conn, starts)
