@@ -17,7 +17,6 @@ Writing: a new file is made whole under a hidden temporary name beside it
 from __future__ import annotations
 
 import errno
-import json
 import os
 import stat
 from pathlib import Path
@@ -146,6 +145,8 @@ def create_temporary(folder: Path, name: str) -> tuple[int, Path]:
 def read_json(path: Path, limit: int, what: str = "a file") -> Any:
     """Read a JSON file of at most ``limit`` bytes; ``StorageError`` in one line if it is
     not a regular file, too large, unreadable or broken (``Missing`` if absent)."""
+    import json  # here: the config file reads through this module too, and is TOML
+
     try:
         text = read_regular(path, limit, what).decode("utf-8")
     except UnicodeDecodeError:
