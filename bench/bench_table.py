@@ -1,6 +1,6 @@
-"""The game's table in a real pty: key-to-screen latency, bytes per play, idle CPU, first frame.
+"""The game's table in a real pty: key-to-screen latency, bytes per play, idle CPU.
 
-    python bench/bench_table.py [--n 320] [--idle 10] [--starts 5]
+    python bench/bench_table.py [--n 320] [--idle 10]
     python bench/bench_table.py --against DIR [--n 320]
 
 Everything runs ``python -m stress_tui`` in an 80x24 pseudo-terminal read by pyte
@@ -19,8 +19,9 @@ Everything runs ``python -m stress_tui`` in an 80x24 pseudo-terminal read by pyt
   same screen.
 - idle CPU: user+system time (``/proc/PID/stat``) of a dealt table waiting for keys after
   the first flip, over ``--idle`` seconds.
-- first frame: from starting the process until the table is on screen, median of
-  ``--starts`` starts, next to the echo program's.
+
+The time to the first frame is ``bench/startup.py``'s (with the bytecode cached, as an
+installed program has it).
 
 With ``--against DIR`` (a checkout of the code before a change, e.g. made with ``git
 archive REV | tar -x -C DIR``) it measures only the latency, of the game from ``DIR`` and of
@@ -180,16 +181,6 @@ def idle_cpu(seconds: float) -> tuple[float, int]:
     return used / elapsed, written
 
 
-def first_frame(argv: list[str], ready: object, starts: int) -> float:
-    times = []
-    for _ in range(starts):
-        start = time.perf_counter()
-        with TtySession(argv, rows=ROWS, cols=COLS) as s:
-            s.wait_for(lambda s=s: ready(s), 10, "the first frame")  # type: ignore[operator]
-            times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def against(other: str, n: int) -> int:
     """The game's latency from this tree and from ``other``, in alternating blocks."""
     here = str(Path(__file__).resolve().parent.parent)
@@ -214,7 +205,6 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--n", type=int, default=320, help="latency samples (default 320)")
     parser.add_argument("--idle", type=float, default=10.0, help="idle seconds (default 10)")
-    parser.add_argument("--starts", type=int, default=5, help="starts timed (default 5)")
     parser.add_argument(
         "--against", metavar="DIR", help="compare the latency with the game from DIR"
     )
@@ -246,11 +236,6 @@ def main(argv: list[str] | None = None) -> int:
     share, written = idle_cpu(args.idle)
     print(f"idle table over {args.idle:g} s")
     print(f"  CPU {100 * share:.3f}% of one core, {written} B written  (goal: < 1%)")
-
-    game_start = first_frame([*GAME, "--seed", "12"], lambda s: "STRESS" in s.row(0), args.starts)
-    echo_start = first_frame(BASELINES["echo"], echo_ready, args.starts)
-    print(f"time to first frame (median of {args.starts})")
-    print(f"  game {1000 * game_start:.0f} ms, echo {1000 * echo_start:.0f} ms")
     return 0
 
 

@@ -9,6 +9,7 @@ another machine and another day, as long as the interpreter is the same.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 
 def loop_seconds(n: int = 1_000_000, repeat: int = 5) -> float:
@@ -24,6 +25,25 @@ def loop_seconds(n: int = 1_000_000, repeat: int = 5) -> float:
 
 def iterations(seconds: float, loop: float) -> str:
     """``seconds`` said as bare-loop iterations: ``41,000 loop iterations``."""
-    count = seconds / loop
+    return said(seconds / loop)
+
+
+def against_loop(run: Callable[[], float], repeat: int) -> tuple[float, float]:
+    """Run ``run`` (it returns the seconds a unit of its work took) ``repeat`` times, each
+    between two short timings of the bare loop; return the best seconds, and the best
+    ratio of a run's seconds to a loop iteration timed beside it (the faster of the two),
+    so that a load that comes and goes meets the work and its reference alike."""
+    best, ratio = float("inf"), float("inf")
+    for _ in range(repeat):
+        before = loop_seconds(200_000, 2)
+        seconds = run()
+        after = loop_seconds(200_000, 2)
+        best = min(best, seconds)
+        ratio = min(ratio, seconds / min(before, after))
+    return best, ratio
+
+
+def said(count: float) -> str:
+    """A number of loop iterations, for a figure: ``41,000 loop iterations``."""
     shown = f"{count:,.0f}" if count >= 100 else f"{count:.1f}"
     return f"{shown} loop iterations"

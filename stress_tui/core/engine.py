@@ -9,7 +9,7 @@ and 1 (right). Player 0 flips onto the left pile, player 1 onto the right.
 
 Actions and events are values: never change one once made. They are plain slotted
 dataclasses rather than frozen ones because a frozen dataclass takes four times as long
-to build, and the simulator builds several per action (docs/performance.md).
+to build, and the simulator builds several per action.
 """
 
 from __future__ import annotations

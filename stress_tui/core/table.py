@@ -90,7 +90,7 @@ class Table:
         """Carry out everything due by ``now``, in the order it falls due, each at its own
         time (a tie goes to the flip, then to player 1)."""
         # ``_apply`` and ``_settle`` in one loop: the simulator spends a good part of its
-        # time here, once per action (docs/performance.md).
+        # time here, once per action (bench/bench_sim.py --profile).
         events: list[Event] = []
         game = self.game
         apply = game.apply
