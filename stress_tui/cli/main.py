@@ -887,8 +887,9 @@ def _run(argv: list[str]) -> int:
         return 0
     if args.rules:
         from stress_tui.core.rulestext import plain_words
+        from stress_tui.terminal.lang import _
 
-        sys.stdout.write("".join(line + "\n" for line in plain_words(settings.rules)))
+        sys.stdout.write("".join(line + "\n" for line in plain_words(settings.rules, _)))
         return 0
     _check_position()
     if not _is_terminal():

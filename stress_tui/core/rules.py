@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar
 
 from stress_tui.core.cards import DECKS, JOKER, Deck
-from stress_tui.core.words import count, listed, number, quoted, rank_word, seconds, shown
+from stress_tui.core.words import N_, Say, listed, number, quoted, rank_word, seconds, shown
 from stress_tui.core.words import with_article as a
 
 RULE_NAME = "\0"
@@ -349,11 +349,11 @@ Kind = Whole | Seconds | Switch | Choice
 """How a house rule's values are read, checked and written."""
 
 
-def _no_short(rules: Rules) -> tuple[str, str] | None:
+def _no_short(rules: Rules, _: Say = N_) -> tuple[str, str] | None:
     return None
 
 
-def _no_sentence(rules: Rules) -> list[str]:
+def _no_sentence(rules: Rules, _: Say = N_) -> list[str]:
     return []
 
 
@@ -373,10 +373,11 @@ class HouseRule:
     """What it does, for ``--help``; the allowed values and the default are added."""
     section: Section
     """Where its sentences go among the rules in words."""
-    sentences: Callable[[Rules], list[str]] = _no_sentence
+    sentences: Callable[[Rules, Say], list[str]] = _no_sentence
     """What it means under some rules, in a card player's words, a sentence a line (for
-    ``--rules`` and the help screen); empty if another rule's sentence says it."""
-    short: Callable[[Rules], tuple[str, str] | None] = _no_short
+    ``--rules`` and the help screen), said with the ``Say`` given; empty if another rule's
+    sentence says it."""
+    short: Callable[[Rules, Say], tuple[str, str] | None] = _no_short
     """Its part of the rule line under some rules, in a long and a short form; ``None``
     where the line says nothing of it (at the common value)."""
     keep_short: bool = False
@@ -583,7 +584,8 @@ def _common() -> Rules:
 
 # --------------------------------------------------------------------------- the table
 # Each rule's words: its sentences for --rules and the help screen, its part of the rule
-# line. They read ``Rules`` only, and are plain ASCII-safe text.
+# line. They read ``Rules`` only, and are plain ASCII-safe text, said with ``_`` (a ``Say``:
+# the English as written unless the edge that shows them gives a translation).
 
 
 def _deck_summary() -> str:
@@ -595,101 +597,133 @@ def _deck_summary() -> str:
     return ", ".join(parts)
 
 
-def _deck_short(rules: Rules) -> tuple[str, str]:
-    deck, jokers = rules.deck, rules.jokers
+DECK_WORDS = (N_("standard"), N_("jass"), N_("skat"), N_("doppelkopf"))
+"""The decks' names as the rule texts say them (``_(rules.deck)``: Jass, Skat and
+Doppelkopf in the languages whose card games they are)."""
+
+
+def _jokers(n: int, _: Say) -> str:
+    return (_("{n} joker") if n == 1 else _("{n} jokers")).format(n=n)
+
+
+def _deck_short(rules: Rules, _: Say = N_) -> tuple[str, str]:
+    deck, jokers = _(rules.deck), rules.jokers
     if jokers:
-        return f"{deck} +{count(jokers, 'joker')}", f"{deck}+{jokers}J"
+        return f"{deck} +{_jokers(jokers, _)}", f"{deck}+{jokers}J"
     return deck, deck
 
 
-def _deck_sentences(rules: Rules) -> list[str]:
+def _deck_sentences(rules: Rules, _: Say = N_) -> list[str]:
     spec = rules.spec
-    low, high = rank_word(spec.ranks[0]), rank_word(spec.ranks[-1])
-    twice = ", every card twice" if spec.copies == 2 else ""
-    jokers = f"with {count(rules.jokers, 'joker')}" if rules.jokers else "no jokers"
-    return [f"A {rules.deck} deck: {len(spec)} cards, {low} up to {high}{twice}, {jokers}."]
+    low, high = rank_word(spec.ranks[0], _), rank_word(spec.ranks[-1], _)
+    twice = _(", every card twice") if spec.copies == 2 else ""
+    jokers = (
+        _("with {jokers}").format(jokers=_jokers(rules.jokers, _))
+        if rules.jokers
+        else _("no jokers")
+    )
+    text = _("A {deck} deck: {cards} cards, {low} up to {high}{twice}, {jokers}.")
+    return [
+        text.format(
+            deck=_(rules.deck), cards=len(spec), low=low, high=high, twice=twice, jokers=jokers
+        )
+    ]
 
 
-def _joker_sentences(rules: Rules) -> list[str]:
+def _joker_sentences(rules: Rules, _: Say = N_) -> list[str]:
     if not rules.jokers:
         return []
     return [
-        "A joker is wild: it goes on any card, any card goes on it, and a joker played or "
-        "flipped is stress."
+        _(
+            "A joker is wild: it goes on any card, any card goes on it, and a joker played or "
+            "flipped is stress."
+        )
     ]
 
 
-def _deal_sentences(rules: Rules) -> list[str]:
+def _deal_sentences(rules: Rules, _: Say = N_) -> list[str]:
     if rules.deal is Deal.EACH:
-        return [f"Each player plays from a deck of their own: {rules.cards_per_deck} cards each."]
+        text = _("Each player plays from a deck of their own: {cards} cards each.")
+        return [text.format(cards=rules.cards_per_deck)]
     total = rules.cards_per_deck
     first, second = (total + 1) // 2, total // 2
-    share = f"{first} cards each" if first == second else f"{first} and {second} cards"
-    return [f"One deck is shuffled and split between the players: {share}."]
+    share = (
+        _("{first} cards each") if first == second else _("{first} and {second} cards")
+    ).format(first=first, second=second)
+    return [_("One deck is shuffled and split between the players: {share}.").format(share=share)]
 
 
-def _wrap_sentences(rules: Rules) -> list[str]:
+def _wrap_sentences(rules: Rules, _: Say = N_) -> list[str]:
     ranks = rules.spec.ranks
-    low, high = rank_word(ranks[0]), rank_word(ranks[-1])
+    low, high = rank_word(ranks[0], _), rank_word(ranks[-1], _)
     if rules.wrap:
-        return [f"The ranks go round: the {high} and the {low} are neighbours."]
-    below_high, above_low = rank_word(ranks[-2]), rank_word(ranks[1])
-    return [
-        f"The ranks do not go round: only {a(below_high)} goes on the {high}, only "
-        f"{a(above_low)} on the {low}."
-    ]
+        text = _("The ranks go round: the {high} and the {low} are neighbours.")
+        return [text.format(high=high, low=low)]
+    below = a(rank_word(ranks[-2], _), _, rank_word(ranks[-2]))
+    above = a(rank_word(ranks[1], _), _, rank_word(ranks[1]))
+    text = _(
+        "The ranks do not go round: only {below} goes on the {high}, only {above} on the {low}."
+    )
+    return [text.format(below=below, high=high, above=above, low=low)]
 
 
-def _lockout_sentences(rules: Rules) -> list[str]:
+def _lockout_sentences(rules: Rules, _: Say = N_) -> list[str]:
     if rules.lockout > 0:
-        return [
-            f"A card that does not fit locks you out for {seconds(rules.lockout)}; one that "
-            f"lost a race by up to {seconds(rules.race_window)} does not."
-        ]
-    return ["A card that does not fit costs nothing: there is no lockout."]
+        text = _(
+            "A card that does not fit locks you out for {lockout}; one that lost a race by "
+            "up to {race} does not."
+        )
+        return [text.format(lockout=seconds(rules.lockout, _), race=seconds(rules.race_window, _))]
+    return [_("A card that does not fit costs nothing: there is no lockout.")]
 
 
-def _lockout_short(rules: Rules) -> tuple[str, str] | None:
+def _lockout_short(rules: Rules, _: Say = N_) -> tuple[str, str] | None:
     if rules.lockout == _common().lockout:
         return None
-    said = seconds(rules.lockout).split()[0]
-    return f"lockout {said}s", f"lock {said}s"
+    said = number(rules.lockout)
+    return _("lockout {n}s").format(n=said), _("lock {n}s").format(n=said)
 
 
-def _race_short(rules: Rules) -> tuple[str, str] | None:
+def _race_short(rules: Rules, _: Say = N_) -> tuple[str, str] | None:
     if rules.race_window == _common().race_window:
         return None
-    said = seconds(rules.race_window).split()[0]
-    return f"race {said}s", f"race {said}s"
+    said = number(rules.race_window)
+    return _("race {n}s").format(n=said), _("race {n}s").format(n=said)
 
 
 _PENALTY_SENTENCES = {
-    StressPenalty.BOTH: "The slower player takes both piles.",
-    StressPenalty.ONE: "The slower player takes only the smaller pile.",
-    StressPenalty.GIVE: "The faster player hands the slower the larger pile.",
+    StressPenalty.BOTH: N_("The slower player takes both piles."),
+    StressPenalty.ONE: N_("The slower player takes only the smaller pile."),
+    StressPenalty.GIVE: N_("The faster player hands the slower the larger pile."),
 }
 _PENALTY_SHORTS = {
-    StressPenalty.ONE: ("stress: smaller pile", "stress: 1 pile"),
-    StressPenalty.GIVE: ("stress: larger pile given", "stress: give"),
+    StressPenalty.ONE: (N_("stress: smaller pile"), N_("stress: 1 pile")),
+    StressPenalty.GIVE: (N_("stress: larger pile given"), N_("stress: give")),
 }
 _FALSE_SHORTS = {
-    FalseStress.IGNORE: ("false stress free", "false: free"),
-    FalseStress.LOCKOUT: ("false stress locks out", "false: lock"),
+    FalseStress.IGNORE: (N_("false stress free"), N_("false: free")),
+    FalseStress.LOCKOUT: (N_("false stress locks out"), N_("false: lock")),
 }
 
 
-def _false_sentences(rules: Rules) -> list[str]:
-    false_call = "Calling stress when there is none"
+def _said(pair: tuple[str, str] | None, _: Say) -> tuple[str, str] | None:
+    return None if pair is None else (_(pair[0]), _(pair[1]))
+
+
+def _false_sentences(rules: Rules, _: Say = N_) -> list[str]:
     if rules.false_stress is FalseStress.TAKE:
-        return [f"{false_call} costs the caller both piles."]
+        return [_("Calling stress when there is none costs the caller both piles.")]
     if rules.false_stress is FalseStress.IGNORE or rules.lockout == 0:
-        return [f"{false_call} costs nothing."]
-    return [f"{false_call} locks the caller out for {seconds(rules.lockout)}."]
+        return [_("Calling stress when there is none costs nothing.")]
+    text = _("Calling stress when there is none locks the caller out for {lockout}.")
+    return [text.format(lockout=seconds(rules.lockout, _))]
 
 
-def _wins_sentences(rules: Rules) -> list[str]:
-    match = "1 round win takes" if rules.wins == 1 else f"{rules.wins} round wins take"
-    return [f"Play out all your cards to win a round; {match} the match."]
+def _wins_sentences(rules: Rules, _: Say = N_) -> list[str]:
+    if rules.wins == 1:
+        return [_("Play out all your cards to win a round; 1 round win takes the match.")]
+    text = _("Play out all your cards to win a round; {wins} round wins take the match.")
+    return [text.format(wins=rules.wins)]
 
 
 def _both(rules: Rules) -> tuple[object, ...]:
@@ -726,7 +760,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "split: one deck is shuffled and halved; each: every player has a deck of their own",
         Section.CARDS,
         _deal_sentences,
-        lambda r: ("a deck each", "each") if r.deal is Deal.EACH else None,
+        lambda r, _: (_("a deck each"), _("each")) if r.deal is Deal.EACH else None,
         group="deck",
         soak=lambda r: tuple(Deal),
     ),
@@ -736,11 +770,12 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         Whole(1),
         "piles in each player's row (at most a player's cards less one)",
         Section.ROW,
-        lambda r: [
-            f"Each player has a row of {r.row_size} cards face up, the rest face down as a "
-            "draw pile."
+        lambda r, _: [
+            _(
+                "Each player has a row of {cards} cards face up, the rest face down as a draw pile."
+            ).format(cards=r.row_size)
         ],
-        lambda r: (f"row {r.row_size}", f"row {r.row_size}"),
+        lambda r, _: (_("row {n}").format(n=r.row_size), _("row {n}").format(n=r.row_size)),
         keep_short=True,
         per_deck={"skat": 3},
         soak=lambda r: tuple(sorted({r.row_size, r.row_size - 1} - {0})),
@@ -752,12 +787,12 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "a card of a rank already in the row is stacked on it and the pile is played whole; "
         "--no-stacking gives every card its own place",
         Section.ROW,
-        lambda r: [
-            "Cards of the same rank in a row are stacked and played as one pile."
+        lambda r, _: [
+            _("Cards of the same rank in a row are stacked and played as one pile.")
             if r.stacking
-            else "No stacking: every card in a row has a place of its own."
+            else _("No stacking: every card in a row has a place of its own.")
         ],
-        lambda r: None if r.stacking else ("no stacking", "no stack"),
+        lambda r, _: None if r.stacking else (_("no stacking"), _("no stack")),
         # 001 deals open cards, not piles: four with Jass (which also lays no more than one
         # card at once into the middle), three with Skat; Doppelkopf plays by the same rules.
         per_deck={"jass": False, "skat": False, "doppelkopf": False},
@@ -770,12 +805,12 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "several ready cards of one rank may be laid together, all at once (001's Stapel; "
         "on screen: the together key, then a pile's key)",
         Section.ROW,
-        lambda r: (
-            ["Cards of one rank in the row may be laid together, all at once."]
+        lambda r, _: (
+            [_("Cards of one rank in the row may be laid together, all at once.")]
             if r.together
             else []
         ),
-        lambda r: ("equal cards together", "together") if r.together else None,
+        lambda r, _: (_("equal cards together"), _("together")) if r.together else None,
         # 001's Stapel; Jass lays no more than one card at once, and 000 has no such rule.
         per_deck={"skat": True, "doppelkopf": True},
         soak=_both,
@@ -788,7 +823,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "the ranks at both ends",
         Section.PLAY,
         _wrap_sentences,
-        lambda r: None if r.wrap else ("no wrap", "no wrap"),
+        lambda r, _: None if r.wrap else (_("no wrap"), _("no wrap")),
         soak=_both,
     ),
     HouseRule(
@@ -798,8 +833,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "when stress is won: the slower player takes both play piles, or only the smaller "
         "one, or the faster gives the slower the larger one",
         Section.STRESS,
-        lambda r: [_PENALTY_SENTENCES[r.stress_penalty]],
-        lambda r: _PENALTY_SHORTS.get(r.stress_penalty),
+        lambda r, _: [_(_PENALTY_SENTENCES[r.stress_penalty])],
+        lambda r, _: _said(_PENALTY_SHORTS.get(r.stress_penalty), _),
         old_names=("penalty",),
         soak=lambda r: tuple(StressPenalty),
     ),
@@ -810,12 +845,14 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "the cards a player takes up (stress lost, a false call): under, shuffled and put "
         "under the draw pile; mixed, shuffled together with the whole draw pile",
         Section.STRESS,
-        lambda r: [
-            "Taken cards are shuffled and put under the draw pile."
+        lambda r, _: [
+            _("Taken cards are shuffled and put under the draw pile.")
             if r.taken is Taken.UNDER
-            else "Taken cards are shuffled together with the whole draw pile."
+            else _("Taken cards are shuffled together with the whole draw pile.")
         ],
-        lambda r: ("taken cards mixed in", "taken: mixed") if r.taken is Taken.MIXED else None,
+        lambda r, _: (
+            (_("taken cards mixed in"), _("taken: mixed")) if r.taken is Taken.MIXED else None
+        ),
         soak=lambda r: tuple(Taken),
     ),
     HouseRule(
@@ -826,7 +863,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "happens, or the caller is locked out for --lockout seconds",
         Section.STRESS,
         _false_sentences,
-        lambda r: _FALSE_SHORTS.get(r.false_stress),
+        lambda r, _: _said(_FALSE_SHORTS.get(r.false_stress), _),
         per_deck={"jass": FalseStress.IGNORE},
         soak=lambda r: tuple(FalseStress),
     ),
@@ -837,13 +874,15 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "the Swiss stress stop: a player who sees the opponent about to make stress may "
         "call stop, and that play makes no stress",
         Section.STRESS,
-        lambda r: [
-            "Stress stop: if the opponent's next play could make stress, call stop, and it "
-            "makes none."
+        lambda r, _: [
+            _(
+                "Stress stop: if the opponent's next play could make stress, call stop, and it "
+                "makes none."
+            )
             if r.stress_stop
-            else "No stress stop."
+            else _("No stress stop.")
         ],
-        lambda r: ("stress stop", "stop") if r.stress_stop else None,
+        lambda r, _: (_("stress stop"), _("stop")) if r.stress_stop else None,
         per_deck={"jass": True},
         soak=_both,
     ),
@@ -874,7 +913,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "round wins that take the match",
         Section.MATCH,
         _wins_sentences,
-        lambda r: (f"to {count(r.wins, 'win')}", f"to {r.wins}"),
+        lambda r, _: (
+            (_("to {n} win") if r.wins == 1 else _("to {n} wins")).format(n=r.wins),
+            _("to {n}").format(n=r.wins),
+        ),
         keep_short=True,
         per_deck={"jass": 5},
     ),

@@ -7,24 +7,25 @@ own words in ``rules.HOUSE_RULES``; this module only puts them together.
 from __future__ import annotations
 
 from stress_tui.core.rules import HOUSE_RULES, Rules, Section
+from stress_tui.core.words import N_, Say
 
 SHORT_WIDTH = 60
 """The columns ``short_line`` fits in unless told otherwise."""
 
 _INTROS = {
-    Section.PLAY: "Play a card one rank above or below a pile's top card, whatever the suit.",
-    Section.STRESS: "Stress is both piles showing the same rank: the first to call it wins.",
+    Section.PLAY: N_("Play a card one rank above or below a pile's top card, whatever the suit."),
+    Section.STRESS: N_("Stress is both piles showing the same rank: the first to call it wins."),
 }
 """The sentences that open a section whatever the rules."""
 
 
-def _parts(rules: Rules) -> tuple[list[tuple[str, str]], list[int]]:
+def _parts(rules: Rules, _: Say) -> tuple[list[tuple[str, str]], list[int]]:
     """The short line's parts, most important first, each in a long and a short form; and
     the parts kept on a line too narrow for all of them."""
     parts: list[tuple[str, str]] = []
     kept: list[int] = []
     for rule in HOUSE_RULES:
-        said = rule.short(rules)
+        said = rule.short(rules, _)
         if said is not None:
             if rule.keep_short:
                 kept.append(len(parts))
@@ -32,16 +33,17 @@ def _parts(rules: Rules) -> tuple[list[tuple[str, str]], list[int]]:
     return parts, kept
 
 
-def short_line(rules: Rules, width: int = SHORT_WIDTH) -> str:
+def short_line(rules: Rules, width: int = SHORT_WIDTH, _: Say = N_) -> str:
     """One line for the table, at most ``width`` columns: the deck, the row, the match
-    length and whatever differs from the common rules.
+    length and whatever differs from the common rules (said with ``_``: English unless the
+    edge gives its translation).
 
     >>> short_line(Rules.for_deck("standard"))
     'standard, row 4, to 3 wins'
     >>> short_line(Rules.for_deck("jass"))
     'jass, row 4, no stack, false: free, stop, to 5'
     """
-    parts, first = _parts(rules)
+    parts, first = _parts(rules, _)
     for form in (0, 1):
         line = ", ".join(part[form] for part in parts)
         if len(line) <= width:
@@ -61,9 +63,9 @@ def short_line(rules: Rules, width: int = SHORT_WIDTH) -> str:
     return ", ".join([*(shorts[j] for j in sorted(kept)), "..."])
 
 
-def plain_words(rules: Rules) -> list[str]:
+def plain_words(rules: Rules, _: Say = N_) -> list[str]:
     """The rules in effect, one short sentence a line, every setting in a card player's
-    words (for ``--rules`` and the help overlay).
+    words (for ``--rules`` and the help overlay), said with ``_``.
 
     >>> for sentence in plain_words(Rules.for_deck("skat"))[:3]:
     ...     print(sentence)
@@ -74,8 +76,8 @@ def plain_words(rules: Rules) -> list[str]:
     lines = []
     for section in Section:
         if section in _INTROS:
-            lines.append(_INTROS[section])
+            lines.append(_(_INTROS[section]))
         for rule in HOUSE_RULES:
             if rule.section is section:
-                lines += rule.sentences(rules)
+                lines += rule.sentences(rules, _)
     return lines

@@ -7,12 +7,10 @@ Plain ASCII-safe text only (no symbols of ambiguous width).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from stress_tui.core.cards import ACE, JACK, KING, QUEEN
 from stress_tui.core.text import quoted as _quoted
-
-_RANK_WORDS = {JACK: "jack", QUEEN: "queen", KING: "king", ACE: "ace"}
 
 
 def N_(message: str) -> str:
@@ -22,18 +20,29 @@ def N_(message: str) -> str:
     return message
 
 
-def rank_word(rank: int) -> str:
+Say = Callable[[str], str]
+"""How a text of the rules is said: a translation (``terminal.lang._``), given by the edge
+that shows it; the core's own is ``N_``, the English as written. The rule texts call it
+``_``, so that the catalogues find their texts (``scripts/catalogues``)."""
+
+_RANK_WORDS = {JACK: N_("jack"), QUEEN: N_("queen"), KING: N_("king"), ACE: N_("ace")}
+
+
+def rank_word(rank: int, _: Say = N_) -> str:
     """A rank as a card player says it: ``7``, ``jack``, ``ace``."""
-    return _RANK_WORDS.get(rank, str(rank))
+    word = _RANK_WORDS.get(rank)
+    return str(rank) if word is None else _(word)
 
 
-def with_article(word: str) -> str:
-    """The word with its article: ``a king``, ``an ace``, ``an 8``.
+def with_article(word: str, _: Say = N_, english: str | None = None) -> str:
+    """The word with its article: ``a king``, ``an ace``, ``an 8`` (``english``: the word
+    in English, which chooses ``a`` or ``an``, where ``word`` is translated).
 
     >>> with_article("ace"), with_article("8"), with_article("king")
     ('an ace', 'an 8', 'a king')
     """
-    return ("an " if word[0] in "aeiou8" else "a ") + word
+    first = (english or word)[0]
+    return (_("an {word}") if first in "aeiou8" else _("a {word}")).format(word=word)
 
 
 def number(value: float) -> str:
@@ -47,10 +56,10 @@ def number(value: float) -> str:
     return str(int(value)) if value == int(value) else repr(value)
 
 
-def seconds(value: float) -> str:
+def seconds(value: float, _: Say = N_) -> str:
     """``1 second``, ``0.75 seconds``."""
     text = str(int(value)) if value == int(value) else f"{value:g}"
-    return f"{text} second" + ("" if value == 1 else "s")
+    return (_("{n} second") if value == 1 else _("{n} seconds")).format(n=text)
 
 
 def count(n: int, word: str) -> str:

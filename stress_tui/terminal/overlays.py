@@ -123,7 +123,7 @@ def help_lines(view: Scene, width: int) -> list[tuple[str, str]]:
     lines.append(("  " + "   ".join(shared) + "   " + _("suspend ^Z"), ""))
     lines.append(("", ""))
     lines.append((_("The rules in play"), "title"))
-    for sentence in plain_words(view.rules):
+    for sentence in plain_words(view.rules, _):
         for part in textwrap.wrap(sentence, width - 2) or [""]:
             lines.append(("  " + part, ""))
     # A line too long for the panel (a longer language) goes on at the next, between words.

@@ -53,7 +53,7 @@ def _replay_title(
         x = canvas.put(y, x, canvas.clip(who, room), palette.plain)
     room = right - x - 4
     if room > 8:
-        canvas.put(y, x + 2, canvas.clip(short_line(view.rules), room), palette.hint)
+        canvas.put(y, x + 2, canvas.clip(short_line(view.rules, room, _), room), palette.hint)
     canvas.put(y, right, keys, palette.hint)
 
 
@@ -74,7 +74,7 @@ def _link_title(view: Scene, link: LinkBar, palette: Palette, canvas: Canvas, la
     x = canvas.put(y, x, delay, palette.hint)
     room = canvas.width - x - canvas.text_width(right) - 4
     if room > 8:
-        canvas.put(y, x + 2, canvas.clip(short_line(view.rules), room), palette.hint)
+        canvas.put(y, x + 2, canvas.clip(short_line(view.rules, room, _), room), palette.hint)
     canvas.put(y, canvas.width - canvas.text_width(right) - 1, right, palette.hint)
 
 
@@ -93,7 +93,7 @@ def _draw_title(view: Scene, palette: Palette, canvas: Canvas) -> None:
     x = canvas.put(0, 0, _(" STRESS "), palette.title)
     room = canvas.width - x - canvas.text_width(right) - 3
     if room > 8:
-        canvas.put(0, x + 1, canvas.clip(short_line(view.rules), room), palette.hint)
+        canvas.put(0, x + 1, canvas.clip(short_line(view.rules, room, _), room), palette.hint)
     canvas.put(0, canvas.width - canvas.text_width(right) - 1, right, palette.hint)
 
 
