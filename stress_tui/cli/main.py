@@ -476,7 +476,6 @@ def _replay_parser(commands: Any) -> argparse.ArgumentParser:
         allow_abbrev=False,
     )
     replay.add_argument("file", nargs="?", metavar="FILE", help="the replay to show or check")
-    _add_lang_flag(replay, top=False)
     mode = replay.add_mutually_exclusive_group()
     mode.add_argument(
         "--verify",
@@ -496,16 +495,7 @@ def _replay_parser(commands: Any) -> argparse.ArgumentParser:
         metavar="X",
         help=f"play back X times as fast (0.5: half as fast), up to {MAX_SPEED:g}; default: 1",
     )
-    replay.add_argument(
-        "--ascii",
-        action=argparse.BooleanOptionalAction,
-        help="draw suits as letters; default: the config file's, else off",
-    )
-    replay.add_argument(
-        "--four-colour",
-        action=argparse.BooleanOptionalAction,
-        help="a four-colour deck; default: the config file's, else off",
-    )
+    _display_flags(replay)
     return replay
 
 
