@@ -679,8 +679,7 @@ def settings_from_args(args: argparse.Namespace, config: Config) -> Settings:
     players = tuple(
         getattr(args, side, None) or config.players.get(side) or "human" for side in ("p1", "p2")
     )
-    ascii_ = _first(getattr(args, "ascii", None), config.ascii, False)
-    four_colour = _first(getattr(args, "four_colour", None), config.four_colour, False)
+    ascii_, four_colour = _display(args, config)
     keymap, key_files = _keymap(getattr(args, "keys", None), config)
     settings = Settings(
         rules=rules,
@@ -695,6 +694,15 @@ def settings_from_args(args: argparse.Namespace, config: Config) -> Settings:
     if keymap is not None:
         _check_keymap(settings, key_files)
     return settings
+
+
+def _display(args: argparse.Namespace, config: Config) -> tuple[bool, bool]:
+    """Suits as letters, and a four-colour deck: each as its flag says, else as the config
+    file says, else off."""
+    return (
+        _first(getattr(args, "ascii", None), config.ascii, False),
+        _first(getattr(args, "four_colour", None), config.four_colour, False),
+    )
 
 
 def _first(*values: bool | None) -> bool:
@@ -1005,10 +1013,8 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
     if not _is_terminal():
         _say(NOT_A_TERMINAL)
         return EXIT_USAGE
-    display = Settings(
-        ascii=_first(getattr(args, "ascii", None), config.ascii, False),
-        four_colour=_first(getattr(args, "four_colour", None), config.four_colour, False),
-    )
+    ascii_, four_colour = _display(args, config)
+    display = Settings(ascii=ascii_, four_colour=four_colour)
     from stress_tui.terminal.playback import run
 
     with _terminal_output():
@@ -1091,13 +1097,14 @@ def _daily(args: argparse.Namespace, config: Config) -> int:
         raise UsageError(f"--name: {COMPUTER_NAME} is the computer's name at the daily")
     day = datetime.date.today().isoformat()
     keymap, key_files = _keymap(getattr(args, "keys", None), config)
+    ascii_, four_colour = _display(args, config)
     settings = Settings(
         rules=daily_rules(),
         seed=daily_seed(day),
         names=(name, COMPUTER_NAME),
         players=PLAYERS,
-        ascii=_first(getattr(args, "ascii", None), config.ascii, False),
-        four_colour=_first(getattr(args, "four_colour", None), config.four_colour, False),
+        ascii=ascii_,
+        four_colour=four_colour,
         keymap=keymap,
     )
     if keymap is not None:
