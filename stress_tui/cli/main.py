@@ -415,16 +415,25 @@ def _command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None
     return None
 
 
+def _add_command(commands: Any, name: str, **texts: str) -> argparse.ArgumentParser:
+    """A command's parser (its ``help``, ``usage`` and ``description`` in ``texts``): a flag
+    not given leaves nothing in the namespace, so that the config file's value shows
+    through, and no flag is taken for an abbreviation of another."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name, argument_default=argparse.SUPPRESS, allow_abbrev=False, **texts
+    )
+    return parser
+
+
 def _sim_parser(commands: Any) -> argparse.ArgumentParser:
-    sim: argparse.ArgumentParser = commands.add_parser(
+    sim = _add_command(
+        commands,
         "sim",
         help="play bots against each other without a screen and print statistics",
         usage=f"{PROG} sim [OPTION...]",
         description="Play whole rounds between bots on a virtual clock, as fast as the "
         "machine allows, and print statistics. House rules come from the flags and the "
         "config file as for a game.",
-        argument_default=argparse.SUPPRESS,
-        allow_abbrev=False,
     )
     add_rule_flags(sim)
     add_player_flags(sim, default_kind=SIM_DEFAULT_PLAYER)
@@ -462,7 +471,8 @@ def _sim_parser(commands: Any) -> argparse.ArgumentParser:
 
 
 def _replay_parser(commands: Any) -> argparse.ArgumentParser:
-    replay: argparse.ArgumentParser = commands.add_parser(
+    replay = _add_command(
+        commands,
         "replay",
         help="watch, check or list recorded rounds",
         usage=f"{PROG} replay FILE [--speed X] [--ascii] [--four-colour]\n"
@@ -472,8 +482,6 @@ def _replay_parser(commands: Any) -> argparse.ArgumentParser:
         "shows one on the table at its own pace "
         "(Space pauses and goes on, Right or . steps one action, q or Esc leaves); FILE "
         "is a path or a name from --list.",
-        argument_default=argparse.SUPPRESS,
-        allow_abbrev=False,
     )
     replay.add_argument("file", nargs="?", metavar="FILE", help="the replay to show or check")
     mode = replay.add_mutually_exclusive_group()
@@ -500,7 +508,8 @@ def _replay_parser(commands: Any) -> argparse.ArgumentParser:
 
 
 def _stats_parser(commands: Any) -> argparse.ArgumentParser:
-    stats: argparse.ArgumentParser = commands.add_parser(
+    stats = _add_command(
+        commands,
         "stats",
         help="print the record across matches",
         usage=f"{PROG} stats [--json | --chart [NAME]]",
@@ -511,8 +520,6 @@ def _stats_parser(commands: Any) -> argparse.ArgumentParser:
         "its deviation, how much it moved over the last matches, the computer level it "
         "is nearest, the daily streak) and the computer levels' fixed ratings "
         "(docs/ratings.md).",
-        argument_default=argparse.SUPPRESS,
-        allow_abbrev=False,
     )
     _add_lang_flag(stats, top=False)
     shown_as = stats.add_mutually_exclusive_group()
@@ -533,7 +540,8 @@ def _stats_parser(commands: Any) -> argparse.ArgumentParser:
 
 
 def _daily_parser(commands: Any) -> argparse.ArgumentParser:
-    daily: argparse.ArgumentParser = commands.add_parser(
+    daily = _add_command(
+        commands,
         "daily",
         help="play the daily deal: the same cards for everyone today",
         usage=f"{PROG} daily [--name NAME] [--keys FILE] [--ascii] [--four-colour]",
@@ -544,8 +552,6 @@ def _daily_parser(commands: Any) -> argparse.ArgumentParser:
         "(exit 1). The result screen shows the day's result, the daily streak and the "
         "best streak; the replay can be checked by anyone with 'replay --verify' "
         "(docs/ratings.md).",
-        argument_default=argparse.SUPPRESS,
-        allow_abbrev=False,
     )
     daily.add_argument(
         "--name",
@@ -585,7 +591,8 @@ def _net_parsers(commands: Any) -> dict[str, argparse.ArgumentParser]:
     """``host``, ``join`` and ``watch``: a table across two terminals (docs/network.md)."""
     from stress_tui.net.protocol import DEFAULT_PORT
 
-    host = commands.add_parser(
+    host = _add_command(
+        commands,
         "host",
         help="open a table on the network for a friend to join",
         usage=f"{PROG} host [--port N] [--bind ADDRESS] [--name NAME] [rule flags]",
@@ -593,8 +600,6 @@ def _net_parsers(commands: Any) -> dict[str, argparse.ArgumentParser]:
         "to read to your friend, then waits for them (Esc or q gives up). Your house rules "
         "are the table's. See docs/network.md (no encryption: on an untrusted network, use "
         "an SSH tunnel).",
-        argument_default=argparse.SUPPRESS,
-        allow_abbrev=False,
     )
     add_rule_flags(host)
     net = host.add_argument_group("network")
@@ -613,22 +618,20 @@ def _net_parsers(commands: Any) -> dict[str, argparse.ArgumentParser]:
     net.add_argument("--name", metavar="NAME", help="your name at the table; default: Host")
     net.add_argument("--keys", metavar="FILE", help="a TOML file of keys ([keys.p2])")
     _display_flags(host)
-    join = commands.add_parser(
+    join = _add_command(
+        commands,
         "join",
         help="take the other seat at a table on the network",
         usage=f"{PROG} join HOST[:PORT] CODE [--name NAME]",
         description="Join a table someone opened with 'stress-tui host': HOST is their "
         "machine's name or address, CODE the four words they read to you.",
-        argument_default=argparse.SUPPRESS,
-        allow_abbrev=False,
     )
-    watch = commands.add_parser(
+    watch = _add_command(
+        commands,
         "watch",
         help="watch a match on the network",
         usage=f"{PROG} watch HOST[:PORT] CODE",
         description="Watch a table someone opened with 'stress-tui host' (you only watch).",
-        argument_default=argparse.SUPPRESS,
-        allow_abbrev=False,
     )
     for command in (join, watch):
         command.add_argument("address", metavar="HOST[:PORT]", help="where the table is")
