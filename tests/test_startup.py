@@ -31,8 +31,11 @@ HELP_TEXT = {
     "stress_tui.core.settings",
     "stress_tui.core.text",
     "stress_tui.core.words",
+    "stress_tui.terminal",
+    "stress_tui.terminal.lang",
 }
-"""The modules the help is made from: the house-rule table and what it is written with."""
+"""The modules the help is made from: the house-rule table and what it is written with, and
+the language it is said in (which, in English, reads no catalogue)."""
 
 
 def imported(*args: str) -> set[str]:
@@ -88,5 +91,8 @@ def test_help_loads_the_rule_table_it_is_made_from_and_nothing_else(
 def test_the_simulator_loads_no_terminal() -> None:
     names = imported("sim", "--games", "1", "--seed", "1", "--jobs", "1")
     assert "stress_tui.players.sim" in names
-    assert not any(name.startswith("stress_tui.terminal") for name in names)
+    # The language its flags' help and its lines are said in is the terminal layer's
+    # ``lang`` (which imports the os module and core.words only); nothing else of it.
+    terminal = {name for name in names if name.startswith("stress_tui.terminal")}
+    assert terminal <= {"stress_tui.terminal", "stress_tui.terminal.lang"}, sorted(terminal)
     assert tops(names) & (SCREEN | STORED - {"json"}) == set()  # json: for --json

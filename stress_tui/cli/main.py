@@ -112,11 +112,24 @@ class _Parser(argparse.ArgumentParser):
             sys.stderr.write(message)
         raise _Exit(status)
 
+    def format_help(self) -> str:
+        # argparse's own words, in the player's language too.
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        return super().format_help().replace("usage: ", _("usage: "), 1)
+
     def _get_formatter(self) -> argparse.HelpFormatter:
         # As argparse's own, with the width found without shutil (which loads bz2, lzma
         # and more).
         formatter: Callable[..., argparse.HelpFormatter] = self.formatter_class
         return formatter(prog=self.prog, width=_help_width())
+
+
+def _(text: str) -> str:
+    """``text`` in the player's language (``terminal.lang``, loaded when first asked)."""
+    from stress_tui.terminal.lang import _ as translated
+
+    return translated(text)
 
 
 def _help_width() -> int:
@@ -250,7 +263,7 @@ def add_rule_flags(parser: argparse.ArgumentParser) -> None:
     from stress_tui.core.rules import DECK_RULE, HOUSE_RULES
 
     groups = {
-        name: parser.add_argument_group(name)
+        name: parser.add_argument_group(_(name))
         for name in dict.fromkeys(rule.group for rule in HOUSE_RULES)
     }
     for rule in HOUSE_RULES:
@@ -259,7 +272,7 @@ def add_rule_flags(parser: argparse.ArgumentParser) -> None:
         "--seed",
         type=_type(_seed, "seed"),
         metavar="N",
-        help="deal the same cards every time; default: a new deal every time",
+        help=_("deal the same cards every time; default: a new deal every time"),
     )
 
 
@@ -267,14 +280,21 @@ def _add_rule_flag(group: argparse._ArgumentGroup, rule: HouseRule) -> None:
     from stress_tui.core.rules import Switch
 
     if isinstance(rule.kind, Switch):
-        group.add_argument(rule.flag, action=argparse.BooleanOptionalAction, help=rule.help_text())
+        group.add_argument(rule.flag, action=argparse.BooleanOptionalAction, help=_rule_help(rule))
     else:
         group.add_argument(
             rule.flag,
             type=_type(rule.read, rule.name),
             metavar=rule.kind.metavar,
-            help=rule.help_text(),
+            help=_rule_help(rule),
         )
+
+
+def _rule_help(rule: HouseRule) -> str:
+    """A rule flag's help (``HouseRule.help_text``) in the player's language."""
+    return _("{what}{span}; default: {default}").format(
+        what=_(rule.help), span=rule.kind.span, default=rule.default_text()
+    )
 
 
 def add_player_flags(
@@ -284,45 +304,50 @@ def add_player_flags(
     help group; ``default_kind`` is who plays a side not given, for the help text."""
     from stress_tui.core.settings import PLAYER_KINDS, Settings
 
-    players = parser.add_argument_group("players")
+    players = parser.add_argument_group(_("players"))
     kinds = ", ".join(PLAYER_KINDS)
-    for side, where in (("p1", "at the top"), ("p2", "at the bottom")):
+    for side, where in (("p1", _("at the top")), ("p2", _("at the bottom"))):
         players.add_argument(
             f"--{side}",
             type=_type(_player, "player"),
             metavar="KIND",
-            help=f"who plays {where}: {kinds} (bot alone is bot:normal); default: {default_kind}",
+            help=_(
+                "who plays {where}: {kinds} (bot alone is bot:normal); default: {default}"
+            ).format(where=where, kinds=kinds, default=default_kind),
         )
     players.add_argument(
         "--names",
         type=_type(_names, "names"),
         metavar="NAME,NAME",
-        help="the players' names, top player first, each 1 to 16 characters; "
-        f"default: {', '.join(Settings().names)}",
+        help=_(
+            "the players' names, top player first, each 1 to 16 characters; default: {names}"
+        ).format(names=", ".join(Settings().names)),
     )
     if keys:
         players.add_argument(
             "--keys",
             metavar="FILE",
-            help="a TOML file with [keys.p1] and/or [keys.p2] tables mapping actions to "
-            "keys (see docs/keys.md); default: the config file's, else the default layout",
+            help=_(
+                "a TOML file with [keys.p1] and/or [keys.p2] tables mapping actions to "
+                "keys (see docs/keys.md); default: the config file's, else the default layout"
+            ),
         )
 
 
 def _epilog() -> str:
     # Where the config file is, said without looking for it (that takes platformdirs,
     # and with it pathlib, tempfile, shutil, bz2, lzma, urllib...): --print-config says.
-    text = (
+    text = _(
         "Settings not given as flags come from the config file, then from the deck's "
         "defaults. The config file is config.toml in the folder for stress-tui among your "
-        f"settings (~/.config/stress-tui on Linux; the environment variable {CONFIG_VAR} "
+        "settings (~/.config/stress-tui on Linux; the environment variable {variable} "
         "names another); --print-config prints one, with where to save it. "
         "'stress-tui sim' plays "
         "bots against each other without a screen: see 'stress-tui sim --help'. Every "
         "round is recorded: 'stress-tui replay --list' lists them, 'stress-tui replay "
         "FILE' shows one again, 'stress-tui stats' prints the record of wins and best "
         "times."
-    )
+    ).format(variable=CONFIG_VAR)
     return textwrap.fill(text, width=78, break_on_hyphens=False, break_long_words=False)
 
 
@@ -348,7 +373,7 @@ def _build(
             f"       {PROG} join HOST[:PORT] CODE [--name NAME]\n"
             f"       {PROG} watch HOST[:PORT] CODE"
         ),
-        description="The card game Stress, in real time, in the terminal.",
+        description=_("The card game Stress, in real time, in the terminal."),
         epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         allow_abbrev=False,
@@ -356,36 +381,36 @@ def _build(
     )
     add_rule_flags(parser)
     add_player_flags(parser, keys=True)
-    display = parser.add_argument_group("display")
+    display = parser.add_argument_group(_("display"))
     display.add_argument(
         "--ascii",
         action=argparse.BooleanOptionalAction,
-        help="draw suits as letters (C D H S), for terminals without the symbols; default: off",
+        help=_("draw suits as letters (C D H S), for terminals without the symbols; default: off"),
     )
     display.add_argument(
         "--four-colour",
         action=argparse.BooleanOptionalAction,
-        help="a four-colour deck: clubs green and diamonds blue; default: off",
+        help=_("a four-colour deck: clubs green and diamonds blue; default: off"),
     )
     _add_lang_flag(display, top=True)
-    info = parser.add_argument_group("information")
-    info.add_argument("-h", "--help", action="help", help="show this help and exit")
+    info = parser.add_argument_group(_("information"))
+    info.add_argument("-h", "--help", action="help", help=_("show this help and exit"))
     info.add_argument(
         "--version",
         action="version",
         version=VERSION,
-        help="show the version and exit",
+        help=_("show the version and exit"),
     )
     shown = info.add_mutually_exclusive_group()
     shown.add_argument(
         "--rules",
         action="store_true",
-        help="print the rules in effect in plain words and exit",
+        help=_("print the rules in effect in plain words and exit"),
     )
     shown.add_argument(
         "--print-config",
         action="store_true",
-        help="print the settings in effect as a config file and exit",
+        help=_("print the settings in effect as a config file and exit"),
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS)
     wanted: Iterable[str] = COMMANDS if argv is None else filter(None, [_command(parser, argv)])
@@ -847,8 +872,10 @@ def _add_lang_flag(parser: argparse.ArgumentParser | argparse._ArgumentGroup, to
         "--lang",
         metavar="LANG",
         default=None if top else argparse.SUPPRESS,
-        help="the language of the game: en, sv (svenska) or de (Deutsch); default: the "
-        "config file's lang, else the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)",
+        help=_(
+            "the language of the game: en, sv (svenska) or de (Deutsch); default: the "
+            "config file's lang, else the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)"
+        ),
     )
 
 
@@ -888,7 +915,6 @@ def _run(argv: list[str]) -> int:
         return 0
     if args.rules:
         from stress_tui.core.rulestext import plain_words
-        from stress_tui.terminal.lang import _
 
         sys.stdout.write("".join(line + "\n" for line in plain_words(settings.rules, _)))
         return 0

@@ -384,7 +384,7 @@ class HouseRule:
     """Kept on a rule line too narrow for every part (the deck, the row, the match)."""
     per_deck: Mapping[str, object] = dataclasses.field(default_factory=dict)
     """The default of a deck whose default differs from the ``Rules`` field's."""
-    group: str = "house rules"
+    group: str = N_("house rules")
     """The flags' help group it is listed in."""
     old_names: tuple[str, ...] = ()
     """Names older notation used for it, still read (replays and records keep them)."""
@@ -740,35 +740,35 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         _deck_sentences,
         _deck_short,
         keep_short=True,
-        group="deck",
+        group=N_("deck"),
     ),
     HouseRule(
         "jokers",
         "jokers",
         Whole(0, 16),
-        "wild jokers added to each deck",
+        N_("wild jokers added to each deck"),
         Section.CARDS,
         _joker_sentences,
         # The rule line says the jokers with the deck: "standard +2 jokers".
-        group="deck",
+        group=N_("deck"),
         soak=lambda r: (0, 2, 16),  # 16: the most allowed
     ),
     HouseRule(
         "deal",
         "deal",
         Choice.of(Deal, "a deal"),
-        "split: one deck is shuffled and halved; each: every player has a deck of their own",
+        N_("split: one deck is shuffled and halved; each: every player has a deck of their own"),
         Section.CARDS,
         _deal_sentences,
         lambda r, _: (_("a deck each"), _("each")) if r.deal is Deal.EACH else None,
-        group="deck",
+        group=N_("deck"),
         soak=lambda r: tuple(Deal),
     ),
     HouseRule(
         "row",
         "row_size",
         Whole(1),
-        "piles in each player's row (at most a player's cards less one)",
+        N_("piles in each player's row (at most a player's cards less one)"),
         Section.ROW,
         lambda r, _: [
             _(
@@ -784,8 +784,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "stacking",
         "stacking",
         Switch(),
-        "a card of a rank already in the row is stacked on it and the pile is played whole; "
-        "--no-stacking gives every card its own place",
+        N_(
+            "a card of a rank already in the row is stacked on it and the pile is played whole; "
+            "--no-stacking gives every card its own place"
+        ),
         Section.ROW,
         lambda r, _: [
             _("Cards of the same rank in a row are stacked and played as one pile.")
@@ -802,8 +804,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "together",
         "together",
         Switch(),
-        "several ready cards of one rank may be laid together, all at once (001's Stapel; "
-        "on screen: the together key, then a pile's key)",
+        N_(
+            "several ready cards of one rank may be laid together, all at once (001's Stapel; "
+            "on screen: the together key, then a pile's key)"
+        ),
         Section.ROW,
         lambda r, _: (
             [_("Cards of one rank in the row may be laid together, all at once.")]
@@ -819,8 +823,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "wrap",
         "wrap",
         Switch(),
-        "the ranks go round, so the ace and the lowest card are neighbours; --no-wrap ends "
-        "the ranks at both ends",
+        N_(
+            "the ranks go round, so the ace and the lowest card are neighbours; --no-wrap ends "
+            "the ranks at both ends"
+        ),
         Section.PLAY,
         _wrap_sentences,
         lambda r, _: None if r.wrap else (_("no wrap"), _("no wrap")),
@@ -830,8 +836,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "stress-penalty",
         "stress_penalty",
         Choice.of(StressPenalty, "a stress penalty"),
-        "when stress is won: the slower player takes both play piles, or only the smaller "
-        "one, or the faster gives the slower the larger one",
+        N_(
+            "when stress is won: the slower player takes both play piles, or only the smaller "
+            "one, or the faster gives the slower the larger one"
+        ),
         Section.STRESS,
         lambda r, _: [_(_PENALTY_SENTENCES[r.stress_penalty])],
         lambda r, _: _said(_PENALTY_SHORTS.get(r.stress_penalty), _),
@@ -842,8 +850,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "taken",
         "taken",
         Choice.of(Taken, "a place for taken cards"),
-        "the cards a player takes up (stress lost, a false call): under, shuffled and put "
-        "under the draw pile; mixed, shuffled together with the whole draw pile",
+        N_(
+            "the cards a player takes up (stress lost, a false call): under, shuffled and put "
+            "under the draw pile; mixed, shuffled together with the whole draw pile"
+        ),
         Section.STRESS,
         lambda r, _: [
             _("Taken cards are shuffled and put under the draw pile.")
@@ -859,8 +869,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "false-stress",
         "false_stress",
         Choice.of(FalseStress, "a false-stress penalty"),
-        "calling stress when there is none: the caller takes both play piles, or nothing "
-        "happens, or the caller is locked out for --lockout seconds",
+        N_(
+            "calling stress when there is none: the caller takes both play piles, or nothing "
+            "happens, or the caller is locked out for --lockout seconds"
+        ),
         Section.STRESS,
         _false_sentences,
         lambda r, _: _said(_FALSE_SHORTS.get(r.false_stress), _),
@@ -871,8 +883,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "stress-stop",
         "stress_stop",
         Switch(),
-        "the Swiss stress stop: a player who sees the opponent about to make stress may "
-        "call stop, and that play makes no stress",
+        N_(
+            "the Swiss stress stop: a player who sees the opponent about to make stress may "
+            "call stop, and that play makes no stress"
+        ),
         Section.STRESS,
         lambda r, _: [
             _(
@@ -890,7 +904,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "lockout",
         "lockout",
         Seconds(0, 60),
-        "how long a player may not play after playing a card that does not fit",
+        N_("how long a player may not play after playing a card that does not fit"),
         Section.PLAY,
         _lockout_sentences,
         _lockout_short,
@@ -899,8 +913,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "race-window",
         "race_window",
         Seconds(0, 60),
-        "a card that fitted one the opponent covered at most this many seconds before lost "
-        "a race: it is refused, but without a lockout",
+        N_(
+            "a card that fitted one the opponent covered at most this many seconds before lost "
+            "a race: it is refused, but without a lockout"
+        ),
         Section.PLAY,
         # The lockout's sentence says the race window (there is none without a lockout).
         short=_race_short,
@@ -910,7 +926,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "wins",
         "wins",
         Whole(1, 99),
-        "round wins that take the match",
+        N_("round wins that take the match"),
         Section.MATCH,
         _wins_sentences,
         lambda r, _: (

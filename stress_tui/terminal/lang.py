@@ -45,6 +45,9 @@ ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 _chosen: str | None = None
 _loaded: gettext.NullTranslations | None = None
+_english = False
+"""Whether the language is English, found without loading gettext (``--help`` in English
+loads none of it)."""
 
 
 class BadLanguage(ValueError):
@@ -97,9 +100,10 @@ def from_environment(environ: Mapping[str, str] | None = None) -> str:
 
 def choose(code: str | None) -> None:
     """Speak ``code`` from now on (a code of ``LANGUAGES``); ``None``: the environment's."""
-    global _chosen, _loaded
+    global _chosen, _loaded, _english
     _chosen = None if code is None else language_code(code)
     _loaded = None
+    _english = False
 
 
 def language() -> str:
@@ -129,20 +133,29 @@ def catalogue_path(code: str) -> str:
     return os.path.join(LOCALE_DIR, code, "LC_MESSAGES", f"{DOMAIN}.po")
 
 
+def _in_english() -> bool:
+    global _english
+    if not _english and _loaded is None and language() == SOURCE:
+        _english = True
+    return _english
+
+
 def _(message: str) -> str:
     """``message`` in the player's language (itself where there is no translation)."""
-    return _translations().gettext(message)
+    return message if _in_english() else _translations().gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form for ``n`` of a text with a plural, in the player's language."""
+    if _in_english():
+        return singular if n == 1 else plural
     return _translations().ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` in the player's language, as said in ``context`` (``card``: a rank on
     a card face, where ``A`` is not the word ``A``)."""
-    return _translations().pgettext(context, message)
+    return message if _in_english() else _translations().pgettext(context, message)
 
 
 BOT_LEVELS = (N_("easy"), N_("normal"), N_("hard"), N_("expert"))
