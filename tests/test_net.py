@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -509,6 +510,32 @@ def test_one_address_cannot_take_every_place_for_proving_a_code() -> None:
         assert host.joiner is not None
         for _, w in [*idle, (reader, writer)]:
             w.close()
+        await host.close()
+
+    run(test)
+
+
+def test_an_idle_joiner_is_told_of_a_ping_only_when_the_delay_shown_changes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The screen is drawn again for a ping only when the delay's figure (to the
+    millisecond) changes: an idle table costs a ping and its answer, not a frame."""
+    from stress_tui.net import host as host_module
+    from stress_tui.net.protocol import shown_ms
+
+    monkeypatch.setattr(host_module, "PING_EVERY", 0.05)
+
+    async def test() -> None:
+        host, joiner = await table()
+        await until(lambda: host.joiner is not None and host.joiner.quick == 0, "quick pings")
+        seen: list[int | None] = [shown_ms(joiner.delay_ms)]
+        joiner.on_change = lambda events: seen.append(shown_ms(joiner.delay_ms))
+        assert host.joiner is not None
+        pinged = host.joiner.next_ping
+        await until(lambda: host.joiner is not None and host.joiner.next_ping >= pinged + 12, "")
+        # Every call came with a figure other than the one before it (none for a ping alone).
+        assert all(a != b for a, b in itertools.pairwise(seen)), seen
+        assert len(seen) - 1 < 12
         await host.close()
 
     run(test)

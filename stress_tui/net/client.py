@@ -40,6 +40,7 @@ from stress_tui.net.protocol import (
     proof,
     proof_matches,
     read_message,
+    shown_ms,
 )
 from stress_tui.net.records import Journal, RoundFiles, unseal
 from stress_tui.net.wire import events_from_json, mirror_state
@@ -275,9 +276,12 @@ class Client:
         kind = message["t"]
         if kind == "ping":
             self._send({"t": "pong", "id": message["id"]})
-            if message.get("delay_ms") is not None:
-                self.delay_ms = message["delay_ms"]
-            self._changed([])
+            delay = message.get("delay_ms")
+            if delay is not None and shown_ms(delay) != shown_ms(self.delay_ms):
+                self.delay_ms = delay
+                self._changed([])  # only when the figure on the screen changes
+            elif delay is not None:
+                self.delay_ms = delay
         elif kind == "state":
             self._on_state(message)
         elif kind == "deal":

@@ -345,6 +345,12 @@ async def read_message(
     return decode(line, schemas)
 
 
+def shown_ms(delay_ms: float | None) -> int | None:
+    """A delay as the screens show it, to the millisecond: a screen is drawn again for a
+    new delay only when this changes."""
+    return None if delay_ms is None else round(delay_ms)
+
+
 # --------------------------------------------------------------------------- rate limit
 
 
