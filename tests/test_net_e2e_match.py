@@ -84,6 +84,7 @@ def test_a_host_that_dies_is_trouble_on_the_joiners_screen_never_a_freeze(
             "the trouble shown",
             joiner,
         )
+        assert "delay ..." in joiner.row(0)  # no line, no delay to show
         # The seconds go down: the screen is alive, not frozen.
         first = re.search(r"trying again, (\d+) s", joiner.text())
         assert first is not None
@@ -141,6 +142,11 @@ def test_a_joiner_plays_with_keys_of_its_own(tmp_path: Path) -> None:
             joiner,
         )
         assert right_pile_size(host) == "2"  # one card, not two
+        joiner.send("?")  # the help names Bo's own keys, and where Ann plays from
+        wait_all(lambda: "(bottom row)" in joiner.text(), "the help", host, joiner)
+        assert "Ann (top row): plays from the other terminal" in joiner.text()
+        assert "onto the right pile: 5 6 7 8" in joiner.text()
+        assert "the computer" not in joiner.text()
     finally:
         joiner.close()
         host.close()

@@ -87,7 +87,7 @@ class _Link:
         model = self.model
         if isinstance(model, Host):
             return None if model.delay is None else model.delay * 1e3
-        return model.delay_ms
+        return None if model.status in ("lost", "over") else model.delay_ms  # no line, no delay
 
     def status_line(self) -> str | None:
         model = self.model

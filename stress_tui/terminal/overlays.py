@@ -70,10 +70,12 @@ _OTHER_KEYS = {
 def _player_keys_lines(view: Scene, player: int) -> list[tuple[str, str]]:
     keys = view.keymap
     name = view.names[player]
-    where = _("top row") if player == 0 else _("bottom row")
+    where = _("bottom row") if player == view.bottom else _("top row")
     head = f"{name} ({where})"
     if not keys.has_player(player):
         kind = view.kinds[player]
+        if kind == "human":  # a network table: the other player's keys are at their end
+            return [(_("{who}: plays from the other terminal").format(who=head), "title")]
         level = kind[4:] if kind.startswith("bot:") else kind
         return [(_("{who}: the computer ({level})").format(who=head, level=_(level)), "title")]
     size = view.rules.row_size
@@ -107,7 +109,7 @@ def help_lines(view: Scene, width: int) -> list[tuple[str, str]]:
     ``title`` or ``""``."""
     keys = view.keymap
     lines: list[tuple[str, str]] = []
-    for player in (0, 1):
+    for player in (0, 1) if view.bottom == 1 else (1, 0):  # the top row's player first
         lines += _player_keys_lines(view, player)
     shared = []
     for intent, what in (
