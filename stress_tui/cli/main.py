@@ -1004,7 +1004,7 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
         if given is not None:
             raise UsageError(f"{given}: --list takes no FILE")
         found, problems = replays.summaries()
-        for line in replays.list_lines(found):
+        for line in replays.list_lines(found, _):
             print(line)
         for problem in problems:
             _say(problem)
@@ -1186,12 +1186,12 @@ def _stats(args: argparse.Namespace) -> int:
     if getattr(args, "json", False):
         print(json.dumps({**record_json(record), **ratings_json(record.ratings, today)}, indent=2))
     elif not record.standings:
-        print(record_table(record))
+        print(record_table(record, _))
     else:
         plus_minus = "±" if can_encode(encoding, "±") else "+-"
-        print(record_table(record))
+        print(record_table(record, _))
         print()
-        print(ratings_table(record.ratings, today, display_width(), plus_minus))
+        print(ratings_table(record.ratings, today, display_width(), plus_minus, _))
     return 0
 
 

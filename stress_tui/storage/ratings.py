@@ -21,6 +21,7 @@ from typing import Any
 
 from stress_tui.core.daily import Streak, streaks
 from stress_tui.core.rating import LEVEL_RATINGS, Game, Rating, rate
+from stress_tui.core.words import N_, Say
 
 HUMAN = "human"
 """The kind of a side a person played."""
@@ -173,6 +174,7 @@ def ratings_table(
     today: str,
     measure: Callable[[str], int] = len,
     plus_minus: str = "±",
+    _: Say = N_,
 ) -> str:
     """The people's ratings (rating ± deviation, the change over the last matches, rated
     rounds, the level they play like, the daily streak), then the computer levels' fixed
@@ -186,31 +188,31 @@ def ratings_table(
             change_text(player.change()),
             str(len(player.history)),
             nearest_level(player.rating) if player.history else "-",
-            _streak_text(player.streak(today)) if player.dailies else "-",
+            _streak_text(player.streak(today), _) if player.dailies else "-",
         )
         for name, player in sorted(ratings.items())
     ]
     head = (
-        "player",
-        f"rating {plus_minus} RD",
-        f"last {CHANGE_MATCHES} matches",
-        "rated rounds",
-        "plays like",
-        "daily streak",
+        _("player"),
+        _("rating {pm} RD").format(pm=plus_minus),
+        _("last {n} matches").format(n=CHANGE_MATCHES),
+        _("rated rounds"),
+        _("plays like"),
+        _("daily streak"),
     )
     parts = []
     if people:
         parts.append(_columns([head, *people], measure))
     levels = [
-        (level, f"{anchor.rating:.0f}", "fixed (measured: docs/ratings.md)")
+        (_(level), f"{anchor.rating:.0f}", _("fixed (measured: docs/ratings.md)"))
         for level, anchor in LEVEL_RATINGS.items()
     ]
-    parts.append(_columns([("computer", "rating", ""), *levels], measure))
+    parts.append(_columns([(_("computer"), _("rating"), ""), *levels], measure))
     return "\n\n".join(parts)
 
 
-def _streak_text(streak: Streak) -> str:
-    return f"{streak.current} (best {streak.best})"
+def _streak_text(streak: Streak, _: Say = N_) -> str:
+    return _("{current} (best {best})").format(current=streak.current, best=streak.best)
 
 
 def _columns(rows: list[tuple[str, ...]], measure: Callable[[str], int]) -> str:

@@ -45,6 +45,7 @@ from stress_tui.core.notation import NotationError, format_rules, parse_rules
 from stress_tui.core.rating import Rating
 from stress_tui.core.stats import RoundStats
 from stress_tui.core.text import MAX_NAME, harmless
+from stress_tui.core.words import N_, Say
 from stress_tui.storage.files import (
     MiB,
     Missing,
@@ -759,9 +760,17 @@ def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}s"
 
 
-def record_table(record: Record) -> str:
-    """The record as a plain text table, one row per player and rule set."""
-    header = ("player", "rules", "matches", "rounds", "best reaction", "best round")
+def record_table(record: Record, _: Say = N_) -> str:
+    """The record as a plain text table, one row per player and rule set (its words said
+    with ``_``)."""
+    header = (
+        _("player"),
+        _("rules"),
+        _("matches"),
+        _("rounds"),
+        _("best reaction"),
+        _("best round"),
+    )
     rows = [header] + [
         (
             name,
@@ -774,7 +783,7 @@ def record_table(record: Record) -> str:
         for name, rules, s in record.rows()
     ]
     if len(rows) == 1:
-        return "No rounds recorded yet."
+        return _("No rounds recorded yet.")
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     lines = [
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))

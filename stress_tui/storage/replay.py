@@ -47,6 +47,7 @@ from stress_tui.core.notation import (
 )
 from stress_tui.core.rules import Rules
 from stress_tui.core.text import MAX_NAME, harmless
+from stress_tui.core.words import N_, Say
 from stress_tui.storage.files import (
     MiB,
     StorageError,
@@ -646,11 +647,20 @@ class Summary:
         return f"{int(minutes)}:{seconds:04.1f}"
 
 
-def list_lines(found: list[Summary]) -> list[str]:
+def list_lines(found: list[Summary], _: Say = N_) -> list[str]:
     """``replay --list``: one line a round, in columns (date, players, rules, winner,
-    length, file name)."""
+    length, file name); ``_`` says a winner that is no name (``nobody``, ``(cut short)``)."""
+    unnamed = {N_("nobody"), N_("(cut short)"), N_("(sealed)")}
     rows = [
-        (s.date, s.players, s.rules, s.winner, s.length, harmless(s.path.name, None)) for s in found
+        (
+            s.date,
+            s.players,
+            s.rules,
+            _(s.winner) if s.winner in unnamed else s.winner,
+            s.length,
+            harmless(s.path.name, None),
+        )
+        for s in found
     ]  # a file name is outside text too: the folder may hold any
     if not rows:
         return []
@@ -689,11 +699,11 @@ def summaries(folder: Path | None = None, limit: int = 20) -> tuple[list[Summary
         kinds = header.get("players") or ["?", "?"]
         players = " vs ".join(f"{n} ({k})" for n, k in zip(names, kinds, strict=False))
         if replay.end is None:
-            winner = "(sealed)" if replay.sealed else "(cut short)"
+            winner = N_("(sealed)") if replay.sealed else N_("(cut short)")
             seconds = replay.actions[-1].time if replay.actions else 0.0
         else:
             won = replay.end.get("winner")
-            winner = names[won] if won in (0, 1) else "nobody"
+            winner = names[won] if won in (0, 1) else N_("nobody")
             seconds = float(replay.end.get("t", 0.0))
         found.append(
             Summary(
