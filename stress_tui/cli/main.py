@@ -26,11 +26,13 @@ import signal
 import sys
 import textwrap
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
 from stress_tui import __version__
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing only for the annotations: --version and --help load no typing
+    from typing import Any, NoReturn, TextIO
+
     from stress_tui.cli.config import Config
     from stress_tui.core.rules import HouseRule, RulesError
     from stress_tui.core.settings import Settings
@@ -1336,7 +1338,7 @@ def main(argv: list[str] | None = None) -> int:
     that cannot be written is one line and status 1 (a closed pipe: no line, 141); Ctrl-C
     is status 130."""
     stream = sys.stdout
-    sys.stdout = cast(TextIO, _Output(stream))
+    sys.stdout = _Output(stream)
     try:
         status = _answer(sys.argv[1:] if argv is None else argv)
         sys.stdout.flush()

@@ -15,17 +15,19 @@ a bad one raises ``RulesError`` carrying the rule it is about and the value refu
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import functools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar
 
 from stress_tui.core.cards import DECKS, JOKER, Deck
 from stress_tui.core.words import N_, Say, listed, number, quoted, rank_word, seconds, shown
 from stress_tui.core.words import with_article as a
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing only for the annotations: the help loads this module, not typing
+    from typing import Any, ClassVar
 
 RULE_NAME = "\0"
 """Where a ``RulesError``'s problem names its own rule again (``(row at most 15)``); a
@@ -127,16 +129,24 @@ class _Bad(ValueError):
     """A value a kind of setting cannot take; the text says why, without the rule's name."""
 
 
-@dataclass(frozen=True)
+# The kinds of values and ``HouseRule`` are declarations, made once at import and never
+# compared, hashed or copied: plain classes with slots, not dataclasses (each dataclass
+# costs about half a millisecond to make, and every start, ``--help`` too, loads this
+# table). ``Rules``, a value, stays a dataclass.
+
+
 class Whole:
     """A whole number from ``low`` up to ``high`` (no end above if ``None``)."""
 
-    low: int
-    """The smallest allowed."""
-    high: int | None = None
-    """The largest allowed."""
+    __slots__ = ("high", "low")
     metavar: ClassVar[str | None] = "N"
     """What the flag's value is called in ``--help``."""
+
+    def __init__(self, low: int, high: int | None = None) -> None:
+        self.low = low
+        """The smallest allowed."""
+        self.high = high
+        """The largest allowed."""
 
     def from_text(self, text: str) -> int:
         """The value a flag or the notation writes."""
@@ -179,16 +189,18 @@ class Whole:
         return "" if self.high is None else f", {self.low} to {self.high}"
 
 
-@dataclass(frozen=True)
 class Seconds:
     """A time in seconds from ``low`` to ``high``."""
 
-    low: float
-    """The shortest allowed."""
-    high: float
-    """The longest allowed."""
+    __slots__ = ("high", "low")
     metavar: ClassVar[str | None] = "SECONDS"
     """What the flag's value is called in ``--help``."""
+
+    def __init__(self, low: float, high: float) -> None:
+        self.low = low
+        """The shortest allowed."""
+        self.high = high
+        """The longest allowed."""
 
     def from_text(self, text: str) -> float:
         """The value a flag or the notation writes."""
@@ -238,10 +250,10 @@ class Seconds:
         return f", {number(self.low)} to {number(self.high)}"
 
 
-@dataclass(frozen=True)
 class Switch:
     """On or off."""
 
+    __slots__ = ()
     metavar: ClassVar[str | None] = None
     """A switch is a flag with a ``--no-`` partner, without a value."""
     span: ClassVar[str] = ""
@@ -277,16 +289,18 @@ class Switch:
         return "true" if value else "false"
 
 
-@dataclass(frozen=True)
 class Choice:
     """One of a few words; ``options`` gives the value each word stands for."""
 
-    options: Mapping[str, object]
-    """Each word and its value (an enum member, or the word itself)."""
-    what: str
-    """What one of them is, for messages: ``a stress penalty``."""
+    __slots__ = ("options", "what")
     span: ClassVar[str] = ""
     """The metavar lists the words already."""
+
+    def __init__(self, options: Mapping[str, object], what: str) -> None:
+        self.options = options
+        """Each word and its value (an enum member, or the word itself)."""
+        self.what = what
+        """What one of them is, for messages: ``a stress penalty``."""
 
     @classmethod
     def of(cls, kind: type[enum.Enum], what: str) -> Choice:
@@ -357,40 +371,71 @@ def _no_sentence(rules: Rules, _: Say = N_) -> list[str]:
     return []
 
 
-@dataclass(frozen=True)
 class HouseRule:
     """One house rule, declared once; everything that names it is made from this."""
 
-    name: str
-    """Its one name: the notation's key (``row=3``), the config file's key in ``[rules]``
-    (``row = 3``) and the flag (``--row 3``)."""
-    field: str
-    """The ``Rules`` field it sets."""
-    kind: Kind
-    """How its values are read (from a flag, the notation, a config file), checked and
-    written."""
-    help: str
-    """What it does, for ``--help``; the allowed values and the default are added."""
-    section: Section
-    """Where its sentences go among the rules in words."""
-    sentences: Callable[[Rules, Say], list[str]] = _no_sentence
-    """What it means under some rules, in a card player's words, a sentence a line (for
-    ``--rules`` and the help screen), said with the ``Say`` given; empty if another rule's
-    sentence says it."""
-    short: Callable[[Rules, Say], tuple[str, str] | None] = _no_short
-    """Its part of the rule line under some rules, in a long and a short form; ``None``
-    where the line says nothing of it (at the common value)."""
-    keep_short: bool = False
-    """Kept on a rule line too narrow for every part (the deck, the row, the match)."""
-    per_deck: Mapping[str, object] = dataclasses.field(default_factory=dict)
-    """The default of a deck whose default differs from the ``Rules`` field's."""
-    group: str = N_("house rules")
-    """The flags' help group it is listed in."""
-    old_names: tuple[str, ...] = ()
-    """Names older notation used for it, still read (replays and records keep them)."""
-    soak: Callable[[Rules], tuple[object, ...]] | None = None
-    """The values the simulator's soak plays in every combination with the other rules',
-    given a deck's default rules; ``None``: the soak leaves it at the deck's default."""
+    __slots__ = (
+        "field",
+        "group",
+        "help",
+        "keep_short",
+        "kind",
+        "name",
+        "old_names",
+        "per_deck",
+        "section",
+        "sentences",
+        "short",
+        "soak",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        field: str,
+        kind: Kind,
+        help: str,
+        section: Section,
+        sentences: Callable[[Rules, Say], list[str]] = _no_sentence,
+        short: Callable[[Rules, Say], tuple[str, str] | None] = _no_short,
+        *,
+        keep_short: bool = False,
+        per_deck: Mapping[str, object] | None = None,
+        group: str = N_("house rules"),
+        old_names: tuple[str, ...] = (),
+        soak: Callable[[Rules], tuple[object, ...]] | None = None,
+    ) -> None:
+        self.name = name
+        """Its one name: the notation's key (``row=3``), the config file's key in
+        ``[rules]`` (``row = 3``) and the flag (``--row 3``)."""
+        self.field = field
+        """The ``Rules`` field it sets."""
+        self.kind = kind
+        """How its values are read (from a flag, the notation, a config file), checked and
+        written."""
+        self.help = help
+        """What it does, for ``--help``; the allowed values and the default are added."""
+        self.section = section
+        """Where its sentences go among the rules in words."""
+        self.sentences = sentences
+        """What it means under some rules, in a card player's words, a sentence a line (for
+        ``--rules`` and the help screen), said with the ``Say`` given; empty if another
+        rule's sentence says it."""
+        self.short = short
+        """Its part of the rule line under some rules, in a long and a short form; ``None``
+        where the line says nothing of it (at the common value)."""
+        self.keep_short = keep_short
+        """Kept on a rule line too narrow for every part (the deck, the row, the match)."""
+        self.per_deck: Mapping[str, object] = {} if per_deck is None else per_deck
+        """The default of a deck whose default differs from the ``Rules`` field's."""
+        self.group = group
+        """The flags' help group it is listed in."""
+        self.old_names = old_names
+        """Names older notation used for it, still read (replays and records keep them)."""
+        self.soak = soak
+        """The values the simulator's soak plays in every combination with the other
+        rules', given a deck's default rules; ``None``: the soak leaves it at the deck's
+        default."""
 
     @property
     def flag(self) -> str:
