@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from stress_tui.core.words import N_
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # not typing at run time: --help loads this module
     import gettext
 
 __all__ = ["LANGUAGES", "N_", "_", "choose", "language", "ngettext", "pgettext", "rank_name"]
