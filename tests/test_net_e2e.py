@@ -38,11 +38,17 @@ def wait_all(
         pump_all(*sessions)
 
 
-def hosting(tmp_path: Path, *extra: str) -> tuple[TtySession, str, str]:
+def hosting(
+    tmp_path: Path, *extra: str, position: str | None = None
+) -> tuple[TtySession, str, str]:
+    """The host (``position``: its first round from there, a test hook), and where and with
+    which code to join it."""
     env = {
         "STRESS_TUI_NET_SEED": SEED,
         "STRESS_TUI_DATA_DIR": str(tmp_path / "host"),
     }
+    if position is not None:
+        env["STRESS_TUI_POSITION"] = position
     host = TtySession(
         args=["host", "--port", "0", "--bind", "127.0.0.1", "--name", "Ann", *extra], env=env
     )
@@ -191,17 +197,9 @@ LAST_CARD = (
 def test_the_result_shows_on_both_screens_and_either_deals_the_next_round(
     tmp_path: Path,
 ) -> None:
-    env = {
-        "STRESS_TUI_NET_SEED": SEED,
-        "STRESS_TUI_POSITION": LAST_CARD,
-        "STRESS_TUI_DATA_DIR": str(tmp_path / "host"),
-    }
-    host = TtySession(args=["host", "--port", "0", "--bind", "127.0.0.1", "--name", "Ann"], env=env)
+    host, where, code = hosting(tmp_path, position=LAST_CARD)
     try:
-        wait_all(lambda: b"join 127.0.0.1:" in host.log, "the join line", host)
-        match = re.search(rb"join (127\.0\.0\.1:\d+) ([a-z]+(?:-[a-z]+){3})", host.log)
-        assert match is not None
-        joiner = joining(tmp_path, match.group(1).decode(), match.group(2).decode(), "--name", "Bo")
+        joiner = joining(tmp_path, where, code, "--name", "Bo")
         try:
             wait_all(lambda: "5♣" in joiner.text(), "the position", host, joiner)
             joiner.send("a")  # the last card onto the left pile

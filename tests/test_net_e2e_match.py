@@ -11,7 +11,6 @@ from pathlib import Path
 
 from stress_tui.storage import replay as replays
 from tests.test_net_e2e import hosting, joining, right_pile_size, wait_all
-from tests.tty import TtySession
 
 LAST_CARD_OF_THE_MATCH = (
     "rules: standard wins=1; phase: playing; p1 row: 5C | - | - | -; piles: 4H | QD;"
@@ -21,17 +20,9 @@ LAST_CARD_OF_THE_MATCH = (
 
 
 def test_after_a_won_match_either_players_enter_deals_the_rematch(tmp_path: Path) -> None:
-    env = {
-        "STRESS_TUI_NET_SEED": "0",
-        "STRESS_TUI_POSITION": LAST_CARD_OF_THE_MATCH,
-        "STRESS_TUI_DATA_DIR": str(tmp_path / "host"),
-    }
-    host = TtySession(args=["host", "--port", "0", "--bind", "127.0.0.1", "--name", "Ann"], env=env)
+    host, where, code = hosting(tmp_path, position=LAST_CARD_OF_THE_MATCH)
     try:
-        wait_all(lambda: b"join 127.0.0.1:" in host.log, "the join line", host)
-        match = re.search(rb"join (127\.0\.0\.1:\d+) ([a-z]+(?:-[a-z]+){3})", host.log)
-        assert match is not None
-        joiner = joining(tmp_path, match.group(1).decode(), match.group(2).decode(), "--name", "Bo")
+        joiner = joining(tmp_path, where, code, "--name", "Bo")
         try:
             wait_all(lambda: "5♣" in joiner.text(), "the position", host, joiner)
             joiner.send("a")  # the last card: the round, and the match
