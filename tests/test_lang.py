@@ -223,3 +223,20 @@ def test_lang_in_the_config_file_and_the_flag_over_it(
         f'stress-tui: {config}:1: lang: "xx" is not a language of the game'
         " (choose from en, sv, de)\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ["--lang", "sv", "--rulez"],
+            "stress-tui: --rulez: ingen sådan flagga (menade du --rules?)\n",
+        ),
+        (["--lang", "de", "spiel"], "stress-tui: spiel: kein solcher Befehl"),
+    ],
+)
+def test_an_error_line_is_said_in_the_language(
+    args: list[str], line: str, capsys: pytest.CaptureFixture[str], speaking: None
+) -> None:
+    assert main(args) == 2
+    assert capsys.readouterr().err.startswith(line)

@@ -43,8 +43,11 @@ PROG = "stress-tui"
 EXIT_USAGE = 2
 """The exit status for any bad flag, combination or config entry (and no terminal)."""
 
-NOT_A_TERMINAL = "not a terminal (stdin and stdout must be a terminal to play; try --help)"
-"""Why the game will not start with its input or output redirected."""
+
+def _not_a_terminal() -> str:
+    """Why the game will not start with its input or output redirected."""
+    return _("not a terminal (stdin and stdout must be a terminal to play; try --help)")
+
 
 SIM_DEFAULT_PLAYER = "bot:normal"
 """Who plays a side in ``sim`` when ``--p1``/``--p2`` is not given."""
@@ -158,10 +161,12 @@ def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
         name, problem = found.group(1).split("/")[0], found.group(2)
         if name == "COMMAND":
             bad = re.search(r"invalid choice: '?([^' ]*)'?", problem)
-            what = harmless(bad.group(1)) if bad else "that"
-            return f"{what}: no such command (the commands are {listed(COMMANDS)}; try --help)"
+            what = harmless(bad.group(1)) if bad else _("that")
+            return _("{what}: no such command (the commands are {commands}; try --help)").format(
+                what=what, commands=listed(COMMANDS)
+            )
         if problem == "expected one argument":
-            problem = "needs a value"
+            problem = _("needs a value")
         return f"{name}: {problem.replace('argument ', '')}"
     found = re.match(r"unrecognized arguments: (\S+)", message)
     if found:
@@ -172,9 +177,9 @@ def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
             flag = word.split("=")[0]
             options = [s for a in parser._actions for s in a.option_strings]
             close = difflib.get_close_matches(flag, options, n=1)
-            hint = f"did you mean {close[0]}?" if close else "try --help"
-            return f"{flag}: no such option ({hint})"
-        return f"{word}: unexpected argument (try --help)"
+            hint = _("did you mean {flag}?").format(flag=close[0]) if close else _("try --help")
+            return _("{flag}: no such option ({hint})").format(flag=flag, hint=hint)
+        return _("{word}: unexpected argument (try --help)").format(word=word)
     return message
 
 
@@ -922,7 +927,7 @@ def _run(argv: list[str]) -> int:
         return 0
     _check_position()
     if not _is_terminal():
-        _say(NOT_A_TERMINAL)
+        _say(_not_a_terminal())
         return EXIT_USAGE
     from stress_tui.terminal.app import run
 
@@ -1042,7 +1047,7 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
             _say(str(error))
         return EXIT_USAGE
     if not _is_terminal():
-        _say(NOT_A_TERMINAL)
+        _say(_not_a_terminal())
         return EXIT_USAGE
     ascii_, four_colour = _display(args, config)
     display = Settings(ascii=ascii_, four_colour=four_colour)
@@ -1093,7 +1098,7 @@ def _network(args: argparse.Namespace, config: Config) -> int:
         except ValueError as error:
             raise UsageError(f"CODE: {error}") from None
     if not _is_terminal():
-        _say(NOT_A_TERMINAL)
+        _say(_not_a_terminal())
         return EXIT_USAGE
     from stress_tui.terminal import netplay
 
@@ -1141,7 +1146,7 @@ def _daily(args: argparse.Namespace, config: Config) -> int:
     if keymap is not None:
         _check_keymap(settings, key_files)
     if not _is_terminal():
-        _say(NOT_A_TERMINAL)
+        _say(_not_a_terminal())
         return EXIT_USAGE
     try:
         claim_daily(name, day)
