@@ -19,7 +19,6 @@ Played(player=0, pile=2, target=1, cards=(Card(rank=5, suit=<Suit.HEARTS: 'H'>),
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
@@ -231,6 +230,8 @@ def canonical_line(event: Event) -> bytes:
     >>> canonical_line(RoundWon(1, 12.5))
     b'{"e":"RoundWon","player":1,"time":12.5}'
     """
+    import json  # here, not at the top: the game's first frame loads this module, not json
+
     return json.dumps(
         event_to_json(event), sort_keys=True, separators=(",", ":"), ensure_ascii=True
     ).encode()
