@@ -48,6 +48,7 @@ from stress_tui.core.engine import (
 from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import COUNTDOWN
+from stress_tui.core.words import N_, Say
 from stress_tui.net.clock import MatchClock
 from stress_tui.net.fair import MAX_DELAY, FairTable, Outcome
 from stress_tui.net.protocol import (
@@ -895,8 +896,9 @@ class Host:
 
     # ------------------------------------------------------------------ telling
 
-    def status_line(self) -> str | None:
-        """What the match's state says on the host's screen (``None``: nothing to say)."""
+    def status_line(self, _: Say = N_) -> str | None:
+        """What the match's state says on the host's screen (``None``: nothing to say),
+        said by ``_`` (the screen's translation)."""
         return describe(
             self.status,
             self.names[JOINER_SEAT],
@@ -904,6 +906,7 @@ class Host:
             self.message,
             self.drop_left(),
             self.resume_left(),
+            _,
         )
 
     def drop_left(self) -> float | None:
@@ -1001,15 +1004,22 @@ def describe(
     message: str | None,
     drop_left: float | None,
     resume_left: float | None,
+    _: Say = N_,
 ) -> str | None:
-    """The line that says where the match stands, the same on every screen."""
+    """The line that says where the match stands, the same on every screen (each in its
+    player's language: ``_``)."""
     if status == "paused":
-        return f"paused by {paused_by}: Enter goes on" if paused_by else "paused"
+        return (
+            _("paused by {name}: Enter goes on").format(name=paused_by)
+            if paused_by
+            else _("paused")
+        )
     if status == "counting":
         left = resume_left or 0.0
-        return f"going on in {left:.1f} s"
+        return _("going on in {s} s").format(s=f"{left:.1f}")
     if status == "dropped":
-        return f"waiting for {away} to come back, {int((drop_left or 0.0) + 0.999)} s"
+        left_s = int((drop_left or 0.0) + 0.999)
+        return _("waiting for {name} to come back, {s} s").format(name=away, s=left_s)
     if status in ("over",) and message:
         return message
     return message if status == "result" else None

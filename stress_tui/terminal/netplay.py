@@ -40,6 +40,7 @@ from stress_tui.net.records import RoundFiles
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import GameController
 from stress_tui.terminal.keys import Binding, Intent, keymap_for
+from stress_tui.terminal.lang import _
 from stress_tui.terminal.overlays import help_page
 from stress_tui.terminal.scene import LinkBar, Overlay, Result, Scene
 from stress_tui.terminal.screen import Screen
@@ -92,10 +93,10 @@ class _Link:
     def status_line(self) -> str | None:
         model = self.model
         if isinstance(model, Host):
-            return model.status_line()
+            return model.status_line(_)
         if model.status == "lost":
             left = int((model.lost_left() or 0.0) + 0.999)
-            return f"the connection to the host was lost: trying again, {left} s"
+            return _("the connection to the host was lost: trying again, {s} s").format(s=left)
         return describe(
             model.status,
             model.names[JOINER_SEAT],
@@ -103,6 +104,7 @@ class _Link:
             model.message,
             model.drop_left,
             model.resume_in,
+            _,
         )
 
     def result(self) -> RoundFiles | None:
@@ -356,14 +358,14 @@ class NetScreen(Screen):
     def view(self) -> Scene:
         model = self.link.model
         status = None if model.status == "playing" else self.link.status_line()
-        keys = "Enter: play on    ?: help    q: quit"
+        keys = _("Enter: play on    ?: help    q: quit")
         if model.status == "waiting":
-            status = f"Waiting for a player. They join with:\n{self.join_line or ''}"
-            keys = "Esc or q: give up"
+            status = _("Waiting for a player. They join with:") + f"\n{self.join_line or ''}"
+            keys = _("Esc or q: give up")
         elif model.status in ("over",) or model.status in ("dropped", "lost", "result", "counting"):
-            keys = "q: quit"
+            keys = _("q: quit")
         if self.seat is None:
-            keys = "q: quit"
+            keys = _("q: quit")
         link = LinkBar(self.link.role, self.link.delay_ms, status, keys)
         return Scene(
             table=self.table,
@@ -428,12 +430,14 @@ def run_host(settings: Settings, name: str, port: int, bind: str) -> int:
         try:
             await host.start()
         except OSError as error:
-            _say(f"cannot open a table on {bind}:{port}: {error.strerror or error}")
+            why = error.strerror or error
+            _say(_("cannot open a table on {where}: {why}").format(where=f"{bind}:{port}", why=why))
             return EXIT_NETWORK
         where = _host_addresses(bind, host.port)
         line = f"stress-tui join {where} {host.code}"
-        print(f"A table is open on port {host.port}. Your friend joins with:\n\n    {line}\n")
-        print("(with this machine's address in place of its name if theirs cannot find it)")
+        print(_("A table is open on port {port}. Your friend joins with:").format(port=host.port))
+        print(f"\n    {line}\n")
+        print(_("(with this machine's address in place of its name if theirs cannot find it)"))
         sys.stdout.flush()
         term, colour = make_terminal()
         screen = NetScreen(term, settings, colour, model=host, seat=HOST_SEAT, join_line=line)
