@@ -407,6 +407,22 @@ def test_output_to_a_closed_pipe_ends_quietly_with_141(tmp_path: Path, name: str
     assert (done.returncode, done.stderr) == (141, b"")
 
 
+@pytest.mark.parametrize("name", list(OUTPUT_COMMANDS))
+def test_output_to_a_closed_terminal_is_a_hangup_129(tmp_path: Path, name: str) -> None:
+    """Found (stop 20): a command whose window had closed said "cannot write the output:
+    input/output error" and exited 1, as for a full disk. A terminal that has gone is a
+    hangup, for the commands as for the game: 129, and nothing said (nobody is left to read
+    it)."""
+    argv = _argv(tmp_path, name)
+    master, slave = os.openpty()
+    os.close(master)  # the window is closed before anything is written: always EIO
+    try:
+        done = stress_tui(tmp_path, *argv, stdout=slave)
+    finally:
+        os.close(slave)
+    assert (done.returncode, done.stderr) == (129, b"")
+
+
 # ----------------------------------------------------------------------------- point 14
 
 

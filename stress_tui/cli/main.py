@@ -77,6 +77,13 @@ program that SIGPIPE ended, as git and the coreutils are): nothing more is said.
 EXIT_OUTPUT = 1
 """Standard output could not be written otherwise (a full disk): one line says why."""
 
+EXIT_HANGUP = 128 + signal.SIGHUP
+"""Standard output was a terminal that has gone (129, as a hangup): nobody is left to read
+a line, so none is written."""
+
+_GONE = (errno.EIO, errno.ENXIO)
+"""What writing to a terminal that has closed fails with."""
+
 POSITION_ENV = "STRESS_TUI_POSITION"
 """The test hook that starts a game at a position in notation (``terminal.app``)."""
 
@@ -1332,6 +1339,8 @@ def _output_failed(error: OSError, stream: TextIO) -> int:
         os.close(null)
     if error.errno == errno.EPIPE:
         return EXIT_PIPE
+    if error.errno in _GONE:  # the game's last bytes after its window closed, say
+        return EXIT_HANGUP
     words = (error.strerror or str(error)).lower()
     _say(f"cannot write the output: {words}")
     return EXIT_OUTPUT
