@@ -240,3 +240,22 @@ def test_an_error_line_is_said_in_the_language(
 ) -> None:
     assert main(args) == 2
     assert capsys.readouterr().err.startswith(line)
+
+
+def test_the_ratings_chart_and_the_rating_line_in_german(speaking: None) -> None:
+    from stress_tui.core.rating import Rating
+    from stress_tui.storage.ratings import Point, rating_notes
+    from stress_tui.terminal.ratingchart import rating_chart
+
+    lang.choose("de")
+    points = [Point(Rating(1100 + 400 * i, 90), 0.5 + i / 10, True, False) for i in range(4)]
+    chart = rating_chart("Ann", points, 60)
+    assert chart[0].startswith("Ann: Wertung 2300 ± 90")
+    assert "4 gewertete Runden" in chart[0]
+    assert all(len(line) <= 60 for line in chart)
+    text = "\n".join(chart)
+    assert "Profi" in text and "Reaktion" in text and "Wertung" in text
+    assert "expert" not in text and "reaction" not in text
+    moved = rating_notes(("Ann", "Bo"), (Rating(1500, 90), None), (Rating(1520, 88), None), lang._)
+    assert moved == ["Wertung: Ann 1520 ± 88 (+20)"]
+    assert rating_chart("Bo", [], 60) == ["Bo: noch keine gewerteten Runden"]

@@ -1158,8 +1158,9 @@ def _daily(args: argparse.Namespace, config: Config) -> int:
     try:
         claim_daily(name, day)
     except DailyTaken as taken:
-        how = {True: "won", False: "lost", None: "left before the end"}[taken.won]
-        _say(f"daily: {harmless(name)} has had today's daily deal ({how}); the next is tomorrow's")
+        how = {True: _("won"), False: _("lost"), None: _("left before the end")}[taken.won]
+        line = _("daily: {name} has had today's daily deal ({how}); the next is tomorrow's")
+        _say(line.format(name=harmless(name), how=how))
         return EXIT_DAILY_TAKEN
     except StorageError as error:
         _say(f"daily: the record keeps each daily once a day: {error}")
@@ -1215,10 +1216,11 @@ def _charts(ratings: Mapping[str, Any], name: str, ascii_: bool) -> int:
     from stress_tui.terminal.ratingchart import rating_chart
 
     if name and name not in ratings:
-        raise UsageError(f"--chart: nobody named {harmless(name, 20)!r} in the record")
+        who = repr(harmless(name, 20))
+        raise UsageError(_("--chart: nobody named {name} in the record").format(name=who))
     chosen = [name] if name else sorted(ratings)
     if not chosen:
-        print("No rounds rated yet.")
+        print(_("No rounds rated yet."))
         return 0
     width = _output_width() or 80
     measure = display_width()

@@ -149,6 +149,7 @@ def rating_notes(
     names: tuple[str, str],
     before: tuple[Rating | None, Rating | None],
     after: tuple[Rating | None, Rating | None],
+    _: Say = N_,
 ) -> list[str]:
     """The result screen's line about the ratings a round moved:
     ``rating: Ann 1532 ± 84 (+18), Bo 1468 ± 84 (-18)`` (nothing if it rated nobody)."""
@@ -157,7 +158,7 @@ def rating_notes(
         for name, then, now in zip(names, before, after, strict=True)
         if then is not None and now is not None
     ]
-    return [f"rating: {', '.join(moved)}"] if moved else []
+    return [_("rating: {moved}").format(moved=", ".join(moved))] if moved else []
 
 
 def median_of(points: Iterable[Point]) -> float | None:
@@ -187,7 +188,7 @@ def ratings_table(
             rating_text(player.rating, plus_minus) if player.history else "-",
             change_text(player.change()),
             str(len(player.history)),
-            nearest_level(player.rating) if player.history else "-",
+            _(nearest_level(player.rating)) if player.history else "-",
             _streak_text(player.streak(today), _) if player.dailies else "-",
         )
         for name, player in sorted(ratings.items())

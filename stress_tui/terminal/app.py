@@ -245,19 +245,28 @@ class DailyApp(App):
         result = super().end_round(event)
         name = self.settings.names[1 - BOT_SIDE]
         if result.winner is None:
-            said = "drawn"
-            result.headline = f"The daily deal of {self.day}: nobody can play on, a draw"
+            said = _("drawn")
+            result.headline = _("The daily deal of {day}: nobody can play on, a draw").format(
+                day=self.day
+            )
+        elif result.winner != BOT_SIDE:
+            said = _("won")
+            headline = _("{name} won the daily deal of {day}!")
+            result.headline = headline.format(name=name, day=self.day)
         else:
-            said = "won" if result.winner != BOT_SIDE else "lost"
-            result.headline = f"{name} {said} the daily deal of {self.day}!"
+            said = _("lost")
+            headline = _("{name} lost the daily deal of {day}!")
+            result.headline = headline.format(name=name, day=self.day)
         counted = self.log.counted
         lines = []
         if counted is not None and counted.daily is False:
-            lines.append(f"not counted: {name}'s daily of {self.day} was over already")
+            over = _("not counted: {name}'s daily of {day} was over already")
+            lines.append(over.format(name=name, day=self.day))
         elif counted is not None and counted.streak is not None:
             streak = counted.streak
+            line = _("daily {day}: {said}   streak {current}   best streak {best}")
             lines.append(
-                f"daily {self.day}: {said}   streak {streak.current}   best streak {streak.best}"
+                line.format(day=self.day, said=said, current=streak.current, best=streak.best)
             )
         result.notes = (*lines, *result.notes)
         result.again = "leave"

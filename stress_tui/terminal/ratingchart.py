@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from stress_tui.core.rating import LEVEL_RATINGS
 from stress_tui.storage.ratings import Point, rating_text
 from stress_tui.terminal.draw.chart import labelled, plot, points_shown, value_range
+from stress_tui.terminal.lang import _, ngettext
 
 RATING_ROWS = 4
 """Rows of the rating's chart."""
@@ -38,18 +39,23 @@ def rating_chart(
     at the left, with their ranges and the levels the rating rows pass. ``ascii``: ASCII
     alone (``.-'`` for the dots, ``+-`` for the plus-minus sign)."""
     if not points:
-        return [f"{name}: no rated rounds yet"]
-    labels_w = max(measure(text) for text in ("reaction", "0.00s", "0000"))
-    room = max(4, width - labels_w - 1 - len("  expert"))
+        return [_("{name}: no rated rounds yet").format(name=name)]
+    labels_w = max(measure(text) for text in (_("reaction"), "0.00s", "0000"))
+    level_w = 2 + max(measure(_(level)) for level in LEVEL_RATINGS)  # "  expert"
+    room = max(4, width - labels_w - 1 - level_w)
     shown = list(points[-points_shown(room, ascii) :])
     cells = max(1, -(-len(shown) // (1 if ascii else 2)))
     ratings = [p.rating.rating for p in shown]
     medians = [p.median for p in shown]
-    rounds = f"{len(shown)} rated round{'s' if len(shown) != 1 else ''}"
+    rounds = ngettext("{n} rated round", "{n} rated rounds", len(shown)).format(n=len(shown))
     rating = rating_text(points[-1].rating, "+-" if ascii else "±")
-    title = f"{name}: rating {rating}; the last {rounds}, oldest at the left"
+    title = _("{name}: rating {rating}; the last {rounds}, oldest at the left").format(
+        name=name, rating=rating, rounds=rounds
+    )
     if measure(title) > width:
-        title = f"{name}: rating {rating}, the last {rounds}"
+        title = _("{name}: rating {rating}, the last {rounds}").format(
+            name=name, rating=rating, rounds=rounds
+        )
     span = value_range(ratings)
     assert span is not None
     low, high = span
@@ -61,14 +67,14 @@ def rating_chart(
             level for level, anchor in LEVEL_RATINGS.items() if top - band <= anchor.rating <= top
         ]
         if passed:
-            lines[row] += "  " + " ".join(passed)
-    labels = [f"{high:.0f}", "rating", *[""] * (RATING_ROWS - 3), f"{low:.0f}"]
+            lines[row] += "  " + " ".join(_(level) for level in passed)
+    labels = [f"{high:.0f}", _("rating"), *[""] * (RATING_ROWS - 3), f"{low:.0f}"]
     reaction = value_range(medians)
     if reaction is None:
-        lines.append("(no reactions measured)")
-        labels.append("reaction")
+        lines.append(_("(no reactions measured)"))
+        labels.append(_("reaction"))
     else:
         fast, slow = reaction
         lines += plot(medians, cells, REACTION_ROWS, ascii=ascii, scale=reaction)
-        labels += [f"{slow:.2f}s", "reaction", f"{fast:.2f}s"]
+        labels += [f"{slow:.2f}s", _("reaction"), f"{fast:.2f}s"]
     return [title, *(line.rstrip() for line in labelled(lines, labels, measure))]

@@ -182,7 +182,7 @@ class RoundLog:
         if counted is not None:
             from stress_tui.storage.ratings import rating_notes
 
-            notes += rating_notes(self.settings.names, counted.before, counted.after)
+            notes += rating_notes(self.settings.names, counted.before, counted.after, _)
             charts = self.charts(counted)
         self.ended = RoundEnd(stats, tuple(note for note in notes if note), counted, tuple(charts))
 
