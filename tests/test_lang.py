@@ -259,3 +259,21 @@ def test_the_ratings_chart_and_the_rating_line_in_german(speaking: None) -> None
     moved = rating_notes(("Ann", "Bo"), (Rating(1500, 90), None), (Rating(1520, 88), None), lang._)
     assert moved == ["Wertung: Ann 1520 ± 88 (+20)"]
     assert rating_chart("Bo", [], 60) == ["Bo: noch keine gewerteten Runden"]
+
+
+def test_a_config_error_is_said_in_the_language(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    speaking: None,
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('names = "Ann"\n', encoding="utf-8")
+    monkeypatch.setenv("STRESS_TUI_CONFIG", str(config))
+    assert main(["--lang", "de", "--print-config"]) == 2
+    assert capsys.readouterr().err == (
+        f'stress-tui: {config}:1: names: muss eine Liste von zwei Texten sein, nicht "Ann"\n'
+    )
+    config.write_text("namez = 1\n", encoding="utf-8")
+    assert main(["--lang", "sv", "--print-config"]) == 2
+    assert "namez: okänd nyckel (menade du names? kända: " in capsys.readouterr().err

@@ -33,6 +33,7 @@ from stress_tui.core.settings import PLAYER_KINDS, Settings
 from stress_tui.core.text import BadName, check_name, harmless
 from stress_tui.core.words import quoted, shown
 from stress_tui.storage.files import MiB, Missing, StorageError, read_regular
+from stress_tui.terminal.lang import _
 
 ENV_VAR = "STRESS_TUI_CONFIG"
 """The environment variable that names another config file (tests use it)."""
@@ -68,7 +69,11 @@ def player_kind(text: str) -> str:
         kind = "bot:normal"
     if kind in PLAYER_KINDS:
         return kind
-    raise BadValue(f"{shown(text)} is not a player (choose from {', '.join(PLAYER_KINDS)})")
+    raise BadValue(
+        _("{text} is not a player (choose from {kinds})").format(
+            text=shown(text), kinds=", ".join(PLAYER_KINDS)
+        )
+    )
 
 
 def player_names(names: Iterable[str]) -> tuple[str, str]:
@@ -76,25 +81,25 @@ def player_names(names: Iterable[str]) -> tuple[str, str]:
     ``MAX_NAME`` long, drawing something), different from each other."""
     given = list(names)
     if len(given) != 2:
-        raise BadValue(f"give exactly two names, not {len(given)}")
+        raise BadValue(_("give exactly two names, not {n}").format(n=len(given)))
     try:
         got = [check_name(name) for name in given]
     except BadName as error:
         raise BadValue(str(error)) from None
     if got[0].casefold() == got[1].casefold():
-        raise BadValue(f"the two names must differ, not both {shown(got[0])}")
+        raise BadValue(_("the two names must differ, not both {name}").format(name=shown(got[0])))
     return got[0], got[1]
 
 
 def _yes_no(value: object) -> bool:
     if not isinstance(value, bool):
-        raise BadValue(f"must be true or false, not {shown(value)}")
+        raise BadValue(_("must be true or false, not {value}").format(value=shown(value)))
     return value
 
 
 def _text(value: object) -> str:
     if not isinstance(value, str):
-        raise BadValue(f"must be a string, not {shown(value)}")
+        raise BadValue(_("must be a string, not {value}").format(value=shown(value)))
     return value
 
 
@@ -182,15 +187,17 @@ def _read(path: Path, *, missing_ok: bool, flag: str | None = None) -> str | Non
         if missing_ok:
             return None
         if flag:
-            raise ConfigError(f"{flag}: no such file: {path}") from None
-        raise ConfigError(f"{path}: cannot read: no such file") from None
+            raise ConfigError(
+                _("{flag}: no such file: {path}").format(flag=flag, path=path)
+            ) from None
+        raise ConfigError(_("{path}: cannot read: no such file").format(path=path)) from None
     except StorageError as error:
         raise ConfigError(str(error)) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise ConfigError(f"{path}:{line}: not UTF-8 text") from None
+        raise ConfigError(f"{path}:{line}: " + _("not UTF-8 text")) from None
 
 
 def _toml_module() -> Any:
@@ -206,14 +213,17 @@ def _parse_toml(path: Path, text: str) -> dict[str, Any]:
     try:
         data: dict[str, Any] = toml.loads(text)
     except RecursionError:  # arrays or inline tables nested thousands deep
-        raise ConfigError(f"{path}: not valid TOML: nested too deep") from None
+        raise ConfigError(f"{path}: " + _("not valid TOML: nested too deep")) from None
     except toml.TOMLDecodeError as error:
         message = str(error).splitlines()[0] if str(error) else "syntax error"
         found = _AT_LINE.search(message)
         if found:
             message = message[: found.start()] + f" (column {found.group(2)})"
-            raise ConfigError(f"{path}:{found.group(1)}: not valid TOML: {message}") from None
-        raise ConfigError(f"{path}: not valid TOML: {message}") from None
+            place = f"{path}:{found.group(1)}"
+            raise ConfigError(
+                place + ": " + _("not valid TOML: {why}").format(why=message)
+            ) from None
+        raise ConfigError(f"{path}: " + _("not valid TOML: {why}").format(why=message)) from None
     return data
 
 
@@ -288,12 +298,14 @@ class _Reader:
 
         options = list(known)
         close = difflib.get_close_matches(key[-1], options, n=1)
-        hint = f"did you mean {close[0]}? " if close else ""
-        return self.fail(key, f"unknown {what} ({hint}known: {', '.join(options)})")
+        hint = _("did you mean {name}? ").format(name=close[0]) if close else ""
+        unknown = _("unknown table ({hint}known: {known})") if what == "table" else None
+        unknown = unknown or _("unknown key ({hint}known: {known})")
+        return self.fail(key, unknown.format(hint=hint, known=", ".join(options)))
 
     def table(self, key: tuple[str, ...], value: object) -> dict[str, Any]:
         if not isinstance(value, dict):
-            raise self.fail(key, f"must be a table, not {shown(value)}")
+            raise self.fail(key, _("must be a table, not {value}").format(value=shown(value)))
         return value
 
     def config(self) -> Config:
@@ -333,7 +345,8 @@ class _Reader:
     def names(self, value: object) -> tuple[str, str]:
         key = ("names",)
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise self.fail(key, f"must be a list of two strings, not {shown(value)}")
+            two = _("must be a list of two strings, not {value}")
+            raise self.fail(key, two.format(value=shown(value)))
         try:
             names = player_names(value)
         except BadValue as error:
@@ -402,7 +415,8 @@ class _Reader:
             keymap[side] = {}
             for action, name in self.table(key, actions).items():
                 if not isinstance(name, str):
-                    raise self.fail((*key, action), f"must be a key name, not {shown(name)}")
+                    not_key = _("must be a key name, not {value}").format(value=shown(name))
+                    raise self.fail((*key, action), not_key)
                 keymap[side][action] = name
             self.note(key)
         return keymap

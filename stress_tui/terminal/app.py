@@ -303,7 +303,7 @@ def run_coroutine(main: Callable[[], Coroutine[Any, Any, int]]) -> int:
     loop; a crash is one line and the traceback, a terminal gone a hangup."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
-            "stress-tui: not a terminal (stdin and stdout must be a terminal to play)",
+            "stress-tui: " + _("not a terminal (stdin and stdout must be a terminal to play)"),
             file=sys.stderr,
         )
         return EXIT_NOT_A_TERMINAL
@@ -329,8 +329,10 @@ def _crashed(error: Exception) -> int:
     sys.stdout.flush()
     what = f"{type(error).__name__}: {error}".splitlines()[0]
     print(
-        f"stress-tui: stopped by a bug, not by anything you did ({what}); "
-        "the traceback below says where",
+        "stress-tui: "
+        + _(
+            "stopped by a bug, not by anything you did ({what}); the traceback below says where"
+        ).format(what=what),
         file=sys.stderr,
     )
     traceback.print_exc()

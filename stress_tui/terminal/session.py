@@ -35,6 +35,8 @@ from collections.abc import Callable
 from blessed import Terminal
 from blessed.keyboard import Keystroke
 
+from stress_tui.terminal.lang import _
+
 EXIT_QUIT = 0
 EXIT_CRASH = 1
 EXIT_NOT_A_TERMINAL = 2
@@ -101,10 +103,10 @@ def unfit_terminal() -> str | None:
     without asking the terminal anything."""
     kind = os.environ.get("TERM", "")
     if kind in CANNOT_DRAW:
-        return (
-            f"TERM={kind}: this terminal cannot move its cursor, and the table needs to "
+        return _(
+            "TERM={kind}: this terminal cannot move its cursor, and the table needs to "
             "(play in a terminal emulator, or set TERM to the terminal's type)"
-        )
+        ).format(kind=kind)
     return None
 
 
