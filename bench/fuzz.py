@@ -61,7 +61,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make `tests.tty` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.tty import TtySession, restore_problems
+from tests.tty import TtySession, has_people, restore_problems, say_ready
 
 REPO = Path(__file__).resolve().parent.parent
 AUDIT_ENV = "STRESS_TUI_AUDIT"
@@ -285,6 +285,8 @@ def audited_game(
     with TtySession(audited_argv(args), rows=rows, cols=cols, env=full_env, cwd=REPO) as s:
         if first_frame:
             wait_table(s)
+            if has_people(args):
+                say_ready(s)  # the round starts when the people at the table say so
         yield s, audit
 
 

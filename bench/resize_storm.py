@@ -178,6 +178,14 @@ class StormResult:
         return text
 
 
+def whole_for(s: TtySession, phase: str) -> bool:
+    """Whether the screen is whole for the phase: the table, or over the result (which has
+    the screen to itself) the title line."""
+    if phase == "result":
+        return "STRESS" in s.row(0)
+    return table_whole(s)
+
+
 def run_storm(phase: str, n: int, folder: Path, seed: int = 1) -> StormResult:
     """A storm of ``n`` resizes in ``phase``; never raises for what the program does."""
     env: dict[str, str | None] = {}
@@ -216,17 +224,21 @@ def run_storm(phase: str, n: int, folder: Path, seed: int = 1) -> StormResult:
             result.seconds = time.perf_counter() - start
             result.redraw_ms = 1000 * redraw_latency(s, timeout=10)
             s.wait_for(
-                lambda: table_whole(s) and phase_mark(phase, s.text()),
+                lambda: whole_for(s, phase) and phase_mark(phase, s.text()),
                 timeout=5,
                 what=f"the whole table at {FINAL[1]}x{FINAL[0]}",
             )
             result.whole = True
+            # Large enough again after a size too small: play goes on after a count.
+            s.wait_for(lambda: "Play goes on" not in s.text(), timeout=3, what="the count")
             settle(s)
             after = s.screen.display[:]
             mark = len(s.log)
             s.send(REDRAW)
             s.wait_for(
-                lambda: CLEAR in s.log[mark:] and table_whole(s), timeout=5, what="the full redraw"
+                lambda: CLEAR in s.log[mark:] and whole_for(s, phase),
+                timeout=5,
+                what="the full redraw",
             )
             settle(s)
             redrawn = s.screen.display[:]

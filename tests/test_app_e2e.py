@@ -33,7 +33,16 @@ from stress_tui.core.notation import format_position
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
 from stress_tui.terminal.layout import Layout, layout
-from tests.tty import JOB_SHELL, TtySession, job_pid, restore_problems, restored
+from stress_tui.terminal.layout import flipped as turned
+from tests.tty import (
+    JOB_SHELL,
+    TtySession,
+    has_people,
+    job_pid,
+    restore_problems,
+    restored,
+    say_ready,
+)
 
 ROWS, COLS = 24, 80
 LAY: Layout = layout(COLS, ROWS, 4)  # type: ignore[assignment]
@@ -80,6 +89,7 @@ def game(
     cols: int = COLS,
     args: tuple[str, ...] = (),
     job: Path | None = None,
+    ready: bool = True,
 ) -> Iterator[TtySession]:
     """The game in an 80x24 pty, after its first frame; with ``job`` (a file for its pid),
     as a job of a shell with job control (``tests/fixtures/jobshell.py``)."""
@@ -105,6 +115,8 @@ def game(
             timeout=10,
             what="the first frame",
         )
+        if ready and has_people(args):
+            say_ready(s)  # the round starts when the people at the table say so
         yield s
 
 
@@ -117,9 +129,9 @@ def pile_top(s: TtySession, target: int) -> str:
     return card_text(s, LAY.piles_y, LAY.pile_x[target])
 
 
-def row_card(s: TtySession, player: int, pile: int) -> str:
-    x = LAY.row_x + pile * (LAY.card_w + LAY.gap)
-    return card_text(s, LAY.rows_y[player], x)
+def row_card(s: TtySession, player: int, pile: int, lay: Layout = LAY) -> str:
+    x = lay.row_x + pile * (lay.card_w + lay.gap)
+    return card_text(s, lay.rows_y[player], x)
 
 
 def notice(s: TtySession, player: int) -> str:
@@ -133,6 +145,13 @@ def banner(s: TtySession) -> str:
 def draw_count(s: TtySession, player: int) -> int:
     words = s.row(LAY.rows_y[player] + 1).split()
     return int(words[words.index("draw") + 1])
+
+
+def wait_count_over(s: TtySession) -> None:
+    """After a pause, the help, a suspension or a window too small: the count before play
+    goes on shows, then goes."""
+    s.wait_text("Play goes on in", timeout=2)
+    s.wait_for(lambda: "Play goes on in" not in s.text(), timeout=3, what="the count over")
 
 
 def wait_flip(s: TtySession, left: str, right: str) -> None:
@@ -192,7 +211,7 @@ def test_an_illegal_play_is_rejected_visibly_and_nothing_moves() -> None:
         wait_flip(s, "10♣", "4♥")
         s.send("w")  # the 2♦ onto the 10♣
         s.wait_for(
-            lambda: "2 on 10: not one rank above or below  (locked out)" in notice(s, 0),
+            lambda: "2 on 10: not one rank above or below; locked out 0." in notice(s, 0),
             timeout=2,
             what="the rejection next to player 1",
         )
@@ -280,10 +299,12 @@ def test_a_round_ends_and_the_result_screen_offers_a_rematch(data_dir: Path) -> 
         assert not (data_dir / "replays").exists() and not (data_dir / "record.sqlite").exists()
         s.send("\r")
         s.wait_for(
-            lambda: "wins 0/1" in s.row(LAY.rows_y[0] + 1) and "New cards" in banner(s),
+            lambda: "wins 0/1" in s.row(LAY.rows_y[0] + 1) and "press c" in banner(s),
             timeout=2,
-            what="a new deal",
+            what="a new deal, waiting for both players",
         )
+        say_ready(s)
+        s.wait_for(lambda: "New cards" in banner(s), timeout=2, what="the count")
         assert all(row_card(s, 0, i) for i in range(4))
         quit_cleanly(s)
 
@@ -343,6 +364,7 @@ def test_the_help_overlay_pauses_the_round() -> None:
             s.pump(deadline - time.monotonic())
         s.send("?")
         s.wait_for(lambda: "The rules in play" not in s.text(), timeout=2, what="help closed")
+        wait_count_over(s)
         assert countdown(s) in ("1", "1  2")  # where it stood when help opened
         assert pile_top(s, 0) == ""
         quit_cleanly(s)
@@ -360,8 +382,11 @@ def test_play_keys_do_nothing_while_paused() -> None:
         assert "Paused" in s.text()
         # Enter works once the pause box takes its keys, a moment after it opened.
         s.wait_text("Esc or Enter: play on    ?: help    q: quit", timeout=2)
-        s.send("\r")  # play on
+        s.send("\r")  # play on, after a count
         s.wait_for(lambda: "Paused" not in s.text(), timeout=2, what="resumed")
+        s.wait_text("Play goes on in", timeout=1)
+        s.send("e")  # during the count: nothing yet
+        wait_count_over(s)
         assert pile_top(s, 0) == "10♣"
         s.send("e")
         s.wait_for(lambda: pile_top(s, 0) == "9♦", timeout=2, what="9♦ on the left pile")
@@ -395,6 +420,7 @@ def test_resize_too_small_pauses_and_back_resumes() -> None:
             timeout=2,
             what="the table",
         )
+        wait_count_over(s)  # large enough again: a count, then play
         s.send("q")
         s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
         quit_cleanly(s)
@@ -417,6 +443,7 @@ def test_a_held_key_plays_once() -> None:
         s.wait_text("The rules in play", timeout=2)
         s.send("?")
         s.wait_for(lambda: "The rules in play" not in s.text(), timeout=2, what="help closed")
+        wait_count_over(s)
         assert pile_top(s, 0) == "10♣"
         s.send("\x1b[113u")  # q pressed, in the kitty protocol
         s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
@@ -452,19 +479,22 @@ def test_ascii_and_four_colours() -> None:
 
 
 def test_against_the_computer() -> None:
+    seated = turned(LAY)  # the person at the bottom
     with game(args=("--p2", "bot:expert")) as s:
-        # The one human gets the home-row layout; the computer's row has no keys.
-        s.wait_for(lambda: row_card(s, 1, 3) != "", timeout=2, what="the computer's row")
-        assert s.row(LAY.hints_y[0]).split()[:2] == ["<a", "j>"]
-        assert s.row(LAY.hints_y[1]).strip() == ""
-        assert "computer, expert" in s.row(LAY.rows_y[1] + 2)
+        # The one human gets the home-row layout and sits at the bottom; the computer's
+        # row, at the top, has no keys.
+        s.wait_for(lambda: row_card(s, 1, 3, seated) != "", timeout=2, what="the computer's row")
+        assert seated.rows_y[0] > seated.rows_y[1]
+        assert s.row(seated.hints_y[0]).split()[:2] == ["<a", "j>"]
+        assert s.row(seated.hints_y[1]).strip() == ""
+        assert "computer, expert" in s.row(seated.rows_y[1] + 2)
         wait_flip(s, "10♣", "4♥")
         s.wait_for(
             lambda: (pile_top(s, 0), pile_top(s, 1)) != ("10♣", "4♥"),
             timeout=3,
             what="the computer to play",
         )
-        assert [row_card(s, 0, i) for i in range(4)] == ["J♠", "2♦", "9♦", "4♣"]
+        assert [row_card(s, 0, i, seated) for i in range(4)] == ["J♠", "2♦", "9♦", "4♣"]
         quit_cleanly(s)
 
 
@@ -518,7 +548,7 @@ def test_a_signal_leaves_the_terminal_restored(sig: signal.Signals, code: int) -
 
 
 def test_a_crash_restores_the_terminal_then_shows_the_traceback() -> None:
-    with game(env={"STRESS_TUI_TEST_CRASH": "1"}) as s:
+    with game(env={"STRESS_TUI_TEST_CRASH": "1"}, ready=False) as s:
         s.send("x")
         assert s.wait_exit() == 1
         log = s.raw_log()
@@ -542,7 +572,11 @@ def test_ctrl_z_suspends_and_fg_redraws(tmp_path: Path) -> None:
         mark = len(s.log)
         os.kill(pid, signal.SIGCONT)  # what fg does
         s.wait_for(lambda: b"\x1b[?1049h" in s.raw_log(mark), timeout=2, what="screen again")
+        # fg comes back to a paused table; Enter plays on, after a count.
+        s.wait_text("Esc or Enter: play on", timeout=2)
+        s.send("\r")
         s.wait_for(lambda: pile_top(s, 0) == "10♣", timeout=2, what="the table redrawn")
+        wait_count_over(s)
         s.send("q")
         s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
         quit_cleanly(s)
@@ -634,15 +668,15 @@ def test_a_played_round_leaves_a_replay_that_verifies_and_counts_in_the_record(
     assert line.endswith(files[0].name)
     record = stress_tui("stats", data=data_dir)
     assert record.returncode == 0
-    standings = record.stdout.split("\n\n")[0]  # the ratings follow, after a blank line
-    rows = [row.split() for row in standings.splitlines()[1:]]
-    assert [row[:6] for row in rows] == [
-        ["Player", "1", "skat", "wins=1", "0-1", "0-1"],
-        ["Player", "2", "skat", "wins=1", "1-0", "1-0"],
-    ]
-    assert rows[1][-1] == f"{stats.seconds:.2f}s"  # the round is player 2's best
-    as_json = stress_tui("stats", "--json", data=data_dir)
-    assert json.loads(as_json.stdout)["players"][1]["rounds_won"] == 1
+    # Computers are counted apart from people, by level: both sides were the expert.
+    standings = record.stdout.split("\n\n")[0]
+    head, *rows = [row.split() for row in standings.splitlines()]
+    assert head[0] == "computer"
+    assert [row[:5] for row in rows] == [["expert", "skat", "wins=1", "1-1", "1-1"]]
+    assert rows[0][-1] == f"{stats.seconds:.2f}s"  # the round won is the expert's best
+    as_json = json.loads(stress_tui("stats", "--json", data=data_dir).stdout)
+    assert as_json["players"] == []
+    assert as_json["computers"][0]["rounds_won"] == 1
 
 
 def record_bots_round(folder: Path) -> Path:

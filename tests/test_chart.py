@@ -201,7 +201,7 @@ def result_with_charts(height: int, people: int, ascii: bool = False) -> str:
         names=("Ann", "Bo"),
         overlay=Overlay.RESULT,
         result=result,
-        seed=42,
+        seed="42",
         ascii=ascii,
     )
     frame = render(view, Palette(term), Canvas(80, height, term.length))

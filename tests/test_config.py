@@ -50,7 +50,7 @@ def fails(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return err.rstrip("\n")
 
 
-P1_KEYS = {
+P1_KEYS: dict[str, str] = {
     "left1": "1",
     "left2": "2",
     "left3": "3",
@@ -63,6 +63,7 @@ P1_KEYS = {
     "ready": "c",
     "stop": "x",
 }
+LONG_ROW_KEYS = {**P1_KEYS, "left5": "5", "right5": "t"}
 
 
 def keys_toml(side: str, keys: dict[str, str]) -> str:
@@ -117,10 +118,14 @@ p1 = "human"
 p2 = "bot:expert"
 
 [display]
+theme = "light"
 ascii = true
 four-colour = true
+
+[keys]
+keyboard = "fr"
 """
-        + keys_toml("p1", P1_KEYS),
+        + keys_toml("p1", LONG_ROW_KEYS),
     )
     s = settings()
     assert s.rules == Rules.for_deck(
@@ -139,7 +144,8 @@ four-colour = true
     assert s.names == ("Ann", "Bob")
     assert s.players == ("human", "bot:expert")
     assert s.ascii and s.four_colour
-    assert s.keymap == {"p1": P1_KEYS}
+    assert (s.theme, s.keyboard) == ("light", "fr")
+    assert s.keymap == {"p1": LONG_ROW_KEYS}
     assert s.seed is None
 
 
@@ -363,10 +369,10 @@ def test_the_seed_is_not_kept(capsys: pytest.CaptureFixture[str], config: Path) 
         (
             "[display]\nfour-color = true\n",
             "2: display.four-color",
-            "unknown key (did you mean four-colour? known: ascii, four-colour)",
+            "unknown key (did you mean four-colour? known: theme, ascii, four-colour)",
         ),
         ("[display]\nascii = 1\n", "2: display.ascii", "must be true or false, not 1"),
-        ('[keys.p3]\nstress = "m"\n', "1: keys.p3", "unknown table (known: p1, p2)"),
+        ('[keys.p3]\nstress = "m"\n', "1: keys.p3", "unknown table (known: p1, p2, keyboard)"),
         ("[keys.p1]\nstress = 7\n", "2: keys.p1.stress", "must be a key name, not 7"),
         ('[keys]\np1 = "qwer"\n', "2: keys.p1", 'must be a table, not "qwer"'),
     ],

@@ -28,6 +28,7 @@ class Host:
     """Stands in for the game: notes what the controller asks of it."""
 
     def __init__(self) -> None:
+        self.ready: list[int] = []
         self.finished: list[int] = []
         self.plays: list[Binding] = []
         self.later: list[tuple[float, Callable[[], None]]] = []
@@ -64,6 +65,9 @@ class Host:
 
     def match_in_play(self) -> bool:
         return self.in_play
+
+    def ready_to_start(self, player: int) -> None:
+        self.ready.append(player)
 
     def run_later(self) -> None:
         """The loop comes round to what was set for later."""

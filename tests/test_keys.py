@@ -9,6 +9,7 @@ from blessed import Terminal
 
 from stress_tui.terminal.keys import (
     GLOBAL_BINDINGS,
+    KEYBOARDS,
     REQUIRED_ACTIONS,
     RESERVED_KEYS,
     SOLO_LAYOUT,
@@ -21,6 +22,8 @@ from stress_tui.terminal.keys import (
     keymap_for,
     keymap_from_config,
     normalize_key,
+    playable_row,
+    unplayable_piles,
 )
 
 # The letter keys of a QWERTY keyboard by column, left to right, and the halves.
@@ -323,3 +326,85 @@ def test_a_sequence_or_paste_cut_off_ends_with_its_burst() -> None:
     assert not keep.passes(Keystroke("q")), "inside the paste"
     keep.burst_over()
     assert keep.passes(Keystroke("q")), "a key of its own, after the burst"
+
+
+# ----------------------------------------------------------------------------- keyboards
+
+
+@pytest.mark.parametrize("keyboard", list(KEYBOARDS))
+@pytest.mark.parametrize(
+    "players", [("human", "human"), ("human", "bot:normal"), ("bot:hard", "human")]
+)
+def test_every_keyboard_gives_every_pile_of_a_standard_row_its_keys(
+    keyboard: str, players: tuple[str, str]
+) -> None:
+    keys = default_keymap(players, keyboard)
+    humans = [i for i, kind in enumerate(players) if kind == "human"]
+    assert unplayable_piles(keys, players, 4) == []
+    for player in humans:
+        for intent in (Intent.STRESS, Intent.READY, Intent.STOP):
+            assert keys.key_for(intent, player) is not None
+        for binding in keys.player_bindings(player):
+            # One key press, no Shift: a letter or an unshifted sign of that keyboard.
+            assert binding.key == "space" or len(binding.key) == 1
+
+
+def test_the_key_right_of_l_is_that_keyboards_own() -> None:
+    solo = ("human", "bot:normal")
+    assert default_keymap(solo, "us").key_for(Intent.RIGHT, 0, 3) == ";"
+    assert default_keymap(solo, "de").key_for(Intent.RIGHT, 0, 3) == "ö"
+    assert default_keymap(solo, "se").key_for(Intent.RIGHT, 0, 3) == "ö"
+    assert default_keymap(solo, "no").key_for(Intent.RIGHT, 0, 3) == "ø"
+    assert default_keymap(solo, "dk").key_for(Intent.RIGHT, 0, 3) == "æ"
+    assert default_keymap(solo, "fr").key_for(Intent.RIGHT, 0, 3) == "m"
+    two = default_keymap(("human", "human"), "de")
+    assert two.key_for(Intent.RIGHT, 1, 3) == "ö"
+
+
+def test_azerty_keeps_the_fingers_where_they_are() -> None:
+    keys = default_keymap(keyboard="fr")
+    assert [keys.key_for(Intent.LEFT, 0, i) for i in range(4)] == list("azer")
+    assert [keys.key_for(Intent.RIGHT, 0, i) for i in range(4)] == list("qsdf")
+    assert [keys.key_for(Intent.RIGHT, 1, i) for i in range(4)] == list("jklm")
+    assert (keys.key_for(Intent.STRESS, 1), keys.key_for(Intent.READY, 1)) == (",", ";")
+    assert keys.key_for(Intent.STOP, 1) == ":"
+
+
+def test_rows_of_five_have_keys_and_longer_ones_are_counted() -> None:
+    two = ("human", "human")
+    keys = default_keymap(two, "us", 5)
+    assert keys.pile_keys(0, 4) == ("t", "g") and keys.pile_keys(1, 4) == ("[", "'")
+    assert not {b.key for b in keys.player_bindings(0) + keys.player_bindings(1)} & set("yhn")
+    assert default_keymap(two, "de", 5).pile_keys(1, 4) == ("ü", "ä")
+    # AZERTY's key right of P is a dead key: player 2 has four piles' keys there.
+    assert unplayable_piles(default_keymap(two, "fr", 5), two, 5) == [1]
+    assert unplayable_piles(default_keymap(two, "us", 6), two, 6) == [0, 1]
+    # Alone, the upper row plays left and the home row right, up to nine piles.
+    solo = ("bot:easy", "human")
+    keys = default_keymap(solo, "us", 9)
+    assert [keys.key_for(Intent.LEFT, 1, i) for i in range(9)] == list("qwertyuio")
+    assert [keys.key_for(Intent.RIGHT, 1, i) for i in range(9)] == list("asdfghjkl")
+    assert playable_row(keys, 1) == 9
+    assert default_keymap(solo, "de", 6).pile_keys(1, 5) == ("z", "h")  # QWERTZ
+    # Rows of four keep the layouts above.
+    assert default_keymap(solo, "us", 4).as_config() == {"p2": SOLO_LAYOUT}
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--row", "6"], ["--row:", "a row of 6", "5 of Player 1's piles", "left6"]),
+        (["--row", "5", "--keyboard", "fr"], ["--row:", "fr keyboard", "Player 2"]),
+        (["--row", "10", "--p2", "bot"], ["--row:", "9 of your piles"]),
+    ],
+)
+def test_a_row_nobody_can_play_is_refused_in_one_line(
+    argv: list[str], words: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from stress_tui.cli.main import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("stress-tui: --row: ")
+    for word in words:
+        assert word in err

@@ -61,9 +61,11 @@ from tests.tty import (
     AnsweringScreen,
     ScreenFilter,
     TtySession,
+    has_people,
     job_pid,
     restore_problems,
     restored,
+    say_ready,
 )
 
 SKAT_BOTS = (
@@ -103,6 +105,8 @@ def game(
         full_env["JOBSHELL_PID_FILE"] = str(tmp_path / "pid")
     with TtySession(command, args=args, env=full_env, cwd=REPO) as s:
         wait_table(s)
+        if has_people(args):
+            say_ready(s)  # the round starts when the people at the table say so
         yield s
 
 
@@ -132,9 +136,12 @@ def enter_phase(s: TtySession, phase: str) -> None:
 
 
 def shows(s: TtySession, phase: str) -> bool:
-    """Whether the screen is whole for ``phase``: the table, or the help over it."""
+    """Whether the screen is whole for ``phase``: the table, or the help or the result
+    instead of it."""
     if phase == "help":
         return "The rules in play" in s.text() and "STRESS" in s.row(0)
+    if phase == "result":
+        return "Enter: rematch" in s.text() and "STRESS" in s.row(0)
     return table_whole(s)
 
 
@@ -425,7 +432,8 @@ def test_sigtstp_then_sigcont_restores_the_terminal_then_brings_the_table_back_w
 ) -> None:
     """``kill -TSTP`` (what Ctrl-Z does) in every phase, the game a job of a shell with
     job control: while stopped the terminal is as it was before the game; on SIGCONT
-    (``fg``) the whole screen comes back as it was."""
+    (``fg``) the whole screen comes back as it was (during a round, paused: Enter plays on
+    after a count)."""
     with game(tmp_path, ("--seed", "12"), phase_env(phase), job=True) as s:
         pid = job_pid(tmp_path / "pid")
         enter_phase(s, phase)
@@ -439,6 +447,15 @@ def test_sigtstp_then_sigcont_restores_the_terminal_then_brings_the_table_back_w
         assert_restored(s, s.raw_log(mark))
         mark = len(s.log)
         os.kill(pid, signal.SIGCONT)
+        if phase in ("countdown", "playing", "stress"):
+            s.wait_for(
+                lambda: b"\x1b[?1049h" in s.raw_log(mark) and "Enter: play on" in s.text(),
+                timeout=3,
+                what="the paused table, taking its keys",
+            )
+            s.send("\r")
+            s.wait_text("Play goes on in", timeout=2)
+            s.wait_for(lambda: "Play goes on" not in s.text(), timeout=3, what="the count")
         s.wait_for(
             lambda: b"\x1b[?1049h" in s.raw_log(mark) and shows(s, phase),
             timeout=3,
@@ -593,6 +610,12 @@ def crash_session(tmp_path: Path, stderr: Path) -> TtySession:
         "stress_tui",
         "--seed",
         "12",
+        # Computers: the round starts at once (people would first say they are ready, and
+        # their first key is the crash).
+        "--p1",
+        "bot:easy",
+        "--p2",
+        "bot:easy",
     ]
     env = {**private_env(tmp_path), "STRESS_TUI_TEST_CRASH": "1", "STRESS_TUI_STDERR": str(stderr)}
     return TtySession(argv, env=env, cwd=REPO)
@@ -723,7 +746,8 @@ def test_a_round_writes_only_whole_files_and_a_kill_in_the_next_leaves_them_whol
         assert new[1].startswith(f"{data}/replays/") and new[1].endswith(".jsonl"), new
         assert verify(load(tmp_path / new[1])).ok
         record = Record.load(tmp_path / new[0])
-        assert [name for name, _, _ in record.rows()] == ["Ann", "Bo"]
+        assert record.rows() == []  # computers, counted apart from people, by level
+        assert [level for level, _, _ in record.computer_rows()] == ["expert"]
         s.send("\r")  # the next match's first round, recorded as it is played
         folder = data_dir(tmp_path) / "replays"
         s.wait_for(

@@ -25,11 +25,12 @@ from stress_tui.terminal.draw.encode import encode
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import default_keymap
 from stress_tui.terminal.layout import MIN_HEIGHT, MIN_WIDTH, layout
+from stress_tui.terminal.layout import flipped as turned
 from stress_tui.terminal.notices import Notices
 from stress_tui.terminal.overlays import help_lines
 from stress_tui.terminal.pieces import countdown_text
 from stress_tui.terminal.render import render
-from stress_tui.terminal.scene import Overlay, Result, Scene
+from stress_tui.terminal.scene import Overlay, Result, Scene, person_at_bottom
 
 PLAYING = (
     "rules: standard; phase: playing;"
@@ -62,7 +63,8 @@ def view_of(table: Table, **kw: object) -> Scene:
 
 
 def draw(term: Terminal, view: Scene, width: int = 80, height: int = 24, **palette: bool) -> Frame:
-    return render(view, Palette(term, **palette), Canvas(width, height, term.length))
+    colour, four = palette.get("colour", True), palette.get("four_colour", False)
+    return render(view, Palette(term, colour, four), Canvas(width, height, term.length))
 
 
 def text(frame: Frame) -> str:
@@ -125,15 +127,24 @@ def test_the_keys_are_under_every_pile(term: Terminal) -> None:
     assert "stress m" in lines[lay.rows_y[1] + 2]
 
 
-def test_a_computer_row_has_no_keys(term: Terminal) -> None:
+@pytest.mark.parametrize("human", [0, 1])
+def test_a_computer_row_has_no_keys_and_the_person_sits_at_the_bottom(
+    term: Terminal, human: int
+) -> None:
+    players = ("human", "bot:hard") if human == 0 else ("bot:hard", "human")
+    view = view_of(
+        table_at(), keymap=default_keymap(players), kinds=players, bottom=person_at_bottom(players)
+    )
     lay = layout(80, 24, 4)
     assert lay is not None
-    players = ("human", "bot:hard")
-    view = view_of(table_at(), keymap=default_keymap(players), kinds=players)
+    if view.bottom == 0:
+        lay = turned(lay)
+    computer = 1 - human
+    assert lay.rows_y[human] > lay.piles_y > lay.rows_y[computer]  # the person at the bottom
     lines = plain_lines(draw(term, view))
-    assert lines[lay.hints_y[1]].strip() == ""
-    assert "computer, hard" in "\n".join(lines[lay.rows_y[1] : lay.rows_y[1] + 3])
-    assert "Spc" in lines[lay.rows_y[0] + 2]  # the solo layout: stress on the space bar
+    assert lines[lay.hints_y[computer]].strip() == ""
+    assert "computer, hard" in "\n".join(lines[lay.rows_y[computer] : lay.rows_y[computer] + 3])
+    assert "Spc" in lines[lay.rows_y[human] + 2]  # the solo layout: stress on the space bar
 
 
 def test_skat_rows_of_three(term: Terminal) -> None:
@@ -221,7 +232,7 @@ def test_a_rejected_play_is_shown_next_to_its_player(term: Terminal) -> None:
     lay = layout(80, 24, 4)
     assert lay is not None
     lines = plain_lines(draw(term, view_of(table, now=1.0, notices=notices)))
-    assert "2 on 10: not one rank above or below  (locked out)" in lines[lay.notice_y[0]]
+    assert "2 on 10: not one rank above or below; locked out 0.8s" in lines[lay.notice_y[0]]
     assert notices.next_expiry() == pytest.approx(3.0)
     assert notices.expire(3.0) and notices.player[0] is None
 

@@ -406,3 +406,52 @@ def test_files_get_the_permissions_of_any_new_file(tmp_path: Path) -> None:
         assert oct(record.stat().st_mode & 0o777) == "0o600"
     finally:
         os.umask(umask)
+
+
+def quit_before_the_first_play(folder: Path, seed: int) -> Path:
+    """A round left after its first flip, before anyone played a card: what the app leaves
+    when a player quits at once."""
+    game = Game.deal(Rules(), random.Random(seed))
+    recorder = Recorder.start(game, seed, ("human", "human"), ("Ann", "Bo"), 1, (0, 0), folder)
+    table = Table(game, on_action=recorder.record)
+    table.start(0.0)
+    deadline = table.next_deadline()
+    assert deadline is not None
+    table.advance(deadline)  # the flip: an action, but no card played
+    recorder.close()
+    return recorder.part
+
+
+def test_the_list_leaves_out_rounds_quit_before_the_first_play(
+    data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = data / "replays"
+    played, _ = play_round(Rules.for_deck("jass"), 1, folder)
+    empty = quit_before_the_first_play(folder, 3)
+    assert empty.exists()
+    code, out, _ = run(capsys, "replay", "--list")
+    assert code == 0
+    assert [line.split()[-1] for line in out.splitlines()] == [played.name]
+
+
+@pytest.mark.parametrize("columns", [72, 80, 100])
+def test_the_list_fits_the_terminals_width(
+    data: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, columns: int
+) -> None:
+    folder = data / "replays"
+    crowded = Rules.for_deck(
+        "doppelkopf", jokers=4, stacking=False, wrap=False, stress_stop=True, wins=9
+    )
+    files = [play_round(crowded, 1, folder)[0], play_round(Rules(), 2, folder)[0]]
+    monkeypatch.setenv("COLUMNS", str(columns))
+    code, out, _ = run(capsys, "replay", "--list")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 2
+    for line in lines:
+        assert len(line) <= columns, line
+        assert line.endswith(tuple(path.name for path in files))  # the name stays whole
+    assert "Ann vs Bo" in lines[0] or columns >= 100
+    # Without a terminal or COLUMNS (a script's pipe), every line is whole.
+    monkeypatch.delenv("COLUMNS")
+    whole = run(capsys, "replay", "--list")[1].splitlines()
+    assert any("Ann (bot:easy) vs Bo (human)" in line and "wins=9" in line for line in whole)

@@ -77,6 +77,7 @@ def test_stats_prints_the_record_as_a_table(data: Path, capsys: pytest.CaptureFi
 
 def test_stats_json_is_for_scripts(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(run(capsys, "stats", "--json")[1])["players"] == []
+    assert json.loads(run(capsys, "stats", "--json")[1])["computers"] == []
     record = a_record()
     code, out, err = run(capsys, "stats", "--json")
     assert (code, err) == (0, "")
@@ -227,7 +228,7 @@ def result_screen(term: Terminal, width: int, height: int, names: tuple[str, str
         score=(3, 1),
         overlay=Overlay.RESULT,
         result=result,
-        seed=42,
+        seed="42",
     )
     frame = render(view, Palette(term), Canvas(width, height, term.length))
     return "\n".join(plain_lines(frame))

@@ -23,6 +23,7 @@ it never shadows the standard library's ``tty`` module, which ``pexpect`` and ``
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import select
@@ -135,19 +136,29 @@ class AnsweringScreen(pyte.Screen):
 # text. They change nothing on a real screen, so they are dropped before pyte sees them.
 _DCS_RE = re.compile(rb"\x1bP[^\x1b]*\x1b\\")
 _CSI_LT_EQ_RE = re.compile(rb"\x1b\[[<=][0-9;:]*[\x20-\x2f]*[\x40-\x7e]")
+# pyte 0.8.2 also fails on a private device status report (``CSI ? 996 n``, the colour
+# scheme query): dropped too.
+_CSI_PRIVATE_DSR_RE = re.compile(rb"\x1b\[\?[0-9;]*n")
+# The background colour query (OSC 11), which a session answers if told a background.
+_OSC_BG_QUERY = re.compile(rb"\x1b\]11;\?(?:\x07|\x1b\\)")
 # A tail that may be the start of one of those: kept back until the next read.
-_PARTIAL_RE = re.compile(rb"\x1b(?:\[(?:[<=][0-9;:]*[\x20-\x2f]*)?)?\Z")
+_PARTIAL_RE = re.compile(rb"\x1b(?:\[(?:[<=?][0-9;:]*[\x20-\x2f]*)?|\](?:1(?:1(?:;\??)?)?)?)?\Z")
 
 
 class ScreenFilter:
-    """Incrementally removes the sequences pyte would print as text; see above."""
+    """Incrementally removes the sequences pyte would print as text or fail on; see above.
+    ``background_queries`` counts the OSC 11 queries seen (for the session to answer)."""
 
     def __init__(self) -> None:
         self._pending = b""
+        self.background_queries = 0
 
     def feed(self, data: bytes) -> bytes:
         buf = self._pending + data
         buf = _CSI_LT_EQ_RE.sub(b"", _DCS_RE.sub(b"", buf))
+        buf = _CSI_PRIVATE_DSR_RE.sub(b"", buf)
+        buf, found = _OSC_BG_QUERY.subn(b"", buf)
+        self.background_queries += found
         cut = buf.find(b"\x1bP")  # an unterminated DCS string
         if cut < 0:
             match = _PARTIAL_RE.search(buf)
@@ -232,6 +243,7 @@ class TtySession:
         cols: int = DEFAULT_COLS,
         env: Mapping[str, str | None] | None = None,
         cwd: str | Path | None = None,
+        background: tuple[int, int, int] | None = None,
     ) -> None:
         if argv is None:
             argv = [sys.executable, "-m", "stress_tui", *args]
@@ -244,6 +256,9 @@ class TtySession:
         self.eof = False
         self._closed = False
         self._filter = ScreenFilter()
+        self.background = background
+        """The terminal's background colour as it answers the OSC 11 query (``None``: it
+        does not answer, like pyte; the cursor position query still is)."""
         self.screen = AnsweringScreen(cols, rows, self._reply)
         self.stream = pyte.ByteStream(self.screen)
         self.child = pexpect.spawn(
@@ -288,7 +303,9 @@ class TtySession:
                 self.eof = True
                 break
             self.log += data
-            self.stream.feed(self._filter.feed(data))
+            shown = self._filter.feed(data)
+            self._answer_background()
+            self.stream.feed(shown)
             total += len(data)
             # Drain what is there already; the select spares read_nonblocking's slower no-data
             # path (a waitpid and an exception) on the way from the key to the screen.
@@ -377,6 +394,16 @@ class TtySession:
             written = os.write(self.child.child_fd, view)
             view = view[written:]
 
+    def _answer_background(self) -> None:
+        """Answer the background queries seen, before pyte answers the cursor position
+        query that follows them (as a terminal answers in order)."""
+        asked, self._filter.background_queries = self._filter.background_queries, 0
+        if self.background is None:
+            return
+        r, g, b = (f"{channel * 257:04x}" for channel in self.background)
+        for _ in range(asked):
+            self._reply(f"\x1b]11;rgb:{r}/{g}/{b}\x1b\\".encode())
+
     def _reply(self, data: bytes) -> None:
         with contextlib.suppress(OSError):  # the program is gone: nobody awaits the answer
             self.send(data)
@@ -452,3 +479,26 @@ class TtySession:
         self.child.close(force=True)
         self._closed = True
         return self.exit_code
+
+
+# -- stress-tui ----------------------------------------------------------------------------------
+
+_READY_KEY = re.compile(r": press (\S+)")
+
+
+def say_ready(s: TtySession, timeout: float = 5.0) -> None:
+    """A stress-tui round waits for the people at the table to say they are ready (its
+    banner: ``Ann: press c   Bob: press ,``): press every ready key it asks for, and wait
+    until the round has started. Nothing to do where computers play alone."""
+    s.wait_for(lambda: _READY_KEY.search(s.text()) is not None, timeout, "the ready banner")
+    s.send("".join(_READY_KEY.findall(s.text())))
+    s.wait_for(lambda: _READY_KEY.search(s.text()) is None, timeout, "the round to start")
+
+
+def has_people(args: Sequence[str]) -> bool:
+    """Whether a stress-tui command line seats a person (a side not given as ``bot``)."""
+    kinds = {"--p1": "human", "--p2": "human"}
+    for flag, value in itertools.pairwise(args):
+        if flag in kinds:
+            kinds[flag] = value
+    return "human" in kinds.values()

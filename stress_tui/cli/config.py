@@ -61,6 +61,20 @@ class BadValue(ValueError):
 # --------------------------------------------------------------------------- values
 
 
+def choose(value: object, choices: Iterable[str], what: str) -> str:
+    """One of ``choices``, written in any case with any blanks around; otherwise
+    ``BadValue`` listing them.
+
+    >>> choose(" Light", ["dark", "light"], "a theme")
+    'light'
+    """
+    options = list(choices)
+    word = _text(value).strip().lower()
+    if word in options:
+        return word
+    raise BadValue(f"{shown(value)} is not {what} (choose from {', '.join(options)})")
+
+
 def player_kind(text: str) -> str:
     """A player kind as written by a person: ``human``, ``bot:LEVEL``, or ``bot`` (the
     normal bot); case and surrounding blanks do not matter."""
@@ -136,6 +150,10 @@ class Config:
     """Use a four-colour deck."""
     lang: str | None = None
     """The language the game speaks (top-level ``lang``, a code of ``terminal.lang``)."""
+    theme: str | None = None
+    """The colour theme's name (``auto`` or one of ``THEMES``)."""
+    keyboard: str | None = None
+    """The keyboard layout the default keys are placed for (``[keys] keyboard``)."""
     keymap: dict[str, dict[str, str]] | None = None
     """``[keys.p1]`` and ``[keys.p2]``: action name to key name, by side."""
     lines: dict[str, int] = field(default_factory=dict)
@@ -317,7 +335,7 @@ class _Reader:
         rules: dict[str, Any] = {}
         names: tuple[str, str] | None = None
         players: dict[str, str] = {}
-        display: dict[str, bool] = {}
+        display: dict[str, Any] = {}
         keymap: dict[str, dict[str, str]] | None = None
         if "names" in data:
             names = self.names(data["names"])
@@ -328,8 +346,12 @@ class _Reader:
             players = self.players(self.table(("players",), data["players"]))
         if "display" in data:
             display = self.display(self.table(("display",), data["display"]))
+        keyboard: str | None = None
         if "keys" in data:
-            keymap = self.keys(self.table(("keys",), data["keys"]))
+            keys = dict(self.table(("keys",), data["keys"]))
+            if "keyboard" in keys:
+                keyboard = self.keyboard(keys.pop("keyboard"))
+            keymap = self.keys(keys) if keys else None
         return Config(
             path=self.path,
             rules=rules,
@@ -338,6 +360,8 @@ class _Reader:
             ascii=display.get("ascii"),
             four_colour=display.get("four-colour"),
             lang=lang,
+            theme=display.get("theme"),
+            keyboard=keyboard,
             keymap=keymap,
             lines=self.lines,
         )
@@ -393,25 +417,42 @@ class _Reader:
             self.note(key)
         return players
 
-    def display(self, table: Mapping[str, Any]) -> dict[str, bool]:
-        display: dict[str, bool] = {}
+    def display(self, table: Mapping[str, Any]) -> dict[str, Any]:
+        display: dict[str, Any] = {}
+        known = ("theme", "ascii", "four-colour")
         for name, value in table.items():
             key = ("display", name)
-            if name not in ("ascii", "four-colour"):
-                raise self.unknown(key, ("ascii", "four-colour"), "key")
+            if name not in known:
+                raise self.unknown(key, known, "key")
             try:
-                display[name] = _yes_no(value)
+                if name == "theme":
+                    from stress_tui.terminal.draw.theme import THEME_CHOICES
+
+                    display[name] = choose(value, THEME_CHOICES, "a theme")
+                else:
+                    display[name] = _yes_no(value)
             except BadValue as error:
                 raise self.fail(key, str(error)) from None
             self.note(key)
         return display
+
+    def keyboard(self, value: object) -> str:
+        from stress_tui.terminal.keys import KEYBOARDS
+
+        key = ("keys", "keyboard")
+        try:
+            board = choose(value, KEYBOARDS, "a keyboard")
+        except BadValue as error:
+            raise self.fail(key, str(error)) from None
+        self.note(key)
+        return board
 
     def keys(self, table: Mapping[str, Any]) -> dict[str, dict[str, str]]:
         keymap: dict[str, dict[str, str]] = {}
         for side, actions in table.items():
             key = ("keys", side)
             if side not in PLAYER_SIDES:
-                raise self.unknown(key, PLAYER_SIDES, "table")
+                raise self.unknown(key, (*PLAYER_SIDES, "keyboard"), "table")
             keymap[side] = {}
             for action, name in self.table(key, actions).items():
                 if not isinstance(name, str):
@@ -445,6 +486,9 @@ def to_toml(settings: Settings, path: Path | None = None) -> str:
     following the deck (``--deck skat`` then still plays rows of three). The seed is not
     kept: it belongs to one launch.
     """
+    from stress_tui.terminal.draw.theme import THEME_CHOICES  # --print-config's alone
+    from stress_tui.terminal.keys import KEYBOARDS, settings_layout
+
     path = default_path() if path is None else path
     rules = settings.rules
     defaults = rules.defaults()
@@ -479,18 +523,24 @@ def to_toml(settings: Settings, path: Path | None = None) -> str:
         f"p2 = {quoted(settings.players[1])}",
         "",
         "[display]",
-        f"ascii = {_toml_value(settings.ascii)}",
+        f"theme = {quoted(settings.theme)}   # {', '.join(THEME_CHOICES)}",
+        *(
+            ["# ascii = false   # true: letters; left out: letters where the terminal has no suits"]
+            if settings.ascii is None
+            else [f"ascii = {_toml_value(settings.ascii)}"]
+        ),
         f"four-colour = {_toml_value(settings.four_colour)}",
     ]
     keymap = settings.keymap or {}
     out += [
         "",
+        "[keys]",
+        f"keyboard = {quoted(settings.keyboard)}   # {', '.join(KEYBOARDS)}",
+        "",
         "# [keys.p1] and [keys.p2] give a player's every action a key (docs/keys.md);",
         "# a player without a table keeps the default layout, shown commented out.",
     ]
-    from stress_tui.terminal.keys import default_keymap  # --print-config's alone
-
-    layout = default_keymap(settings.players).as_config()
+    layout = settings_layout(settings)
     for side in PLAYER_SIDES:
         table = keymap.get(side)
         comment = "" if table is not None else "# "

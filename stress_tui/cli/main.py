@@ -222,13 +222,25 @@ def _whole(text: str) -> int:
         raise BadValue(f"{shown(text)} is not a whole number") from None
 
 
-def _seed(text: str) -> int:
+MAX_ROUND = 10_000
+"""The latest round of a match ``--seed SEED/N`` can name."""
+
+
+def _seed(text: str) -> tuple[int, int]:
+    """``SEED`` or ``SEED/N`` (round N of the match dealt from SEED, as the result screen
+    says it)."""
     from stress_tui.cli.config import BadValue
 
-    seed = _whole(text)
+    number, slash, round_text = text.strip().partition("/")
+    seed = _whole(number)
     if not 0 <= seed < 2**64:
         raise BadValue(f"must be a whole number from 0 to {2**64 - 1}, not {seed}")
-    return seed
+    if not slash:
+        return seed, 1
+    round_number = _whole(round_text)
+    if not 1 <= round_number <= MAX_ROUND:
+        raise BadValue(f"the round after / must be from 1 to {MAX_ROUND}, not {round_number}")
+    return seed, round_number
 
 
 def _speed(text: str) -> float:
@@ -285,8 +297,11 @@ def add_rule_flags(parser: argparse.ArgumentParser) -> None:
     groups[DECK_RULE.group].add_argument(
         "--seed",
         type=_type(_seed, "seed"),
-        metavar="N",
-        help=_("deal the same cards every time; default: a new deal every time"),
+        metavar="N[/R]",
+        help=_(
+            "deal the same cards every time; N/R starts at round R of that match, as the "
+            "result screen says (--seed 12/3); default: a new deal every time"
+        ),
     )
 
 
@@ -320,7 +335,10 @@ def add_player_flags(
 
     players = parser.add_argument_group(_("players"))
     kinds = ", ".join(PLAYER_KINDS)
-    for side, where in (("p1", _("at the top")), ("p2", _("at the bottom"))):
+    for side, where in (
+        ("p1", _("at the top (at the bottom against the computer)")),
+        ("p2", _("at the bottom")),
+    ):
         players.add_argument(
             f"--{side}",
             type=_type(_player, "player"),
@@ -334,10 +352,21 @@ def add_player_flags(
         type=_type(_names, "names"),
         metavar="NAME,NAME",
         help=_(
-            "the players' names, top player first, each 1 to 16 characters; default: {names}"
+            "the players' names, p1's first, each 1 to 16 characters; default: {names} "
+            "(You and Computer against the computer)"
         ).format(names=", ".join(Settings().names)),
     )
     if keys:
+        from stress_tui.terminal.keys import DEFAULT_KEYBOARD, KEYBOARDS
+
+        boards = "; ".join(f"{board.name}: {board.title}" for board in KEYBOARDS.values())
+        players.add_argument(
+            "--keyboard",
+            type=_type(lambda text: _choose(text, KEYBOARDS, "a keyboard"), "keyboard"),
+            metavar="{" + ",".join(KEYBOARDS) + "}",
+            help=f"the keyboard the keys are placed for ({boards}); default: the config "
+            f"file's, else {DEFAULT_KEYBOARD}",
+        )
         players.add_argument(
             "--keys",
             metavar="FILE",
@@ -346,6 +375,38 @@ def add_player_flags(
                 "keys (see docs/keys.md); default: the config file's, else the default layout"
             ),
         )
+
+
+def _choose(text: str, choices: Iterable[str], what: str) -> str:
+    from stress_tui.cli.config import choose
+
+    return choose(text, choices, what)
+
+
+def add_display_flags(parser: argparse._ActionsContainer, default: str = "") -> None:
+    """Add ``--theme``, ``--ascii`` and ``--four-colour``; ``default`` says where their
+    defaults come from, before the default itself."""
+    from stress_tui.terminal.draw.theme import THEME_CHOICES, THEMES
+
+    themes = "; ".join(f"{theme.name}: {theme.summary}" for theme in THEMES.values())
+    parser.add_argument(
+        "--theme",
+        type=_type(lambda text: _choose(text, THEME_CHOICES, "a theme"), "theme"),
+        metavar="{" + ",".join(THEME_CHOICES) + "}",
+        help=f"the colours: auto asks the terminal for its background colour; {themes}; "
+        f"default: {default}auto",
+    )
+    parser.add_argument(
+        "--ascii",
+        action=argparse.BooleanOptionalAction,
+        help="draw suits as letters (C D H S); --no-ascii draws the symbols; default: "
+        f"{default}letters where the terminal's character set has no suits",
+    )
+    parser.add_argument(
+        "--four-colour",
+        action=argparse.BooleanOptionalAction,
+        help=f"a four-colour deck: clubs green and diamonds blue; default: {default}off",
+    )
 
 
 def _epilog() -> str:
@@ -396,16 +457,7 @@ def _build(
     add_rule_flags(parser)
     add_player_flags(parser, keys=True)
     display = parser.add_argument_group(_("display"))
-    display.add_argument(
-        "--ascii",
-        action=argparse.BooleanOptionalAction,
-        help=_("draw suits as letters (C D H S), for terminals without the symbols; default: off"),
-    )
-    display.add_argument(
-        "--four-colour",
-        action=argparse.BooleanOptionalAction,
-        help=_("a four-colour deck: clubs green and diamonds blue; default: off"),
-    )
+    add_display_flags(display)
     _add_lang_flag(display, top=True)
     info = parser.add_argument_group(_("information"))
     info.add_argument("-h", "--help", action="help", help=_("show this help and exit"))
@@ -514,7 +566,7 @@ def _replay_parser(commands: Any) -> argparse.ArgumentParser:
         commands,
         "replay",
         help="watch, check or list recorded rounds",
-        usage=f"{PROG} replay FILE [--speed X] [--ascii] [--four-colour]\n"
+        usage=f"{PROG} replay FILE [--speed X] [--theme T] [--ascii] [--four-colour]\n"
         f"       {PROG} replay --verify FILE\n       {PROG} replay --list",
         description="Every round is recorded in the folder replays in the data folder for "
         f"stress-tui (~/.local/share/stress-tui on Linux, or ${DATA_VAR}). 'replay FILE' "
@@ -613,16 +665,7 @@ _MAKERS: dict[str, Callable[[Any], argparse.ArgumentParser]] = {
 
 
 def _display_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--ascii",
-        action=argparse.BooleanOptionalAction,
-        help="draw suits as letters; default: the config file's, else off",
-    )
-    parser.add_argument(
-        "--four-colour",
-        action=argparse.BooleanOptionalAction,
-        help="a four-colour deck; default: the config file's, else off",
-    )
+    add_display_flags(parser, "the config file's, else ")
     _add_lang_flag(parser, top=False)
 
 
@@ -698,7 +741,7 @@ def settings_from_args(args: argparse.Namespace, config: Config) -> Settings:
     overrides the config file, which overrides the deck's defaults. Raises
     ``UsageError`` or ``ConfigError`` (one line naming the flag or the file and key)."""
     from stress_tui.core.rules import BY_FIELD, DECK_RULE, HOUSE_RULES, Rules, RulesError
-    from stress_tui.core.settings import Settings
+    from stress_tui.core.settings import Settings, default_names
 
     settings_rules: dict[str, Any] = {}
     where: dict[str, tuple[str, str]] = {}
@@ -717,34 +760,39 @@ def settings_from_args(args: argparse.Namespace, config: Config) -> Settings:
     except RulesError as error:
         raise _rules_error(error, where) from None
 
-    names = getattr(args, "names", None) or config.names or Settings().names
     players = tuple(
         getattr(args, side, None) or config.players.get(side) or "human" for side in ("p1", "p2")
     )
-    ascii_, four_colour = _display(args, config)
+    names = getattr(args, "names", None) or config.names or default_names((players[0], players[1]))
     keymap, key_files = _keymap(getattr(args, "keys", None), config)
+    seed = getattr(args, "seed", None)
     settings = Settings(
         rules=rules,
-        seed=getattr(args, "seed", None),
+        seed=None if seed is None else seed[0],
+        first_round=1 if seed is None else seed[1],
         names=names,
         players=(players[0], players[1]),
-        ascii=ascii_,
-        four_colour=four_colour,
         lang=getattr(args, "lang", None) or config.lang,
+        keyboard=getattr(args, "keyboard", None) or config.keyboard or Settings().keyboard,
         keymap=keymap,
+        **_display(args, config),
     )
     if keymap is not None:
         _check_keymap(settings, key_files)
     return settings
 
 
-def _display(args: argparse.Namespace, config: Config) -> tuple[bool, bool]:
-    """Suits as letters, and a four-colour deck: each as its flag says, else as the config
-    file says, else off."""
-    return (
-        _first(getattr(args, "ascii", None), config.ascii, False),
-        _first(getattr(args, "four_colour", None), config.four_colour, False),
-    )
+def _display(args: argparse.Namespace, config: Config) -> dict[str, Any]:
+    """The display's settings (``Settings`` fields): each flag given over the config file
+    over the default (suits as letters: left ``None``, the terminal decides)."""
+    from stress_tui.core.settings import Settings
+
+    ascii_ = getattr(args, "ascii", None)
+    return {
+        "ascii": config.ascii if ascii_ is None else ascii_,
+        "four_colour": _first(getattr(args, "four_colour", None), config.four_colour, False),
+        "theme": getattr(args, "theme", None) or config.theme or Settings().theme,
+    }
 
 
 def _first(*values: bool | None) -> bool:
@@ -794,10 +842,10 @@ def _check_keymap(settings: Settings, sources: dict[str, Config]) -> None:
     """Have the key module check the key map the game will use; its complaint becomes
     ``FILE:LINE: keys: ...``, blaming the file the player's table it names came from."""
     from stress_tui.cli.config import ConfigError
-    from stress_tui.terminal.keys import KeyMapError, keymap_for
+    from stress_tui.terminal.keys import KeyMapError, settings_keymap
 
     try:
-        keymap_for(settings.players, settings.keymap)
+        settings_keymap(settings)
     except KeyMapError as error:
         message = str(error)
         named = set(re.findall(r"\b(p[12])(?:\]|'s\b)", message))
@@ -806,6 +854,22 @@ def _check_keymap(settings: Settings, sources: dict[str, Config]) -> None:
         line = source.lines.get(f"keys.{side}")
         place = f"{source.path}:{line}" if line is not None else f"{source.path}"
         raise ConfigError(f"{place}: keys: {message}") from None
+
+
+def check_row_playable(settings: Settings, args: argparse.Namespace, config: Config) -> None:
+    """Refuse a row that a person at the table has no keys for (``--row 6`` with five
+    piles' keys), naming where the row was set: the flag, or the config file's place."""
+    from stress_tui.cli.config import ConfigError
+    from stress_tui.core.rules import BY_FIELD
+    from stress_tui.terminal.keys import ROW_FIELD, unplayable_row
+
+    text = unplayable_row(settings)
+    if text is None:
+        return
+    rule = BY_FIELD[ROW_FIELD]
+    if getattr(args, _dest(rule.name), None) is None and ROW_FIELD in config.rules:
+        raise ConfigError(f"{config.where(f'rules.{rule.name}')}: {text}")
+    raise UsageError(f"{rule.flag}: {text}")
 
 
 # --------------------------------------------------------------------------- main
@@ -933,6 +997,7 @@ def _run(argv: list[str]) -> int:
         sys.stdout.write("".join(line + "\n" for line in plain_words(settings.rules, _)))
         return 0
     _check_position()
+    check_row_playable(settings, args, config)
     if not _is_terminal():
         _say(_not_a_terminal())
         return EXIT_USAGE
@@ -980,6 +1045,8 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
             bots = ", ".join(k for k in PLAYER_KINDS if k.startswith("bot:"))
             raise UsageError(f"--{side}: the simulator plays bots only (choose from {bots})")
     settings = settings_from_args(args, dataclasses.replace(config, players={}))
+    if settings.first_round != 1:
+        raise UsageError("--seed: the simulator takes a seed, not a round (no /R)")
     if args.rate_levels:
         from stress_tui.players import anchors
 
@@ -997,11 +1064,19 @@ def _only_display_flags(args: argparse.Namespace, command: str) -> None:
     if args.rules or args.print_config:
         flag = "--rules" if args.rules else "--print-config"
         raise UsageError(f"{flag}: not with the {command} command")
-    for key in ("seed", "p1", "p2", "names", "keys", *(rule.name for rule in HOUSE_RULES)):
+    for key in (
+        "seed",
+        "p1",
+        "p2",
+        "names",
+        "keys",
+        "keyboard",
+        *(rule.name for rule in HOUSE_RULES),
+    ):
         if getattr(args, _dest(key), None) is not None:
             raise UsageError(f"--{key}: not with the {command} command")
     if command == "stats":
-        for key in ("ascii", "four-colour"):
+        for key in ("ascii", "four-colour", "theme"):
             if getattr(args, _dest(key), None) is not None:
                 raise UsageError(f"--{key}: not with the stats command")
 
@@ -1018,7 +1093,7 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
         if given is not None:
             raise UsageError(f"{given}: --list takes no FILE")
         found, problems = replays.summaries()
-        for line in replays.list_lines(found, _):
+        for line in replays.list_lines(found, _output_width(), display_width(), _):
             print(line)
         for problem in problems:
             _say(problem)
@@ -1056,8 +1131,7 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
     if not _is_terminal():
         _say(_not_a_terminal())
         return EXIT_USAGE
-    ascii_, four_colour = _display(args, config)
-    display = Settings(ascii=ascii_, four_colour=four_colour)
+    display = Settings(**_display(args, config))
     from stress_tui.terminal.playback import run
 
     with _terminal_output():
@@ -1140,15 +1214,13 @@ def _daily(args: argparse.Namespace, config: Config) -> int:
         raise UsageError(f"--name: {COMPUTER_NAME} is the computer's name at the daily")
     day = datetime.date.today().isoformat()
     keymap, key_files = _keymap(getattr(args, "keys", None), config)
-    ascii_, four_colour = _display(args, config)
     settings = Settings(
         rules=daily_rules(),
         seed=daily_seed(day),
         names=(name, COMPUTER_NAME),
         players=PLAYERS,
-        ascii=ascii_,
-        four_colour=four_colour,
         keymap=keymap,
+        **_display(args, config),
     )
     if keymap is not None:
         _check_keymap(settings, key_files)
@@ -1201,10 +1273,10 @@ def _stats(args: argparse.Namespace) -> int:
     if getattr(args, "json", False):
         print(json.dumps({**record_json(record), **ratings_json(record.ratings, today)}, indent=2))
     elif not record.standings:
-        print(record_table(record, _))
+        print(record_table(record, display_width(), _))
     else:
         plus_minus = "±" if can_encode(encoding, "±") else "+-"
-        print(record_table(record, _))
+        print(record_table(record, display_width(), _))
         print()
         print(ratings_table(record.ratings, today, display_width(), plus_minus, _))
     return 0

@@ -976,7 +976,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         _wins_sentences,
         lambda r, _: (
             (_("to {n} win") if r.wins == 1 else _("to {n} wins")).format(n=r.wins),
-            _("to {n}").format(n=r.wins),
+            (_("{n} win") if r.wins == 1 else _("{n} wins")).format(n=r.wins),
         ),
         keep_short=True,
         per_deck={"jass": 5},

@@ -14,6 +14,19 @@ PLAYER_KINDS = ("human", "bot:easy", "bot:normal", "bot:hard", "bot:expert")
 """What may sit at each side of the table."""
 
 
+def default_names(players: tuple[str, str]) -> tuple[str, str]:
+    """The names of players nobody named: ``You`` and ``Computer`` for a person against the
+    computer, ``Player 1`` and ``Player 2`` otherwise.
+
+    >>> default_names(("bot:hard", "human"))
+    ('Computer', 'You')
+    """
+    humans = [kind == "human" for kind in players]
+    if humans.count(True) == 1:
+        return ("You", "Computer") if humans[0] else ("Computer", "You")
+    return ("Player 1", "Player 2")
+
+
 @dataclass(frozen=True)
 class Settings:
     """What a launch of the game decides."""
@@ -22,17 +35,25 @@ class Settings:
     """The house rules."""
     seed: int | None = None
     """Seeds the deal; ``None`` draws a seed (shown on the result screen)."""
+    first_round: int = 1
+    """The round of the seed's match the game starts at (``--seed 12/3``: the third)."""
     names: tuple[str, str] = ("Player 1", "Player 2")
-    """The players' names: player 1 sits at the top, player 2 at the bottom."""
+    """The players' names. Player 1 sits at the top and player 2 at the bottom, except that a
+    person against the computer sits at the bottom whichever side they play."""
     players: tuple[str, str] = ("human", "human")
     """Who plays each side: ``human`` or ``bot:LEVEL``."""
-    ascii: bool = False
-    """Draw suits as letters, for terminals without the glyphs."""
+    ascii: bool | None = None
+    """Draw suits as letters, for terminals without the glyphs (``None``: when the
+    terminal's character set has no suits)."""
     four_colour: bool = False
     """A four-colour deck: clubs green, diamonds blue."""
     lang: str | None = None
     """The language the game speaks (``--lang``, the config file's ``lang``); ``None``: the
     environment's."""
+    theme: str = "auto"
+    """The colour theme by name (``auto``: the one for the terminal's background)."""
+    keyboard: str = "us"
+    """The keyboard layout the default keys are placed for (``us``, ``de``, ``fr``...)."""
     keymap: dict[str, dict[str, str]] | None = None
     """Key overrides from ``--keys`` or the config file (checked by ``keys``); ``None``
     keeps the default layout."""

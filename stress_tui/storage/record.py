@@ -34,7 +34,7 @@ import errno
 import math
 import sqlite3
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -148,20 +148,23 @@ MAX_DATABASE = 1024 * MiB
 """The largest ``record.sqlite`` that is opened (millions of rounds)."""
 
 _STANDINGS = """
-    SELECT name, rules, SUM(mw), SUM(ml), SUM(rw), SUM(rl), MIN(br), MIN(bd) FROM (
-        SELECT name, rules, matches_won AS mw, matches_lost AS ml, rounds_won AS rw,
-               rounds_lost AS rl, best_reaction AS br, best_round AS bd FROM carried
+    SELECT name, kind, rules, SUM(mw), SUM(ml), SUM(rw), SUM(rl), MIN(br), MIN(bd) FROM (
+        SELECT name, 'human' AS kind, rules, matches_won AS mw, matches_lost AS ml,
+               rounds_won AS rw, rounds_lost AS rl, best_reaction AS br, best_round AS bd
+        FROM carried
         UNION ALL
-        SELECT name1, rules, match_over AND winner = 0, match_over AND winner = 1,
+        SELECT name1, {kind1}, rules, match_over AND winner = 0, match_over AND winner = 1,
                winner = 0, winner = 1, reaction1, CASE WHEN winner = 0 THEN seconds END
         FROM rounds
         UNION ALL
-        SELECT name2, rules, match_over AND winner = 1, match_over AND winner = 0,
+        SELECT name2, {kind2}, rules, match_over AND winner = 1, match_over AND winner = 0,
                winner = 1, winner = 0, reaction2, CASE WHEN winner = 1 THEN seconds END
         FROM rounds
-    ) GROUP BY name, rules
+    ) GROUP BY name, kind, rules
 """
-"""Every standing, summed from the carried standings and both sides of every round."""
+"""Every standing, summed from the carried standings and both sides of every round, by
+name, kind of player and rules (``{kind1}``, ``{kind2}``: the columns, or ``'human'`` in a
+record written before they were added)."""
 
 KINDS_VERSION = 2
 """The schema version from which rounds say who played each side."""
@@ -197,9 +200,12 @@ class Record:
         self,
         standings: dict[str, dict[str, Standing]] | None = None,
         ratings: dict[str, PlayerRating] | None = None,
+        computers: dict[str, dict[str, Standing]] | None = None,
     ) -> None:
         self.standings = standings if standings is not None else {}
-        """Player name -> rule set (as in the notation) -> standing."""
+        """Person's name -> rule set (as in the notation) -> standing."""
+        self.computers = computers if computers is not None else {}
+        """Computer player's level -> rule set -> standing (whatever its name was)."""
         self.ratings = ratings if ratings is not None else {}
         """Person's name -> rating, its history and the dailies played."""
 
@@ -217,7 +223,8 @@ class Record:
             with _open(path, create=False) as (db, version):
                 made = version > 0
                 if made:
-                    rows = _query(db, path, _STANDINGS)
+                    kinds = ("kind1", "kind2") if version >= KINDS_VERSION else ("'human'",) * 2
+                    rows = _query(db, path, _STANDINGS.format(kind1=kinds[0], kind2=kinds[1]))
                     ratings = _ratings(db, path, version)
         if not made:  # no database yet: an earlier version's record, if there is one
             try:
@@ -225,8 +232,13 @@ class Record:
             except Missing:
                 return cls()
         record = cls(ratings={_shown_name(name): rating for name, rating in ratings.items()})
-        for name, rules, *values in rows:
-            shown = record.standing(_shown_name(name), _shown_rules(rules))
+        for name, kind, rules, *values in rows:
+            kind = str(kind)
+            if kind.startswith("bot:"):
+                by_rules = record.computers.setdefault(_shown_name(kind[4:]), {})
+                shown = by_rules.setdefault(_shown_rules(rules), Standing())
+            else:
+                shown = record.standing(_shown_name(name), _shown_rules(rules))
             _add(shown, Standing(*values), path)
         return record
 
@@ -235,12 +247,20 @@ class Record:
         return self.standings.setdefault(name, {}).setdefault(rules, Standing())
 
     def rows(self) -> list[tuple[str, str, Standing]]:
-        """Every standing, by name then rule set."""
-        return [
-            (name, rules, standing)
-            for name in sorted(self.standings)
-            for rules, standing in sorted(self.standings[name].items())
-        ]
+        """Every person's standing, by name then rule set."""
+        return _rows(self.standings)
+
+    def computer_rows(self) -> list[tuple[str, str, Standing]]:
+        """Every computer player's standing, by level then rule set."""
+        return _rows(self.computers)
+
+
+def _rows(table: dict[str, dict[str, Standing]]) -> list[tuple[str, str, Standing]]:
+    return [
+        (who, rules, standing)
+        for who in sorted(table)
+        for rules, standing in sorted(table[who].items())
+    ]
 
 
 @dataclass(frozen=True)
@@ -760,11 +780,28 @@ def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}s"
 
 
-def record_table(record: Record, _: Say = N_) -> str:
-    """The record as a plain text table, one row per player and rule set (its words said
-    with ``_``)."""
+def record_table(record: Record, measure: Callable[[str], int] = len, _: Say = N_) -> str:
+    """The record as plain text tables, its words said with ``_``: people, a row per name
+    and rule set; then computers, a row per level and rule set. Columns are padded to the
+    text's width on screen as ``measure`` finds it (``Terminal.length``: a name in CJK
+    characters takes two columns a character)."""
+    tables = []
+    for head, rows in ((_("player"), record.rows()), (_("computer"), record.computer_rows())):
+        if rows:
+            tables.append(_table(head, rows, measure, _))
+    if not tables:
+        return _("No rounds recorded yet.")
+    return "\n\n".join(tables)
+
+
+def _table(
+    head: str,
+    standings: list[tuple[str, str, Standing]],
+    measure: Callable[[str], int],
+    _: Say,
+) -> str:
     header = (
-        _("player"),
+        head,
         _("rules"),
         _("matches"),
         _("rounds"),
@@ -773,30 +810,35 @@ def record_table(record: Record, _: Say = N_) -> str:
     )
     rows = [header] + [
         (
-            name,
+            who,
             rules,
             f"{s.matches_won}-{s.matches_lost}",
             f"{s.rounds_won}-{s.rounds_lost}",
             _seconds(s.best_reaction),
             _seconds(s.best_round),
         )
-        for name, rules, s in record.rows()
+        for who, rules, s in standings
     ]
-    if len(rows) == 1:
-        return _("No rounds recorded yet.")
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    widths = [max(measure(row[i]) for row in rows) for i in range(len(header))]
     lines = [
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+        "  ".join(
+            cell + " " * (width - measure(cell)) for cell, width in zip(row, widths, strict=True)
+        )
         for row in rows
     ]
     return "\n".join(line.rstrip() for line in lines)
 
 
 def record_json(record: Record) -> dict[str, Any]:
-    """The record for scripts: ``{"players": [{"name", "rules", ...standing}]}``."""
+    """The record for scripts: ``{"players": [{"name", "rules", ...standing}],
+    "computers": [{"level", "rules", ...standing}]}``."""
     return {
         "players": [
             {"name": name, "rules": rules, **asdict(standing)}
             for name, rules, standing in record.rows()
-        ]
+        ],
+        "computers": [
+            {"level": level, "rules": rules, **asdict(standing)}
+            for level, rules, standing in record.computer_rows()
+        ],
     }

@@ -37,7 +37,7 @@ from stress_tui.core.codec import (
 )
 from stress_tui.core.daily import PLAYERS as DAILY_PLAYERS
 from stress_tui.core.daily import BadDate, daily_rules, daily_seed
-from stress_tui.core.engine import RULES_VERSION, Action, Event, Game, MalformedActionError
+from stress_tui.core.engine import RULES_VERSION, Action, Event, Game, MalformedActionError, Play
 from stress_tui.core.notation import (
     NotationError,
     format_position,
@@ -238,12 +238,16 @@ class Recorder:
         daily: str | None = None,
         *,
         extra: dict[str, Any] | None = None,
+        deal: str | None = None,
     ) -> Recorder:
         """Open a replay for a round about to be played (``daily``: the day of the daily
         deal it is, which ``verify`` checks it was dealt from; ``extra``: more header
-        fields, such as a network round's ``commit`` and ``salt``)."""
+        fields, such as a network round's ``commit`` and ``salt``; ``deal``: what
+        ``--seed`` takes to deal it again, said when it is watched)."""
         if daily is not None:
             extra = {**(extra or {}), "daily": daily}
+        if deal is not None:
+            extra = {**(extra or {}), "again": deal}
         return cls.open(
             game.rules, {"seed": seed}, players, names, round_number, score, folder, extra
         )
@@ -628,6 +632,8 @@ class Summary:
     """The winner's name, ``nobody`` (a drawn round) or ``(cut short)``."""
     seconds: float | None
     """How long the round lasted (to its last recorded action when cut short)."""
+    names: str = ""
+    """``Ann vs Bo``: the players by name only, for a narrow line."""
 
     @property
     def date(self) -> str:
@@ -647,30 +653,74 @@ class Summary:
         return f"{int(minutes)}:{seconds:04.1f}"
 
 
-def list_lines(found: list[Summary], _: Say = N_) -> list[str]:
+def list_lines(
+    found: list[Summary],
+    width: int | None = None,
+    measure: Callable[[str], int] = len,
+    _: Say = N_,
+) -> list[str]:
     """``replay --list``: one line a round, in columns (date, players, rules, winner,
-    length, file name); ``_`` says a winner that is no name (``nobody``, ``(cut short)``)."""
+    length, file name); ``_`` says a winner that is no name (``nobody``, ``(cut short)``).
+    With ``width``, every line fits in that many columns (as ``measure`` counts them) as
+    far as it can: the players are said by name only, then the rules lose their last words
+    (``...`` says so), then the date its year; the file name is always whole (about 75
+    columns are the least a line then takes)."""
     unnamed = {N_("nobody"), N_("(cut short)"), N_("(sealed)")}
-    rows = [
-        (
+    if not found:
+        return []
+    rows = [  # a file name is outside text too: the folder may hold any
+        [
             s.date,
             s.players,
             s.rules,
             _(s.winner) if s.winner in unnamed else s.winner,
             s.length,
             harmless(s.path.name, None),
-        )
+        ]
         for s in found
-    ]  # a file name is outside text too: the folder may hold any
-    if not rows:
-        return []
-    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    ]
+    if width is not None:
+        _narrow(rows, found, width, measure)
+    widths = [max(measure(row[i]) for row in rows) for i in range(5)]
     return [
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False))
+        "  ".join(cell + " " * (w - measure(cell)) for cell, w in zip(row, widths, strict=False))
         + "  "
         + row[5]
         for row in rows
     ]
+
+
+def _narrow(
+    rows: list[list[str]], found: list[Summary], width: int, measure: Callable[[str], int]
+) -> None:
+    """Shorten the players and rules columns of ``rows`` so that each line fits."""
+
+    def line_width() -> int:
+        widths = [max(measure(row[i]) for row in rows) for i in range(5)]
+        return sum(widths) + 2 * 5 + max(measure(row[5]) for row in rows)
+
+    if line_width() > width:
+        for row, summary in zip(rows, found, strict=True):
+            row[1] = summary.names
+    excess = line_width() - width
+    if excess <= 0:
+        return
+    room = max(measure(row[2]) for row in rows) - excess
+    for row in rows:
+        row[2] = _words(row[2], max(room, 3), measure)
+    if line_width() > width:  # narrower still: the date without its year
+        for row in rows:
+            row[0] = row[0][5:] if len(row[0]) == len("2024-01-31 12:00") else row[0]
+
+
+def _words(text: str, room: int, measure: Callable[[str], int]) -> str:
+    """``text`` in ``room`` columns: whole, or its first words and ``...``."""
+    if measure(text) <= room:
+        return text
+    words = text.split(" ")
+    while words and measure(" ".join(words) + " ...") > room:
+        words.pop()
+    return " ".join([*words, "..."])
 
 
 def summaries(folder: Path | None = None, limit: int = 20) -> tuple[list[Summary], list[str]]:
@@ -686,14 +736,19 @@ def summaries(folder: Path | None = None, limit: int = 20) -> tuple[list[Summary
         (p for p in entries if p.name.endswith((".jsonl", ".jsonl.part"))),
         key=lambda p: p.name,
         reverse=True,
-    )[:limit]
-    found, problems = [], []
+    )
+    found: list[Summary] = []
+    problems: list[str] = []
     for path in paths:
+        if len(found) + len(problems) >= limit:
+            break
         try:
             replay = load(path)
         except StorageError as error:
             problems.append(str(error))
             continue
+        if not any(isinstance(action, Play) for action in replay.actions):
+            continue  # quit before the first card was played: nothing to watch
         header = replay.header
         names = header.get("names") or ["p1", "p2"]
         kinds = header.get("players") or ["?", "?"]
@@ -713,6 +768,7 @@ def summaries(folder: Path | None = None, limit: int = 20) -> tuple[list[Summary
                 format_rules(parse_rules(str(header.get("rules")))),
                 winner,
                 seconds,
+                " vs ".join(str(n) for n in names),
             )
         )
     return found, problems

@@ -34,7 +34,7 @@ from stress_tui.core.engine import Event, Game, Match, RoundDrawn, RoundWon
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, Table
 from stress_tui.terminal.controller import QUIT_QUESTION, GameController, TogetherKey
-from stress_tui.terminal.keys import Binding, keymap_for
+from stress_tui.terminal.keys import Binding, settings_keymap
 from stress_tui.terminal.lang import _
 from stress_tui.terminal.overlays import help_page
 from stress_tui.terminal.roundlog import RoundLog
@@ -60,10 +60,16 @@ class App(Screen):
     controller: GameController
 
     def __init__(self, term: Terminal, settings: Settings, colour: bool = True) -> None:
-        self.seed = (
-            settings.seed if settings.seed is not None else random.SystemRandom().randrange(10**6)
-        )
-        """The match's seed (shown on the result screen to replay the deal)."""
+        self.seed = match_seed(settings)
+        """The match's seed: every round's deal is drawn from it in turn."""
+        self.round_seed: int | None = None
+        """The seed the round on the table was dealt from (``None``: a position)."""
+        self.round_index = 0
+        """Which round of the match's seed is on the table (0: the first): ``--seed
+        SEED/N`` deals round N again (``seed_label``)."""
+        self.waiting: list[bool] = [False, False]
+        """Before a round starts: which players the table still waits for (to say they are
+        ready)."""
         position = os.environ.get(POSITION_ENV)
         self.first_game: Game | None = None
         rules = settings.rules
@@ -75,7 +81,7 @@ class App(Screen):
             self.first_game = Game(state, random.Random(self.seed))
         super().__init__(term, settings, colour)
         self.rules = rules
-        self.match = Match(rules, random.Random(self.seed))
+        self.match = self.new_match()
         self.round_number = 1
         """The round's number in the match."""
         self.log = RoundLog(settings, rules, self.warn)
@@ -83,14 +89,14 @@ class App(Screen):
         self.table = self.new_table(self.first_game)
 
     def make_controller(self) -> GameController:
-        keymap = keymap_for(self.settings.players, self.settings.keymap)
-        return GameController(self, self.clock, keymap)
+        return GameController(self, self.clock, settings_keymap(self.settings))
 
     # ------------------------------------------------------------------ rounds
 
     def drivers(self) -> tuple[Driver, ...]:
         """Computer players for the sides that are not human (``bot:LEVEL``), each with a
-        random source of its own, seeded from the match's seed and the round."""
+        random source of its own, seeded from the match's seed and the round's place in
+        it (so that ``--seed SEED/N`` plays round N again, computers and all)."""
         bots = [
             (i, kind[4:]) for i, kind in enumerate(self.settings.players) if kind.startswith("bot:")
         ]
@@ -98,21 +104,23 @@ class App(Screen):
             return ()
         from stress_tui.players.bot import make_bot
 
-        round_number = sum(self.match.score)
         return tuple(
-            make_bot(player=i, level=level, rng=random.Random(f"{self.seed}/{round_number}/{i}"))
+            make_bot(
+                player=i, level=level, rng=random.Random(f"{self.seed}/{self.round_index}/{i}")
+            )
             for i, level in bots
         )
 
     def new_table(self, game: Game | None = None) -> Table:
-        """The next round's table: ``game``, or a new deal from the match; the round log
+        """The next round's table: ``game``, or a deal from the round's seed; the round log
         listens to it."""
-        round_seed: int | None = None
+        self.round_seed = None
         if game is None:
+            self.round_index = self.settings.first_round - 1 + self.round_number - 1
             game = self.match.new_round()
-            round_seed = self.match.round_seed
+            self.round_seed = self.match.round_seed
         table = Table(game, drivers=self.drivers())
-        self.log.watch(table, round_seed)
+        self.log.watch(table, self.round_seed)
         return table
 
     def begin_round(self) -> None:
@@ -133,15 +141,54 @@ class App(Screen):
         # after it (here the collection held the first frame back by 5-9 ms).
         if gc.get_freeze_count():
             gc.collect()
-        self.table.start(self.clock.now())
-        self.log.start(self.round_number, (self.match.score[0], self.match.score[1]))
+        self.log.start(
+            self.round_number, (self.match.score[0], self.match.score[1]), self.deal_label()
+        )
+        # The table waits for every person at it to say they are ready; then its count.
+        self.waiting = [kind == "human" for kind in self.settings.players]
+        if any(self.waiting):
+            self.clock.pause("start")
+        else:
+            self.start_table()
         self.schedule()
         self.request_draw()
 
+    def deal_label(self) -> str | None:
+        """What ``--seed`` takes to deal the round on the table again (``None``: a position
+        set up from notation)."""
+        return None if self.round_seed is None else seed_label(self.seed, self.round_index)
+
+    def new_match(self) -> Match:
+        """A match dealt from the seed, from the round ``--seed SEED/N`` names: the rounds
+        before it are drawn and passed over."""
+        match = Match(self.rules, random.Random(self.seed))
+        for _passed in range(self.settings.first_round - 1):
+            match.rng.getrandbits(63)
+        return match
+
+    def start_table(self) -> None:
+        """Everyone is ready: the round's clock goes, and the count to the first flip."""
+        self.waiting = [False, False]
+        self.clock.unpause("start")
+        self.table.start(self.clock.now())
+        self.schedule()
+        self.request_draw()
+
+    def ready_to_start(self, player: int) -> None:
+        """A player said they are ready for the round to start."""
+        if not self.waiting[player]:
+            return
+        self.waiting[player] = False
+        if not any(self.waiting):
+            self.start_table()
+        self.request_draw()
+
     def next_round(self) -> None:
-        """After the result screen: the next round, or a new match once one is won."""
+        """After the result screen: the next round, or a new match once one is won (dealt
+        from the same seed again if one was given: a rematch deals as the first match)."""
         if self.match.winner is not None:
-            self.match = Match(self.rules, self.match.rng)
+            self.seed = match_seed(self.settings)
+            self.match = self.new_match()
             self.round_number = 1
         else:
             self.round_number += 1
@@ -199,6 +246,14 @@ class App(Screen):
         """A match is in play from its first deal until it is won."""
         return self.match.winner is None
 
+    def wants_count(self) -> bool:
+        return super().wants_count() and "start" not in self.clock.paused
+
+    def back_from_suspend(self) -> None:
+        """``fg`` comes back to a paused table: play goes on when a player says so."""
+        if self.controller.result is None:
+            self.clock.pause("pause")
+
     def help_offset(self, offset: int) -> int:
         width, height = self.size
         first, _ = help_page(self.view(), min(width - 6, 90), height, offset)
@@ -210,10 +265,11 @@ class App(Screen):
         return self.frame_view(
             score=(self.match.score[0], self.match.score[1]),
             result=self.controller.result,
-            seed=self.seed,
+            seed=self.deal_label(),
             help_offset=self.controller.help_offset,
             menu_keys=self.controller.menu_live,
             question=_(QUIT_QUESTION) if self.controller.quit_asked else None,
+            waiting=tuple(self.waiting) if any(self.waiting) else None,
         )
 
 
@@ -275,6 +331,23 @@ class DailyApp(App):
     def next_round(self) -> None:
         """One round a day: Enter on the result leaves."""
         self.finish(EXIT_QUIT)
+
+
+def match_seed(settings: Settings) -> int:
+    """A match's seed: the one given (``--seed``), else a new one."""
+    if settings.seed is not None:
+        return settings.seed
+    return random.SystemRandom().randrange(10**6)
+
+
+def seed_label(seed: int, index: int) -> str:
+    """What ``--seed`` takes to deal a round again: ``SEED`` for a match's first round,
+    ``SEED/N`` for its round N (``index`` counts from 0).
+
+    >>> seed_label(12, 0), seed_label(12, 2)
+    ('12', '12/3')
+    """
+    return str(seed) if index == 0 else f"{seed}/{index + 1}"
 
 
 def run(settings: Settings) -> int:

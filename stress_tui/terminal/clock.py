@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+INTERRUPTIONS = frozenset({"help", "pause", "suspend", "small"})
+"""The reasons to stop the clock after which play resumes with a count (``on_resume``)."""
+
 
 class Clock:
     """A round's clock on an outside clock; several reasons to pause may hold at once."""
@@ -19,6 +22,7 @@ class Clock:
         time: Callable[[], float],
         speed: float = 1.0,
         on_change: Callable[[], None] | None = None,
+        on_resume: Callable[[], bool] | None = None,
     ) -> None:
         self.time = time
         """The outside clock (seconds; only its differences count)."""
@@ -26,6 +30,9 @@ class Clock:
         """Seconds of game time per second of the outside clock (a replay's ``--speed``)."""
         self.on_change = on_change
         """Called when the clock stops or goes again (to set the timer anew)."""
+        self.on_resume = on_resume
+        """Asked when the clock would go again after an interruption (``INTERRUPTIONS``):
+        ``True`` holds it, paused for ``resume``, until that reason is dropped (a count)."""
         self.origin = 0.0
         """What the clock showed at ``start``."""
         self.start = 0.0
@@ -35,7 +42,8 @@ class Clock:
         self.paused_since = 0.0
         """When the current pause began (on the outside clock)."""
         self.paused: set[str] = set()
-        """Why the clock is stopped: ``help``, ``pause``, ``small``, ``suspend``."""
+        """Why the clock is stopped: ``help``, ``pause``, ``small``, ``suspend``; ``start``
+        (a round waiting for its players), ``resume`` (the count after an interruption)."""
         self.last = 0.0
         """The latest game time shown (the clock never runs back)."""
 
@@ -80,6 +88,13 @@ class Clock:
         if reason not in self.paused:
             return
         self.paused.discard(reason)
+        if (
+            not self.paused
+            and reason in INTERRUPTIONS
+            and self.on_resume is not None
+            and self.on_resume()
+        ):
+            self.paused.add("resume")
         if not self.paused:
             self.paused_total += self.time() - self.paused_since
         if self.on_change is not None:

@@ -103,6 +103,9 @@ class GameHost(Host, Protocol):
     def match_in_play(self) -> bool:
         """Whether quitting now would end a match that is not over."""
 
+    def ready_to_start(self, player: int) -> None:
+        """Before the round starts: a player says they are ready."""
+
 
 Handler = Callable[[Binding, str | None], None]
 """What an intent does, given its binding and the overlay showing when it came."""
@@ -321,14 +324,19 @@ class GameController(Controller):
             self.host.finish(EXIT_QUIT)
 
     def play(self, binding: Binding, overlay: str | None) -> None:
-        """A player's key counts only on the table itself (no overlay, clock running)."""
-        if binding.player is not None and overlay is None and not self.clock.paused:
+        """A player's key counts only on the table itself (no overlay, clock running);
+        before the round starts, a player's ready key says they are ready for it."""
+        if binding.player is None or overlay is not None:
+            return
+        if not self.clock.paused:
             self.host.play(binding)
+        elif self.clock.paused == {"start"} and binding.intent is Intent.READY:
+            self.host.ready_to_start(binding.player)
 
     def new_round(self) -> None:
-        """A round begins: no overlay over it."""
-        self.clock.paused.discard("help")
-        self.clock.paused.discard("pause")
+        """A round begins: no overlay over it, no count running."""
+        for reason in ("help", "pause", "resume", "start"):
+            self.clock.paused.discard(reason)
         self.result = None
         self.quit_asked = False
 

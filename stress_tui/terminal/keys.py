@@ -14,7 +14,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from stress_tui.core.settings import Settings
 
 MAX_PILES = 9
 """Row piles a key map can name (``left1`` .. ``left9``)."""
@@ -61,6 +64,12 @@ class Intent(enum.Enum):
     """On the help screen: show later lines."""
     STEP = "step"
     """Watching a replay: apply the next recorded action (and pause)."""
+    STEP_BACK = "step-back"
+    """Watching a replay: go back one recorded action (and pause)."""
+    FASTER = "faster"
+    """Watching a replay: play it faster."""
+    SLOWER = "slower"
+    """Watching a replay: play it slower."""
 
 
 class Scope(enum.Enum):
@@ -128,7 +137,10 @@ _LABELS = {
     Intent.MENU_QUIT: "quit",
     Intent.SCROLL_UP: "scroll up",
     Intent.SCROLL_DOWN: "scroll down",
-    Intent.STEP: "step",
+    Intent.STEP: "one action on (paused)",
+    Intent.STEP_BACK: "one action back (paused)",
+    Intent.FASTER: "faster",
+    Intent.SLOWER: "slower",
 }
 
 # ----------------------------------------------------------------------------- key names
@@ -434,6 +446,15 @@ REPLAY_BINDINGS: tuple[Binding, ...] = (
     Binding("space", Intent.PAUSE, scope=Scope.GLOBAL),
     Binding("right", Intent.STEP, scope=Scope.GLOBAL),
     Binding(".", Intent.STEP, scope=Scope.GLOBAL),
+    Binding("left", Intent.STEP_BACK, scope=Scope.GLOBAL),
+    Binding(",", Intent.STEP_BACK, scope=Scope.GLOBAL),
+    Binding("+", Intent.FASTER, scope=Scope.GLOBAL),
+    Binding("=", Intent.FASTER, scope=Scope.GLOBAL),
+    Binding("up", Intent.FASTER, scope=Scope.GLOBAL),
+    Binding("-", Intent.SLOWER, scope=Scope.GLOBAL),
+    Binding("down", Intent.SLOWER, scope=Scope.GLOBAL),
+    Binding("?", Intent.HELP, scope=Scope.GLOBAL),
+    Binding("f1", Intent.HELP, scope=Scope.GLOBAL),
     Binding("q", Intent.MENU_QUIT, scope=Scope.GLOBAL),
     Binding("escape", Intent.MENU_QUIT, scope=Scope.GLOBAL),
     Binding("ctrl+c", Intent.QUIT, scope=Scope.GLOBAL),
@@ -441,8 +462,9 @@ REPLAY_BINDINGS: tuple[Binding, ...] = (
     Binding("enter", Intent.CONFIRM, scope=Scope.MENU),
 )
 """Keys while watching a replay, where nobody plays: Space pauses and resumes, Right or
-the period steps one recorded action, q or Esc leaves; on the result screen Enter watches
-the round again."""
+the period steps one recorded action on, Left or the comma one back, + (or =, Up) plays
+faster and - (or Down) slower, ? shows these keys, q or Esc leaves; on the result screen
+Enter watches the round again."""
 
 
 def replay_keymap() -> KeyMap:
@@ -508,6 +530,183 @@ SOLO_LAYOUT: dict[str, str] = {
 left pile, the right hand onto the right pile, one finger per pile from left to right; the
 thumb calls stress on the space bar, the index fingers reach G (ready), H (stress stop) and N
 (laying equal cards together)."""
+
+
+LONG_ROW_LAYOUT: dict[str, dict[str, str]] = {
+    "p1": {"left5": "t", "right5": "g"},
+    "p2": {"left5": "[", "right5": "'"},
+}
+"""Two people with rows of five: player 1's fifth pile takes the free column T G (Y H N stay
+free between the hands), player 2's the keys right of P and of the fourth pile's key."""
+
+
+@dataclass(frozen=True)
+class Keyboard:
+    """A national keyboard layout: what the keys where a US keyboard has the layouts' keys
+    type there. The layouts are drawn for the place of each key on the keyboard, so a
+    German or French player's fingers sit where a US player's do."""
+
+    name: str
+    """Its name for ``--keyboard`` and the config file (``us``, ``de``, ...)."""
+    title: str
+    """What it is, in a few words (for the help screen and ``--help``)."""
+    moved: Mapping[str, str | None] = field(default_factory=dict)
+    """US key -> the character the same key types here (``None``: nothing usable: a
+    dead key, or one that needs Shift); keys not named type what they type in the US."""
+
+    def translate(self, key: str) -> str | None:
+        """The key at the place of the US keyboard's ``key``, here."""
+        return self.moved.get(key, key)
+
+
+KEYBOARDS: dict[str, Keyboard] = {
+    board.name: board
+    for board in (
+        Keyboard("us", "US or UK QWERTY"),
+        Keyboard(
+            "de",
+            "German, Austrian or Swiss QWERTZ",
+            {";": "ö", "'": "ä", "[": "ü", "y": "z", "z": "y"},
+        ),
+        Keyboard("se", "Swedish or Finnish", {";": "ö", "'": "ä", "[": "å"}),
+        Keyboard("no", "Norwegian", {";": "ø", "'": "æ", "[": "å"}),
+        Keyboard("dk", "Danish", {";": "æ", "'": "ø", "[": "å"}),
+        Keyboard(
+            "fr",
+            "French or Belgian AZERTY",
+            {
+                "q": "a",
+                "a": "q",
+                "w": "z",
+                "z": "w",
+                ";": "m",
+                "m": ",",
+                ",": ";",
+                ".": ":",
+                "[": None,  # the circumflex: a dead key, which types nothing alone
+                "'": "ù",
+            },
+        ),
+    )
+}
+"""The keyboard layouts the default keys are given for, by name. The key right of L, which
+player 2 and a player alone use for their fourth pile, is ``;`` only on US keyboards (where
+German and Swedish ones have ``ö``, it would need Shift there); AZERTY moves Q, W, A, Z and
+the punctuation of the bottom row."""
+
+SOLO_LONG_ROW_LAYOUT: dict[str, str] = {
+    **{f"left{i + 1}": key for i, key in enumerate("qwertyuio")},
+    **{f"right{i + 1}": key for i, key in enumerate("asdfghjkl")},
+    "stress": "space",
+    "ready": "c",
+    "stop": "x",
+}
+"""One person against the computer with a row of five or more (up to nine): the upper letter
+row plays onto the left pile and the home row onto the right pile, both hands across the
+keyboard from left to right, as the piles lie; the thumb calls stress on the space bar."""
+
+DEFAULT_KEYBOARD = "us"
+"""The keyboard assumed when none is chosen."""
+
+
+def _translated(actions: Mapping[str, str], keyboard: Keyboard, row_size: int) -> dict[str, str]:
+    """A layout's actions with each key moved to the same place on ``keyboard`` (an action
+    whose place has no usable key there is left out), without piles past the row."""
+    out = {}
+    for action, key in actions.items():
+        moved = keyboard.translate(key)
+        pile = int(action[-1]) if action[-1].isdigit() else 0
+        if moved is not None and pile <= max(row_size, REQUIRED_PILES):
+            out[action] = moved
+    return out
+
+
+def default_layout(
+    players: tuple[str, str] = ("human", "human"),
+    keyboard: str = DEFAULT_KEYBOARD,
+    row_size: int = REQUIRED_PILES,
+) -> dict[str, dict[str, str]]:
+    """The default keys for who is playing, on ``keyboard``, in the shape
+    ``keymap_from_config`` reads: the two-player layout for two people (with keys for a
+    fifth pile when the row has five), the solo layout for one person against the computer
+    (on whichever side they sit; for rows of five or more, the long-row solo layout),
+    nothing when computers play each other.
+
+    >>> default_layout(("human", "bot:normal"), "de")["p1"]["right4"]
+    'ö'
+    """
+    board = KEYBOARDS[keyboard]
+    humans = [i for i, kind in enumerate(players) if kind == "human"]
+    if len(humans) == 1:
+        solo = SOLO_LAYOUT if row_size <= REQUIRED_PILES else SOLO_LONG_ROW_LAYOUT
+        return {f"p{humans[0] + 1}": _translated(solo, board, row_size)}
+    layout: dict[str, dict[str, str]] = {}
+    for i in humans:
+        side = f"p{i + 1}"
+        actions = dict(TWO_PLAYER_LAYOUT[side])
+        if row_size > REQUIRED_PILES:
+            actions.update(LONG_ROW_LAYOUT[side])
+        layout[side] = _translated(actions, board, row_size)
+    return layout
+
+
+def unplayable_piles(keymap: KeyMap, players: tuple[str, str], row_size: int) -> list[int]:
+    """The human players (0, 1) who have a row pile without a key onto each play pile: a
+    row they cannot play."""
+    return [
+        player
+        for player, kind in enumerate(players)
+        if kind == "human"
+        and any(None in keymap.pile_keys(player, pile) for pile in range(row_size))
+    ]
+
+
+ROW_FIELD = "row_size"
+"""The ``Rules`` field the row's length is kept in (what ``unplayable_row`` is about)."""
+
+
+def settings_keymap(settings: Settings) -> KeyMap:
+    """The key map a launch's settings make: their key tables over the default layout for
+    their players, keyboard and row."""
+    return keymap_for(settings.players, settings.keymap, settings.keyboard, settings.rules.row_size)
+
+
+def settings_layout(settings: Settings) -> dict[str, dict[str, str]]:
+    """The default keys for a launch's players, keyboard and row (config shape)."""
+    return default_layout(settings.players, settings.keyboard, settings.rules.row_size)
+
+
+def unplayable_row(settings: Settings) -> str | None:
+    """Why a person at the table cannot play the row the settings deal (a pile without a
+    key onto each play pile), in words to follow the place the row was set; ``None`` if
+    everyone can."""
+    keymap = settings_keymap(settings)
+    row = settings.rules.row_size
+    short = unplayable_piles(keymap, settings.players, row)
+    if not short:
+        return None
+    player = short[0]
+    name = settings.names[player]
+    side = f"p{player + 1}"
+    has = playable_row(keymap, player)
+    own = settings.keymap is not None and side in settings.keymap
+    keys = "their own keys" if own else f"the {settings.keyboard} keyboard's keys"
+    mend = f"play a row of {has} or fewer"
+    if has < MAX_PILES:
+        mend += f", or give left{has + 1} and right{has + 1} in [keys.{side}]"
+    whose = "your" if name == "You" else f"{name}'s"
+    return (
+        f"a row of {row} cannot be played from the keyboard: {keys} play {has} of {whose} "
+        f"piles ({mend})"
+    )
+
+
+def playable_row(keymap: KeyMap, player: int) -> int:
+    """How many row piles, from the first, ``player`` has keys for onto both play piles."""
+    piles = 0
+    while piles < MAX_PILES and None not in keymap.pile_keys(player, piles):
+        piles += 1
+    return piles
 
 
 def _player_actions() -> tuple[str, ...]:
@@ -591,32 +790,37 @@ def keymap_from_config(
     return KeyMap((*bindings, *GLOBAL_BINDINGS))
 
 
-def default_keymap(players: tuple[str, str] = ("human", "human")) -> KeyMap:
-    """The default layout for who is playing: the two-player layout for two people, the
-    solo layout for one person against the computer (on whichever side they sit), and only
-    the shared keys when computers play each other."""
-    humans = [i for i, kind in enumerate(players) if kind == "human"]
-    if len(humans) == 1:
-        return keymap_from_config({f"p{humans[0] + 1}": SOLO_LAYOUT}, defaults={})
-    return keymap_from_config({}).only_players(humans)
+def default_keymap(
+    players: tuple[str, str] = ("human", "human"),
+    keyboard: str = DEFAULT_KEYBOARD,
+    row_size: int = REQUIRED_PILES,
+) -> KeyMap:
+    """The default keys for who is playing (``default_layout``) as a key map: only the
+    shared keys when computers play each other."""
+    return keymap_from_config(default_layout(players, keyboard, row_size), defaults={})
 
 
-def keymap_for(players: tuple[str, str], config: Mapping[str, Mapping[str, str]] | None) -> KeyMap:
+def keymap_for(
+    players: tuple[str, str],
+    config: Mapping[str, Mapping[str, str]] | None,
+    keyboard: str = DEFAULT_KEYBOARD,
+    row_size: int = REQUIRED_PILES,
+) -> KeyMap:
     """The key map a game uses: ``config`` (``Settings.keymap``) over the default layout for
-    ``players``, with no keys for computer players. Every section of ``config`` is checked,
-    even one for a side the computer plays (but its keys may then clash with the human's)."""
+    ``players`` on ``keyboard``, with no keys for computer players. Every section of
+    ``config`` is checked, even one for a side the computer plays (but its keys may then
+    clash with the human's)."""
+    if keyboard not in KEYBOARDS:
+        raise KeyMapError(f"unknown keyboard {keyboard!r} (choose from {', '.join(KEYBOARDS)})")
     if not config:
-        return default_keymap(players)
+        return default_keymap(players, keyboard, row_size)
     if not isinstance(config, Mapping):
         raise KeyMapError("keys must be a table with the sections p1 and p2")
     for section, actions in config.items():
         keymap_from_config({section: actions}, defaults={})
     humans = [i for i, kind in enumerate(players) if kind == "human"]
     sections = {f"p{i + 1}" for i in humans}
-    if len(humans) == 1:
-        defaults: Mapping[str, Mapping[str, str]] = {f"p{humans[0] + 1}": SOLO_LAYOUT}
-    else:
-        defaults = {s: v for s, v in TWO_PLAYER_LAYOUT.items() if s in sections}
+    defaults = default_layout(players, keyboard, row_size)
     chosen = {s: v for s, v in config.items() if s in sections}
     return keymap_from_config(chosen, defaults=defaults)
 

@@ -347,6 +347,10 @@ class NetScreen(Screen):
         """Never asked here: a network table's q leaves at once (``NetController``)."""
         return False
 
+    def ready_to_start(self, player: int) -> None:
+        """Never asked here: a network round starts when the host deals it (its clock never
+        waits for ``start``)."""
+
     def help_offset(self, offset: int) -> int:
         width, height = self.size
         first, _ = help_page(self.view(), min(width - 6, 90), height, offset)
@@ -377,7 +381,9 @@ class NetScreen(Screen):
             score=model.score,
             overlay=self.controller.overlay,
             result=self.controller.result,
-            ascii=self.settings.ascii,
+            ascii=self.ascii,
+            ascii_note=self.ascii_note,
+            keyboard=self.settings.keyboard,
             help_offset=self.controller.help_offset,
             link=link,
             bottom=0 if self.seat == JOINER_SEAT else 1,

@@ -11,12 +11,14 @@ from stress_tui.core.cards import Card
 from stress_tui.core.engine import (
     STALE_PLAYS,
     CallStress,
+    Drawn,
     Event,
     FalseStressCalled,
     FlipAgreed,
     Flipped,
     Game,
     NoProgress,
+    Phase,
     PilesRecycled,
     PilesTaken,
     Play,
@@ -34,28 +36,78 @@ from stress_tui.core.engine import (
     TableDead,
 )
 from stress_tui.core.rules import FalseStress
-from stress_tui.terminal.lang import _, ngettext, rank_name
+from stress_tui.terminal.lang import N_, _, ngettext, rank_name
 
 NOTICE_SECONDS = 2.0
 """How long a rejected play or a stress result stays on screen (game seconds)."""
 
+MARK_SECONDS = 1.5
+"""How long the table shows who put the top card on a play pile, and which row piles were
+just refilled (game seconds)."""
+
 
 @dataclass
 class Notice:
-    """A line of text shown for a while."""
+    """A line of text shown while it is true."""
 
     text: str
     """What it says."""
     kind: str = "info"
     """``info``, ``warn``, ``good``: how it is styled."""
     until: float | None = None
-    """Game time it disappears (``None``: until replaced)."""
+    """Game time it disappears (``None``: until replaced, or while its phase lasts)."""
     sticky_until_flip: bool = False
     """Cleared by the next flip (ready, stall, stop)."""
+    short: str | None = None
+    """A shorter way to say it, where the whole does not fit (never cut mid-word)."""
+    phase: Phase | None = None
+    """Only true in this phase of the round (``wait for the flip``): shown only then."""
+    lockout: bool = False
+    """The reason for a lockout: kept while the lockout lasts, which the line then says
+    with the time left."""
+
+    def shown(self, phase: Phase) -> bool:
+        """Whether it is still true of the round in ``phase``."""
+        return self.phase is None or phase is self.phase
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Who just changed a pile: the top card's player on a play pile, a refill in a row."""
+
+    text: str
+    """What the mark says: a player's name, ``flip``, ``new``, ``+1``."""
+    player: int | None
+    """Whose doing it was (``None``: the flip's)."""
+    until: float
+    """Game time it goes."""
 
 
 def _rank(card: Card) -> str:
     return _("joker") if card.is_joker else rank_name(card.rank)
+
+
+_SHORT_REASONS: dict[RejectReason, str] = {
+    RejectReason.NOT_ADJACENT: N_("no fit"),
+    RejectReason.EMPTY_PILE: N_("empty place"),
+    RejectReason.LOST_RACE: N_("too late"),
+    RejectReason.STRESS_OPEN: N_("stress is open"),
+    RejectReason.NOT_PLAYING: N_("wait for the flip"),
+    RejectReason.ROUND_OVER: N_("round over"),
+    RejectReason.TOO_LATE: N_("too late"),
+    RejectReason.ALREADY: N_("already said"),
+    RejectReason.NO_STRESS_THREAT: N_("no stress to stop"),
+    RejectReason.RULE_OFF: N_("not in play"),
+    RejectReason.NOTHING_TO_FLIP: N_("flip not due"),
+    RejectReason.NO_CARD_TO_FLIP: N_("a card fits"),
+}
+"""Each reason said short, for a narrow screen (marked: translated where shown)."""
+
+_PHASE_OF: dict[RejectReason, Phase] = {
+    RejectReason.NOT_PLAYING: Phase.WAITING_FLIP,
+    RejectReason.STRESS_OPEN: Phase.STRESS,
+}
+"""Reasons that are only true in one phase: their notice goes when the phase does."""
 
 
 @dataclass
@@ -68,31 +120,41 @@ class Notices:
     """The line next to each player's row."""
     headline: Notice | None = None
     """The banner line between the rows."""
+    piles: list[Mark | None] = field(default_factory=lambda: [None, None])
+    """Who put the top card on each play pile, for a moment after."""
+    refills: dict[tuple[int, int], Mark] = field(default_factory=dict)
+    """Row piles (player, pile) just given a card from the draw pile."""
 
     def note(self, events: Iterable[Event], now: float, game: Game) -> None:
         """Turn events (just applied to ``game`` at ``now``) into notices."""
         events = list(events)
         taken = {e.player: e.count for e in events if isinstance(e, PilesTaken)}
         names = self.names
+        mark_until = now + MARK_SECONDS
         for event in events:
             if isinstance(event, Played):
                 self.player[event.player] = None
+                self.piles[event.target] = Mark(names[event.player], event.player, mark_until)
+                self.refills.pop((event.player, event.pile), None)
+            elif isinstance(event, Drawn):
+                text = "+1" if event.stacked else _("new")
+                self.refills[event.player, event.pile] = Mark(text, event.player, mark_until)
             elif isinstance(event, Rejected) and event.player is not None:
-                self.player[event.player] = Notice(
-                    self._rejection(event, game), "warn", now + NOTICE_SECONDS
-                )
+                self._rejected(event, now, game)
             elif isinstance(event, ReadyNoted):
                 other = names[1 - event.player]
                 self.player[event.player] = Notice(
                     _("ready to flip (waiting for {other})").format(other=other),
                     "info",
                     sticky_until_flip=True,
+                    short=_("ready: waiting"),
                 )
             elif isinstance(event, StopDeclared):
                 self.player[event.player] = Notice(
                     _("stress stop: the other's next stress does not count"),
                     "info",
                     sticky_until_flip=True,
+                    short=_("stress stop called"),
                 )
             elif isinstance(event, StressStopped):
                 self.headline = Notice(
@@ -102,14 +164,18 @@ class Notices:
                 )
             elif isinstance(event, StressWon):
                 count = taken.get(event.loser, 0)
+                winner, loser = names[event.winner], names[event.loser]
                 self.headline = Notice(
                     ngettext(
                         "{winner} called stress first: {loser} takes {count} card",
                         "{winner} called stress first: {loser} takes {count} cards",
                         count,
-                    ).format(winner=names[event.winner], loser=names[event.loser], count=count),
+                    ).format(winner=winner, loser=loser, count=count),
                     "good",
                     now + NOTICE_SECONDS + 1.0,
+                    short=_("stress to {winner}: {loser} takes {count}").format(
+                        winner=winner, loser=loser, count=count
+                    ),
                 )
                 self.player[event.winner] = Notice(_("stress won!"), "good", now + NOTICE_SECONDS)
                 self.player[event.loser] = Notice(
@@ -118,61 +184,110 @@ class Notices:
                     ).format(count=count),
                     "warn",
                     now + NOTICE_SECONDS,
+                    short=_("too slow: +{count}").format(count=count),
                 )
             elif isinstance(event, FalseStressCalled):
-                who = event.player
-                if event.penalty is FalseStress.TAKE:
-                    count = taken.get(who, 0)
-                    text = ngettext(
-                        "no stress! takes {count} card", "no stress! takes {count} cards", count
-                    ).format(count=count)
-                    self.headline = Notice(
-                        ngettext(
-                            "{name} called a false stress and takes {count} card",
-                            "{name} called a false stress and takes {count} cards",
-                            count,
-                        ).format(name=names[who], count=count),
-                        "warn",
-                        now + NOTICE_SECONDS,
-                    )
-                elif event.penalty is FalseStress.LOCKOUT:
-                    text = _("no stress!")
+                self._false_stress(event, taken, now)
+            elif isinstance(event, (Stalled, FlipAgreed)):
+                # Nobody waits for anyone any more: the ready notices are no longer true.
+                self._clear_ready()
+                if isinstance(event, FlipAgreed):
+                    text = _("Both ready: new cards on three")
                 else:
-                    text = _("no stress (no penalty)")
-                self.player[who] = Notice(text, "warn", now + NOTICE_SECONDS)
-            elif isinstance(event, Stalled):
-                self.headline = Notice(
-                    _("Nobody can play: new cards on three"), "info", sticky_until_flip=True
-                )
-            elif isinstance(event, FlipAgreed):
-                self.headline = Notice(
-                    _("Both ready: new cards on three"), "info", sticky_until_flip=True
-                )
+                    text = _("Nobody can play: new cards on three")
+                self.headline = Notice(text, "info", sticky_until_flip=True)
             elif isinstance(event, PilesRecycled):
                 self.headline = Notice(
-                    _("Both draw piles are empty: each takes a play pile"),
+                    _("Both draw piles ran out: each took a play pile to draw from"),
                     "info",
                     now + NOTICE_SECONDS + 1.0,
+                    short=_("Draw piles ran out: each took a play pile"),
                 )
             elif isinstance(event, Flipped):
                 self._clear_sticky()
+                for target, card in enumerate(event.cards):
+                    if card is not None:
+                        self.piles[target] = Mark(_("flip"), None, mark_until)
             elif isinstance(event, RoundWon):
                 self.headline = Notice(
                     _("{name} wins the round!").format(name=names[event.player]), "good"
                 )
             elif isinstance(event, TableDead):
-                self.headline = Notice(_("12 flips and no card played: the table is dead"), "warn")
+                self.headline = Notice(
+                    _("12 flips and no card played: the table is dead"),
+                    "warn",
+                    short=_("The table is dead"),
+                )
             elif isinstance(event, NoProgress):
                 self.headline = Notice(
                     _("{count} plays and nobody nearer the end: the round is over").format(
                         count=STALE_PLAYS
                     ),
                     "warn",
+                    short=_("No progress: the round is over"),
                 )
 
-    def _rejection(self, event: Rejected, game: Game) -> str:
+    def _rejected(self, event: Rejected, now: float, game: Game) -> None:
+        """A refused action: said beside its player, unless it is only the lockout going on
+        (then the lockout's reason stays)."""
+        player = event.player
+        assert player is not None
+        shown = self.player[player]
+        if event.reason is RejectReason.LOCKED_OUT and shown is not None and shown.lockout:
+            return
+        text, short = self._rejection(event, game)
+        locked_until = game.state.players[player].locked_until
+        locked = locked_until > now
+        until = max(now + NOTICE_SECONDS, locked_until) if locked else now + NOTICE_SECONDS
+        self.player[player] = Notice(
+            text,
+            "warn",
+            until,
+            short=short,
+            phase=_PHASE_OF.get(event.reason),
+            lockout=locked and event.reason is not RejectReason.LOCKED_OUT,
+        )
+
+    def _false_stress(self, event: FalseStressCalled, taken: dict[int, int], now: float) -> None:
+        who = event.player
+        short = None
+        if event.penalty is FalseStress.TAKE:
+            count = taken.get(who, 0)
+            text = ngettext(
+                "no stress! takes {count} card", "no stress! takes {count} cards", count
+            ).format(count=count)
+            short = _("no stress! +{count}").format(count=count)
+            self.headline = Notice(
+                ngettext(
+                    "{name} called a false stress and takes {count} card",
+                    "{name} called a false stress and takes {count} cards",
+                    count,
+                ).format(name=self.names[who], count=count),
+                "warn",
+                now + NOTICE_SECONDS,
+                short=_("false stress: {name} takes {count}").format(
+                    name=self.names[who], count=count
+                ),
+            )
+        elif event.penalty is FalseStress.LOCKOUT:
+            text = _("no stress!")
+        else:
+            text = _("no stress (no penalty)")
+            short = _("no stress")
+        self.player[who] = Notice(
+            text,
+            "warn",
+            now + NOTICE_SECONDS,
+            short=short,
+            lockout=event.penalty is FalseStress.LOCKOUT,
+        )
+
+    def _rejection(self, event: Rejected, game: Game) -> tuple[str, str]:
+        """A refused action in words, long and short."""
         action = event.action
         reason = event.reason
+        said = _(reason.value)
+        short = _(_SHORT_REASONS.get(reason, reason.value))
         if (
             isinstance(action, Play)
             and reason is RejectReason.NOT_ADJACENT
@@ -181,26 +296,37 @@ class Notices:
             card = game.state.players[action.player].row[action.pile][0]
             top = game.top(action.target)
             if top is not None:
-                return _("{card} on {top}: {reason}").format(
-                    card=_rank(card), top=_rank(top), reason=_(reason.value)
+                on = _("{card} on {top}: {reason}")
+                card_name, top_name = _rank(card), _rank(top)
+                return (
+                    on.format(card=card_name, top=top_name, reason=said),
+                    on.format(card=card_name, top=top_name, reason=short),
                 )
         if isinstance(action, CallStress):
-            return _("stress: {reason}").format(reason=_(reason.value))
-        if isinstance(action, ReadyToFlip):
-            return _("ready: {reason}").format(reason=_(reason.value))
-        if isinstance(action, StopStress):
-            return _("stress stop: {reason}").format(reason=_(reason.value))
-        return _(reason.value)
+            what = _("stress: {reason}")
+        elif isinstance(action, ReadyToFlip):
+            what = _("ready: {reason}")
+        elif isinstance(action, StopStress):
+            return (
+                _("stress stop: {reason}").format(reason=said),
+                _("stop: {reason}").format(reason=short),
+            )
+        else:
+            return said, short
+        return what.format(reason=said), what.format(reason=short)
 
-    def _clear_sticky(self) -> None:
+    def _clear_ready(self) -> None:
         for i, notice in enumerate(self.player):
             if notice is not None and notice.sticky_until_flip:
                 self.player[i] = None
+
+    def _clear_sticky(self) -> None:
+        self._clear_ready()
         if self.headline is not None and self.headline.sticky_until_flip:
             self.headline = None
 
     def expire(self, now: float) -> bool:
-        """Drop notices whose time is up; whether anything went."""
+        """Drop notices and marks whose time is up; whether anything went."""
         changed = False
         for i, notice in enumerate(self.player):
             if notice is not None and notice.until is not None and notice.until <= now:
@@ -210,14 +336,25 @@ class Notices:
         if headline is not None and headline.until is not None and headline.until <= now:
             self.headline = None
             changed = True
-        return changed
+        for i, mark in enumerate(self.piles):
+            if mark is not None and mark.until <= now:
+                self.piles[i] = None
+                changed = True
+        gone = [where for where, mark in self.refills.items() if mark.until <= now]
+        for where in gone:
+            del self.refills[where]
+        return changed or bool(gone)
 
     def next_expiry(self) -> float | None:
-        """When the next notice disappears."""
+        """When the next notice or mark disappears."""
         times = [n.until for n in (*self.player, self.headline) if n and n.until is not None]
+        times += [m.until for m in self.piles if m is not None]
+        times += [m.until for m in self.refills.values()]
         return min(times) if times else None
 
     def clear(self) -> None:
         """Forget everything (a new round)."""
         self.player = [None, None]
         self.headline = None
+        self.piles = [None, None]
+        self.refills = {}

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from stress_tui.core.rulestext import plain_words
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
-from stress_tui.terminal.keys import Intent, key_label
+from stress_tui.terminal.keys import KEYBOARDS, Intent, key_label
 from stress_tui.terminal.lang import N_, _, ngettext
 from stress_tui.terminal.layout import minimum_size
 from stress_tui.terminal.scene import Result, Scene
@@ -55,7 +55,7 @@ def _panel(
     for dy in range(height):
         canvas.fill(y + dy, x, width, palette.panel)
     for i, (text, style) in enumerate(lines[: height - 2]):
-        canvas.put(y + 1 + i, x + 2, canvas.clip(text, width - 4), style or palette.panel)
+        canvas.put(y + 1 + i, x + 2, canvas.fit(width - 4, text), style or palette.panel)
 
 
 _OTHER_KEYS = {
@@ -104,10 +104,33 @@ def _player_keys_lines(view: Scene, player: int) -> list[tuple[str, str]]:
     ]
 
 
+def _replay_help_lines(view: Scene) -> list[tuple[str, str]]:
+    """The replay viewer's keys, one intent a line, from its key map."""
+    keys = view.keymap
+    lines: list[tuple[str, str]] = [("Watching a replay", "title")]
+    for intent, what in (
+        (Intent.PAUSE, "pause, and go on"),
+        (Intent.STEP, "one action on (paused)"),
+        (Intent.STEP_BACK, "one action back (paused)"),
+        (Intent.FASTER, "faster"),
+        (Intent.SLOWER, "slower"),
+        (Intent.HELP, "these keys, and back"),
+        (Intent.MENU_QUIT, "leave"),
+        (Intent.CONFIRM, "watch it again (at the end)"),
+    ):
+        found = keys.keys_for(intent)
+        if found:
+            names = " or ".join(key_label(k) for k in found)
+            lines.append((f"  {names}: {what}", ""))
+    return lines
+
+
 def help_lines(view: Scene, width: int) -> list[tuple[str, str]]:
     """The help screen's lines (text, kind) for a panel ``width`` columns wide; the kind is
     ``title`` or ``""``."""
     keys = view.keymap
+    if view.replay is not None:
+        return _replay_help_lines(view)
     lines: list[tuple[str, str]] = []
     for player in (0, 1) if view.bottom == 1 else (1, 0):  # the top row's player first
         lines += _player_keys_lines(view, player)
@@ -123,6 +146,17 @@ def help_lines(view: Scene, width: int) -> list[tuple[str, str]]:
             shared.append(f"{what} {' '.join(key_label(k) for k in found)}")
     lines.append((_("Everyone"), "title"))
     lines.append(("  " + "   ".join(shared) + "   " + _("suspend ^Z"), ""))
+    board = KEYBOARDS.get(view.keyboard)
+    if board is not None and any(keys.has_player(p) for p in (0, 1)):
+        lines.append(
+            (
+                "  "
+                + _("keys placed for a {keyboard} keyboard (--keyboard: {names})").format(
+                    keyboard=board.title, names=", ".join(KEYBOARDS)
+                ),
+                "",
+            )
+        )
     lines.append(("", ""))
     lines.append((_("The rules in play"), "title"))
     for sentence in plain_words(view.rules, _):
@@ -158,7 +192,9 @@ def draw_help(view: Scene, palette: Palette, canvas: Canvas) -> None:
     if first + room < len(lines):
         more.append(_("Down/PgDn: more"))
     parts = [_("Paused.  ? or Esc: back to the game")]
-    if view.menu_keys:
+    if view.replay is not None:
+        parts = [_("?: back to the replay"), _("q or Esc: leave")]
+    elif view.menu_keys:
         parts.append(_("q: quit"))
         if more:
             parts.append("  ".join(more))
@@ -170,7 +206,7 @@ def draw_help(view: Scene, palette: Palette, canvas: Canvas) -> None:
         footer = view.question
     styles = {"title": palette.panel_title, "": palette.panel}
     panel = [(t, styles[k]) for t, k in shown]
-    panel += [("", ""), (footer, palette.panel_key)]
+    panel += [("", ""), (canvas.fit(width, footer), palette.panel_key)]
     _panel(canvas, palette, panel, min_w=width + 4)
 
 
@@ -224,7 +260,7 @@ def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
     if result.stats is not None:
         about.append(_("round {time}").format(time=_clock(result.stats.seconds)))
     if view.seed is not None:
-        about.append(_("seed {seed}").format(seed=view.seed))
+        about.append(_("--seed {seed} deals this round again").format(seed=view.seed))
     top = [(head, palette.panel_title), ("", ""), (score, palette.panel)]
     table = (
         []

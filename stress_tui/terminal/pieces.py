@@ -5,6 +5,7 @@ it asks the engine and shows what happened.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 
 from stress_tui.core.cards import Card
@@ -27,7 +28,15 @@ def draw_title(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> No
     if view.link is not None:
         _link_title(view, view.link, palette, canvas, lay)
         return
-    key = ("title", canvas.width, view.rules, view.keymap, palette.title, palette.hint)
+    key = (
+        "title",
+        canvas.width,
+        view.rules,
+        view.keymap,
+        view.ascii_note,
+        palette.title,
+        palette.hint,
+    )
     rows = canvas.sprite(key, canvas.width, 1, lambda c: _draw_title(view, palette, c))
     canvas.blit(lay.title_y, 0, rows[0])
 
@@ -38,7 +47,7 @@ def _replay_title(
     """A replay's title line: that it is one, who played, how fast it runs, whether it is
     paused, the rules; the keys on the right."""
     y = lay.title_y
-    keys = _("Spc go on  Rt step  q quit") if bar.paused else _("Spc pause  Rt step  q quit")
+    keys = _("Spc go on  ? keys  q quit") if bar.paused else _("Spc pause  ? keys  q quit")
     x = canvas.put(y, 0, _(" REPLAY "), palette.title)
     state = f" x{bar.speed:g}  {bar.done}/{bar.total}"
     if bar.paused:
@@ -53,7 +62,7 @@ def _replay_title(
         x = canvas.put(y, x, canvas.clip(who, room), palette.plain)
     room = right - x - 4
     if room > 8:
-        canvas.put(y, x + 2, canvas.clip(short_line(view.rules, room, _), room), palette.hint)
+        canvas.put(y, x + 2, canvas.fit(room, _rule_line(view, room)), palette.hint)
     canvas.put(y, right, keys, palette.hint)
 
 
@@ -74,11 +83,23 @@ def _link_title(view: Scene, link: LinkBar, palette: Palette, canvas: Canvas, la
     x = canvas.put(y, x, delay, palette.hint)
     room = canvas.width - x - canvas.text_width(right) - 4
     if room > 8:
-        canvas.put(y, x + 2, canvas.clip(short_line(view.rules, room, _), room), palette.hint)
+        canvas.put(y, x + 2, canvas.fit(room, _rule_line(view, room)), palette.hint)
     canvas.put(y, canvas.width - canvas.text_width(right) - 1, right, palette.hint)
 
 
+def _rule_line(view: Scene, room: int) -> str:
+    """The rules in a line of at most ``room`` columns, with why the suits are letters if
+    the terminal chose that."""
+    if view.ascii_note is None:
+        return short_line(view.rules, room, _)
+    note = f"; {_(view.ascii_note)}"
+    line = short_line(view.rules, room - len(note), _)
+    return line + note if len(line) + len(note) <= room else short_line(view.rules, room, _)
+
+
 def _draw_title(view: Scene, palette: Palette, canvas: Canvas) -> None:
+    """The game's name, the rules, and the keys everyone has on the right: as many of the
+    keys as leave the rules room to be said whole (help always)."""
     keys = view.keymap
     parts = []
     for intent, what in (
@@ -89,11 +110,16 @@ def _draw_title(view: Scene, palette: Palette, canvas: Canvas) -> None:
         key = keys.key_for(intent)
         if key is not None:
             parts.append(f"{key_label(key)} {what}")
-    right = "  ".join(parts)
     x = canvas.put(0, 0, _(" STRESS "), palette.title)
-    room = canvas.width - x - canvas.text_width(right) - 3
+    whole = _rule_line(view, canvas.width)
+    right, room = "", canvas.width - x - 3
+    for count in range(len(parts), 0, -1):
+        right = "  ".join(parts[:count])
+        room = canvas.width - x - canvas.text_width(right) - 3
+        if canvas.text_width(whole) <= room:
+            break
     if room > 8:
-        canvas.put(0, x + 1, canvas.clip(short_line(view.rules, room, _), room), palette.hint)
+        canvas.put(0, x + 1, canvas.fit(room, _rule_line(view, room)), palette.hint)
     canvas.put(0, canvas.width - canvas.text_width(right) - 1, right, palette.hint)
 
 
@@ -112,9 +138,12 @@ def _card(
     top: Card | None,
     size: int,
     ascii_only: bool,
+    stack: bool = True,
 ) -> None:
-    """A pile drawn as its top card, with its ``size`` when it holds more (on a line of its
-    own, kept apart from the card, so that a growing pile draws no new card)."""
+    """A pile drawn as its top card; a stack in a row (``stack``: played whole) says how
+    many cards it holds, ``xN``, on a line of its own, kept apart from the card so that a
+    growing stack draws no new card. A play pile's size is said beside it, never on the
+    card: ``xN`` has that one meaning."""
     h, w = lay.card_h, lay.card_w
     if top is None:
         key: tuple[object, ...] = ("slot", h, w, palette.slot)
@@ -131,7 +160,7 @@ def _card(
             label, centre = rank_name(card.rank) + suit, suit
         key = ("card", h, w, face, style, label, centre)
         rows = canvas.sprite(key, w, h, lambda c: _draw_card(c, face, style, label, centre))
-        if size > 1:
+        if stack and size > 1:
             count = f"x{size}"
             line = canvas.sprite(
                 ("count", w, face, style, count),
@@ -210,7 +239,44 @@ def draw_player(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, play
         view.ascii,
     )
     canvas.piece(key, lambda: _player_row(view, palette, canvas, lay, player))
+    _refill_marks(view, palette, canvas, lay, player)
     _player_notice(view, palette, canvas, lay, player)
+
+
+def _refill_marks(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
+    """``new`` (a card from the draw pile into a gap) or ``+1`` (stacked onto a pile of its
+    rank) between a row pile's keys, for a moment after it happens."""
+    refills = view.notices.refills
+    if not refills:
+        return
+    y = lay.rows_y[player] + lay.card_h
+    for (who, pile), mark in refills.items():
+        if who != player or pile >= view.rules.row_size:
+            continue
+        left, right = (len(k) if k else 1 for k in view.keymap.pile_keys(player, pile))
+        inner = lay.card_w - left - right - 2
+        text = mark.text if inner >= len(mark.text) + 2 else "+"
+        if inner < len(text) + 2:
+            continue
+        x = lay.row_x + pile * (lay.card_w + lay.gap) + 1 + left + (inner - len(text)) // 2
+        canvas.put(y, x, text, palette.info)
+
+
+def _pile_marks(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> None:
+    """Who put the top card on each play pile (or ``flip``), beside it under its size, for a
+    moment after: so that both can follow a fast exchange."""
+    mid = lay.piles_y + lay.card_h // 2
+    for target, mark in enumerate(view.notices.piles):
+        if mark is None or view.seen.tops[target] is None:
+            continue
+        x = lay.pile_x[target]
+        room = x - 2 if target == 0 else canvas.width - x - lay.card_w - 2
+        text = canvas.clip(mark.text, max(0, room))
+        style = palette.info if mark.player is None else palette.names[mark.player]
+        if target == 0:
+            canvas.put(mid + 1, x - 2 - canvas.text_width(text), text, style)
+        else:
+            canvas.put(mid + 1, x + lay.card_w + 2, text, style)
 
 
 def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
@@ -326,23 +392,51 @@ def _draw_line(view: Scene, lay: Layout, player: int) -> str:
 
 
 def _player_notice(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
-    """What just happened to the player (a rejected play, a lockout, ready to flip)."""
-    seen = view.seen
+    """What just happened to the player, while it is true: a refused play, ready to flip;
+    during a lockout its reason and the time left."""
     notice = view.notices.player[player]
-    locked = seen.is_locked(player) and seen.phase is not Phase.ROUND_OVER
-    text = notice.text if notice is not None else ""
-    kind = notice.kind if notice is not None else None
-    if view.together[player]:
-        text, kind = _("together: the next pile goes with its equals"), "info"
-    if locked and _("locked out") not in text:
-        text = f"{text}  ({_('locked out')})" if text else _("locked out")
-    if text:
-        style = palette.warn
-        if kind is not None and not locked:
-            style = {"warn": palette.warn, "good": palette.good}.get(kind, palette.info)
-        canvas.put(
-            lay.notice_y[player], lay.row_x, canvas.clip(text, canvas.width - lay.row_x), style
-        )
+    if notice is not None and not notice.shown(view.seen.phase):
+        notice = None
+    left = lockout_left(view, player)
+    forms: list[str] = []
+    style = palette.warn
+    if left is not None:
+        tail = _("locked out {seconds}s").format(seconds=f"{left:.1f}")
+        if notice is not None:
+            forms = [f"{notice.text}; {tail}"]
+            if notice.short is not None:
+                forms.append(f"{notice.short}; {tail}")
+        forms.append(tail)
+    elif view.together[player]:
+        forms = [_("together: the next pile goes with its equals"), _("together")]
+        style = palette.info
+    elif notice is not None:
+        forms = [notice.text] if notice.short is None else [notice.text, notice.short]
+        style = {"warn": palette.warn, "good": palette.good}.get(notice.kind, palette.info)
+    if forms:
+        text = canvas.fit(canvas.width - lay.row_x, *forms)
+        canvas.put(lay.notice_y[player], lay.row_x, text, style)
+
+
+def lockout_left(view: Scene, player: int) -> float | None:
+    """The lockout's time left as shown, in tenths of a second rounded up (``None``: the
+    player is not locked out)."""
+    seen = view.seen
+    left = seen.sides[player].locked_until - view.now
+    if left <= 1e-9 or seen.phase is Phase.ROUND_OVER:
+        return None
+    return math.ceil(left * 10 - 1e-6) / 10
+
+
+def lockout_ticks(table: Table, now: float) -> float | None:
+    """The game time a lockout's time left, as shown, next changes (``None``: nobody is
+    locked out)."""
+    ticks = []
+    for player in table.game.state.players:
+        left = player.locked_until - now
+        if left > 1e-9:
+            ticks.append(player.locked_until - (math.ceil(left * 10 - 1e-6) - 1) / 10)
+    return min(ticks) if ticks else None
 
 
 def countdown_text(table: Table, now: float) -> str | None:
@@ -379,24 +473,49 @@ def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
     )
     key = ("play piles", lay, tops, view.ascii)
     canvas.piece(key, lambda: _play_piles(view, palette, canvas, lay))
+    _pile_marks(view, palette, canvas, lay)
     between_x = lay.pile_x[0] + lay.card_w
     between_w = lay.pile_x[1] - between_x
     count = countdown_text(view.table, view.now)
+    if view.resume_left is not None:
+        count = str(view.resume_left)
     if count is not None:
         canvas.put_centered(mid, between_x, between_w, count, palette.count)
     # The banner.
     headline = view.notices.headline
-    if seen.phase is Phase.STRESS:
+    if view.resume_left is not None:
+        text = canvas.fit(canvas.width, f"Play goes on in {view.resume_left}")
+        canvas.put_centered(lay.banner_y, 0, canvas.width, text, palette.count)
+    elif view.waiting is not None:
+        canvas.put_centered(lay.banner_y, 0, canvas.width, _start_line(view, canvas), palette.count)
+    elif seen.phase is Phase.STRESS:
         stress_keys = [key_label(k) for p in (0, 1) for k in view.keymap.keys_for(Intent.STRESS, p)]
         text = "  " + _("STRESS!") + "  "
         if stress_keys:
             text += _("first to hit {keys} wins").format(keys=_(" or ").join(stress_keys)) + "  "
+        text = canvas.fit(canvas.width, text, "  " + _("STRESS!") + "  ")
         canvas.put_centered(lay.banner_y, 0, canvas.width, text, palette.stress)
-    elif headline is not None:
+    elif headline is not None and headline.shown(seen.phase):
         style = {"warn": palette.warn, "good": palette.good}.get(headline.kind, palette.banner)
-        canvas.put_centered(lay.banner_y, 0, canvas.width, headline.text, style)
+        forms = [headline.text] if headline.short is None else [headline.text, headline.short]
+        text = canvas.fit(canvas.width, *forms)
+        canvas.put_centered(lay.banner_y, 0, canvas.width, text, style)
     elif seen.phase is Phase.WAITING_FLIP:
         canvas.put_centered(lay.banner_y, 0, canvas.width, _("New cards on three"), palette.banner)
+
+
+def _start_line(view: Scene, canvas: Canvas) -> str:
+    """Before a round starts: who the table waits for, and the key that says ready."""
+    assert view.waiting is not None
+    parts = []
+    for player, waiting in enumerate(view.waiting):
+        key = view.keymap.key_for(Intent.READY, player)
+        if key is None:
+            continue
+        name = view.names[player]
+        parts.append(f"{name}: press {key_label(key)}" if waiting else f"{name} is ready")
+    said = "   ".join(parts)
+    return canvas.fit(canvas.width, f"To start, press your ready key.   {said}", said)
 
 
 def _play_piles(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> None:
@@ -406,7 +525,7 @@ def _play_piles(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
     seen = view.seen
     for target, x in enumerate(lay.pile_x):
         top, count = seen.tops[target], seen.pile_sizes[target]
-        _card(canvas, palette, lay, y, x, top, count, view.ascii)
+        _card(canvas, palette, lay, y, x, top, count, view.ascii, stack=False)
         if top is None:
             continue
         size = ngettext("{count} card", "{count} cards", count).format(count=count)

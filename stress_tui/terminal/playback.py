@@ -33,7 +33,7 @@ from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import Controller, Handler, Host
 from stress_tui.terminal.keys import Binding, Intent, KeyMap, replay_keymap
 from stress_tui.terminal.lang import _
-from stress_tui.terminal.scene import ReplayBar, Result, Scene
+from stress_tui.terminal.scene import Overlay, ReplayBar, Result, Scene
 from stress_tui.terminal.screen import Screen
 from stress_tui.terminal.session import EXIT_QUIT
 
@@ -151,10 +151,32 @@ class ReplayHost(Host, Protocol):
     def step(self) -> None:
         """Pause, and apply the next recorded action."""
 
+    def step_back(self) -> None:
+        """Pause, and go back one recorded action."""
+
+    def change_speed(self, faster: bool) -> None:
+        """Play faster or slower, from now on."""
+
+
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 100.0)
+"""The speeds + and - go through (``--speed`` may start anywhere between)."""
+
+
+def next_speed(speed: float, faster: bool) -> float:
+    """The next speed up or down the ladder from ``speed`` (the same at either end).
+
+    >>> next_speed(1.0, True), next_speed(3.0, False), next_speed(100.0, True)
+    (2.0, 2.0, 100.0)
+    """
+    if faster:
+        return next((s for s in SPEEDS if s > speed + 1e-9), speed)
+    return next((s for s in reversed(SPEEDS) if s < speed - 1e-9), speed)
+
 
 class ReplayController(Controller):
-    """A replay's keys: Space pauses and goes on, Right steps, q or Esc leaves; only the
-    result covers the table (a paused replay is still watched)."""
+    """A replay's keys: Space pauses and goes on, Right and Left step, + and - change the
+    speed, ? shows the keys, q or Esc leaves; the help and the result cover the table (a
+    paused replay is still watched)."""
 
     host: ReplayHost
 
@@ -168,7 +190,32 @@ class ReplayController(Controller):
             Intent.CONFIRM: self.again,
             Intent.PAUSE: self.toggle_pause,
             Intent.STEP: self.step,
+            Intent.STEP_BACK: self.step_back,
+            Intent.FASTER: self.speed,
+            Intent.SLOWER: self.speed,
+            Intent.HELP: self.toggle_help,
         }
+
+    @property
+    def overlay(self) -> str | None:
+        if "help" in self.clock.paused:
+            return Overlay.HELP
+        return super().overlay
+
+    def toggle_help(self, binding: Binding, overlay: str | None) -> None:
+        if overlay == Overlay.HELP:
+            self.clock.unpause("help")
+        elif overlay is None:
+            self.clock.pause("help")
+        self.host.request_draw()
+
+    def step_back(self, binding: Binding, overlay: str | None) -> None:
+        if overlay is None:
+            self.host.step_back()
+
+    def speed(self, binding: Binding, overlay: str | None) -> None:
+        if overlay is None:
+            self.host.change_speed(binding.intent is Intent.FASTER)
 
     def leave(self, binding: Binding, overlay: str | None) -> None:
         self.host.finish(EXIT_QUIT)
@@ -187,7 +234,7 @@ class ReplayController(Controller):
         self.host.request_draw()
 
     def step(self, binding: Binding, overlay: str | None) -> None:
-        if self.result is None:
+        if overlay is None:
             self.host.step()
 
 
@@ -304,6 +351,38 @@ class ReplayApp(Screen):
             self.end()
         self.request_draw()
 
+    def step_back(self) -> None:
+        """Pause, and go back one recorded action: the round is played again from its start
+        to the action before (the engine is deterministic), the clock at that action's
+        time."""
+        back = len(self.playback.applied) - 1
+        self.clock.pause("pause")
+        if back < 0:
+            return
+        playback = Playback(self.replay)
+        playback.start()
+        self.notices.clear()
+        events: list[Event] = []
+        for _replayed in range(back):
+            events = playback.step()
+        self.playback = playback
+        self.table = playback.table
+        now = playback.applied[-1].time if playback.applied else self.table.game.state.time
+        self.clock.set(now)
+        self.notices.note(events, now, self.table.game)  # what the last action did
+        self.request_draw()
+
+    def change_speed(self, faster: bool) -> None:
+        """Play faster or slower from now on (the round's clock goes on from where it is)."""
+        now = self.clock.now()
+        self.clock.speed = next_speed(self.clock.speed, faster)
+        self.clock.set(now)
+        self.schedule()
+        self.request_draw()
+
+    def wants_count(self) -> bool:
+        return False  # nobody plays: a replay goes on at once
+
     # ------------------------------------------------------------------ drawing
 
     def view(self) -> Scene:
@@ -316,7 +395,7 @@ class ReplayApp(Screen):
         return self.frame_view(
             score=score,
             result=result,
-            seed=self.replay.seed,
+            seed=again if isinstance(again := self.replay.header.get("again"), str) else None,
             replay=ReplayBar(
                 self.clock.speed,
                 "pause" in self.clock.paused,

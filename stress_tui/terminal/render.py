@@ -1,4 +1,6 @@
-"""A frame of the table: the pieces, then the overlay over them, drawn from a ``Scene``.
+"""A frame of the table: the pieces, or the title and an overlay instead of them, drawn
+from a ``Scene``. An overlay (help, pause, the result) has the screen to itself, blank
+around its box, so that no part of the table shows through or beside it half cut.
 
 ``render`` draws on a canvas (``draw.canvas``) and returns the frame's rows of cells;
 ``draw.encode`` then turns the difference from the last frame into the text to write.
@@ -23,9 +25,10 @@ def render(view: Scene, palette: Palette, canvas: Canvas) -> Frame:
     if view.bottom == 0:  # seen from player 1's chair: their row at the bottom
         lay = flipped(lay)
     draw_title(view, palette, canvas, lay)
-    for player in (0, 1):
-        draw_player(view, palette, canvas, lay, player)
-    draw_middle(view, palette, canvas, lay)
+    if view.overlay is None:  # an overlay hides the table: nothing shows through its box
+        for player in (0, 1):
+            draw_player(view, palette, canvas, lay, player)
+        draw_middle(view, palette, canvas, lay)
     if view.overlay == Overlay.HELP:
         draw_help(view, palette, canvas)
     elif view.overlay == Overlay.PAUSE:

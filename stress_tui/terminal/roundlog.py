@@ -74,6 +74,8 @@ class RoundLog:
         """Says a problem with the files (on the banner line)."""
         self.table: Table | None = None
         """The round being logged."""
+        self.deal: str | None = None
+        """What ``--seed`` takes to deal the round again (kept in its replay)."""
         self.round_seed: int | None = None
         """The seed the round was dealt with (``None``: a position, not recorded)."""
         self.dealt: Game | None = None
@@ -109,9 +111,11 @@ class RoundLog:
         self.ended = None
         table.on_action = self.on_action
 
-    def start(self, round_number: int, score: tuple[int, int]) -> None:
-        """The round begins (its replay is opened at its first action)."""
+    def start(self, round_number: int, score: tuple[int, int], deal: str | None = None) -> None:
+        """The round begins (its replay is opened at its first action; ``deal``: the
+        ``--seed`` that deals it again, kept in the replay)."""
         self.round_number = round_number
+        self.deal = deal
         self.score = score
         self.recorder = None
 
@@ -147,6 +151,7 @@ class RoundLog:
                 self.round_number,
                 self.score,
                 daily=self.daily,
+                deal=self.deal,
             )
         except OSError as error:
             self.stop_recording(error)

@@ -81,6 +81,16 @@ class LinkBar:
     """What the panel's keys do."""
 
 
+def person_at_bottom(kinds: tuple[str, str]) -> int:
+    """Who sits at the bottom of a table at one keyboard: the person, against the computer
+    (in almost every card game on a screen you sit at the bottom); else player 2.
+
+    >>> person_at_bottom(("human", "bot:hard")), person_at_bottom(("human", "human"))
+    (0, 1)
+    """
+    return 0 if kinds[0] == "human" and kinds[1] != "human" else 1
+
+
 @dataclass
 class Scene:
     """Everything one frame shows; gathered by the app afresh for each frame, read by
@@ -104,10 +114,20 @@ class Scene:
     """``Overlay.HELP``, ``PAUSE``, ``RESULT`` or nothing."""
     result: Result | None = None
     """The round's end, for the result screen."""
-    seed: int | None = None
-    """The match's seed (shown on the result screen)."""
+    seed: str | None = None
+    """What ``--seed`` takes to deal the round again (``12``, ``12/3``: the match's seed and
+    the round), said on the result screen."""
     ascii: bool = False
     """Suits as letters."""
+    waiting: tuple[bool, bool] | None = None
+    """Before a round starts: which players the table waits for to say they are ready
+    (``None``: it has started)."""
+    resume_left: int | None = None
+    """The count before play goes on again after an interruption (3, 2, 1), if one runs."""
+    keyboard: str = "us"
+    """The keyboard the default keys are placed for (``keys.KEYBOARDS``)."""
+    ascii_note: str | None = None
+    """Why the suits are letters when the terminal chose it (said on the rule line)."""
     help_offset: int = 0
     """The first line of the help shown (it scrolls when it does not fit)."""
     replay: ReplayBar | None = None
@@ -116,7 +136,8 @@ class Scene:
     """A table across a network (``None``: at one keyboard)."""
     bottom: int = 1
     """The player whose row is drawn at the bottom (the joiner's screen draws player 1's
-    row, theirs, there)."""
+    row, theirs, there; a person against the computer sits there, whichever side they
+    play: ``person_at_bottom``)."""
     menu_keys: bool = True
     """Whether help and pause take their menu keys yet (a moment after they open)."""
     question: str | None = None
@@ -124,6 +145,10 @@ class Scene:
     together: tuple[bool, bool] = (False, False)
     """Each player's together key pressed: their next pile key lays the pile with its
     equals."""
+
+    def seat(self, player: int) -> str:
+        """Where a player sits on screen: ``top`` or ``bottom``."""
+        return "bottom" if player == self.bottom else "top"
 
     @property
     def game(self) -> Game:

@@ -45,12 +45,13 @@ from stress_tui.terminal.controller import Controller, TogetherKey
 from stress_tui.terminal.draw.canvas import Frame, FrameCanvas, RenderCache
 from stress_tui.terminal.draw.encode import encode
 from stress_tui.terminal.draw.palette import Palette
+from stress_tui.terminal.draw.theme import choose_theme, suits_encodable, terminal_encoding
 from stress_tui.terminal.keys import KeyMap
 from stress_tui.terminal.layout import Layout, drawn_area, layout
 from stress_tui.terminal.notices import Notice, Notices
-from stress_tui.terminal.pieces import countdown_ticks, warm_cards
+from stress_tui.terminal.pieces import countdown_ticks, lockout_ticks, warm_cards
 from stress_tui.terminal.render import render
-from stress_tui.terminal.scene import Scene
+from stress_tui.terminal.scene import Scene, person_at_bottom
 from stress_tui.terminal.session import (
     EXIT_SIGHUP,
     EXIT_SIGINT,
@@ -63,6 +64,13 @@ from stress_tui.terminal.session import (
 
 WARNING_SECONDS = 5.0
 """How long a warning (replays off, a broken record file) stays on the banner line."""
+
+RESUME_SECONDS = 1.5
+"""How long the visible count lasts before play goes on after a pause, the help, a
+suspended game or a window too small: nobody gets a head start."""
+
+ASCII_NOTE = "suits as letters"
+"""Said on the rule line when the terminal's character set has no suits."""
 
 CRASH_ENV = "STRESS_TUI_TEST_CRASH"
 
@@ -79,7 +87,14 @@ class Screen:
         self.settings = settings
         self.rules: Rules = settings.rules
         """The rules of the round on the table."""
+        self.colour = colour
+        """Whether colours may be used (not with ``NO_COLOR``)."""
         self.palette = Palette(term, colour=colour, four_colour=settings.four_colour)
+        """The styles (made again once the terminal has said its background)."""
+        self.ascii = settings.ascii if settings.ascii is not None else not suits_encodable()
+        """Suits as letters: asked for, or chosen because the terminal has no suits."""
+        self.ascii_note = ASCII_NOTE if settings.ascii is None and self.ascii else None
+        """Why the suits are letters, when the game chose it (said on the rule line)."""
         self.notices = Notices(settings.names)
         self.crash_on_key = os.environ.get(CRASH_ENV) == "1"
 
@@ -87,8 +102,10 @@ class Screen:
         self.done: asyncio.Future[int] | None = None
         self.table: Table
         """The round on the table (set by the subclass)."""
-        self.clock = Clock(self.loop_time, on_change=self.schedule)
+        self.clock = Clock(self.loop_time, on_change=self.schedule, on_resume=self.count_in)
         """The round's clock."""
+        self.resume_at: float | None = None
+        """When (on the loop's clock) the count before play goes on again ends."""
         self.session = Session(term)
         """The terminal: its modes, signals, keys and frames."""
         self.session.on_drained = self.drained
@@ -167,9 +184,12 @@ class Screen:
             names=self.settings.names,
             kinds=self.settings.players,
             overlay=self.controller.overlay,
-            ascii=self.settings.ascii,
+            ascii=self.ascii,
+            ascii_note=self.ascii_note,
+            keyboard=self.settings.keyboard,
+            resume_left=self.resume_left(),
             together=self.together.shown(),
-            **differing,
+            **{"bottom": person_at_bottom(self.settings.players), **differing},
         )
 
     def shut_down(self) -> None:
@@ -190,6 +210,7 @@ class Screen:
             *self.due_times(),
             countdown_ticks(self.table, now),
             self.notices.next_expiry(),
+            lockout_ticks(self.table, now),
         ]
         times += [p.locked_until for p in self.table.game.state.players if p.locked_until > now]
         due = [t for t in times if t is not None]
@@ -273,6 +294,15 @@ class Screen:
         if text and not self.session.write_frame(text):
             self.finish(EXIT_SIGHUP)
 
+    def choose_colours(self) -> None:
+        """With the terminal ours: the theme asked for, or the one for the terminal's
+        background (which it is asked for, at most ``theme.QUERY_SECONDS``)."""
+        theme, _ = choose_theme(self.settings.theme, self.term)
+        self.palette = Palette(
+            self.term, colour=self.colour, four_colour=self.settings.four_colour, theme=theme
+        )
+        self.session.encoding = terminal_encoding()
+
     def on_resize(self) -> None:
         """Lay the table out again for the terminal's size, pausing if it is too small."""
         self.measure()
@@ -303,7 +333,7 @@ class Screen:
         drawing, and set everything made so far aside from the garbage collector, whose
         full collections would otherwise walk it all in the middle of some key press."""
         cards = self.rules.spec.cards(self.rules.jokers)
-        warm_cards(self.cache, self.term.length, self.palette, lay, cards, self.settings.ascii)
+        warm_cards(self.cache, self.term.length, self.palette, lay, cards, self.ascii)
         if not gc.get_freeze_count():
             gc.collect()
             gc.freeze()
@@ -312,17 +342,56 @@ class Screen:
     # ------------------------------------------------------------------ the terminal
 
     def suspend(self) -> None:
-        """Ctrl-Z: restore the terminal, stop; on ``fg`` take it again and draw it all.
-        Where nothing would bring the game back, it says so and plays on."""
+        """Ctrl-Z: restore the terminal, stop; on ``fg`` take it again and draw it all,
+        paused: play goes on when a player says so (with a count)."""
         if not self.session.can_stop():
             self.warn(NO_SUSPEND)
             return
         self.clock.pause("suspend")
         self.session.suspend()
         # Here again after SIGCONT.
-        self.clock.unpause("suspend")
         self.resumed = True
+        self.back_from_suspend()
+        self.clock.unpause("suspend")
         self.on_resize()
+
+    def back_from_suspend(self) -> None:
+        """After ``fg``, before the clock would go on: what the screen shows (the game: its
+        pause box)."""
+
+    # ------------------------------------------------------------------ resuming
+
+    def count_in(self) -> bool:
+        """The clock would go again after an interruption (``clock.INTERRUPTIONS``): hold it for
+        a visible count first. Whether the count was started (else it goes at once)."""
+        if self.loop is None or not self.wants_count():
+            return False
+        self.resume_at = self.loop.time() + RESUME_SECONDS
+        token = self.resume_at
+        for tick in (0.5, 1.0):
+            self.loop.call_later(tick, self.guarded, self.request_draw)
+        self.loop.call_later(RESUME_SECONDS, self.guarded, self.counted_in, token)
+        self.request_draw()
+        return True
+
+    def wants_count(self) -> bool:
+        """Whether play going on now needs a count (a round under way, no result up)."""
+        return self.controller.result is None
+
+    def counted_in(self, token: float) -> None:
+        """The count is over: play goes on (unless another pause came meanwhile)."""
+        if self.resume_at != token:
+            return
+        self.resume_at = None
+        self.clock.unpause("resume")
+        self.request_draw()
+
+    def resume_left(self) -> int | None:
+        """The count before play goes on, as shown: 3, 2, 1 (``None``: no count)."""
+        if self.resume_at is None or self.loop is None or "resume" not in self.clock.paused:
+            return None
+        left = self.resume_at - self.loop.time()
+        return max(1, min(3, int(left / (RESUME_SECONDS / 3)) + 1))
 
     def on_continue(self) -> None:
         """SIGCONT: after our own stop, already handled; after a stop from outside
@@ -373,6 +442,7 @@ class Screen:
         reader: asyncio.Task[None] | None = None
         try:
             self.session.enter()
+            self.choose_colours()
             self.measure()
             self.begin_round()
             self.on_resize()

@@ -201,6 +201,8 @@ class Session:
         self.caught: list[signal.Signals] = []
         """The signals handled on the loop."""
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.encoding = "utf-8"
+        """The terminal's character set: text it cannot show is written as ``?``."""
         self.bytes_written = 0
         self.frames_written = 0
 
@@ -368,7 +370,7 @@ class Session:
     def write(self, text: str) -> bool:
         """Write ``text`` to the terminal without waiting for it; ``False`` if the terminal
         has gone."""
-        data = text.encode("utf-8")
+        data = text.encode(self.encoding, "replace")
         try:
             written = os.write(self.out_fd, data)
         except BlockingIOError:

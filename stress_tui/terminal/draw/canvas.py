@@ -204,6 +204,18 @@ class Canvas:
         text = self.clip(text, width)
         self.put(y, x + (width - self.text_width(text)) // 2, text, style)
 
+    def fit(self, width: int, *forms: str) -> str:
+        """The first of ``forms`` (the whole text, then shorter ways to say it) that fits in
+        ``width`` columns; failing all, the last with words dropped from its end until it
+        fits (never a word cut in two; ``""`` if not even its first word fits)."""
+        for text in forms:
+            if self.text_width(text) <= width:
+                return text
+        words = forms[-1].split(" ") if forms else []
+        while words and self.text_width(" ".join(words)) > width:
+            words.pop()
+        return " ".join(words).rstrip(" ,:;")
+
     def clip(self, text: str, width: int) -> str:
         """``text`` cut to ``width`` columns."""
         if self.text_width(text) <= width:

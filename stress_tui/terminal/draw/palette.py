@@ -1,97 +1,64 @@
 """The palette: the style of everything on screen, as SGR sequences, for one terminal and
-the player's choices (colour or not, two or four suit colours).
+the player's choices (the theme, colour or not, two or four suit colours).
+
+The styles come from one table of roles, the theme (``draw.theme``); the palette only picks
+each role's form for the terminal's number of colours.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
+
+from stress_tui.terminal.draw.theme import DARK, Theme, styles
 
 if TYPE_CHECKING:
     from blessed import Terminal
 
-_SGR = re.compile(r"\x1b\[([0-9;]*)m")
-
-
-def _style(term: Terminal, *parts: str) -> str:
-    """One SGR sequence that resets and then sets ``parts`` (when they are all SGR)."""
-    text = "".join(parts)
-    if not text:
-        return ""
-    params = []
-    pos = 0
-    for match in _SGR.finditer(text):
-        if match.start() != pos:
-            return term.normal + text
-        params.append(match.group(1) or "0")
-        pos = match.end()
-    if pos != len(text):
-        return term.normal + text
-    return "\x1b[0;" + ";".join(params) + "m"
-
 
 class Palette:
-    """The styles of everything on screen, for a terminal and the player's choices."""
+    """The styles of everything on screen, for a terminal, a theme and the player's
+    choices."""
 
-    def __init__(self, term: Terminal, colour: bool = True, four_colour: bool = False) -> None:
+    def __init__(
+        self,
+        term: Terminal,
+        colour: bool = True,
+        four_colour: bool = False,
+        theme: Theme = DARK,
+    ) -> None:
         colours = term.number_of_colors if colour else 0
         self.colour = colours >= 8
-        """Whether colours are used at all (not with ``NO_COLOR``)."""
-        s = term
-        bold, rev, dim = s.bold, s.reverse, s.dim
-
-        def fg(rich: int, basic: int) -> str:
-            return str(cast("Callable[[int], str]", s.color)(rich if colours >= 256 else basic))
-
-        def bg(rich: int, basic: int) -> str:
-            paint = cast("Callable[[int], str]", s.on_color)
-            return str(paint(rich if colours >= 256 else basic))
-
-        if self.colour:
-            face = bg(231, 7)
-            self.card_face = _style(s, face)
-            black = _style(s, fg(16, 0), face)
-            red = _style(s, fg(160, 1), face)
-            self.suit_styles = {
-                "S": black,
-                "H": red,
-                "C": _style(s, fg(28, 2), face) if four_colour else black,
-                "D": _style(s, fg(20, 4), face) if four_colour else red,
-            }
-            """Each suit's style on a card face, by the suit's letter (``S H C D``)."""
-            self.joker = _style(s, bold, fg(90, 5), face)
-            self.slot = _style(s, fg(242, 7))
-            self.title = _style(s, bold, rev)
-            self.names = (_style(s, bold, fg(45, 6)), _style(s, bold, fg(220, 3)))
-            self.hint = _style(s, fg(250, 7))
-            self.hint_key = _style(s, bold, fg(231, 7))
-            self.warn = _style(s, bold, fg(208, 3))
-            self.info = _style(s, fg(117, 6))
-            self.good = _style(s, bold, fg(120, 2))
-            self.banner = _style(s, bold)
-            self.stress = _style(s, bold, fg(231, 7), bg(160, 1))
-            self.count = _style(s, bold, fg(226, 3))
-            self.panel = _style(s, fg(231, 7), bg(24, 4))
-            self.panel_title = _style(s, bold, fg(226, 3), bg(24, 4))
-            self.panel_key = _style(s, bold, fg(231, 7), bg(24, 4))
-        else:
-            self.card_face = _style(s, rev)
-            card = _style(s, rev)
-            self.suit_styles = dict.fromkeys("SHCD", card)
-            self.joker = _style(s, bold, rev)
-            self.slot = _style(s, dim)
-            self.title = _style(s, bold, rev)
-            self.names = (_style(s, bold), _style(s, bold))
-            self.hint = ""
-            self.hint_key = _style(s, bold)
-            self.warn = _style(s, bold)
-            self.info = ""
-            self.good = _style(s, bold)
-            self.banner = _style(s, bold)
-            self.stress = _style(s, bold, rev)
-            self.count = _style(s, bold)
-            self.panel = _style(s, rev)
-            self.panel_title = _style(s, bold, rev)
-            self.panel_key = _style(s, bold, rev)
+        """Whether colours are used at all (not with ``NO_COLOR``, nor in a terminal of
+        fewer than 8)."""
+        self.theme = theme
+        """The table of roles the styles come from."""
+        self.colours = colours if self.colour else 0
+        """The colours used: 256 (or more), 16, 8, or 0 (attributes only)."""
+        role = styles(theme, self.colours)
+        self.roles = role
+        """Every role's style by name (``Theme.roles``)."""
+        self.card_face = role["card_face"]
+        black, red = role["black_suit"], role["red_suit"]
+        self.suit_styles = {
+            "S": black,
+            "H": red,
+            "C": role["clubs"] if four_colour else black,
+            "D": role["diamonds"] if four_colour else red,
+        }
+        """Each suit's style on a card face, by the suit's letter (``S H C D``)."""
+        self.joker = role["joker"]
+        self.slot = role["slot"]
+        self.title = role["title"]
+        self.names = (role["name1"], role["name2"])
+        self.hint = role["hint"]
+        self.hint_key = role["hint_key"]
+        self.warn = role["warn"]
+        self.info = role["info"]
+        self.good = role["good"]
+        self.banner = role["banner"]
+        self.stress = role["stress"]
+        self.count = role["count"]
+        self.panel = role["panel"]
+        self.panel_title = role["panel_title"]
+        self.panel_key = role["panel_key"]
         self.plain = ""

@@ -1,0 +1,249 @@
+"""The real game in a pseudo-terminal as players meet it on their terminals: a light
+background read as such and drawn with enough contrast, a C locale drawn in letters, fair
+starts and resumes, seeds that deal a round again, keys for other keyboards."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from stress_tui.terminal.layout import flipped, layout
+from tests.test_looks import low_contrast_cells
+from tests.tty import TtySession, say_ready
+
+SIZES = [(16, 60), (24, 80), (48, 160)]
+WHITE = (255, 255, 255)
+BLACK = (0, 0, 0)
+
+
+@contextmanager
+def game(
+    tmp_path: Path,
+    *args: str,
+    rows: int = 24,
+    cols: int = 80,
+    env: dict[str, str | None] | None = None,
+    background: tuple[int, int, int] | None = None,
+) -> Iterator[TtySession]:
+    full = {
+        "STRESS_TUI_CONFIG": str(tmp_path / "none.toml"),
+        "STRESS_TUI_DATA_DIR": str(tmp_path / "data"),
+        **(env or {}),
+    }
+    with TtySession(
+        args=["--seed", "12", *args], rows=rows, cols=cols, env=full, background=background
+    ) as s:
+        s.wait_for(lambda: "STRESS" in s.row(0), timeout=10, what="the first frame")
+        yield s
+
+
+def settle(s: TtySession, quiet: float = 0.3) -> None:
+    """Read until the program has written nothing for ``quiet`` seconds."""
+    last = time.monotonic()
+    while time.monotonic() - last < quiet:
+        if s.pump(0.05):
+            last = time.monotonic()
+
+
+def banner_row(s: TtySession) -> str:
+    lay = layout(s.cols, s.rows, 4)
+    assert lay is not None
+    return s.row(lay.banner_y)
+
+
+# ----------------------------------------------------------------------------- colours
+
+
+@pytest.mark.parametrize(("rows", "cols"), SIZES)
+@pytest.mark.parametrize("term", ["xterm-256color", "xterm"])
+def test_a_white_terminal_gets_the_light_theme_and_every_letter_reads(
+    tmp_path: Path, rows: int, cols: int, term: str
+) -> None:
+    with game(tmp_path, rows=rows, cols=cols, env={"TERM": term}, background=WHITE) as s:
+        say_ready(s)
+        s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip")
+        s.send("w")  # a misplay: a warning, a lockout
+        s.wait_text("locked out", timeout=2)
+        bad = low_contrast_cells(s.screen, light=True)
+        assert not bad, bad[:8]
+        s.send("?")
+        s.wait_text("Everyone", timeout=2)  # the help, over the table
+        settle(s)
+        assert not low_contrast_cells(s.screen, light=True)
+
+
+def test_a_black_terminal_keeps_the_dark_theme(tmp_path: Path) -> None:
+    with game(tmp_path, background=BLACK) as s:
+        say_ready(s)
+        s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip")
+        bad = low_contrast_cells(s.screen, light=False)
+        assert not bad, bad[:8]
+        # White card faces (colour 231), not the light theme's grey ones.
+        faces = {s.cell(y, x).bg for y in range(s.rows) for x in range(s.cols)}
+        assert "ffffff" in faces and "dadada" not in faces
+
+
+def test_the_theme_flag_wins_over_the_terminals_background(tmp_path: Path) -> None:
+    with game(tmp_path, "--theme", "dark", background=WHITE) as s:
+        settle(s)
+        faces = {s.cell(y, x).bg for y in range(s.rows) for x in range(s.cols)}
+        assert "dadada" not in faces
+    with game(tmp_path, "--theme", "high-contrast", background=BLACK) as s:
+        say_ready(s)
+        s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip")
+        for light in (True, False):  # it reads on either background
+            assert not low_contrast_cells(s.screen, light=light)
+
+
+def test_a_terminal_that_does_not_say_its_background_starts_at_once(tmp_path: Path) -> None:
+    start = time.monotonic()
+    with game(tmp_path) as s:  # pyte answers the cursor query, not the colour one
+        s.wait_text("press c", timeout=5)
+        assert time.monotonic() - start < 3.0
+        faces = {s.cell(y, x).bg for y in range(s.rows) for x in range(s.cols)}
+        assert "dadada" not in faces  # dark, the default
+
+
+# ----------------------------------------------------------------------------- characters
+
+
+@pytest.mark.parametrize("locale", [{"LC_ALL": "C"}, {"LANG": "en_US.ISO-8859-1", "LC_ALL": None}])
+def test_a_terminal_without_the_suits_gets_letters_and_is_told(
+    tmp_path: Path, locale: dict[str, str | None]
+) -> None:
+    with game(tmp_path, env={"LANG": None, **locale}) as s:
+        say_ready(s)
+        s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip")
+        text = s.text()
+        assert not set("♠♥♦♣") & set(text)
+        assert "10C" in text and "4H" in text  # the first flip, in letters
+        assert "suits as letters" in s.row(0)
+        assert b"\xe2" not in s.raw_log()  # nothing but ASCII written
+    with game(tmp_path, "--no-ascii", env={"LANG": None, "LC_ALL": "C"}) as s:
+        assert "suits as letters" not in s.row(0)  # asked for the symbols
+
+
+# ----------------------------------------------------------------------------- fair play
+
+
+@pytest.mark.parametrize(("rows", "cols"), SIZES)
+def test_a_round_starts_when_both_say_ready_then_counts(
+    tmp_path: Path, rows: int, cols: int
+) -> None:
+    with game(tmp_path, rows=rows, cols=cols) as s:
+        s.wait_text("Player 1: press c", timeout=3)
+        assert "Player 2: press ," in s.text()
+        s.send("q")  # a play key before the start does nothing
+        deadline = time.monotonic() + 1.6  # longer than the whole count to the flip
+        while time.monotonic() < deadline:
+            s.pump(0.05)
+        assert "1 card" not in s.text() and "1  2" not in s.text()
+        s.send("c")
+        s.wait_text("Player 1 is ready", timeout=2)
+        assert "Player 2: press ," in s.text()
+        s.send(",")
+        s.wait_text("New cards on three", timeout=2)
+        s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip after the count")
+
+
+def test_against_the_computer_you_alone_say_ready(tmp_path: Path) -> None:
+    with game(tmp_path, "--p2", "bot:expert") as s:
+        s.wait_text("You: press g", timeout=3)
+        assert "Computer" not in banner_row(s)
+        s.send("g")
+        s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip")
+
+
+@pytest.mark.parametrize(("rows", "cols"), SIZES)
+def test_play_goes_on_after_a_pause_only_after_a_count(
+    tmp_path: Path, rows: int, cols: int
+) -> None:
+    with game(tmp_path, rows=rows, cols=cols) as s:
+        say_ready(s)
+        s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip")
+        s.send("\x1b")
+        s.wait_text("Paused", timeout=2)
+        s.send("\r")
+        s.wait_text("Play goes on in 3", timeout=2)
+        s.send("w")  # too early: nothing happens during the count
+        s.wait_text("Play goes on in 1", timeout=2)
+        s.wait_for(lambda: "Play goes on" not in s.text(), timeout=2, what="the count over")
+        assert "locked out" not in s.text() and "2 on" not in s.text()
+
+
+# ----------------------------------------------------------------------------- seeds
+
+
+def top_cards(s: TtySession) -> list[str]:
+    lay = layout(s.cols, s.rows, 4)
+    assert lay is not None
+    return [s.row(lay.rows_y[p] + lay.card_h - 1) for p in (0, 1)]
+
+
+def test_the_seed_on_the_result_screen_deals_that_round_again(tmp_path: Path) -> None:
+    bots = ("--deck", "skat", "--wins", "2", "--p1", "bot:expert", "--p2", "bot:expert")
+    with game(tmp_path, *bots) as s:
+        s.wait_text("New cards on three", timeout=3)
+        first = top_cards(s)
+        s.wait_text("Enter: next round", timeout=60)
+        assert "--seed 12 deals this round again" in s.text()
+        s.send("\r")
+        s.wait_for(
+            lambda: "New cards on three" in s.text() and "Enter" not in s.text(),
+            timeout=3,
+            what="round 2 dealt",
+        )
+        second = top_cards(s)
+        assert second != first
+        s.wait_for(lambda: "Enter:" in s.text(), timeout=60, what="round 2's end")
+        said = re.search(r"--seed (\S+) deals this round again", s.text())
+        assert said is not None and said.group(1) == "12/2"
+    # That seed deals round 2 again, as the first round of a match.
+    with TtySession(
+        args=["--seed", "12/2", *bots],
+        env={
+            "STRESS_TUI_CONFIG": str(tmp_path / "none.toml"),
+            "STRESS_TUI_DATA_DIR": str(tmp_path / "d2"),
+        },
+    ) as s:
+        s.wait_text("New cards on three", timeout=10)
+        assert top_cards(s) == second
+
+
+def test_a_rematch_with_a_seed_deals_as_the_first_match(tmp_path: Path) -> None:
+    bots = ("--deck", "skat", "--wins", "1", "--p1", "bot:expert", "--p2", "bot:expert")
+    with game(tmp_path, *bots) as s:
+        s.wait_text("New cards on three", timeout=3)
+        first = top_cards(s)
+        s.wait_text("Enter: rematch", timeout=60)
+        s.send("\r")
+        s.wait_for(
+            lambda: "New cards on three" in s.text() and "Enter" not in s.text(),
+            timeout=3,
+            what="the rematch dealt",
+        )
+        assert top_cards(s) == first
+
+
+# ----------------------------------------------------------------------------- keyboards
+
+
+def test_a_german_keyboard_plays_with_its_own_key_right_of_l(tmp_path: Path) -> None:
+    with game(tmp_path, "--keyboard", "de", "--p2", "bot:easy") as s:
+        unturned = layout(s.cols, s.rows, 4)
+        assert unturned is not None
+        lay = flipped(unturned)  # the person at the bottom
+        s.wait_for(lambda: "ö>" in s.row(lay.hints_y[0]), timeout=3, what="the hints")
+        s.send("?")
+        s.wait_text("German, Austrian or Swiss QWERTZ", timeout=2)
+        assert "j k l ö" in s.text()
+        s.send("?")
+        say_ready(s)
+        s.wait_for(lambda: "4♥" in s.row(lay.piles_y), timeout=3, what="the flip")
+        s.send("ö")  # the 4th pile (4♣) onto the right pile (4♥): refused, but read
+        s.wait_for(lambda: "4 on 4" in s.row(lay.notice_y[0]), timeout=3, what="ö read as a play")
