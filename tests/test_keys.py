@@ -7,9 +7,9 @@ import io
 import pytest
 from blessed import Terminal
 
+from stress_tui.core.keyboards import KEYBOARDS
 from stress_tui.terminal.keys import (
     GLOBAL_BINDINGS,
-    KEYBOARDS,
     REQUIRED_ACTIONS,
     RESERVED_KEYS,
     SOLO_LAYOUT,

@@ -343,3 +343,11 @@ def test_x_n_is_a_stack_in_a_row_never_a_play_piles_size(
     assert "x3" not in middle and "3 cards" in middle  # the play pile: said beside it
     row = "\n".join(lines[lay.rows_y[0] : lay.rows_y[0] + lay.card_h])
     assert "x2" in row  # the stacked 2s
+
+
+def test_the_themes_asked_for_are_the_themes_there_are() -> None:
+    from stress_tui.core.settings import THEME_NAMES
+    from stress_tui.terminal.draw.theme import THEME_CHOICES, THEMES
+
+    assert THEME_NAMES == THEME_CHOICES
+    assert set(THEMES) == set(THEME_NAMES) - {"auto"}

@@ -27,6 +27,7 @@ HELP_TEXT = {
     "stress_tui.cli.main",
     "stress_tui.core",
     "stress_tui.core.cards",
+    "stress_tui.core.keyboards",
     "stress_tui.core.rules",
     "stress_tui.core.settings",
     "stress_tui.core.text",

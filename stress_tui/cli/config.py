@@ -29,7 +29,7 @@ from stress_tui.core.rules import (
     Rules,
     RulesError,
 )
-from stress_tui.core.settings import PLAYER_KINDS, Settings
+from stress_tui.core.settings import PLAYER_KINDS, THEME_NAMES, Settings
 from stress_tui.core.text import BadName, check_name, harmless
 from stress_tui.core.words import quoted, shown
 from stress_tui.storage.files import MiB, Missing, StorageError, read_regular
@@ -426,9 +426,7 @@ class _Reader:
                 raise self.unknown(key, known, "key")
             try:
                 if name == "theme":
-                    from stress_tui.terminal.draw.theme import THEME_CHOICES
-
-                    display[name] = choose(value, THEME_CHOICES, "a theme")
+                    display[name] = choose(value, THEME_NAMES, "a theme")
                 else:
                     display[name] = _yes_no(value)
             except BadValue as error:
@@ -437,7 +435,7 @@ class _Reader:
         return display
 
     def keyboard(self, value: object) -> str:
-        from stress_tui.terminal.keys import KEYBOARDS
+        from stress_tui.core.keyboards import KEYBOARDS
 
         key = ("keys", "keyboard")
         try:
@@ -486,8 +484,8 @@ def to_toml(settings: Settings, path: Path | None = None) -> str:
     following the deck (``--deck skat`` then still plays rows of three). The seed is not
     kept: it belongs to one launch.
     """
-    from stress_tui.terminal.draw.theme import THEME_CHOICES  # --print-config's alone
-    from stress_tui.terminal.keys import KEYBOARDS, settings_layout
+    from stress_tui.core.keyboards import KEYBOARDS
+    from stress_tui.terminal.keys import settings_layout  # --print-config's alone
 
     path = default_path() if path is None else path
     rules = settings.rules
@@ -523,7 +521,7 @@ def to_toml(settings: Settings, path: Path | None = None) -> str:
         f"p2 = {quoted(settings.players[1])}",
         "",
         "[display]",
-        f"theme = {quoted(settings.theme)}   # {', '.join(THEME_CHOICES)}",
+        f"theme = {quoted(settings.theme)}   # {', '.join(THEME_NAMES)}",
         *(
             ["# ascii = false   # true: letters; left out: letters where the terminal has no suits"]
             if settings.ascii is None

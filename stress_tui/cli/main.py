@@ -357,7 +357,7 @@ def add_player_flags(
         ).format(names=", ".join(Settings().names)),
     )
     if keys:
-        from stress_tui.terminal.keys import DEFAULT_KEYBOARD, KEYBOARDS
+        from stress_tui.core.keyboards import DEFAULT_KEYBOARD, KEYBOARDS
 
         boards = "; ".join(f"{board.name}: {board.title}" for board in KEYBOARDS.values())
         players.add_argument(
@@ -386,15 +386,15 @@ def _choose(text: str, choices: Iterable[str], what: str) -> str:
 def add_display_flags(parser: argparse._ActionsContainer, default: str = "") -> None:
     """Add ``--theme``, ``--ascii`` and ``--four-colour``; ``default`` says where their
     defaults come from, before the default itself."""
-    from stress_tui.terminal.draw.theme import THEME_CHOICES, THEMES
+    from stress_tui.core.settings import THEME_NAMES
 
-    themes = "; ".join(f"{theme.name}: {theme.summary}" for theme in THEMES.values())
     parser.add_argument(
         "--theme",
-        type=_type(lambda text: _choose(text, THEME_CHOICES, "a theme"), "theme"),
-        metavar="{" + ",".join(THEME_CHOICES) + "}",
-        help=f"the colours: auto asks the terminal for its background colour; {themes}; "
-        f"default: {default}auto",
+        type=_type(lambda text: _choose(text, THEME_NAMES, "a theme"), "theme"),
+        metavar="{" + ",".join(THEME_NAMES) + "}",
+        help="the colours: auto asks the terminal for its background colour; dark: for a "
+        "dark background; light: for a light one; high-contrast: the terminal's own "
+        f"colours, bold and reverse video; default: {default}auto",
     )
     parser.add_argument(
         "--ascii",

@@ -14,6 +14,11 @@ PLAYER_KINDS = ("human", "bot:easy", "bot:normal", "bot:hard", "bot:expert")
 """What may sit at each side of the table."""
 
 
+THEME_NAMES = ("auto", "dark", "light", "high-contrast")
+"""The colour themes a launch may ask for (``terminal/draw/theme.py`` has them; ``auto``:
+the one for the terminal's background)."""
+
+
 def default_names(players: tuple[str, str]) -> tuple[str, str]:
     """The names of players nobody named: ``You`` and ``Computer`` for a person against the
     computer, ``Player 1`` and ``Player 2`` otherwise.

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from stress_tui.core.keyboards import DEFAULT_KEYBOARD, KEYBOARDS, Keyboard
+
 if TYPE_CHECKING:
     from stress_tui.core.settings import Settings
 
@@ -540,60 +542,6 @@ LONG_ROW_LAYOUT: dict[str, dict[str, str]] = {
 free between the hands), player 2's the keys right of P and of the fourth pile's key."""
 
 
-@dataclass(frozen=True)
-class Keyboard:
-    """A national keyboard layout: what the keys where a US keyboard has the layouts' keys
-    type there. The layouts are drawn for the place of each key on the keyboard, so a
-    German or French player's fingers sit where a US player's do."""
-
-    name: str
-    """Its name for ``--keyboard`` and the config file (``us``, ``de``, ...)."""
-    title: str
-    """What it is, in a few words (for the help screen and ``--help``)."""
-    moved: Mapping[str, str | None] = field(default_factory=dict)
-    """US key -> the character the same key types here (``None``: nothing usable: a
-    dead key, or one that needs Shift); keys not named type what they type in the US."""
-
-    def translate(self, key: str) -> str | None:
-        """The key at the place of the US keyboard's ``key``, here."""
-        return self.moved.get(key, key)
-
-
-KEYBOARDS: dict[str, Keyboard] = {
-    board.name: board
-    for board in (
-        Keyboard("us", "US or UK QWERTY"),
-        Keyboard(
-            "de",
-            "German, Austrian or Swiss QWERTZ",
-            {";": "ö", "'": "ä", "[": "ü", "y": "z", "z": "y"},
-        ),
-        Keyboard("se", "Swedish or Finnish", {";": "ö", "'": "ä", "[": "å"}),
-        Keyboard("no", "Norwegian", {";": "ø", "'": "æ", "[": "å"}),
-        Keyboard("dk", "Danish", {";": "æ", "'": "ø", "[": "å"}),
-        Keyboard(
-            "fr",
-            "French or Belgian AZERTY",
-            {
-                "q": "a",
-                "a": "q",
-                "w": "z",
-                "z": "w",
-                ";": "m",
-                "m": ",",
-                ",": ";",
-                ".": ":",
-                "[": None,  # the circumflex: a dead key, which types nothing alone
-                "'": "ù",
-            },
-        ),
-    )
-}
-"""The keyboard layouts the default keys are given for, by name. The key right of L, which
-player 2 and a player alone use for their fourth pile, is ``;`` only on US keyboards (where
-German and Swedish ones have ``ö``, it would need Shift there); AZERTY moves Q, W, A, Z and
-the punctuation of the bottom row."""
-
 SOLO_LONG_ROW_LAYOUT: dict[str, str] = {
     **{f"left{i + 1}": key for i, key in enumerate("qwertyuio")},
     **{f"right{i + 1}": key for i, key in enumerate("asdfghjkl")},
@@ -604,9 +552,6 @@ SOLO_LONG_ROW_LAYOUT: dict[str, str] = {
 """One person against the computer with a row of five or more (up to nine): the upper letter
 row plays onto the left pile and the home row onto the right pile, both hands across the
 keyboard from left to right, as the piles lie; the thumb calls stress on the space bar."""
-
-DEFAULT_KEYBOARD = "us"
-"""The keyboard assumed when none is chosen."""
 
 
 def _translated(actions: Mapping[str, str], keyboard: Keyboard, row_size: int) -> dict[str, str]:

@@ -8,10 +8,11 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from stress_tui.core.keyboards import KEYBOARDS
 from stress_tui.core.rulestext import plain_words
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
-from stress_tui.terminal.keys import KEYBOARDS, Intent, key_label
+from stress_tui.terminal.keys import Intent, key_label
 from stress_tui.terminal.lang import N_, _, ngettext
 from stress_tui.terminal.layout import minimum_size
 from stress_tui.terminal.scene import Result, Scene

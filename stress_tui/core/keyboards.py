@@ -1,0 +1,69 @@
+"""Keyboard layouts: what the keys a US keyboard has in the places the default keys use
+type on other national keyboards, so that the keys can be put back under the same fingers.
+
+Pure data (the terminal's key map, ``terminal/keys.py``, is drawn from it; the command
+line names the layouts from it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Keyboard:
+    """A national keyboard layout: what the keys where a US keyboard has the layouts' keys
+    type there. The layouts are drawn for the place of each key on the keyboard, so a
+    German or French player's fingers sit where a US player's do."""
+
+    name: str
+    """Its name for ``--keyboard`` and the config file (``us``, ``de``, ...)."""
+    title: str
+    """What it is, in a few words (for the help screen and ``--help``)."""
+    moved: Mapping[str, str | None] = field(default_factory=dict)
+    """US key -> the character the same key types here (``None``: nothing usable: a
+    dead key, or one that needs Shift); keys not named type what they type in the US."""
+
+    def translate(self, key: str) -> str | None:
+        """The key at the place of the US keyboard's ``key``, here."""
+        return self.moved.get(key, key)
+
+
+KEYBOARDS: dict[str, Keyboard] = {
+    board.name: board
+    for board in (
+        Keyboard("us", "US or UK QWERTY"),
+        Keyboard(
+            "de",
+            "German, Austrian or Swiss QWERTZ",
+            {";": "ö", "'": "ä", "[": "ü", "y": "z", "z": "y"},
+        ),
+        Keyboard("se", "Swedish or Finnish", {";": "ö", "'": "ä", "[": "å"}),
+        Keyboard("no", "Norwegian", {";": "ø", "'": "æ", "[": "å"}),
+        Keyboard("dk", "Danish", {";": "æ", "'": "ø", "[": "å"}),
+        Keyboard(
+            "fr",
+            "French or Belgian AZERTY",
+            {
+                "q": "a",
+                "a": "q",
+                "w": "z",
+                "z": "w",
+                ";": "m",
+                "m": ",",
+                ",": ";",
+                ".": ":",
+                "[": None,  # the circumflex: a dead key, which types nothing alone
+                "'": "ù",
+            },
+        ),
+    )
+}
+"""The keyboard layouts the default keys are given for, by name. The key right of L, which
+player 2 and a player alone use for their fourth pile, is ``;`` only on US keyboards (where
+German and Swedish ones have ``ö``, it would need Shift there); AZERTY moves Q, W, A, Z and
+the punctuation of the bottom row."""
+
+DEFAULT_KEYBOARD = "us"
+"""The keyboard assumed when none is chosen."""
