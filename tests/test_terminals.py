@@ -167,7 +167,7 @@ def test_play_goes_on_after_a_pause_only_after_a_count(
         say_ready(s)
         s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip")
         s.send("\x1b")
-        s.wait_text("Paused", timeout=2)
+        s.wait_text("Esc or Enter: play on", timeout=2)  # the box takes its keys
         s.send("\r")
         s.wait_text("Play goes on in 3", timeout=2)
         s.send("w")  # too early: nothing happens during the count
