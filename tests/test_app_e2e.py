@@ -299,7 +299,7 @@ def test_a_round_ends_and_the_result_screen_offers_a_rematch(data_dir: Path) -> 
         assert not (data_dir / "replays").exists() and not (data_dir / "record.sqlite").exists()
         s.send("\r")
         s.wait_for(
-            lambda: "wins 0/1" in s.row(LAY.rows_y[0] + 1) and "press c" in banner(s),
+            lambda: "wins 0/1" in s.row(LAY.rows_y[0] + 1) and "press c" in notice(s, 0),
             timeout=2,
             what="a new deal, waiting for both players",
         )

@@ -136,16 +136,19 @@ def test_a_round_starts_when_both_say_ready_then_counts(
     tmp_path: Path, rows: int, cols: int
 ) -> None:
     with game(tmp_path, rows=rows, cols=cols) as s:
-        s.wait_text("Player 1: press c", timeout=3)
-        assert "Player 2: press ," in s.text()
+        lay = layout(cols, rows, 4)
+        assert lay is not None
+        s.wait_text("press c when ready", timeout=3, row=lay.notice_y[0])
+        assert "press , when ready" in s.row(lay.notice_y[1])
+        assert "both press their ready keys" in s.row(lay.banner_y) or cols < 80
         s.send("q")  # a play key before the start does nothing
         deadline = time.monotonic() + 1.6  # longer than the whole count to the flip
         while time.monotonic() < deadline:
             s.pump(0.05)
         assert "1 card" not in s.text() and "1  2" not in s.text()
         s.send("c")
-        s.wait_text("Player 1 is ready", timeout=2)
-        assert "Player 2: press ," in s.text()
+        s.wait_text("ready: waiting for Player 2", timeout=2, row=lay.notice_y[0])
+        assert "press , when ready" in s.row(lay.notice_y[1])
         s.send(",")
         s.wait_text("New cards on three", timeout=2)
         s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip after the count")
@@ -153,8 +156,8 @@ def test_a_round_starts_when_both_say_ready_then_counts(
 
 def test_against_the_computer_you_alone_say_ready(tmp_path: Path) -> None:
     with game(tmp_path, "--p2", "bot:expert") as s:
-        s.wait_text("You: press g", timeout=3)
-        assert "Computer" not in banner_row(s)
+        s.wait_text("press g when ready", timeout=3)
+        assert "you press your ready key" in banner_row(s)
         s.send("g")
         s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip")
 
@@ -180,6 +183,8 @@ def test_play_goes_on_after_a_pause_only_after_a_count(
 
 
 def top_cards(s: TtySession) -> list[str]:
+    """Each row's cards (their bottom lines), once the frame is all drawn."""
+    settle(s, 0.15)
     lay = layout(s.cols, s.rows, 4)
     assert lay is not None
     return [s.row(lay.rows_y[p] + lay.card_h - 1) for p in (0, 1)]

@@ -483,16 +483,26 @@ class TtySession:
 
 # -- stress-tui ----------------------------------------------------------------------------------
 
-_READY_KEY = re.compile(r": press (\S+)")
+_READY_KEY = re.compile(r"press (\S+) when ready")
 
 
 def say_ready(s: TtySession, timeout: float = 5.0) -> None:
-    """A stress-tui round waits for the people at the table to say they are ready (its
-    banner: ``Ann: press c   Bob: press ,``): press every ready key it asks for, and wait
-    until the round has started. Nothing to do where computers play alone."""
+    """A stress-tui round waits for the people at the table to say they are ready (beside
+    each person's row: ``press c when ready``): press every ready key it asks for, and
+    wait until the round has started. Nothing to do where computers play alone."""
     s.wait_for(lambda: _READY_KEY.search(s.text()) is not None, timeout, "the ready banner")
-    s.send("".join(_READY_KEY.findall(s.text())))
-    s.wait_for(lambda: _READY_KEY.search(s.text()) is None, timeout, "the round to start")
+    sent: set[str] = set()
+
+    def started() -> bool:
+        asked = set(_READY_KEY.findall(s.text()))
+        if not asked:
+            return True
+        if asked - sent:  # a frame may come in parts: each key as its line shows
+            s.send("".join(sorted(asked - sent)))
+            sent.update(asked)
+        return False
+
+    s.wait_for(started, timeout, "the round to start")
 
 
 def has_people(args: Sequence[str]) -> bool:

@@ -400,7 +400,10 @@ def _player_notice(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, p
     left = lockout_left(view, player)
     forms: list[str] = []
     style = palette.warn
-    if left is not None:
+    start = _start_notice(view, player)
+    if start is not None:
+        forms, style = list(start), palette.count
+    elif left is not None:
         tail = _("locked out {seconds}s").format(seconds=f"{left:.1f}")
         if notice is not None:
             forms = [f"{notice.text}; {tail}"]
@@ -486,7 +489,7 @@ def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
     if view.resume_left is not None:
         text = canvas.fit(canvas.width, f"Play goes on in {view.resume_left}")
         canvas.put_centered(lay.banner_y, 0, canvas.width, text, palette.count)
-    elif view.waiting is not None:
+    elif view.waiting is not None and (headline is None or not headline.shown(seen.phase)):
         canvas.put_centered(lay.banner_y, 0, canvas.width, _start_line(view, canvas), palette.count)
     elif seen.phase is Phase.STRESS:
         stress_keys = [key_label(k) for p in (0, 1) for k in view.keymap.keys_for(Intent.STRESS, p)]
@@ -505,17 +508,31 @@ def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
 
 
 def _start_line(view: Scene, canvas: Canvas) -> str:
-    """Before a round starts: who the table waits for, and the key that says ready."""
+    """Before a round starts, on the banner: that it waits for the people at the table
+    (each one's key is beside their row: ``_start_notice``)."""
     assert view.waiting is not None
-    parts = []
-    for player, waiting in enumerate(view.waiting):
-        key = view.keymap.key_for(Intent.READY, player)
-        if key is None:
-            continue
-        name = view.names[player]
-        parts.append(f"{name}: press {key_label(key)}" if waiting else f"{name} is ready")
-    said = "   ".join(parts)
-    return canvas.fit(canvas.width, f"To start, press your ready key.   {said}", said)
+    people = sum(view.keymap.has_player(p) for p in (0, 1))
+    if people < 2:
+        whole = "The round starts when you press your ready key"
+    else:
+        whole = "The round starts when both press their ready keys"
+    return canvas.fit(canvas.width, whole, "Press your ready key to start")
+
+
+def _start_notice(view: Scene, player: int) -> tuple[str, ...] | None:
+    """Before a round starts, beside a person's row: their ready key, or that they are
+    ready (and who is still awaited)."""
+    if view.waiting is None:
+        return None
+    key = view.keymap.key_for(Intent.READY, player)
+    if key is None:
+        return None
+    if view.waiting[player]:
+        return (f"press {key_label(key)} when ready", f"press {key_label(key)} when ready")
+    other = 1 - player
+    if view.waiting[other]:
+        return (f"ready: waiting for {view.names[other]}", "ready")
+    return ("ready",)
 
 
 def _play_piles(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> None:
