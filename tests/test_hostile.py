@@ -24,7 +24,7 @@ import tests.test_replay
 from stress_tui.core.rules import Rules
 from stress_tui.storage.record import count_round
 from tests.test_stats import won_by
-from tests.tty import TtySession, restore_problems, restored
+from tests.tty import TtySession, restore_problems, restored, say_ready
 
 REPO = Path(__file__).resolve().parents[1]
 NO_CONFIG = "/nonexistent/stress-tui-tests/config.toml"
@@ -334,6 +334,7 @@ def test_a_fifo_as_the_record_never_hangs_the_game(tmp_path: Path, name: str) ->
     os.mkfifo(data / name)
     env = {"STRESS_TUI_DATA_DIR": str(data), "STRESS_TUI_CONFIG": NO_CONFIG}
     with TtySession(args=["--seed", "12"], env=env) as s:
+        say_ready(s)  # the record is first read when the round's first action is kept
         s.wait_text("The record file cannot be read", timeout=10)
         s.send("\x03")
         assert s.wait_exit() == 130
@@ -460,6 +461,7 @@ def test_a_data_folder_that_is_a_file_is_said_so(tmp_path: Path) -> None:
     blocker.write_text("not a folder\n")
     env = {"STRESS_TUI_DATA_DIR": str(blocker), "STRESS_TUI_CONFIG": NO_CONFIG}
     with TtySession(args=["--seed", "12"], env=env, cols=250) as s:
+        say_ready(s)  # the replay is first written when the round's first action is kept
         s.wait_text("Not recording replays", timeout=10)
         assert f"({blocker} is a file, where a folder should be)" in s.text(), s.text()
         assert "file exists" not in s.text()

@@ -25,7 +25,7 @@ from tests.test_app_e2e import (  # noqa: F401 (data_dir: a fixture)
     game,
     wait_flip,
 )
-from tests.tty import TtySession, restore_problems, restored
+from tests.tty import TtySession, restore_problems, restored, say_ready
 
 QUERIES = re.compile(rb"\x1b\[6n|\x1bP\+q|\x1b\[>q|\x1b\[\?u|\$p")
 """What blessed and the game ask a terminal: the cursor position, XTGETTCAP, XTVERSION,
@@ -207,6 +207,7 @@ def test_a_terminal_left_non_blocking_that_stops_reading_plays_on() -> None:
             s.child.setwinsize(s.rows, s.cols)
         assert s.exit_code is None, "the game ended"
         settle(s)  # reading again: the frame that waited comes
+        say_ready(s)  # the round starts when both players say so
         s.wait_for(lambda: "10♣" in s.text(), timeout=3, what="the flip, on time")
         settle(s)
         shown = s.screen.display[:]
