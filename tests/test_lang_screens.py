@@ -65,6 +65,11 @@ def test_every_screen_fits_whole_in_the_language(
         wait_whole(s, _("help"), _("quit"), *FACES[code])
         wait_whole(s, _("wins {won}/{needed}").format(won=0, needed=1))
         wait_whole(s, _("stress"), _("ready"))
+        # The round waits for both to say ready (beside each row, in the language).
+        wait_whole(s, _("press {key} when ready").format(key="c"))
+        s.send("c,")
+        waiting = _("press {key} when ready").format(key=",")
+        s.wait_for(lambda: waiting not in s.text(), timeout=5, what="the round started")
         # The help screen, then back.
         s.send("?")
         wait_whole(s, _("Everyone"), _("Paused.  ? or Esc: back to the game"))
@@ -77,6 +82,9 @@ def test_every_screen_fits_whole_in_the_language(
         s.send("\r")
         going = _("Esc or Enter: play on    ?: help    q: quit")
         s.wait_for(lambda: not on_one_row(s, going), timeout=5, what="the round on")
+        # Play goes on after a count, said in the language.
+        counting = _("Play goes on in {count}").split("{")[0]
+        s.wait_for(lambda: counting not in s.text(), timeout=5, what="the count over")
         # The last card: the result, with its statistics where the window is tall enough.
         s.send("q")
         wait_whole(s, _("{name} wins the match!").format(name="Player 1"), _("Enter: rematch"))

@@ -48,15 +48,17 @@ def short_line(rules: Rules, width: int = SHORT_WIDTH, _: Say = N_) -> str:
         line = ", ".join(part[form] for part in parts)
         if len(line) <= width:
             return line
-    # Still too long: keep the deck, the row and the match length, then as many of the
-    # others as fit, and say there is more.
+    # Still too long: keep the deck, the match length and the row, then as many of the
+    # others as fit, and say there is more (a part that does not fit is left out, not
+    # cut, and a shorter one after it may still fit).
     shorts = [part[1] for part in parts]
+    first = [*first[:1], *first[-1:], *first[1:-1]] if len(first) > 1 else first
     order = first + [i for i in range(len(shorts)) if i not in first]
     kept: set[int] = set()
     for i in order:
         trial = sorted({*kept, i})
         if len(", ".join([*(shorts[j] for j in trial), "..."])) > width:
-            break
+            continue
         kept.add(i)
     if not kept:
         return shorts[0][:width]

@@ -108,20 +108,20 @@ def _player_keys_lines(view: Scene, player: int) -> list[tuple[str, str]]:
 def _replay_help_lines(view: Scene) -> list[tuple[str, str]]:
     """The replay viewer's keys, one intent a line, from its key map."""
     keys = view.keymap
-    lines: list[tuple[str, str]] = [("Watching a replay", "title")]
+    lines: list[tuple[str, str]] = [(_("Watching a replay"), "title")]
     for intent, what in (
-        (Intent.PAUSE, "pause, and go on"),
-        (Intent.STEP, "one action on (paused)"),
-        (Intent.STEP_BACK, "one action back (paused)"),
-        (Intent.FASTER, "faster"),
-        (Intent.SLOWER, "slower"),
-        (Intent.HELP, "these keys, and back"),
-        (Intent.MENU_QUIT, "leave"),
-        (Intent.CONFIRM, "watch it again (at the end)"),
+        (Intent.PAUSE, _("pause, and go on")),
+        (Intent.STEP, _("one action on (paused)")),
+        (Intent.STEP_BACK, _("one action back (paused)")),
+        (Intent.FASTER, _("faster")),
+        (Intent.SLOWER, _("slower")),
+        (Intent.HELP, _("these keys, and back")),
+        (Intent.MENU_QUIT, _("leave")),
+        (Intent.CONFIRM, _("watch it again (at the end)")),
     ):
         found = keys.keys_for(intent)
         if found:
-            names = " or ".join(key_label(k) for k in found)
+            names = _(" or ").join(key_label(k) for k in found)
             lines.append((f"  {names}: {what}", ""))
     return lines
 

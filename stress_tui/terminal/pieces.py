@@ -98,8 +98,8 @@ def _rule_line(view: Scene, room: int) -> str:
 
 
 def _draw_title(view: Scene, palette: Palette, canvas: Canvas) -> None:
-    """The game's name, the rules, and the keys everyone has on the right: as many of the
-    keys as leave the rules room to be said whole (help always)."""
+    """The game's name, the rules (in short forms where the line is narrow, never cut
+    mid-word), and the keys everyone has on the right."""
     keys = view.keymap
     parts = []
     for intent, what in (
@@ -110,15 +110,10 @@ def _draw_title(view: Scene, palette: Palette, canvas: Canvas) -> None:
         key = keys.key_for(intent)
         if key is not None:
             parts.append(f"{key_label(key)} {what}")
+    right = "  ".join(parts)
     x = canvas.put(0, 0, _(" STRESS "), palette.title)
-    whole = _rule_line(view, canvas.width)
-    right, room = "", canvas.width - x - 3
-    for count in range(len(parts), 0, -1):
-        right = "  ".join(parts[:count])
-        room = canvas.width - x - canvas.text_width(right) - 3
-        if canvas.text_width(whole) <= room:
-            break
-    if room > 8:
+    room = canvas.width - x - canvas.text_width(right) - 3
+    if room > 8:  # the rules said short rather than cut (the match length kept)
         canvas.put(0, x + 1, canvas.fit(room, _rule_line(view, room)), palette.hint)
     canvas.put(0, canvas.width - canvas.text_width(right) - 1, right, palette.hint)
 
@@ -487,7 +482,7 @@ def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
     # The banner.
     headline = view.notices.headline
     if view.resume_left is not None:
-        text = canvas.fit(canvas.width, f"Play goes on in {view.resume_left}")
+        text = canvas.fit(canvas.width, _("Play goes on in {count}").format(count=view.resume_left))
         canvas.put_centered(lay.banner_y, 0, canvas.width, text, palette.count)
     elif view.waiting is not None and (headline is None or not headline.shown(seen.phase)):
         canvas.put_centered(lay.banner_y, 0, canvas.width, _start_line(view, canvas), palette.count)
@@ -513,10 +508,10 @@ def _start_line(view: Scene, canvas: Canvas) -> str:
     assert view.waiting is not None
     people = sum(view.keymap.has_player(p) for p in (0, 1))
     if people < 2:
-        whole = "The round starts when you press your ready key"
+        whole = _("The round starts when you press your ready key")
     else:
-        whole = "The round starts when both press their ready keys"
-    return canvas.fit(canvas.width, whole, "Press your ready key to start")
+        whole = _("The round starts when both press their ready keys")
+    return canvas.fit(canvas.width, whole, _("Press your ready key to start"))
 
 
 def _start_notice(view: Scene, player: int) -> tuple[str, ...] | None:
@@ -528,11 +523,11 @@ def _start_notice(view: Scene, player: int) -> tuple[str, ...] | None:
     if key is None:
         return None
     if view.waiting[player]:
-        return (f"press {key_label(key)} when ready", f"press {key_label(key)} when ready")
+        return (_("press {key} when ready").format(key=key_label(key)),)
     other = 1 - player
     if view.waiting[other]:
-        return (f"ready: waiting for {view.names[other]}", "ready")
-    return ("ready",)
+        return (_("ready: waiting for {name}").format(name=view.names[other]), _("ready"))
+    return (_("ready"),)
 
 
 def _play_piles(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> None:

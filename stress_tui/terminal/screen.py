@@ -47,6 +47,7 @@ from stress_tui.terminal.draw.encode import encode
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.draw.theme import choose_theme, suits_encodable, terminal_encoding
 from stress_tui.terminal.keys import KeyMap
+from stress_tui.terminal.lang import N_
 from stress_tui.terminal.layout import Layout, drawn_area, layout
 from stress_tui.terminal.notices import Notice, Notices
 from stress_tui.terminal.pieces import countdown_ticks, lockout_ticks, warm_cards
@@ -69,7 +70,7 @@ RESUME_SECONDS = 1.5
 """How long the visible count lasts before play goes on after a pause, the help, a
 suspended game or a window too small: nobody gets a head start."""
 
-ASCII_NOTE = "suits as letters"
+ASCII_NOTE = N_("suits as letters")
 """Said on the rule line when the terminal's character set has no suits."""
 
 CRASH_ENV = "STRESS_TUI_TEST_CRASH"
