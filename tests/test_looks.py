@@ -12,7 +12,6 @@ import pytest
 from blessed import Terminal
 
 from stress_tui.core.engine import Game, Play, ReadyToFlip, StopStress
-from stress_tui.core.notation import parse_position
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
 from stress_tui.terminal.draw.canvas import Canvas, Frame, plain_lines
@@ -27,11 +26,12 @@ from stress_tui.terminal.draw.theme import (
     contrast_ratio,
     xterm_rgb,
 )
-from stress_tui.terminal.keys import default_keymap
 from stress_tui.terminal.layout import flipped, layout
 from stress_tui.terminal.notices import Notices
 from stress_tui.terminal.render import render
 from stress_tui.terminal.scene import Overlay, Result, Scene
+from tests.test_render import table_at as render_table_at
+from tests.test_render import view_of
 
 SIZES = [(60, 16), (80, 24), (160, 48)]
 
@@ -49,20 +49,7 @@ def term() -> Terminal:
 
 
 def table_at(text: str = PLAYING) -> Table:
-    table = Table(Game(parse_position(text), random.Random(1)))
-    table.start(table.game.state.time)
-    return table
-
-
-def view_of(table: Table, **kw: object) -> Scene:
-    fields: dict[str, object] = {
-        "table": table,
-        "now": table.game.state.time,
-        "keymap": default_keymap(),
-        "notices": Notices(),
-    }
-    fields.update(kw)
-    return Scene(**fields)  # type: ignore[arg-type]
+    return render_table_at(text)
 
 
 def draw(
