@@ -364,8 +364,10 @@ def add_player_flags(
             "--keyboard",
             type=_type(lambda text: _choose(text, KEYBOARDS, "a keyboard"), "keyboard"),
             metavar="{" + ",".join(KEYBOARDS) + "}",
-            help=f"the keyboard the keys are placed for ({boards}); default: the config "
-            f"file's, else {DEFAULT_KEYBOARD}",
+            help=_(
+                "the keyboard the keys are placed for ({keyboards}); default: the config "
+                "file's, else {default}"
+            ).format(keyboards=boards, default=DEFAULT_KEYBOARD),
         )
         players.add_argument(
             "--keys",
@@ -383,29 +385,35 @@ def _choose(text: str, choices: Iterable[str], what: str) -> str:
     return choose(text, choices, what)
 
 
-def add_display_flags(parser: argparse._ActionsContainer, default: str = "") -> None:
-    """Add ``--theme``, ``--ascii`` and ``--four-colour``; ``default`` says where their
-    defaults come from, before the default itself."""
+def add_display_flags(parser: argparse._ActionsContainer, from_config: bool = False) -> None:
+    """Add ``--theme``, ``--ascii`` and ``--four-colour``; ``from_config``: their defaults
+    come from the config file first (said so)."""
     from stress_tui.core.settings import THEME_NAMES
 
+    config = _("the config file's, else ") if from_config else ""
     parser.add_argument(
         "--theme",
         type=_type(lambda text: _choose(text, THEME_NAMES, "a theme"), "theme"),
         metavar="{" + ",".join(THEME_NAMES) + "}",
-        help="the colours: auto asks the terminal for its background colour; dark: for a "
-        "dark background; light: for a light one; high-contrast: the terminal's own "
-        f"colours, bold and reverse video; default: {default}auto",
+        help=_(
+            "the colours: auto asks the terminal for its background colour; dark: for a "
+            "dark background; light: for a light one; high-contrast: the terminal's own "
+            "colours, bold and reverse video; default: {default}"
+        ).format(default=config + "auto"),
     )
     parser.add_argument(
         "--ascii",
         action=argparse.BooleanOptionalAction,
-        help="draw suits as letters (C D H S); --no-ascii draws the symbols; default: "
-        f"{default}letters where the terminal's character set has no suits",
+        help=_(
+            "draw suits as letters (C D H S); --no-ascii draws the symbols; default: {default}"
+        ).format(default=config + _("letters where the terminal's character set has no suits")),
     )
     parser.add_argument(
         "--four-colour",
         action=argparse.BooleanOptionalAction,
-        help=f"a four-colour deck: clubs green and diamonds blue; default: {default}off",
+        help=_("a four-colour deck: clubs green and diamonds blue; default: {default}").format(
+            default=config + _("off")
+        ),
     )
 
 
@@ -665,7 +673,7 @@ _MAKERS: dict[str, Callable[[Any], argparse.ArgumentParser]] = {
 
 
 def _display_flags(parser: argparse.ArgumentParser) -> None:
-    add_display_flags(parser, "the config file's, else ")
+    add_display_flags(parser, from_config=True)
     _add_lang_flag(parser, top=False)
 
 
