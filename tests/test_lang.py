@@ -277,3 +277,21 @@ def test_a_config_error_is_said_in_the_language(
     config.write_text("namez = 1\n", encoding="utf-8")
     assert main(["--lang", "sv", "--print-config"]) == 2
     assert "namez: okänd nyckel (menade du names? kända: " in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["sim", "--lang", "de", "--help"],
+            "Ganze Runden zwischen Computern auf einer virtuellen Uhr",
+        ),
+        (["daily", "--lang", "sv", "--help"], "Spela dagens giv"),
+        (["host", "--lang", "de", "--help"], "der Port zum Lauschen; Standard: 7325"),
+    ],
+)
+def test_each_command_has_its_help_in_the_language(
+    args: list[str], said: str, capsys: pytest.CaptureFixture[str], speaking: None
+) -> None:
+    assert main(args) == 0
+    assert said in " ".join(capsys.readouterr().out.split())

@@ -528,11 +528,13 @@ def _sim_parser(commands: Any) -> argparse.ArgumentParser:
     sim = _add_command(
         commands,
         "sim",
-        help="play bots against each other without a screen and print statistics",
+        help=_("play bots against each other without a screen and print statistics"),
         usage=f"{PROG} sim [OPTION...]",
-        description="Play whole rounds between bots on a virtual clock, as fast as the "
-        "machine allows, and print statistics. House rules come from the flags and the "
-        "config file as for a game.",
+        description=_(
+            "Play whole rounds between bots on a virtual clock, as fast as the "
+            "machine allows, and print statistics. House rules come from the flags and the "
+            "config file as for a game."
+        ),
     )
     add_rule_flags(sim)
     add_player_flags(sim, default_kind=SIM_DEFAULT_PLAYER)
@@ -543,28 +545,32 @@ def _sim_parser(commands: Any) -> argparse.ArgumentParser:
         type=_type(_positive, "games"),
         metavar="N",
         default=100,
-        help="rounds to play; default: 100",
+        help=_("rounds to play; default: 100"),
     )
     run.add_argument(
         "--json",
         action="store_true",
         default=False,
-        help="print one JSON object instead of a table",
+        help=_("print one JSON object instead of a table"),
     )
     run.add_argument(
         "--jobs",
         type=_type(_positive, "jobs"),
         metavar="N",
-        help="rounds played at once, each process its own (the results are the same "
-        "for any N); default: one per core",
+        help=_(
+            "rounds played at once, each process its own (the results are the same "
+            "for any N); default: one per core"
+        ),
     )
     run.add_argument(
         "--rate-levels",
         action="store_true",
         default=False,
-        help="measure the computer levels' ratings instead: --games rounds of every level "
-        "against every other, each way round, and the ratings that fit who won "
-        "(docs/ratings.md); --p1 and --p2 are not used",
+        help=_(
+            "measure the computer levels' ratings instead: --games rounds of every level "
+            "against every other, each way round, and the ratings that fit who won "
+            "(docs/ratings.md); --p1 and --p2 are not used"
+        ),
     )
     return sim
 
@@ -573,7 +579,7 @@ def _replay_parser(commands: Any) -> argparse.ArgumentParser:
     replay = _add_command(
         commands,
         "replay",
-        help="watch, check or list recorded rounds",
+        help=_("watch, check or list recorded rounds"),
         usage=f"{PROG} replay FILE [--speed X] [--theme T] [--ascii] [--four-colour]\n"
         f"       {PROG} replay --verify FILE\n       {PROG} replay --list",
         description="Every round is recorded in the folder replays in the data folder for "
@@ -582,25 +588,31 @@ def _replay_parser(commands: Any) -> argparse.ArgumentParser:
         "(Space pauses and goes on, Right or . steps one action, q or Esc leaves); FILE "
         "is a path or a name from --list.",
     )
-    replay.add_argument("file", nargs="?", metavar="FILE", help="the replay to show or check")
+    replay.add_argument("file", nargs="?", metavar="FILE", help=_("the replay to show or check"))
     mode = replay.add_mutually_exclusive_group()
     mode.add_argument(
         "--verify",
         action="store_true",
-        help="re-simulate FILE without a screen and say whether it ends exactly as "
-        "recorded: exit 0 if so, 1 if not, 2 if the file cannot be read",
+        help=_(
+            "re-simulate FILE without a screen and say whether it ends exactly as "
+            "recorded: exit 0 if so, 1 if not, 2 if the file cannot be read"
+        ),
     )
     mode.add_argument(
         "--list",
         action="store_true",
-        help="list the recent rounds, newest first: date, players, rules, winner, length "
-        "and file name, one a line (files that cannot be read: one line each on stderr)",
+        help=_(
+            "list the recent rounds, newest first: date, players, rules, winner, length "
+            "and file name, one a line (files that cannot be read: one line each on stderr)"
+        ),
     )
     replay.add_argument(
         "--speed",
         type=_type(_speed, "speed"),
         metavar="X",
-        help=f"play back X times as fast (0.5: half as fast), up to {MAX_SPEED:g}; default: 1",
+        help=_("play back X times as fast (0.5: half as fast), up to {top}; default: 1").format(
+            top=f"{MAX_SPEED:g}"
+        ),
     )
     _display_flags(replay)
     return replay
@@ -610,7 +622,7 @@ def _stats_parser(commands: Any) -> argparse.ArgumentParser:
     stats = _add_command(
         commands,
         "stats",
-        help="print the record across matches",
+        help=_("print the record across matches"),
         usage=f"{PROG} stats [--json | --chart [NAME]]",
         description="Print the record kept across matches, per player name and rule set: "
         "matches and rounds won and lost, the best reaction time and the shortest round "
@@ -625,15 +637,17 @@ def _stats_parser(commands: Any) -> argparse.ArgumentParser:
     shown_as.add_argument(
         "--json",
         action="store_true",
-        help="print it as JSON, for scripts",
+        help=_("print it as JSON, for scripts"),
     )
     shown_as.add_argument(
         "--chart",
         nargs="?",
         const="",
         metavar="NAME",
-        help="draw each person's rating and median reaction over their last rounds "
-        "(or NAME's alone), in braille dots, or in ASCII where the output cannot show them",
+        help=_(
+            "draw each person's rating and median reaction over their last rounds "
+            "(or NAME's alone), in braille dots, or in ASCII where the output cannot show them"
+        ),
     )
     return stats
 
@@ -642,23 +656,27 @@ def _daily_parser(commands: Any) -> argparse.ArgumentParser:
     daily = _add_command(
         commands,
         "daily",
-        help="play the daily deal: the same cards for everyone today",
+        help=_("play the daily deal: the same cards for everyone today"),
         usage=f"{PROG} daily [--name NAME] [--keys FILE] [--ascii] [--four-colour]",
-        description="Play today's daily deal (the local date): one round dealt from the "
-        "date alone, the same cards for everyone on any machine, against the computer at "
-        "the normal level, by the standard deck's rules. Once a day per name: the day is "
-        "taken when the cards are dealt, and a second daily the same day is refused "
-        "(exit 1). The result screen shows the day's result, the daily streak and the "
-        "best streak; the replay can be checked by anyone with 'replay --verify' "
-        "(docs/ratings.md).",
+        description=_(
+            "Play today's daily deal (the local date): one round dealt from the "
+            "date alone, the same cards for everyone on any machine, against the computer at "
+            "the normal level, by the standard deck's rules. Once a day per name: the day is "
+            "taken when the cards are dealt, and a second daily the same day is refused "
+            "(exit 1). The result screen shows the day's result, the daily streak and the "
+            "best streak; the replay can be checked by anyone with 'replay --verify' "
+            "(docs/ratings.md)."
+        ),
     )
     daily.add_argument(
         "--name",
         metavar="NAME",
-        help="your name (the daily is once a day per name), 1 to 16 characters; default: "
-        "the config file's first name, else Player 1",
+        help=_(
+            "your name (the daily is once a day per name), 1 to 16 characters; default: "
+            "the config file's first name, else Player 1"
+        ),
     )
-    daily.add_argument("--keys", metavar="FILE", help="a TOML file of keys ([keys.p1])")
+    daily.add_argument("--keys", metavar="FILE", help=_("a TOML file of keys ([keys.p1])"))
     _display_flags(daily)
     return daily
 
@@ -684,12 +702,14 @@ def _net_parsers(commands: Any) -> dict[str, argparse.ArgumentParser]:
     host = _add_command(
         commands,
         "host",
-        help="open a table on the network for a friend to join",
+        help=_("open a table on the network for a friend to join"),
         usage=f"{PROG} host [--port N] [--bind ADDRESS] [--name NAME] [rule flags]",
-        description="Open a table on the network: prints where to connect and a join code "
-        "to read to your friend, then waits for them (Esc or q gives up). Your house rules "
-        "are the table's. See docs/network.md (no encryption: on an untrusted network, use "
-        "an SSH tunnel).",
+        description=_(
+            "Open a table on the network: prints where to connect and a join code "
+            "to read to your friend, then waits for them (Esc or q gives up). Your house rules "
+            "are the table's. See docs/network.md (no encryption: on an untrusted network, use "
+            "an SSH tunnel)."
+        ),
     )
     add_rule_flags(host)
     net = host.add_argument_group("network")
@@ -697,38 +717,44 @@ def _net_parsers(commands: Any) -> dict[str, argparse.ArgumentParser]:
         "--port",
         type=_type(_port, "port"),
         metavar="N",
-        help=f"the port to listen on; default: {DEFAULT_PORT}",
+        help=_("the port to listen on; default: {port}").format(port=DEFAULT_PORT),
     )
     net.add_argument(
         "--bind",
         metavar="ADDRESS",
-        help="the address to listen on (127.0.0.1: this machine only); default: 0.0.0.0, "
-        "every address of this machine",
+        help=_(
+            "the address to listen on (127.0.0.1: this machine only); default: 0.0.0.0, "
+            "every address of this machine"
+        ),
     )
-    net.add_argument("--name", metavar="NAME", help="your name at the table; default: Host")
-    net.add_argument("--keys", metavar="FILE", help="a TOML file of keys ([keys.p2])")
+    net.add_argument("--name", metavar="NAME", help=_("your name at the table; default: Host"))
+    net.add_argument("--keys", metavar="FILE", help=_("a TOML file of keys ([keys.p2])"))
     _display_flags(host)
     join = _add_command(
         commands,
         "join",
-        help="take the other seat at a table on the network",
+        help=_("take the other seat at a table on the network"),
         usage=f"{PROG} join HOST[:PORT] CODE [--name NAME]",
-        description="Join a table someone opened with 'stress-tui host': HOST is their "
-        "machine's name or address, CODE the four words they read to you.",
+        description=_(
+            "Join a table someone opened with 'stress-tui host': HOST is their "
+            "machine's name or address, CODE the four words they read to you."
+        ),
     )
     watch = _add_command(
         commands,
         "watch",
-        help="watch a match on the network",
+        help=_("watch a match on the network"),
         usage=f"{PROG} watch HOST[:PORT] CODE",
-        description="Watch a table someone opened with 'stress-tui host' (you only watch).",
+        description=_("Watch a table someone opened with 'stress-tui host' (you only watch)."),
     )
     for command in (join, watch):
-        command.add_argument("address", metavar="HOST[:PORT]", help="where the table is")
-        command.add_argument("code", metavar="CODE", nargs="+", help="the join code (four words)")
+        command.add_argument("address", metavar="HOST[:PORT]", help=_("where the table is"))
+        command.add_argument(
+            "code", metavar="CODE", nargs="+", help=_("the join code (four words)")
+        )
         _display_flags(command)
-    join.add_argument("--name", metavar="NAME", help="your name at the table; default: Guest")
-    join.add_argument("--keys", metavar="FILE", help="a TOML file of keys ([keys.p1])")
+    join.add_argument("--name", metavar="NAME", help=_("your name at the table; default: Guest"))
+    join.add_argument("--keys", metavar="FILE", help=_("a TOML file of keys ([keys.p1])"))
     return {"host": host, "join": join, "watch": watch}
 
 
