@@ -295,3 +295,25 @@ def test_each_command_has_its_help_in_the_language(
 ) -> None:
     assert main(args) == 0
     assert said in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_language_chooses_its_keyboard_unless_the_config_or_the_flag_does(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    speaking: None,
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("", encoding="utf-8")
+    monkeypatch.setenv("STRESS_TUI_CONFIG", str(config))
+    for args, board in (
+        (["--lang", "de"], "de"),
+        (["--lang", "sv"], "se"),
+        (["--lang", "en"], "us"),
+        (["--lang", "de", "--keyboard", "us"], "us"),
+    ):
+        assert main([*args, "--print-config"]) == 0
+        assert f'keyboard = "{board}"' in capsys.readouterr().out, args
+    config.write_text('[keys]\nkeyboard = "fr"\n', encoding="utf-8")
+    assert main(["--lang", "sv", "--print-config"]) == 0
+    assert 'keyboard = "fr"' in capsys.readouterr().out

@@ -770,6 +770,15 @@ def _port(text: str) -> int:
 # --------------------------------------------------------------------------- settings
 
 
+def _language_keyboard() -> str:
+    """The keyboard assumed when neither ``--keyboard`` nor the config names one: the
+    Swedish or German one for a player who speaks the language (issue 18)."""
+    from stress_tui.core.keyboards import DEFAULT_KEYBOARD
+    from stress_tui.terminal.lang import language
+
+    return {"sv": "se", "de": "de"}.get(language(), DEFAULT_KEYBOARD)
+
+
 def settings_from_args(args: argparse.Namespace, config: Config) -> Settings:
     """The settings a parsed command line and a config file decide: each flag given
     overrides the config file, which overrides the deck's defaults. Raises
@@ -807,7 +816,7 @@ def settings_from_args(args: argparse.Namespace, config: Config) -> Settings:
         names=names,
         players=(players[0], players[1]),
         lang=getattr(args, "lang", None) or config.lang,
-        keyboard=getattr(args, "keyboard", None) or config.keyboard or Settings().keyboard,
+        keyboard=getattr(args, "keyboard", None) or config.keyboard or _language_keyboard(),
         keymap=keymap,
         **_display(args, config),
     )
