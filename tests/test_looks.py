@@ -338,3 +338,16 @@ def test_the_themes_asked_for_are_the_themes_there_are() -> None:
 
     assert THEME_NAMES == THEME_CHOICES
     assert set(THEMES) == set(THEME_NAMES) - {"auto"}
+
+
+def test_beside_small_cards_the_keys_are_whole_pairs(term: Terminal) -> None:
+    table = table_at(
+        "rules: jass; phase: playing; p1 row: JS | 8D | 9D | QC; p1 draw: 6S;"
+        " piles: TC | AH; p2 row: JC | KS | 6C | TH; p2 draw: 8S"
+    )
+    lay = layout(60, 16, 4)
+    assert lay is not None and lay.card_h == 3
+    line = lines_of(term, view_of(table), 60, 16)[lay.rows_y[0] + 2][: lay.info_w]
+    words = line.split()
+    assert words[:4] == ["stress", "v", "ready", "c"]
+    assert len(words) % 2 == 0  # never a name without its key, nor a word cut ("sto")

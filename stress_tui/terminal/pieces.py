@@ -266,7 +266,9 @@ def _pile_marks(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
             continue
         x = lay.pile_x[target]
         room = x - 2 if target == 0 else canvas.width - x - lay.card_w - 2
-        text = canvas.clip(mark.text, max(0, room))
+        text = mark.text
+        if canvas.text_width(text) > room:
+            continue  # said whole or not at all
         style = palette.info if mark.player is None else palette.names[mark.player]
         if target == 0:
             canvas.put(mid + 1, x - 2 - canvas.text_width(text), text, style)
@@ -368,7 +370,11 @@ def _player_info(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, pla
         if lay.card_h > 3:
             lines += [(f"{what:<7}{key}", palette.hint) for what, key in extra]
         else:
-            lines.append(("  ".join(f"{what} {key}" for what, key in extra), palette.hint))
+            # One line beside small cards: as many whole "key name" pairs as it holds.
+            pairs = [f"{what} {key}" for what, key in extra]
+            while len(pairs) > 1 and canvas.text_width("  ".join(pairs)) > info_w:
+                pairs.pop()
+            lines.append(("  ".join(pairs), palette.hint))
     for dy, (text, style) in enumerate(lines[: max(lay.card_h, 3)]):
         canvas.put(dy, 1, canvas.clip(text, info_w), style)
 

@@ -297,8 +297,12 @@ class Screen:
 
     def choose_colours(self) -> None:
         """With the terminal ours: the theme asked for, or the one for the terminal's
-        background (which it is asked for, at most ``theme.QUERY_SECONDS``)."""
-        theme, _ = choose_theme(self.settings.theme, self.term)
+        background (which it is asked for, at most ``theme.QUERY_SECONDS``, where it
+        answers questions at all)."""
+        # A terminal that answered none of the session's questions is not asked this one
+        # either: it would only cost the wait.
+        asked = self.term if self.session.answers is not False else None
+        theme, _ = choose_theme(self.settings.theme, asked)
         self.palette = Palette(
             self.term, colour=self.colour, four_colour=self.settings.four_colour, theme=theme
         )
