@@ -351,3 +351,25 @@ def test_beside_small_cards_the_keys_are_whole_pairs(term: Terminal) -> None:
     words = line.split()
     assert words[:4] == ["stress", "v", "ready", "c"]
     assert len(words) % 2 == 0  # never a name without its key, nor a word cut ("sto")
+
+
+def test_the_result_table_lines_up_wide_names(term: Terminal) -> None:
+    from stress_tui.core.stats import PlayerStats, RoundStats
+
+    stats = RoundStats((PlayerStats(), PlayerStats()), 0, 12.0)
+    names = ("漢字の名前", "Bo")
+    view = view_of(
+        table_at(),
+        overlay=Overlay.RESULT,
+        result=Result(0, True, keys_live=True, stats=stats),
+        names=names,
+    )
+    frame = draw(term, view, 80, 24)
+    rows = [[ch for ch, _style in row] for row in frame]
+    # The cell where "Bo" starts on the names' row is where the second column of figures
+    # starts on the rows below (the wide name's second halves are empty cells, "").
+    text = ["".join(ch or "\0" for ch in row) for row in rows]
+    head = next(y for y, line in enumerate(text) if "cards played" in line) - 1
+    below = text[head + 1]
+    assert "漢" in text[head]
+    assert below.index("0", text[head].index("Bo") - 1) == text[head].index("Bo")

@@ -268,7 +268,9 @@ def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
         if result.stats is None
         else [
             (text, palette.panel_title if i == 0 else palette.panel)
-            for i, text in enumerate(stats_lines(result.stats, names, canvas.width - 8))
+            for i, text in enumerate(
+                stats_lines(result.stats, names, canvas.width - 8, canvas.text_width)
+            )
         ]
     )
     # Notes that are longer than the panel (a longer language) go on at the next line.
@@ -331,17 +333,35 @@ _STATS_ROWS: tuple[tuple[str, Callable[[PlayerStats], str]], ...] = (
 )
 
 
-def stats_lines(stats: RoundStats, names: tuple[str, str], width: int = 72) -> list[str]:
+def stats_lines(
+    stats: RoundStats,
+    names: tuple[str, str],
+    width: int = 72,
+    measure: Callable[[str], int] = len,
+) -> list[str]:
     """The round's statistics as a small table at most ``width`` columns wide: a line of
     names, then a line per measure (cards played, longest chain, median reaction, stresses
-    won and lost with the calls' reaction times, false calls, misplays, lockouts)."""
+    won and lost with the calls' reaction times, false calls, misplays, lockouts). Columns
+    are padded to the width text takes on screen as ``measure`` finds it (a name in CJK
+    characters takes two columns a character)."""
     labels = [_(label) for label, _measure in _STATS_ROWS]
-    label_w = max(len(label) for label in labels) + 2
+    label_w = max(measure(label) for label in labels) + 2
+
+    def pad(text: str, room: int) -> str:
+        return text + " " * max(0, room - measure(text))
+
+    def clip(text: str, room: int) -> str:
+        while text and measure(text) > room:
+            text = text[:-1]
+        return text
+
     column = max(8, min(22, (width - label_w) // 2))
-    lines = ["".ljust(label_w) + names[0][: column - 1].ljust(column) + names[1][: column - 1]]
-    for label, (_label, measure) in zip(labels, _STATS_ROWS, strict=True):
-        cells = [_fit(measure(player), column - 1) for player in stats.players]
-        lines.append(label.ljust(label_w) + cells[0].ljust(column) + cells[1])
+    lines = [
+        pad("", label_w) + pad(clip(names[0], column - 1), column) + clip(names[1], column - 1)
+    ]
+    for label, (_label, measure_of) in zip(labels, _STATS_ROWS, strict=True):
+        cells = [_fit(measure_of(player), column - 1) for player in stats.players]
+        lines.append(pad(label, label_w) + pad(cells[0], column) + cells[1])
     return [line.rstrip() for line in lines]
 
 
