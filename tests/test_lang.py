@@ -201,15 +201,21 @@ def test_a_language_the_game_does_not_speak_is_one_line_and_status_2(
     )
 
 
+def config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> Path:
+    """A config file holding ``text``, the one the game reads."""
+    config = tmp_path / "config.toml"
+    config.write_text(text, encoding="utf-8")
+    monkeypatch.setenv("STRESS_TUI_CONFIG", str(config))
+    return config
+
+
 def test_lang_in_the_config_file_and_the_flag_over_it(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     speaking: None,
 ) -> None:
-    config = tmp_path / "config.toml"
-    config.write_text('lang = "de_CH"\n', encoding="utf-8")
-    monkeypatch.setenv("STRESS_TUI_CONFIG", str(config))
+    config = config_file(tmp_path, monkeypatch, 'lang = "de_CH"\n')
     monkeypatch.setenv("LANG", "sv_SE.UTF-8")
     assert main(["--print-config"]) == 0
     assert 'lang = "de"' in capsys.readouterr().out
@@ -267,9 +273,7 @@ def test_a_config_error_is_said_in_the_language(
     capsys: pytest.CaptureFixture[str],
     speaking: None,
 ) -> None:
-    config = tmp_path / "config.toml"
-    config.write_text('names = "Ann"\n', encoding="utf-8")
-    monkeypatch.setenv("STRESS_TUI_CONFIG", str(config))
+    config = config_file(tmp_path, monkeypatch, 'names = "Ann"\n')
     assert main(["--lang", "de", "--print-config"]) == 2
     assert capsys.readouterr().err == (
         f'stress-tui: {config}:1: names: muss eine Liste von zwei Texten sein, nicht "Ann"\n'
@@ -303,9 +307,7 @@ def test_the_language_chooses_its_keyboard_unless_the_config_or_the_flag_does(
     capsys: pytest.CaptureFixture[str],
     speaking: None,
 ) -> None:
-    config = tmp_path / "config.toml"
-    config.write_text("", encoding="utf-8")
-    monkeypatch.setenv("STRESS_TUI_CONFIG", str(config))
+    config = config_file(tmp_path, monkeypatch, "")
     for args, board in (
         (["--lang", "de"], "de"),
         (["--lang", "sv"], "se"),
