@@ -51,7 +51,8 @@ from bench.latency import (
     measure_latency,
     summarize,
 )
-from stress_tui.core.cards import RANK_NAMES, Card, Suit
+from stress_tui.core.cards import Card, Suit
+from stress_tui.core.decks import RANK_NAMES
 from stress_tui.terminal.layout import layout
 from tests.tty import TtySession
 

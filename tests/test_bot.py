@@ -11,7 +11,8 @@ from typing import NoReturn
 
 import pytest
 
-from stress_tui.core.cards import JOKER, Card
+from stress_tui.core.cards import Card
+from stress_tui.core.decks import JOKER
 from stress_tui.core.engine import (
     Action,
     CallStress,

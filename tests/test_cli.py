@@ -32,8 +32,9 @@ from stress_tui.core.engine import (
     StopStress,
     StressWon,
 )
+from stress_tui.core.houserules import Deal, FalseStress, StressPenalty
 from stress_tui.core.notation import format_rules, parse_position
-from stress_tui.core.rules import Deal, FalseStress, Rules, StressPenalty
+from stress_tui.core.rules import Rules
 from stress_tui.core.rulestext import plain_words, short_line
 from stress_tui.core.settings import Settings
 

@@ -19,7 +19,8 @@ from stress_tui.cli.config import (
     to_toml,
 )
 from stress_tui.cli.main import build_parser, main, settings_from_args
-from stress_tui.core.rules import FalseStress, Rules, StressPenalty
+from stress_tui.core.houserules import FalseStress, StressPenalty
+from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.terminal.keys import TWO_PLAYER_LAYOUT
 

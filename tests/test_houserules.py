@@ -20,20 +20,22 @@ import pytest
 
 from stress_tui.cli.config import load_config, to_toml
 from stress_tui.cli.main import build_parser, main, settings_from_args
-from stress_tui.core.notation import NotationError, format_rules, parse_rules
-from stress_tui.core.rules import (
+from stress_tui.core.decks import DECK_FACTS
+from stress_tui.core.houserules import (
     BY_FIELD,
     BY_NAME,
     DECK_RULE,
+    DEFAULTS,
     HOUSE_RULES,
     Choice,
     HouseRule,
-    Rules,
     RulesError,
     Seconds,
     Switch,
     Whole,
 )
+from stress_tui.core.notation import NotationError, format_rules, parse_rules
+from stress_tui.core.rules import Rules
 from stress_tui.core.rulestext import plain_words, short_line
 from stress_tui.core.settings import Settings
 from stress_tui.players.sim import rule_variants
@@ -109,6 +111,19 @@ def test_every_rules_setting_is_one_house_rule_with_one_name() -> None:
     for rule in HOUSE_RULES:
         assert rule.help and rule.help_text().startswith(rule.help)
         assert rule.name == rule.name.lower() and " " not in rule.name
+
+
+def test_every_deck_s_rules_start_from_the_table_s_defaults() -> None:
+    """The table is the one place of every default: ``Rules``' fields take theirs from it,
+    ``for_deck`` its per-deck ones, and ``--help`` says the same values without a
+    ``Rules`` (it loads no dataclass)."""
+    assert {f.name: f.default for f in fields(Rules) if f.init} == DEFAULTS
+    others = [rule for rule in HOUSE_RULES if rule is not DECK_RULE]
+    for deck in DECK_FACTS:
+        rules = Rules.for_deck(deck)
+        played = {rule.name: getattr(rules, rule.field) for rule in others}
+        assert played == {rule.name: rule.default_for(deck) for rule in others}, deck
+    assert Rules() == Rules.for_deck("standard")
 
 
 def test_every_rule_has_a_sample_value_other_than_the_standard_deck_s() -> None:

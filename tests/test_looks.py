@@ -333,7 +333,7 @@ def test_x_n_is_a_stack_in_a_row_never_a_play_piles_size(
 
 
 def test_the_themes_asked_for_are_the_themes_there_are() -> None:
-    from stress_tui.core.settings import THEME_NAMES
+    from stress_tui.core.choices import THEME_NAMES
     from stress_tui.terminal.draw.theme import THEME_CHOICES, THEMES
 
     assert THEME_NAMES == THEME_CHOICES

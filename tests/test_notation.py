@@ -7,8 +7,10 @@ import re
 
 import pytest
 
-from stress_tui.core.cards import JOKER, JOKER_CARD
+from stress_tui.core.cards import JOKER_CARD
+from stress_tui.core.decks import JOKER
 from stress_tui.core.engine import Cover, Flip, Game, Phase
+from stress_tui.core.houserules import Deal, FalseStress, StressPenalty
 from stress_tui.core.notation import (
     NotationError,
     format_position,
@@ -16,7 +18,7 @@ from stress_tui.core.notation import (
     parse_position,
     parse_rules,
 )
-from stress_tui.core.rules import Deal, FalseStress, Rules, StressPenalty
+from stress_tui.core.rules import Rules
 from tests.conftest import cards
 
 EXAMPLES = [

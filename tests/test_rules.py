@@ -9,7 +9,8 @@ from collections import Counter
 
 import pytest
 
-from stress_tui.core.cards import DECKS, JOKER_CARD, RANK_LETTERS, Suit
+from stress_tui.core.cards import DECKS, JOKER_CARD, Suit
+from stress_tui.core.decks import RANK_LETTERS
 from stress_tui.core.engine import (
     DEAD_FLIPS,
     STALE_PLAYS,
@@ -47,7 +48,8 @@ from stress_tui.core.engine import (
     StressWon,
     TableDead,
 )
-from stress_tui.core.rules import FalseStress, Rules
+from stress_tui.core.houserules import FalseStress
+from stress_tui.core.rules import Rules
 from tests.conftest import card, cards, game, line, position
 
 NOT_ADJACENT = RejectReason.NOT_ADJACENT

@@ -26,17 +26,22 @@ HELP_TEXT = {
     "stress_tui.cli",
     "stress_tui.cli.main",
     "stress_tui.core",
-    "stress_tui.core.cards",
+    "stress_tui.core.choices",
+    "stress_tui.core.decks",
+    "stress_tui.core.houserules",
     "stress_tui.core.keyboards",
-    "stress_tui.core.rules",
-    "stress_tui.core.settings",
     "stress_tui.core.text",
     "stress_tui.core.words",
     "stress_tui.terminal",
     "stress_tui.terminal.lang",
 }
-"""The modules the help is made from: the house-rule table and what it is written with, and
-the language it is said in (which, in English, reads no catalogue)."""
+"""The modules the help is made from: the house-rule table, the decks' facts, what a launch
+chooses among and what they are written with, and the language it is said in (which, in
+English, reads no catalogue). Not the values made from them (``Rules``, ``Card``, ``Deck``,
+``Settings``): they are dataclasses."""
+VALUES = {"dataclasses", "inspect", "typing"}
+"""What the value types load (``dataclasses`` brings ``inspect``, ``ast``, ``dis`` and
+``tokenize``), and annotations would."""
 
 
 def imported(*args: str) -> set[str]:
@@ -72,22 +77,29 @@ def ours(names: set[str]) -> set[str]:
 def test_version_loads_this_command_s_own_module_and_argparse_alone() -> None:
     names = imported("--version")
     assert ours(names) == {"stress_tui", "stress_tui.cli", "stress_tui.cli.main"}
-    assert tops(names) & (STORED | FOUND | SCREEN | {"dataclasses", "inspect", "typing"}) == set()
+    assert tops(names) & (STORED | FOUND | SCREEN | VALUES) == set()
 
 
 @pytest.mark.parametrize(
     "args",
-    [("--help",), ("sim", "--help"), ("stats", "--help"), ("replay", "--help"), ("-h",)],
+    [
+        ("--help",),
+        ("-h",),
+        ("sim", "--help"),
+        ("stats", "--help"),
+        ("replay", "--help"),
+        ("daily", "--help"),
+    ],
 )
 def test_help_loads_the_rule_table_it_is_made_from_and_nothing_else(
     args: tuple[str, ...],
 ) -> None:
     """Not the engine, the storage, the terminal or the players; not platformdirs to say
     where the files are (the help describes the folders), not shutil for its width, not
-    typing for annotations."""
+    typing for annotations, not dataclasses for the values the table's defaults go into."""
     names = imported(*args)
     assert ours(names) <= HELP_TEXT, sorted(ours(names) - HELP_TEXT)
-    assert tops(names) & (STORED | FOUND | SCREEN | {"typing"}) == set()
+    assert tops(names) & (STORED | FOUND | SCREEN | VALUES) == set()
 
 
 def test_the_simulator_loads_no_terminal() -> None:

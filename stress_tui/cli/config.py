@@ -20,16 +20,17 @@ from typing import Any
 
 import platformdirs
 
-from stress_tui.core.rules import (
+from stress_tui.core.choices import PLAYER_KINDS, THEME_NAMES
+from stress_tui.core.houserules import (
     BY_NAME,
     DECK_RULE,
     HOUSE_RULES,
     ROOMIEST,
     HouseRule,
-    Rules,
     RulesError,
 )
-from stress_tui.core.settings import PLAYER_KINDS, THEME_NAMES, Settings
+from stress_tui.core.rules import Rules
+from stress_tui.core.settings import Settings
 from stress_tui.core.text import BadName, check_name, harmless
 from stress_tui.core.words import quoted, shown
 from stress_tui.storage.files import MiB, Missing, StorageError, read_regular
@@ -122,7 +123,7 @@ def _check_alone(rule: HouseRule, value: object) -> None:
     largest share a player can have, so that only a combination can still be refused."""
     roomy: dict[str, Any] = {**ROOMIEST, rule.field: value}
     try:
-        Rules.for_deck(str(roomy.pop(DECK_RULE.field, Rules().deck)), **roomy)
+        Rules.for_deck(str(roomy.pop(DECK_RULE.field, DECK_RULE.default)), **roomy)
     except RulesError as error:
         if error.field != rule.name:  # cannot happen: the roomy rules are fine on their own
             raise RuntimeError(f"{error} under the roomiest rules") from error

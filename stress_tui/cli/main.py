@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # typing only for the annotations: --version and --help load 
     from typing import Any, NoReturn, TextIO
 
     from stress_tui.cli.config import Config
-    from stress_tui.core.rules import HouseRule, RulesError
+    from stress_tui.core.houserules import HouseRule, RulesError
     from stress_tui.core.settings import Settings
 
 PROG = "stress-tui"
@@ -199,7 +199,7 @@ def _type(check: Callable[[str], Any], name: str) -> Callable[[str], Any]:
 
     def convert(text: str) -> Any:
         from stress_tui.cli.config import BadValue
-        from stress_tui.core.rules import RulesError
+        from stress_tui.core.houserules import RulesError
 
         try:
             return check(text)
@@ -286,7 +286,7 @@ def add_rule_flags(parser: argparse.ArgumentParser) -> None:
     Every flag is left unset (``None``) when not given, so that the config file and the
     deck's defaults can fill in; ``settings_from_args`` does that.
     """
-    from stress_tui.core.rules import DECK_RULE, HOUSE_RULES
+    from stress_tui.core.houserules import DECK_RULE, HOUSE_RULES
 
     groups = {
         name: parser.add_argument_group(_(name))
@@ -306,7 +306,7 @@ def add_rule_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_rule_flag(group: argparse._ArgumentGroup, rule: HouseRule) -> None:
-    from stress_tui.core.rules import Switch
+    from stress_tui.core.houserules import Switch
 
     if isinstance(rule.kind, Switch):
         group.add_argument(rule.flag, action=argparse.BooleanOptionalAction, help=_rule_help(rule))
@@ -331,7 +331,7 @@ def add_player_flags(
 ) -> None:
     """Add ``--p1``, ``--p2`` and ``--names`` (and ``--keys`` if asked) in a ``players``
     help group; ``default_kind`` is who plays a side not given, for the help text."""
-    from stress_tui.core.settings import PLAYER_KINDS, Settings
+    from stress_tui.core.choices import DEFAULT_NAMES, PLAYER_KINDS
 
     players = parser.add_argument_group(_("players"))
     kinds = ", ".join(PLAYER_KINDS)
@@ -354,7 +354,7 @@ def add_player_flags(
         help=_(
             "the players' names, p1's first, each 1 to 16 characters; default: {names} "
             "(You and Computer against the computer)"
-        ).format(names=", ".join(Settings().names)),
+        ).format(names=", ".join(DEFAULT_NAMES)),
     )
     if keys:
         from stress_tui.core.keyboards import DEFAULT_KEYBOARD, KEYBOARDS
@@ -388,7 +388,7 @@ def _choose(text: str, choices: Iterable[str], what: str) -> str:
 def add_display_flags(parser: argparse._ActionsContainer, from_config: bool = False) -> None:
     """Add ``--theme``, ``--ascii`` and ``--four-colour``; ``from_config``: their defaults
     come from the config file first (said so)."""
-    from stress_tui.core.settings import THEME_NAMES
+    from stress_tui.core.choices import DEFAULT_THEME, THEME_NAMES
 
     config = _("the config file's, else ") if from_config else ""
     parser.add_argument(
@@ -399,7 +399,7 @@ def add_display_flags(parser: argparse._ActionsContainer, from_config: bool = Fa
             "the colours: auto asks the terminal for its background colour; dark: for a "
             "dark background; light: for a light one; high-contrast: the terminal's own "
             "colours, bold and reverse video; default: {default}"
-        ).format(default=config + "auto"),
+        ).format(default=config + DEFAULT_THEME),
     )
     parser.add_argument(
         "--ascii",
@@ -783,7 +783,8 @@ def settings_from_args(args: argparse.Namespace, config: Config) -> Settings:
     """The settings a parsed command line and a config file decide: each flag given
     overrides the config file, which overrides the deck's defaults. Raises
     ``UsageError`` or ``ConfigError`` (one line naming the flag or the file and key)."""
-    from stress_tui.core.rules import BY_FIELD, DECK_RULE, HOUSE_RULES, Rules, RulesError
+    from stress_tui.core.houserules import BY_FIELD, DECK_RULE, HOUSE_RULES, RulesError
+    from stress_tui.core.rules import Rules
     from stress_tui.core.settings import Settings, default_names
 
     settings_rules: dict[str, Any] = {}
@@ -797,7 +798,7 @@ def settings_from_args(args: argparse.Namespace, config: Config) -> Settings:
         if value is not None:
             settings_rules[rule.field] = value
             where[rule.name] = (rule.flag, rule.flag)
-    deck = settings_rules.pop(DECK_RULE.field, Rules().deck)
+    deck = settings_rules.pop(DECK_RULE.field, DECK_RULE.default)
     try:
         rules = Rules.for_deck(deck, **settings_rules)
     except RulesError as error:
@@ -903,7 +904,7 @@ def check_row_playable(settings: Settings, args: argparse.Namespace, config: Con
     """Refuse a row that a person at the table has no keys for (``--row 6`` with five
     piles' keys), naming where the row was set: the flag, or the config file's place."""
     from stress_tui.cli.config import ConfigError
-    from stress_tui.core.rules import BY_FIELD
+    from stress_tui.core.houserules import BY_FIELD
     from stress_tui.terminal.keys import ROW_FIELD, unplayable_row
 
     text = unplayable_row(settings)
@@ -1071,7 +1072,7 @@ def _check_position() -> None:
 def _sim(args: argparse.Namespace, config: Config) -> int:
     import dataclasses
 
-    from stress_tui.core.settings import PLAYER_KINDS
+    from stress_tui.core.choices import PLAYER_KINDS
 
     if args.rules or args.print_config:
         flag = "--rules" if args.rules else "--print-config"
@@ -1102,7 +1103,7 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
 def _only_display_flags(args: argparse.Namespace, command: str) -> None:
     """Refuse the game's flags (rules, players, seed) with a command that does not play:
     a replay has its own, and the record keeps every rule set."""
-    from stress_tui.core.rules import HOUSE_RULES
+    from stress_tui.core.houserules import HOUSE_RULES
 
     if args.rules or args.print_config:
         flag = "--rules" if args.rules else "--print-config"
@@ -1237,7 +1238,7 @@ def _daily(args: argparse.Namespace, config: Config) -> int:
     import datetime
 
     from stress_tui.core.daily import COMPUTER_NAME, PLAYERS, daily_rules, daily_seed
-    from stress_tui.core.rules import HOUSE_RULES
+    from stress_tui.core.houserules import HOUSE_RULES
     from stress_tui.core.settings import Settings
     from stress_tui.core.text import BadName, check_name, harmless
     from stress_tui.storage.files import StorageError, reason

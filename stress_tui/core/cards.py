@@ -1,9 +1,9 @@
 """Cards, suits, ranks and the four decks Stress is played with.
 
-A card is a rank and a suit; jokers have rank ``JOKER`` and no suit. Ranks are small
-integers (2..10, then 11 jack, 12 queen, 13 king, 14 ace) so that the rules can look up
-adjacency in a table. Cards compare by value: the two copies of a card in a Doppelkopf
-deck are equal, and card bookkeeping counts them as a multiset.
+A card is a rank and a suit; jokers have rank ``JOKER`` and no suit. The ranks and the
+decks' facts are ``core/decks.py``'s (a module the help loads without dataclasses); a
+``Deck`` here is made from each. Cards compare by value: the two copies of a card in a
+Doppelkopf deck are equal, and card bookkeeping counts them as a multiset.
 """
 
 from __future__ import annotations
@@ -13,30 +13,7 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-JOKER = 0
-"""The rank of a joker: wild, it goes on any card and any card goes on it."""
-
-JACK, QUEEN, KING, ACE = 11, 12, 13, 14
-
-RANK_LETTERS = {
-    2: "2",
-    3: "3",
-    4: "4",
-    5: "5",
-    6: "6",
-    7: "7",
-    8: "8",
-    9: "9",
-    10: "T",
-    JACK: "J",
-    QUEEN: "Q",
-    KING: "K",
-    ACE: "A",
-}
-"""One letter per rank, as used by the position notation (``T`` is the ten)."""
-
-RANK_NAMES = {**{r: str(r) for r in range(2, 11)}, JACK: "J", QUEEN: "Q", KING: "K", ACE: "A"}
-"""How a rank is shown to a player (``10`` rather than ``T``)."""
+from stress_tui.core.decks import DECK_FACTS, JOKER, RANK_LETTERS
 
 
 class Suit(enum.Enum):
@@ -129,8 +106,8 @@ class Deck:
     copies: int
     """How many copies of every card one deck holds (2 for Doppelkopf)."""
     source: str
-    """Where the deck and its default rules come from (``rules.HOUSE_RULES`` keeps the
-    defaults that differ from the standard deck's)."""
+    """Where the deck and its default rules come from (``houserules.HOUSE_RULES`` keeps
+    each rule's default with it)."""
 
     def cards(self, jokers: int = 0) -> list[Card]:
         """One full deck in a fixed order (suits, then ranks, then copies), plus jokers."""
@@ -141,35 +118,7 @@ class Deck:
 
 
 DECKS: dict[str, Deck] = {
-    deck.name: deck
-    for deck in (
-        Deck(
-            "standard",
-            tuple(range(2, 15)),
-            1,
-            source="000 (Swedish): 52 cards split 26/26, rows of four",
-        ),
-        Deck(
-            "jass",
-            tuple(range(6, 15)),
-            1,
-            source="001 (German), Einfacher Kartensatz: Jass 36 cards 6..A, to 5 wins, "
-            "stress stop, a false call costs nothing, four open cards and never more than "
-            "one card at once into the middle (so no stacking)",
-        ),
-        Deck(
-            "skat",
-            tuple(range(7, 15)),
-            1,
-            source="001 (German), Variante für Skat-Spieler: 32 cards 7..A, three open cards",
-        ),
-        Deck(
-            "doppelkopf",
-            tuple(range(9, 15)),
-            2,
-            source="001 (German), Verändertes Kartenblatt: 9..A, every card twice",
-        ),
-    )
+    name: Deck(name, ranks, copies, source) for name, (ranks, copies, source) in DECK_FACTS.items()
 }
 """The decks by name."""
 

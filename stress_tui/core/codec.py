@@ -54,7 +54,7 @@ from stress_tui.core.engine import (
     StressWon,
     TableDead,
 )
-from stress_tui.core.rules import FalseStress
+from stress_tui.core.houserules import FalseStress
 
 MAX_CARDS = 1000
 """More cards than any deck and its jokers have: a count or a list beyond it is a lie."""

@@ -24,8 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from stress_tui.core.cards import JOKER, Card, format_cards
-from stress_tui.core.rules import Deal, FalseStress, Rules, StressPenalty, Taken
+from stress_tui.core.cards import Card, format_cards
+from stress_tui.core.decks import JOKER
+from stress_tui.core.houserules import Deal, FalseStress, StressPenalty, Taken
+from stress_tui.core.rules import Rules
 from stress_tui.core.words import N_
 
 PLAYERS = (0, 1)

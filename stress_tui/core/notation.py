@@ -18,16 +18,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from stress_tui.core.cards import JOKER, RANK_LETTERS, Card, format_cards, parse_cards
+from stress_tui.core.cards import Card, format_cards, parse_cards
+from stress_tui.core.decks import JOKER, RANK_LETTERS
 from stress_tui.core.engine import Cover, InvalidPositionError, Phase, PlayerState, State
-from stress_tui.core.rules import (
-    BY_FIELD,
-    DECK_RULE,
-    HOUSE_RULES,
-    HouseRule,
-    Rules,
-    RulesError,
-)
+from stress_tui.core.houserules import BY_FIELD, DECK_RULE, HOUSE_RULES, HouseRule, RulesError
+from stress_tui.core.rules import Rules
 from stress_tui.core.words import number
 
 

@@ -6,7 +6,8 @@ own words in ``rules.HOUSE_RULES``; this module only puts them together.
 
 from __future__ import annotations
 
-from stress_tui.core.rules import HOUSE_RULES, Rules, Section
+from stress_tui.core.houserules import HOUSE_RULES, Section
+from stress_tui.core.rules import Rules
 from stress_tui.core.words import N_, Say
 
 SHORT_WIDTH = 60

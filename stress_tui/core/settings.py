@@ -1,22 +1,18 @@
 """Everything a launch decides: the rules, the players, the names and the display.
 
 Made by the command line (flags over the config file over defaults) and handed to the app,
-the simulator and the replayer. No terminal here.
+the simulator and the replayer. No terminal here. What a launch chooses among (the kinds
+of players, the themes) and the defaults are ``core/choices.py``'s, the house rules'
+``core/houserules.py``'s.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from stress_tui.core.choices import DEFAULT_NAMES, DEFAULT_PLAYERS, DEFAULT_THEME
+from stress_tui.core.keyboards import DEFAULT_KEYBOARD
 from stress_tui.core.rules import Rules
-
-PLAYER_KINDS = ("human", "bot:easy", "bot:normal", "bot:hard", "bot:expert")
-"""What may sit at each side of the table."""
-
-
-THEME_NAMES = ("auto", "dark", "light", "high-contrast")
-"""The colour themes a launch may ask for (``terminal/draw/theme.py`` has them; ``auto``:
-the one for the terminal's background)."""
 
 
 def default_names(players: tuple[str, str]) -> tuple[str, str]:
@@ -29,7 +25,7 @@ def default_names(players: tuple[str, str]) -> tuple[str, str]:
     humans = [kind == "human" for kind in players]
     if humans.count(True) == 1:
         return ("You", "Computer") if humans[0] else ("Computer", "You")
-    return ("Player 1", "Player 2")
+    return DEFAULT_NAMES
 
 
 @dataclass(frozen=True)
@@ -42,10 +38,10 @@ class Settings:
     """Seeds the deal; ``None`` draws a seed (shown on the result screen)."""
     first_round: int = 1
     """The round of the seed's match the game starts at (``--seed 12/3``: the third)."""
-    names: tuple[str, str] = ("Player 1", "Player 2")
+    names: tuple[str, str] = DEFAULT_NAMES
     """The players' names. Player 1 sits at the top and player 2 at the bottom, except that a
     person against the computer sits at the bottom whichever side they play."""
-    players: tuple[str, str] = ("human", "human")
+    players: tuple[str, str] = DEFAULT_PLAYERS
     """Who plays each side: ``human`` or ``bot:LEVEL``."""
     ascii: bool | None = None
     """Draw suits as letters, for terminals without the glyphs (``None``: when the
@@ -55,9 +51,9 @@ class Settings:
     lang: str | None = None
     """The language the game speaks (``--lang``, the config file's ``lang``); ``None``: the
     environment's."""
-    theme: str = "auto"
+    theme: str = DEFAULT_THEME
     """The colour theme by name (``auto``: the one for the terminal's background)."""
-    keyboard: str = "us"
+    keyboard: str = DEFAULT_KEYBOARD
     """The keyboard layout the default keys are placed for (``us``, ``de``, ``fr``...)."""
     keymap: dict[str, dict[str, str]] | None = None
     """Key overrides from ``--keys`` or the config file (checked by ``keys``); ``None``

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from stress_tui.core.cards import ACE, JACK, KING, QUEEN
+from stress_tui.core.decks import ACE, JACK, KING, QUEEN
 from stress_tui.core.text import quoted as _quoted
 
 

@@ -23,7 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from stress_tui.core.cards import JOKER, Card
+from stress_tui.core.cards import Card
+from stress_tui.core.decks import JOKER
 from stress_tui.core.engine import (
     Action,
     CallStress,

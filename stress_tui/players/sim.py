@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING, TextIO
 
 from stress_tui.core.cards import DECKS, Card
 from stress_tui.core.engine import FlipAgreed, Game, Phase, Stalled, State, StressWon
+from stress_tui.core.houserules import HOUSE_RULES, RulesError
 from stress_tui.core.notation import format_rules
-from stress_tui.core.rules import HOUSE_RULES, Rules, RulesError
+from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, Table
 from stress_tui.players.bot import make_bot

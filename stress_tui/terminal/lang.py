@@ -165,7 +165,7 @@ BOT_LEVELS = (N_("easy"), N_("normal"), N_("hard"), N_("expert"))
 def rank_name(rank: int) -> str:
     """A rank as a card face shows it in the player's language (``J`` is ``kn`` in
     Swedish, ``B`` in German): at most two columns, as ``10`` is."""
-    from stress_tui.core.cards import ACE, JACK, KING, QUEEN, RANK_NAMES
+    from stress_tui.core.decks import ACE, JACK, KING, QUEEN, RANK_NAMES
 
     if rank == JACK:
         return pgettext("card", "J")

@@ -35,7 +35,7 @@ from stress_tui.core.engine import (
     StressWon,
     TableDead,
 )
-from stress_tui.core.rules import FalseStress
+from stress_tui.core.houserules import FalseStress
 from stress_tui.terminal.lang import N_, _, ngettext, rank_name
 
 NOTICE_SECONDS = 2.0
