@@ -35,7 +35,7 @@ from stress_tui.core.engine import Event, Game
 from stress_tui.core.notation import parse_position
 from stress_tui.core.rules import Rules
 from stress_tui.net.client import Client
-from stress_tui.net.host import Host
+from stress_tui.net.host import JOINER_SEAT, Host
 
 RACE = """
     rules: standard
@@ -164,6 +164,16 @@ async def _until(check: object, timeout: float) -> bool:
     return True
 
 
+async def _both_ready(host: Host, joiner: Client) -> None:
+    """A round waits for both players' ready keys (as at one keyboard): both say it, and
+    the joiner sees the round under way."""
+    await _until(lambda: joiner.status == "starting", 5)
+    joiner.ready()
+    await _until(lambda: host.gate.waiting[JOINER_SEAT] is False, 5)
+    host.ready()
+    await _until(lambda: joiner.status == "playing", 5)
+
+
 async def races(
     delay: float,
     jitter: float,
@@ -192,6 +202,7 @@ async def races(
             round_number = host.round_number + 1
             host.set_round(Game(parse_position(position), random.Random(0)))
             await _until(lambda n=round_number: joiner.round_number == n, 5)
+            await _both_ready(host, joiner)
             start = loop.time() + 0.05 + max(0.0, -offset)
             loop.call_at(start, joiner.act, "play", 0, 0)
             loop.call_at(start + offset, host.act, "play", 0, 0)

@@ -47,11 +47,27 @@ async def until(check: Callable[[], bool], what: str, timeout: float = 5.0) -> N
         await asyncio.sleep(0.005)
 
 
+async def both_ready(host: Host, joiner: Client) -> None:
+    """A round waits for both players to say they are ready (the ready key, before it
+    starts): the joiner says it, then the host."""
+    await until(lambda: joiner.status == "starting", "the round to wait for its players")
+    joiner.ready()
+    await until(lambda: host.gate.waiting == [False, True], "the joiner's ready")
+    host.ready()
+
+
+async def seated(host: Host, **options: Any) -> Client:
+    """A joiner (Bo) at ``host``'s table, the host started; both ready for the round."""
+    _, port = await host.start()
+    joiner = Client("127.0.0.1", port, host.code, "Bo", **options)
+    await joiner.connect()
+    await both_ready(host, joiner)
+    return joiner
+
+
 async def table(**options: Any) -> tuple[Host, Client]:
     host = Host(Rules(), "Ann", countdown=0.05, record=False, seed=SEED, **options)
-    _, port = await host.start()
-    joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
-    await joiner.connect()
+    joiner = await seated(host, record=False)
     await until(lambda: joiner.table is not None and host.fair is not None, "the first view")
     await until(lambda: host.fair is not None and host.fair.game.phase is Phase.PLAYING, "flip")
     await until(
@@ -331,9 +347,7 @@ def test_both_sides_write_a_replay_that_verifies_and_count_the_round(tmp_path: P
 
     async def test() -> None:
         host = Host(Rules.for_deck("standard", wins=1), "Ann", countdown=0.02, seed=SEED)
-        _, port = await host.start()
-        joiner = Client("127.0.0.1", port, host.code, "Bo")
-        await joiner.connect()
+        joiner = await seated(host)
         loop = asyncio.get_running_loop()
         end = loop.time() + 8
         while host.status != "result" and loop.time() < end:
@@ -391,9 +405,8 @@ def test_a_joiner_away_past_the_minute_ends_the_match_unscored_the_replay_kept(
 
     async def test() -> None:
         host = Host(Rules(), "Ann", countdown=0.05, seed=SEED)
-        _, port = await host.start()
-        joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
-        await joiner.connect()
+        joiner = await seated(host, record=False)
+        port = host.port
         await until(lambda: host.fair is not None and host.fair.game.phase is Phase.PLAYING, "")
         assert joiner.writer is not None
         joiner.writer.transport.abort()

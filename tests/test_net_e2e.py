@@ -38,6 +38,45 @@ def wait_all(
         pump_all(*sessions)
 
 
+READY_KEY = re.compile(r"press (\S+) when ready")
+"""What a round that waits for its players says beside the row of the person at this
+terminal (``tests/tty.py`` reads the same)."""
+
+
+def press_ready(session: TtySession, *others: TtySession) -> None:
+    """Press the ready key ``session``'s screen asks for, once it asks."""
+    found: list[str] = []
+
+    def asked() -> bool:
+        match = READY_KEY.search(session.text())
+        if match:
+            found.append(match.group(1))
+        return bool(match)
+
+    wait_all(asked, "the ready key", session, *others)
+    session.send(found[0])
+
+
+def both_ready(host: TtySession, joiner: TtySession) -> None:
+    """A network round starts when both players say they are ready: the joiner, then the
+    host; both screens then leave the ready notices behind."""
+    press_ready(joiner, host)
+    wait_all(lambda: "ready: waiting for Ann" in host.text(), "Bo ready", host, joiner)
+    press_ready(host, joiner)
+    wait_all(
+        lambda: (
+            not any(
+                said in screen.text()
+                for said in ("when ready", "not ready yet", "ready: waiting")
+                for screen in (host, joiner)
+            )
+        ),
+        "the round started on both screens",
+        host,
+        joiner,
+    )
+
+
 def hosting(
     tmp_path: Path, *extra: str, position: str | None = None
 ) -> tuple[TtySession, str, str]:
@@ -73,12 +112,18 @@ def joining(tmp_path: Path, where: str, code: str, *args: str, command: str = "j
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
+    yield from started_table(tmp_path)
+
+
+def started_table(tmp_path: Path) -> Iterator[Table]:
+    """A host and its joiner (Bo), both ready, after the round's first flip."""
     host, where, code = hosting(tmp_path)
     joiner = joining(tmp_path, where, code, "--name", "Bo")
     try:
         wait_all(
             lambda: "Bo v Ann" in joiner.row(0) and "Bo v Ann" in host.row(0), "join", host, joiner
         )
+        both_ready(host, joiner)
         # The first flip: both screens show the two play piles' sizes.
         wait_all(
             lambda: "1 card" in host.text() and "1 card" in joiner.text(), "flip", host, joiner
@@ -146,9 +191,9 @@ def test_a_dropped_connection_pauses_and_a_rejoin_resumes(table: Table, tmp_path
     wait_all(lambda: "waiting for Bo to come back" in host.text(), "the drop", host)
     again = joining(tmp_path, where, code, "--name", "Bo")
     try:
-        wait_all(lambda: "going on in" in host.text(), "the count to go on", host, again)
+        wait_all(lambda: "Play goes on in" in host.text(), "the count to go on", host, again)
         wait_all(
-            lambda: "going on in" not in again.text() and right_pile_size(again) == "1",
+            lambda: "Play goes on in" not in again.text() and right_pile_size(again) == "1",
             "the table again",
             host,
             again,
@@ -202,6 +247,7 @@ def test_the_result_shows_on_both_screens_and_either_deals_the_next_round(
         joiner = joining(tmp_path, where, code, "--name", "Bo")
         try:
             wait_all(lambda: "5♣" in joiner.text(), "the position", host, joiner)
+            both_ready(host, joiner)
             joiner.send("a")  # the last card onto the left pile
             wait_all(
                 lambda: "Bo wins" in host.text() and "Bo wins" in joiner.text(),
@@ -212,6 +258,8 @@ def test_the_result_shows_on_both_screens_and_either_deals_the_next_round(
             # The result screen takes keys a moment after it opens, and then says so.
             wait_all(lambda: "q: quit" in host.text(), "the result's keys", host, joiner)
             host.send("\r")
+            wait_all(lambda: "wins 1/3" in host.text(), "the next round dealt", host, joiner)
+            both_ready(host, joiner)  # every round waits for both players
             wait_all(
                 lambda: "wins 1/3" in host.text() and "draw 21" in joiner.text(),
                 "the next round, dealt on both screens",

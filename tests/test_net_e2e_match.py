@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from stress_tui.storage import replay as replays
-from tests.test_net_e2e import hosting, joining, right_pile_size, wait_all
+from tests.test_net_e2e import both_ready, hosting, joining, right_pile_size, wait_all
 
 LAST_CARD_OF_THE_MATCH = (
     "rules: standard wins=1; phase: playing; p1 row: 5C | - | - | -; piles: 4H | QD;"
@@ -25,6 +25,7 @@ def test_after_a_won_match_either_players_enter_deals_the_rematch(tmp_path: Path
         joiner = joining(tmp_path, where, code, "--name", "Bo")
         try:
             wait_all(lambda: "5♣" in joiner.text(), "the position", host, joiner)
+            both_ready(host, joiner)
             joiner.send("a")  # the last card: the round, and the match
             wait_all(
                 lambda: "Bo wins the match" in host.text() and "Bo wins the match" in joiner.text(),
@@ -38,14 +39,15 @@ def test_after_a_won_match_either_players_enter_deals_the_rematch(tmp_path: Path
                 lambda: (
                     "wins the match" not in host.text()
                     and "wins the match" not in joiner.text()
-                    and "draw 21" in joiner.text()
-                    and "draw 21" in host.text()
+                    and "draw 22" in joiner.text()
+                    and "draw 22" in host.text()
                 ),
                 "the rematch dealt on both screens",
                 host,
                 joiner,
             )
             # A new match: the score is back to nothing on both title lines.
+            both_ready(host, joiner)
             wait_all(
                 lambda: "1 card" in host.text() and "1 card" in joiner.text(),
                 "the rematch's first flip",
@@ -66,6 +68,7 @@ def test_a_host_that_dies_is_trouble_on_the_joiners_screen_never_a_freeze(
     host, where, code = hosting(tmp_path)
     joiner = joining(tmp_path, where, code, "--name", "Bo")
     try:
+        both_ready(host, joiner)
         wait_all(lambda: "1 card" in joiner.text(), "the first flip", host, joiner)
         joiner.send("k")  # a card, so that the round has something to keep
         wait_all(lambda: right_pile_size(joiner) == "2", "the card", host, joiner)
@@ -123,6 +126,7 @@ def test_a_joiner_plays_with_keys_of_its_own(tmp_path: Path) -> None:
     host, where, code = hosting(tmp_path)
     joiner = joining(tmp_path, where, code, "--name", "Bo", "--keys", str(keys))
     try:
+        both_ready(host, joiner)
         wait_all(lambda: "1 card" in joiner.text(), "the first flip", host, joiner)
         joiner.send("k")  # the one-player layout's key is not Bo's any more
         joiner.send("6")  # Bo's own: the second pile onto the right pile

@@ -24,6 +24,7 @@ from stress_tui.net import host as host_module
 from stress_tui.net.client import Client
 from stress_tui.net.host import MAX_PENDING, Host
 from stress_tui.net.protocol import MAX_PEER_LINE, VERSION, code_key, encode, nonce, proof
+from tests.test_net import seated
 
 SEED = 0
 
@@ -87,9 +88,8 @@ async def _fuzz(attacks: int, attackers: int, seconds: float) -> dict[str, Any]:
     ``seconds``, while the host plays."""
     rng = random.Random(SEED)
     host = Host(Rules(), "Ann", countdown=0.05, record=False, seed=SEED)
-    _, port = await host.start()
-    joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
-    await joiner.connect()
+    joiner = await seated(host, record=False)
+    port = host.port
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
     while host.fair is None or host.fair.game.phase is Phase.WAITING_FLIP:
@@ -230,9 +230,8 @@ def test_a_spectator_that_stops_reading_is_let_go(monkeypatch: pytest.MonkeyPatc
 
     async def test() -> None:
         host = Host(Rules(), "Ann", countdown=0.05, record=False, seed=SEED)
-        _, port = await host.start()
-        joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
-        await joiner.connect()
+        await seated(host, record=False)
+        port = host.port
         sock = await _spectator_that_never_reads(port, host.code)
         loop = asyncio.get_running_loop()
         end = loop.time() + 5

@@ -20,7 +20,7 @@ from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, Host
 from stress_tui.net.records import Journal
 from stress_tui.storage import replay as replays
 from stress_tui.storage.files import StorageError
-from tests.test_net import SEED, run, until
+from tests.test_net import SEED, run, seated, until
 
 
 @pytest.fixture(autouse=True)
@@ -47,9 +47,7 @@ def _wire_spy(sent: list[bytes]) -> Any:
 
 async def _seated(record_joiner: bool = True) -> tuple[Host, Client]:
     host = Host(Rules(), "Ann", countdown=0.05, seed=SEED)
-    _, port = await host.start()
-    joiner = Client("127.0.0.1", port, host.code, "Bo", record=record_joiner)
-    await joiner.connect()
+    joiner = await seated(host, record=record_joiner)
     await until(lambda: host.fair is not None and host.fair.game.phase is Phase.PLAYING, "flip")
     return host, joiner
 

@@ -100,9 +100,16 @@ class Client:
         """The host's word for where the match stands, or ``lost`` (reaching it again)."""
         self.message: str | None = None
         self.paused_by: str | None = None
+        self.held_by: str | None = None
+        """Who holds the pause, unable to see the table (their help, a small window)."""
         self.delay_ms: float | None = None
         self.drop_left: float | None = None
         self.resume_in: float | None = None
+        self.resume_end: float | None = None
+        """Loop time this side's resume count ends: when the host's does, by the delay
+        (the state that began it left the host that long ago)."""
+        self.waiting: tuple[bool, bool] | None = None
+        """Before a round starts: which players it waits for (``None``: it has started)."""
         self.result_winner: int | None = None
         self.match_over = False
         self.result: RoundFiles | None = None
@@ -111,6 +118,9 @@ class Client:
         self.journal: Journal | None = None
         """The round being played, as the host applied it (its seed not yet revealed)."""
         self.leaving = False
+        self.holding = False
+        """Whether we hold the match paused (we cannot see the table): said again to the
+        host when we reach it again after a drop."""
         self.seq = 0
         self.base = 0.0
         """The round's clock at ``base_at`` (the host's time plus the delay)."""
@@ -247,6 +257,8 @@ class Client:
                     self._over(str(error))
                     return False
                 continue
+            if self.holding:
+                self.pause(hold=True)
             return True
         self._over("the host did not come back: the match ends unscored")
         return False
@@ -316,10 +328,15 @@ class Client:
         self.message = _printable(message.get("message"))
         paused_by = message.get("paused_by")
         self.paused_by = None if paused_by is None else clean_name(paused_by)
+        held_by = message.get("held_by")
+        self.held_by = None if held_by is None else clean_name(held_by)
         if message.get("delay_ms") is not None:
             self.delay_ms = message["delay_ms"]
         self.drop_left = message.get("drop_left")
         self.resume_in = message.get("resume_in")
+        self.resume_end = None if self.resume_in is None else self.base_at + self.resume_in - delay
+        waiting = message.get("waiting")
+        self.waiting = None if waiting is None or len(waiting) != 2 else (waiting[0], waiting[1])
         result = message.get("result")
         if isinstance(result, dict):
             winner = result.get("winner")
@@ -396,9 +413,20 @@ class Client:
         with contextlib.suppress(Exception):
             self.writer.write(encode(message))
 
+    def resume_left(self) -> float | None:
+        """Seconds of the resume count left on this side (``None``: none runs)."""
+        if self.status != "counting" or self.resume_end is None or self.loop is None:
+            return None
+        return max(0.0, self.resume_end - self.loop.time())
+
+    def playing(self) -> bool:
+        """Whether our keys play: the round is under way, or its resume count is over here
+        (the host's is too, as near as the delay tells)."""
+        return self.status == "playing" or self.resume_left() == 0.0
+
     def act(self, kind: str, pile: int | None = None, target: int | None = None) -> None:
         """One of our keys (``play``, ``play-together``, ``stress``, ``ready``, ``stop``)."""
-        if self.role != "play" or self.status != "playing":
+        if self.role != "play" or not self.playing():
             return
         self.seq += 1
         message: dict[str, Any] = {"t": "act", "a": kind, "seq": self.seq}
@@ -406,13 +434,24 @@ class Client:
             message.update(pile=pile, to=target)
         self._send(message)
 
-    def pause(self) -> None:
-        if self.role == "play":
-            self._send({"t": "pause"})
+    def ready(self) -> None:
+        """Ready for the round to start."""
+        if self.role == "play" and self.status == "starting":
+            self._send({"t": "ready"})
 
-    def resume(self) -> None:
+    def pause(self, hold: bool = False) -> None:
+        """Pause the match for both (``hold``: until we can see the table again)."""
+        if hold:
+            self.holding = True
         if self.role == "play":
-            self._send({"t": "resume"})
+            self._send({"t": "pause", "hold": True} if hold else {"t": "pause"})
+
+    def resume(self, hold: bool = False) -> None:
+        """Go on (``hold``: we can see the table again)."""
+        if hold:
+            self.holding = False
+        if self.role == "play":
+            self._send({"t": "resume", "hold": True} if hold else {"t": "resume"})
 
     def go_on(self) -> None:
         if self.role == "play":

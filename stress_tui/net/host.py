@@ -47,7 +47,7 @@ from stress_tui.core.engine import (
 )
 from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
-from stress_tui.core.table import COUNTDOWN
+from stress_tui.core.table import COUNTDOWN, StartGate
 from stress_tui.core.words import N_, Say
 from stress_tui.net.clock import MatchClock
 from stress_tui.net.fair import MAX_DELAY, FairTable, Outcome
@@ -92,6 +92,12 @@ REJOIN_SECONDS = 60.0
 
 RESUME_COUNT = 1.5
 """Seconds counted down on both screens before a paused round goes on."""
+
+EARLY_GRACE = 0.1
+"""Seconds before the end of the resume count within which a joiner's key, dated by the
+delay, is kept for the moment play goes on rather than dropped: the joiner's count ends
+when the host's does, by its estimate of the delay, and a key pressed as it ends may
+arrive a moment early."""
 
 MAX_WATCHERS = 4
 """Spectators at once."""
@@ -325,11 +331,25 @@ class Host:
         nothing taken back)."""
         self.round_number = 0
         self.status = "waiting"
-        """``waiting`` (for a joiner), ``playing``, ``paused``, ``counting`` (to resume),
+        """``waiting`` (for a joiner), ``starting`` (the round waits for both players to
+        say they are ready), ``playing``, ``paused``, ``counting`` (to resume),
         ``dropped`` (the joiner is away), ``result``, ``over``."""
+        self.gate = StartGate()
+        """Before a round starts: which players it still waits for (as at one keyboard)."""
         self.paused_by: str | None = None
+        self.paused_from = "playing"
+        """What a pause goes back to: ``playing`` (after the count) or ``starting``."""
+        self.asked = False
+        """Whether a player paused (Esc): either player's Enter goes on."""
+        self.holds: set[int] = set()
+        """The seats whose player cannot see the table (the help, a window too small, a
+        program stopped with Ctrl-Z): the match stays paused until each is back, whoever
+        presses Enter, so that nobody plays on while the other cannot."""
         self.resume_at: float | None = None
         """Loop time the resume count ends."""
+        self.early: list[dict[str, Any]] = []
+        """The joiner's keys that arrived just before the resume count ended, applied
+        when it does (``EARLY_GRACE``)."""
         self.dropped_at: float | None = None
         """Loop time the joiner's connection ended."""
         self.before_drop = "playing"
@@ -612,10 +632,12 @@ class Host:
             raise ProtocolError("a spectator cannot play")
         if kind == "act":
             self._joiner_act(message)
+        elif kind == "ready":
+            self.ready(JOINER_SEAT)
         elif kind == "pause":
-            self.pause(JOINER_SEAT)
+            self.pause(JOINER_SEAT, hold=message.get("hold") is True)
         elif kind == "resume":
-            self.resume()
+            self.resume(JOINER_SEAT, hold=message.get("hold") is True)
         elif kind == "next":
             self.go_on()
 
@@ -627,6 +649,7 @@ class Host:
         if peer is not self.joiner:
             return
         self.joiner = None
+        self.holds.discard(JOINER_SEAT)  # said again by a joiner who comes back
         name = self.names[JOINER_SEAT]
         if self.status == "over":
             return
@@ -655,9 +678,9 @@ class Host:
         if self.status == "dropped":
             self.dropped_at = None
             self.message = f"{self.names[JOINER_SEAT]} is back"
-            if self.before_drop in ("playing", "paused", "counting"):
+            if self.before_drop in ("playing", "counting"):
                 self._count_to_resume()
-            else:
+            else:  # a pause stays a pause, a round not started waits for its players
                 self.status = self.before_drop
                 self._changed([])
 
@@ -678,10 +701,27 @@ class Host:
         self.result_winner = None
         self.match_over = False
         self.message = None
-        self.status = "playing"
-        self.clock.go()
-        self.fair.start(self.clock.time())
+        self._await_players()
+
+    def _await_players(self) -> None:
+        """The round is dealt: it starts when both players say they are ready."""
+        self.status = "starting"
+        self.gate = StartGate((True, True))
+        self.paused_by = None
+        self.clock.stop()
         self._schedule()
+        self._changed([])
+
+    def ready(self, seat: int = HOST_SEAT) -> None:
+        """``seat``'s player is ready for the round to start: once both are, its clock
+        goes and the count to the first flip runs, on both screens."""
+        if self.status != "starting" or self.fair is None:
+            return
+        if self.gate.ready(seat):
+            self.status = "playing"
+            self.clock.go()
+            self.fair.start(self.clock.time())
+            self._schedule()
         self._changed([])
 
     def set_round(self, game: Game) -> None:
@@ -692,11 +732,7 @@ class Host:
         self.commit = self.reveal = None
         self.fair = FairTable(game, self.countdown)
         self.result = None
-        self.status = "playing"
-        self.clock.go()
-        self.fair.start(self.clock.time())
-        self._schedule()
-        self._changed([])
+        self._await_players()
 
     def act(self, kind: str, pile: int | None = None, target: int | None = None) -> None:
         """The host's own key: dated now."""
@@ -707,12 +743,20 @@ class Host:
             message.update(pile=pile, to=target)
         self._apply(action_from_message(message, HOST_SEAT, self.now()))
 
-    def _joiner_act(self, message: dict[str, Any]) -> None:
+    def _joiner_act(self, message: dict[str, Any], dated: float | None = None) -> None:
+        """A joiner's key, dated at its arrival less the delay (``dated``: at that time)."""
+        delay = min(self.delay or 0.0, self.max_delay)
+        if self.status == "counting" and self.resume_at is not None:
+            # Pressed as the joiner's count ended (by its estimate of the delay), arrived
+            # before the host's did: played the moment play goes on. Before: nothing.
+            pressed = self._loop_time() - delay
+            if pressed >= self.resume_at - EARLY_GRACE and len(self.early) < 8:
+                self.early.append(message)
+            return
         if self.status != "playing" or self.fair is None:
             return  # a key pressed as the round paused: as at one keyboard, nothing
-        arrival = self.now()
-        delay = min(self.delay or 0.0, self.max_delay)
-        action = action_from_message(message, JOINER_SEAT, max(0.0, arrival - delay))
+        when = max(0.0, self.now() - delay) if dated is None else dated
+        action = action_from_message(message, JOINER_SEAT, when)
         if isinstance(action, Play) and action.pile >= self.rules.row_size:
             raise ProtocolError("act: no such pile")
         self._apply(action)
@@ -785,7 +829,13 @@ class Host:
 
     def _cut_round(self) -> None:
         """The match ends mid-round: keep the replay of what was played."""
-        if self.fair is None or self.status not in ("playing", "paused", "counting", "dropped"):
+        if self.fair is None or self.status not in (
+            "starting",
+            "playing",
+            "paused",
+            "counting",
+            "dropped",
+        ):
             return
         if self.fair.applied and self.record and self.round_seed is not None:
             self.result = save_round(
@@ -809,25 +859,48 @@ class Host:
         self._schedule()
         self._changed([])
 
-    def pause(self, seat: int = HOST_SEAT) -> None:
-        """Stop the round for both (by ``seat``'s player)."""
-        if self.status not in ("playing", "counting"):
+    def pause(self, seat: int = HOST_SEAT, hold: bool = False) -> None:
+        """Stop the round for both (by ``seat``'s player); also before it starts.
+        ``hold``: the player cannot see the table (their help, a window too small, Ctrl-Z)
+        and holds the pause until they can (``resume`` with ``hold``)."""
+        if hold:
+            self.holds.add(seat)
+        else:
+            self.asked = True
+        if self.status not in ("starting", "playing", "counting"):
+            self._changed([])
             return
+        self.paused_from = "starting" if self.status == "starting" else "playing"
         self.status = "paused"
         self.paused_by = self.names[seat]
         self.resume_at = None
+        self.early.clear()
         self.clock.stop()
         self._schedule()
         self._changed([])
 
-    def resume(self) -> None:
-        """Go on after a pause: a count on both screens first."""
-        if self.status == "paused":
+    def resume(self, seat: int = HOST_SEAT, hold: bool = False) -> None:
+        """Go on after a pause (``hold``: ``seat``'s player can see the table again): once
+        nobody holds it, a count on both screens first (a round that had not started waits
+        for its players again)."""
+        if hold:
+            self.holds.discard(seat)
+        else:
+            self.asked = False
+        if self.status != "paused" or self.asked or self.holds:
+            self._changed([])
+            return
+        if self.paused_from == "starting":
+            self.status = "starting"
+            self.paused_by = None
+            self._changed([])
+        else:
             self._count_to_resume()
 
     def _count_to_resume(self) -> None:
         self.status = "counting"
         self.resume_at = self._loop_time() + RESUME_COUNT
+        self.early.clear()
         self._schedule()
         self._changed([])
 
@@ -868,10 +941,14 @@ class Host:
             self.paused_by = None
             self.resume_at = None
             self.clock.go()
+            going_on = self.clock.time()
             if self.fair is not None:
-                self.fair.hold(self.clock.time())
+                self.fair.hold(going_on)
             self._schedule()
             self._changed([])
+            early, self.early = self.early, []
+            for message in early:  # pressed as the count ended: dated as play goes on
+                self._joiner_act(message, dated=going_on)
         elif self.status == "dropped":
             self._end_match(f"{self.names[JOINER_SEAT]} did not come back: the match ends unscored")
         elif self.status == "playing" and self.fair is not None:
@@ -905,9 +982,13 @@ class Host:
             self.paused_by,
             self.message,
             self.drop_left(),
-            self.resume_left(),
             _,
+            held_by=self.held_by(),
         )
+
+    def held_by(self) -> str | None:
+        """Who holds the pause, unable to see the table (``None``: nobody does)."""
+        return self.names[min(self.holds)] if self.holds and self.status == "paused" else None
 
     def drop_left(self) -> float | None:
         if self.status != "dropped" or self.dropped_at is None or self.loop is None:
@@ -983,6 +1064,8 @@ class Host:
                 "paused_by": self.paused_by,
                 "drop_left": self.drop_left(),
                 "resume_in": self.resume_left(),
+                "waiting": None if self.status != "starting" else list(self.gate.waiting),
+                "held_by": self.held_by(),
                 "result": None
                 if self.status != "result"
                 else {
@@ -1003,20 +1086,19 @@ def describe(
     paused_by: str | None,
     message: str | None,
     drop_left: float | None,
-    resume_left: float | None,
     _: Say = N_,
+    held_by: str | None = None,
 ) -> str | None:
     """The line that says where the match stands, the same on every screen (each in its
-    player's language: ``_``)."""
+    player's language: ``_``); ``held_by``: who holds a pause, unable to see the table."""
+    if status == "paused" and held_by:
+        return _("paused: {name} cannot see the table").format(name=held_by)
     if status == "paused":
         return (
             _("paused by {name}: Enter goes on").format(name=paused_by)
             if paused_by
             else _("paused")
         )
-    if status == "counting":
-        left = resume_left or 0.0
-        return _("going on in {s} s").format(s=f"{left:.1f}")
     if status == "dropped":
         left_s = int((drop_left or 0.0) + 0.999)
         return _("waiting for {name} to come back, {s} s").format(name=away, s=left_s)

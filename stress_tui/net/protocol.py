@@ -24,7 +24,7 @@ from typing import Any
 
 from stress_tui.core.text import BadName, check_name
 
-VERSION = 2
+VERSION = 3
 """The protocol's version: both ends must speak the same one."""
 
 DEFAULT_PORT = 7325
@@ -235,8 +235,9 @@ PEER_MESSAGES: dict[str, Schema] = {
         {"pile": whole(0, 8), "to": whole(0, 1)},
     ),
     "pong": Schema({"id": _SEQ}),
-    "pause": Schema({}),
-    "resume": Schema({}),
+    "ready": Schema({}),
+    "pause": Schema({}, {"hold": flag}),
+    "resume": Schema({}, {"hold": flag}),
     "next": Schema({}),
     "bye": Schema({}),
 }
@@ -260,7 +261,9 @@ HOST_MESSAGES: dict[str, Schema] = {
             "events": anything,
             "score": listed(whole(0, 1000), 2),
             "round": whole(0, 10**6),
-            "status": one_of("playing", "paused", "counting", "dropped", "result", "over"),
+            "status": one_of(
+                "starting", "playing", "paused", "counting", "dropped", "result", "over"
+            ),
         },
         {
             "flip_in": maybe(number(0, 60)),
@@ -271,6 +274,8 @@ HOST_MESSAGES: dict[str, Schema] = {
             "drop_left": maybe(number(0, 3600)),
             "result": anything,
             "resume_in": maybe(number(0, 60)),
+            "waiting": maybe(listed(flag, 2)),
+            "held_by": maybe(text(64)),
         },
     ),
     "ping": Schema({"id": _SEQ}, {"delay_ms": maybe(number(0, 1e6))}),

@@ -32,7 +32,7 @@ from blessed import Terminal
 
 from stress_tui.core.engine import Event, Game, Match, RoundDrawn, RoundWon
 from stress_tui.core.settings import Settings
-from stress_tui.core.table import Driver, Table
+from stress_tui.core.table import Driver, StartGate, Table
 from stress_tui.terminal.controller import QUIT_QUESTION, GameController, TogetherKey
 from stress_tui.terminal.keys import Binding, settings_keymap
 from stress_tui.terminal.lang import _
@@ -67,7 +67,7 @@ class App(Screen):
         self.round_index = 0
         """Which round of the match's seed is on the table (0: the first): ``--seed
         SEED/N`` deals round N again (``seed_label``)."""
-        self.waiting: list[bool] = [False, False]
+        self.gate = StartGate()
         """Before a round starts: which players the table still waits for (to say they are
         ready)."""
         position = os.environ.get(POSITION_ENV)
@@ -145,8 +145,9 @@ class App(Screen):
             self.round_number, (self.match.score[0], self.match.score[1]), self.deal_label()
         )
         # The table waits for every person at it to say they are ready; then its count.
-        self.waiting = [kind == "human" for kind in self.settings.players]
-        if any(self.waiting):
+        people = self.settings.players
+        self.gate = StartGate((people[0] == "human", people[1] == "human"))
+        if not self.gate.open:
             self.clock.pause("start")
         else:
             self.start_table()
@@ -168,7 +169,7 @@ class App(Screen):
 
     def start_table(self) -> None:
         """Everyone is ready: the round's clock goes, and the count to the first flip."""
-        self.waiting = [False, False]
+        self.gate = StartGate()
         self.clock.unpause("start")
         self.table.start(self.clock.now())
         self.schedule()
@@ -176,10 +177,7 @@ class App(Screen):
 
     def ready_to_start(self, player: int) -> None:
         """A player said they are ready for the round to start."""
-        if not self.waiting[player]:
-            return
-        self.waiting[player] = False
-        if not any(self.waiting):
+        if self.gate.ready(player):
             self.start_table()
         self.request_draw()
 
@@ -269,7 +267,7 @@ class App(Screen):
             help_offset=self.controller.help_offset,
             menu_keys=self.controller.menu_live,
             question=_(QUIT_QUESTION) if self.controller.quit_asked else None,
-            waiting=tuple(self.waiting) if any(self.waiting) else None,
+            waiting=self.gate.shown(),
         )
 
 

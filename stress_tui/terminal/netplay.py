@@ -35,15 +35,15 @@ from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
 from stress_tui.net.client import Client, JoinError
-from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, Host, describe
+from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, RESUME_COUNT, Host, describe
 from stress_tui.net.records import RoundFiles
 from stress_tui.terminal.clock import Clock
-from stress_tui.terminal.controller import GameController
+from stress_tui.terminal.controller import GameController, TogetherKey
 from stress_tui.terminal.keys import Binding, Intent, keymap_for
 from stress_tui.terminal.lang import _
 from stress_tui.terminal.overlays import help_page
 from stress_tui.terminal.scene import LinkBar, Overlay, Result, Scene
-from stress_tui.terminal.screen import Screen
+from stress_tui.terminal.screen import Screen, count_shown
 from stress_tui.terminal.session import EXIT_QUIT, make_terminal
 
 SEED_ENV = "STRESS_TUI_NET_SEED"
@@ -103,8 +103,8 @@ class _Link:
             model.paused_by,
             model.message,
             model.drop_left,
-            model.resume_in,
             _,
+            held_by=model.held_by,
         )
 
     def result(self) -> RoundFiles | None:
@@ -121,6 +121,24 @@ class _Link:
     def ticking(self) -> bool:
         """Whether seconds are being counted on screen."""
         return self.model.status in ("counting", "dropped", "lost")
+
+    @property
+    def waiting(self) -> tuple[bool, bool] | None:
+        """Before a round starts: which players it waits for, as the host's gate says."""
+        model = self.model
+        if model.status != "starting":
+            return None
+        return model.gate.shown() if isinstance(model, Host) else model.waiting
+
+    def resume_left(self) -> float | None:
+        """Seconds of the count before play goes on (``None``: none runs): the host's own,
+        or the joiner's estimate of it (less the delay)."""
+        return self.model.resume_left()
+
+    def playing(self) -> bool:
+        """Whether this side's keys play now."""
+        model = self.model
+        return model.status == "playing" if isinstance(model, Host) else model.playing()
 
 
 def _empty_table(rules: Rules) -> Table:
@@ -154,7 +172,7 @@ class NetClock(Clock):
 
     def pause(self, reason: str) -> None:
         self.paused.add(reason)
-        self.link.model.pause()
+        self.link.model.pause(hold=True)
         if self.on_change is not None:
             self.on_change()
 
@@ -163,7 +181,7 @@ class NetClock(Clock):
             return
         self.paused.discard(reason)
         if not self.paused:
-            self.link.model.resume()
+            self.link.model.resume(hold=True)
         if self.on_change is not None:
             self.on_change()
 
@@ -184,9 +202,9 @@ class NetController(GameController):
         status = self.link.model.status
         if status == "result":
             return Overlay.RESULT if self.result is not None else Overlay.PAUSE
-        if status != "playing":
-            return Overlay.PAUSE
-        return None
+        if status in ("playing", "starting", "counting"):
+            return None  # the table, with who is ready or the count to go on
+        return Overlay.PAUSE
 
     def toggle_pause(self, binding: Binding, overlay: str | None) -> None:
         if self.link.model.status in ("waiting", "over"):
@@ -211,7 +229,14 @@ class NetController(GameController):
             self.host.finish(EXIT_QUIT)
 
     def play(self, binding: Binding, overlay: str | None) -> None:
-        if binding.player is not None and overlay is None:
+        """As at one keyboard: a player's key plays on the table itself; before the round
+        starts, their ready key says they are ready (the host's gate, for both)."""
+        if binding.player is None or overlay is not None:
+            return
+        if self.link.model.status == "starting":
+            if binding.intent is Intent.READY:
+                self.host.ready_to_start(binding.player)
+        else:
             self.screen.play(binding)
 
 
@@ -269,11 +294,15 @@ class NetScreen(Screen):
             self.notices.names = names
         model = self.link.model
         new = model.round_number != self.shown_round or self.controller.result is not None
-        if new and model.status == "playing":  # a new round (a rematch's is round 1 again)
+        if new and model.status in ("starting", "playing"):  # a rematch's is round 1 again
             self.shown_round = model.round_number  # a clean table
             self.notices.clear()
             self.cache.new_round()
-            self.controller.new_round()
+            held = bool(self.clock.paused)
+            self.controller.new_round()  # the help closes
+            if held and not self.clock.paused:  # so nothing of ours holds a pause now
+                self.loop.call_soon(self.guarded, lambda: self.link.model.resume(hold=True))
+            self.together = TogetherKey()  # no together key carried into the next round
         if events:
             self.notices.note(events, self.clock.now(), self.table.game)
         self._maybe_result(events)
@@ -316,7 +345,11 @@ class NetScreen(Screen):
         if self.loop is None:
             return
         if self.link.ticking:
-            self.timer = self.loop.call_later(TICK, self.guarded, self.on_tick)
+            left = self.link.resume_left()
+            step = TICK
+            if left is not None:  # redraw as the count's figure changes (and at its end)
+                step = min(TICK, left % (RESUME_COUNT / 3) + 0.001) if left > 0 else TICK
+            self.timer = self.loop.call_later(step, self.guarded, self.on_tick)
             return
         if self.link.model.status != "playing":
             return
@@ -329,7 +362,7 @@ class NetScreen(Screen):
 
     def play(self, binding: Binding) -> None:
         """A player's key goes to the table (the host's own is applied there at once)."""
-        if self.link.model.status != "playing":
+        if not self.link.playing():
             return
         action = self.together.action(binding, self.clock.now(), self.rules)
         if isinstance(action, Play):
@@ -348,8 +381,21 @@ class NetScreen(Screen):
         return False
 
     def ready_to_start(self, player: int) -> None:
-        """Never asked here: a network round starts when the host deals it (its clock never
-        waits for ``start``)."""
+        """Before a round starts: this player is ready (the host starts the round once both
+        are, and both screens say who is)."""
+        model = self.link.model
+        if isinstance(model, Host):
+            model.ready(HOST_SEAT)
+        else:
+            model.ready()
+        self.request_draw()
+
+    def back_from_suspend(self) -> None:
+        """``fg`` comes back to the pause the stop asked the host for (as at one keyboard):
+        play goes on when a player says so, with the count on both screens."""
+        self.clock.paused.discard("suspend")
+        self.link.model.pause()  # the stop becomes a pause either player's Enter ends
+        self.link.model.resume(hold=True)  # and no longer one only we could end
 
     def help_offset(self, offset: int) -> int:
         width, height = self.size
@@ -361,7 +407,9 @@ class NetScreen(Screen):
 
     def view(self) -> Scene:
         model = self.link.model
-        status = None if model.status == "playing" else self.link.status_line()
+        quiet = model.status in ("playing", "starting", "counting")
+        status = None if quiet else self.link.status_line()
+        left = self.link.resume_left()
         keys = _("Enter: play on    ?: help    q: quit")
         if model.status == "waiting":
             status = _("Waiting for a player. They join with:") + f"\n{self.join_line or ''}"
@@ -388,6 +436,8 @@ class NetScreen(Screen):
             link=link,
             bottom=0 if self.seat == JOINER_SEAT else 1,
             together=self.together.shown(),
+            waiting=self.link.waiting,
+            resume_left=None if not left else count_shown(left, RESUME_COUNT),
         )
 
 

@@ -512,7 +512,7 @@ def _start_line(view: Scene, canvas: Canvas) -> str:
     """Before a round starts, on the banner: that it waits for the people at the table
     (each one's key is beside their row: ``_start_notice``)."""
     assert view.waiting is not None
-    people = sum(view.keymap.has_player(p) for p in (0, 1))
+    people = sum(kind == "human" for kind in view.kinds)  # at a network table, both
     if people < 2:
         whole = _("The round starts when you press your ready key")
     else:
@@ -526,9 +526,11 @@ def _start_notice(view: Scene, player: int) -> tuple[str, ...] | None:
     if view.waiting is None:
         return None
     key = view.keymap.key_for(Intent.READY, player)
-    if key is None:
-        return None
+    if key is None and view.kinds[player] != "human":
+        return None  # a computer is always ready
     if view.waiting[player]:
+        if key is None:  # a person at the other terminal
+            return (_("not ready yet"),)
         return (_("press {key} when ready").format(key=key_label(key)),)
     other = 1 - player
     if view.waiting[other]:

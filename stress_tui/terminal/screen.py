@@ -79,6 +79,16 @@ NO_SUSPEND = "Ctrl-Z does nothing here: no shell to bring the game back"
 """Said instead of stopping where nothing could resume the game."""
 
 
+def count_shown(left: float, seconds: float = RESUME_SECONDS) -> int:
+    """The count before play goes on, as shown with ``left`` of its ``seconds`` to go: 3,
+    2, 1 (at one keyboard and at a network table alike).
+
+    >>> count_shown(1.5), count_shown(0.9), count_shown(0.01)
+    (3, 2, 1)
+    """
+    return max(1, min(3, int(left / (seconds / 3)) + 1))
+
+
 class Screen:
     """A round on the table in a terminal: the timer and the drawing, joining the clock,
     the terminal session and the controller."""
@@ -395,8 +405,7 @@ class Screen:
         """The count before play goes on, as shown: 3, 2, 1 (``None``: no count)."""
         if self.resume_at is None or self.loop is None or "resume" not in self.clock.paused:
             return None
-        left = self.resume_at - self.loop.time()
-        return max(1, min(3, int(left / (RESUME_SECONDS / 3)) + 1))
+        return count_shown(self.resume_at - self.loop.time(), RESUME_SECONDS)
 
     def on_continue(self) -> None:
         """SIGCONT: after our own stop, already handled; after a stop from outside

@@ -1,0 +1,217 @@
+"""Fair starts and pauses at a network table, with the real programs in pseudo-terminals
+over loopback: a round waits for both players' ready keys (both screens say who is
+ready), and after a pause both screens count to the same moment before play goes on."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.test_net_e2e import (
+    Table,
+    both_ready,
+    hosting,
+    joining,
+    press_ready,
+    right_pile_size,
+    started_table,
+    wait_all,
+)
+from tests.tty import JOB_SHELL, TtySession, job_pid
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    yield from started_table(tmp_path)
+
+
+def upper_half(session: TtySession, text: str) -> bool:
+    """Whether ``text`` is on the top half of the screen (the other player's row)."""
+    return any(text in session.row(y) for y in range(session.rows // 2))
+
+
+def lower_half(session: TtySession, text: str) -> bool:
+    """Whether ``text`` is on the bottom half of the screen (this player's own row)."""
+    return any(text in session.row(y) for y in range(session.rows // 2, session.rows))
+
+
+def seen_on_both(
+    host: TtySession, joiner: TtySession, shows: Callable[[TtySession], bool], what: str
+) -> None:
+    """Wait until each screen has shown ``shows`` at some moment (a count is short: each
+    screen's sighting is kept, not asked of both at the same moment)."""
+    seen: set[int] = set()
+
+    def both() -> bool:
+        seen.update(i for i, s in enumerate((host, joiner)) if shows(s))
+        return seen == {0, 1}
+
+    wait_all(both, what, host, joiner)
+
+
+def test_both_screens_say_who_is_ready_and_the_round_starts_when_both_are(
+    tmp_path: Path,
+) -> None:
+    host, where, code = hosting(tmp_path)
+    joiner = joining(tmp_path, where, code, "--name", "Bo")
+    try:
+        starts = "The round starts when both press their ready keys"
+        wait_all(
+            lambda: starts in host.text() and starts in joiner.text(),
+            "the round waiting for both players",
+            host,
+            joiner,
+        )
+        # Each screen: its own ready key beside its own row, the other "not ready yet".
+        assert lower_half(joiner, "press g when ready") and upper_half(joiner, "not ready yet")
+        assert lower_half(host, "press g when ready") and upper_half(host, "not ready yet")
+        press_ready(joiner, host)
+        wait_all(
+            lambda: (
+                upper_half(host, "ready: waiting for Ann")
+                and lower_half(joiner, "ready: waiting for Ann")
+            ),
+            "Bo's ready on both screens",
+            host,
+            joiner,
+        )
+        # The round still waits: no flip on either screen, Ann still asked.
+        assert "1 card" not in host.text() and "1 card" not in joiner.text()
+        assert lower_half(host, "press g when ready") and upper_half(joiner, "not ready yet")
+        press_ready(host, joiner)
+        wait_all(
+            lambda: "1 card" in host.text() and "1 card" in joiner.text(),
+            "the count and the first flip on both screens",
+            host,
+            joiner,
+        )
+        for screen in (host, joiner):
+            assert "when ready" not in screen.text() and "not ready" not in screen.text()
+    finally:
+        joiner.close()
+        host.close()
+
+
+def test_after_a_pause_both_screens_count_and_then_both_play(table: Table) -> None:
+    host, joiner, _, _ = table
+    joiner.send("\x1b")
+    wait_all(
+        lambda: "paused by Bo" in host.text() and "paused by Bo" in joiner.text(),
+        "the pause on both screens",
+        host,
+        joiner,
+    )
+    host.send("\r")  # the other player goes on: a count on both screens
+    seen_on_both(host, joiner, lambda s: "Play goes on in" in s.text(), "the count on both")
+    wait_all(
+        lambda: "Play goes on in" not in host.text() and "Play goes on in" not in joiner.text(),
+        "the end of the count on both screens",
+        host,
+        joiner,
+    )
+    joiner.send("k")
+    wait_all(
+        lambda: right_pile_size(host) == "2" and right_pile_size(joiner) == "2",
+        "a play after the count",
+        host,
+        joiner,
+    )
+
+
+def test_a_window_too_small_on_one_side_pauses_both_and_both_count_after(table: Table) -> None:
+    host, joiner, _, _ = table
+    joiner.resize(10, 40)  # too small for the table
+    wait_all(
+        lambda: "paused: Bo cannot see the table" in host.text(),
+        "the pause on the host's screen",
+        host,
+        joiner,
+    )
+    joiner.resize(24, 80)
+    seen_on_both(host, joiner, lambda s: "Play goes on in" in s.text(), "the count on both")
+    wait_all(
+        lambda: "Play goes on in" not in host.text() and "paused" not in host.text(),
+        "play going on",
+        host,
+        joiner,
+    )
+    host.send("s")  # Ann's jack... and Bo's eight: both play again
+    joiner.send("k")
+    wait_all(lambda: right_pile_size(joiner) == "2", "a play after the count", host, joiner)
+
+
+LAST_CARD_TOGETHER = (
+    "rules: standard together=on; phase: playing; p1 row: 5C | 5D | 9S | -; piles: 4H | QD;"
+    " p2 row: JD | - | - | -"
+)
+"""Cards may be laid together; the host's (p2's) last card, the jack, fits the queen."""
+
+
+def test_the_together_key_is_not_carried_into_the_next_round(tmp_path: Path) -> None:
+    host, where, code = hosting(tmp_path, position=LAST_CARD_TOGETHER)
+    joiner = joining(tmp_path, where, code, "--name", "Bo")
+    try:
+        wait_all(lambda: "5♣" in joiner.text(), "the position", host, joiner)
+        both_ready(host, joiner)
+        joiner.send("n")  # Bo's together key: the next pile key lays with its equals
+        wait_all(lambda: lower_half(joiner, "together"), "the together key's note", host, joiner)
+        host.send("j")  # Ann's last card onto the queen: the round is hers
+        wait_all(lambda: "Ann wins" in joiner.text(), "the result", host, joiner)
+        wait_all(lambda: "q: quit" in joiner.text(), "the result's keys", host, joiner)
+        joiner.send("\r")
+        wait_all(lambda: "wins 0/3" in joiner.text(), "the next round", host, joiner)
+        both_ready(host, joiner)
+        wait_all(lambda: "1 card" in joiner.text(), "the first flip", host, joiner)
+        assert not lower_half(joiner, "together")  # the key was not kept for this round
+    finally:
+        joiner.close()
+        host.close()
+
+
+def test_a_joiner_back_from_ctrl_z_finds_the_table_paused_for_both(tmp_path: Path) -> None:
+    """Ctrl-Z pauses the match for both; ``fg`` comes back to that pause (as at one
+    keyboard), not to play: either player's Enter goes on, with the count on both."""
+    host, where, code = hosting(tmp_path)
+    pid_file = tmp_path / "pid"
+    env = {"STRESS_TUI_DATA_DIR": str(tmp_path / "joiner"), "JOBSHELL_PID_FILE": str(pid_file)}
+    joiner = TtySession(
+        [*JOB_SHELL, sys.executable, "-m", "stress_tui"],
+        args=["join", where, code, "--name", "Bo"],
+        env=env,
+    )
+    try:
+        pid = job_pid(pid_file)
+        both_ready(host, joiner)
+        wait_all(lambda: "1 card" in joiner.text(), "the first flip", host, joiner)
+        mark = len(joiner.log)
+        joiner.send("\x1a")  # Ctrl-Z: the joiner's program stops
+        wait_all(
+            lambda: "paused: Bo cannot see the table" in host.text(),
+            "the pause on the host's screen",
+            host,
+        )
+        wait_all(lambda: b"\x1b[?1049l" in joiner.raw_log(mark), "the screen left", joiner)
+        mark = len(joiner.log)
+        os.kill(pid, signal.SIGCONT)  # what fg does
+        wait_all(lambda: b"\x1b[?1049h" in joiner.raw_log(mark), "the screen again", joiner)
+        wait_all(
+            lambda: (
+                "paused by Bo: Enter goes on" in joiner.text() and "paused by Bo" in host.text()
+            ),
+            "the pause still on both screens",
+            host,
+            joiner,
+        )
+        joiner.send("\r")
+        seen_on_both(host, joiner, lambda s: "Play goes on in" in s.text(), "the count on both")
+        wait_all(lambda: "Play goes on in" not in joiner.text(), "play going on", host, joiner)
+        joiner.send("k")
+        wait_all(lambda: right_pile_size(host) == "2", "a play after fg", host, joiner)
+    finally:
+        joiner.close()
+        host.close()
