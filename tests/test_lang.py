@@ -225,9 +225,8 @@ def test_lang_in_the_config_file_and_the_flag_over_it(
     assert lang.language() == "sv"
     config.write_text('lang = "xx"\n', encoding="utf-8")
     assert main(["--print-config"]) == 2
-    assert capsys.readouterr().err == (
-        f'stress-tui: {config}:1: lang: "xx" is not a language of the game'
-        " (choose from en, sv, de)\n"
+    assert capsys.readouterr().err == (  # said in the environment's language
+        f'stress-tui: {config}:1: lang: "xx" är inget av spelets språk (välj bland en, sv, de)\n'
     )
 
 
@@ -319,3 +318,109 @@ def test_the_language_chooses_its_keyboard_unless_the_config_or_the_flag_does(
     config.write_text('[keys]\nkeyboard = "fr"\n', encoding="utf-8")
     assert main(["--lang", "sv", "--print-config"]) == 0
     assert 'keyboard = "fr"' in capsys.readouterr().out
+
+
+@pytest.fixture
+def german(monkeypatch: pytest.MonkeyPatch, speaking: None) -> None:
+    """The environment asks for German, as ``LANGUAGE=de stress-tui ...`` does."""
+    monkeypatch.setenv("LANGUAGE", "de")
+    lang.choose(None)
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["--rules=1"], "--rules: nimmt keinen Wert"),
+        (["--rules", "--print-config"], "--print-config: nicht zusammen mit --rules"),
+        (["sim", "--games"], "--games: braucht einen Wert"),
+        (["join"], "diese Argumente fehlen: HOST[:PORT], CODE"),
+        (["sim", "--p1", "human"], "--p1: der Simulator spielt nur Computer (wähle aus bot:"),
+        (["replay", "--list", "x"], "x: --list nimmt kein FILE"),
+        (["--print-config", "stats"], "--print-config: nicht mit dem Befehl stats"),
+        (["--rules", "daily"], "--rules: nicht mit dem Befehl daily"),
+        (["--seed", "1/0"], "--seed: die Runde nach / muss von 1 bis 10000 sein, nicht 0"),
+        (["--names", " ,Bo"], "--names: ein Name darf nicht leer sein"),
+        (["--theme", "x"], '--theme: "x" ist kein Farbschema (wähle aus auto, dark,'),
+        (["--lang", "xx"], '--lang: "xx" ist keine Sprache des Spiels (wähle aus en, sv, de)'),
+        (["--row", "10", "--p2", "bot"], "--row: eine Reihe von 10 lässt sich nicht von der"),
+    ],
+)
+def test_the_command_line_s_own_error_lines_are_said_in_german(
+    args: list[str], line: str, capsys: pytest.CaptureFixture[str], german: None
+) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"stress-tui: {line}"), err
+    assert err.count("\n") == 1
+
+
+def test_a_row_without_keys_names_your_piles_in_the_language(
+    capsys: pytest.CaptureFixture[str], german: None
+) -> None:
+    assert main(["--row", "10", "--p2", "bot"]) == 2
+    assert "9 von deinen Stapeln" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [[], ["sim"], ["replay"], ["stats"], ["daily"], ["join"]])
+def test_help_says_argparse_s_own_words_in_the_language(
+    command: list[str], capsys: pytest.CaptureFixture[str], speaking: None
+) -> None:
+    assert main([*command, "--lang", "sv", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("användning: ")
+    assert "-h, --help" in out and "visa den här hjälpen och avsluta" in out
+    assert "flaggor:" in out or not command  # the game's own flags are all in groups
+    for english in ("show this help", "usage:", "options:", "positional arguments"):
+        assert english not in out
+
+
+def test_the_descriptions_of_replay_and_stats_are_said_with_the_data_folder_s_variable(
+    capsys: pytest.CaptureFixture[str], speaking: None
+) -> None:
+    assert main(["replay", "--lang", "de", "--help"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "Jede Runde wird im Ordner replays im Datenordner" in said
+    assert "oder $STRESS_TUI_DATA_DIR)" in said
+    assert main(["stats", "--lang", "sv", "--help"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "eller $STRESS_TUI_DATA_DIR); sedan varje persons rating" in said
+    assert main(["sim", "--lang", "sv", "--help"]) == 0
+    assert "\nsimulering:\n" in capsys.readouterr().out
+
+
+def test_a_name_nobody_gave_is_kept_as_its_key_and_shown_in_the_language(
+    capsys: pytest.CaptureFixture[str], speaking: None
+) -> None:
+    """``You`` and ``Computer`` are who played, not words: the settings (and so the record
+    and the replays) keep them as they are whatever the language, and every table that
+    shows them says them in the player's (an old record's ``You`` included)."""
+    assert main(["--lang", "sv", "--p2", "bot", "--print-config"]) == 0
+    assert 'names = ["You", "Computer"]' in capsys.readouterr().out
+    from stress_tui.core.stats import PlayerStats, RoundStats
+    from stress_tui.storage.record import count_round
+
+    stats = (PlayerStats(reactions=[0.5]), PlayerStats(reactions=[0.7]))
+    count_round(("You", "Bo"), "standard", RoundStats(stats, 0, 20.0), True)
+    assert main(["stats", "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    assert "\nDu " in out and "You" not in out
+    assert main(["stats", "--lang", "en"]) == 0
+    assert "\nYou " in capsys.readouterr().out
+    assert main(["stats", "--lang", "de", "--chart", "Du"]) == 0
+    assert capsys.readouterr().out.startswith("Du: Wertung ")
+
+
+def test_the_replay_list_says_the_names_nobody_gave_in_the_language(
+    capsys: pytest.CaptureFixture[str], speaking: None
+) -> None:
+    from stress_tui.core.rules import Rules
+    from stress_tui.storage.replay import replay_dir
+    from tests.test_hostile import craft_header
+    from tests.test_replay import record_round
+
+    path, _events = record_round(Rules.for_deck("standard"), 3, replay_dir())
+    craft_header(path, names=["You", "Computer"], players=["human", "bot:normal"])
+    assert main(["replay", "--lang", "sv", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "Du (human) mot Datorn (bot:normal)" in out
+    assert "You" not in out and "Computer" not in out

@@ -87,7 +87,7 @@ def test_every_screen_fits_whole_in_the_language(
         s.wait_for(lambda: counting not in s.text(), timeout=5, what="the count over")
         # The last card: the result, with its statistics where the window is tall enough.
         s.send("q")
-        wait_whole(s, _("{name} wins the match!").format(name="Player 1"), _("Enter: rematch"))
+        wait_whole(s, _("{name} wins the match!").format(name=_("Player 1")), _("Enter: rematch"))
         if rows >= 24:
             wait_whole(s, *(_(label) for label in ("cards played", "longest chain", "lockouts")))
         s.send(KEYS["ctrl_c"])

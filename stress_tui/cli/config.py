@@ -34,7 +34,7 @@ from stress_tui.core.settings import Settings
 from stress_tui.core.text import BadName, check_name, harmless
 from stress_tui.core.words import quoted, shown
 from stress_tui.storage.files import MiB, Missing, StorageError, read_regular
-from stress_tui.terminal.lang import _
+from stress_tui.terminal.lang import N_, _
 
 ENV_VAR = "STRESS_TUI_CONFIG"
 """The environment variable that names another config file (tests use it)."""
@@ -47,6 +47,13 @@ TABLES = ("rules", "players", "display", "keys")
 
 PLAYER_SIDES = ("p1", "p2")
 """The players' keys in ``[players]`` and ``[keys.*]``."""
+
+
+THEME_REFUSAL = N_("{value} is not a theme (choose from {choices})")
+"""What a theme that is none of the themes is told (``choose``)."""
+
+KEYBOARD_REFUSAL = N_("{value} is not a keyboard (choose from {choices})")
+"""What a keyboard that is none of the presets is told (``choose``)."""
 
 
 class ConfigError(ValueError):
@@ -62,18 +69,19 @@ class BadValue(ValueError):
 # --------------------------------------------------------------------------- values
 
 
-def choose(value: object, choices: Iterable[str], what: str) -> str:
+def choose(value: object, choices: Iterable[str], refusal: str) -> str:
     """One of ``choices``, written in any case with any blanks around; otherwise
-    ``BadValue`` listing them.
+    ``BadValue`` saying ``refusal`` (a text with ``{value}`` and ``{choices}``, marked
+    with ``N_``) in the player's language.
 
-    >>> choose(" Light", ["dark", "light"], "a theme")
+    >>> choose(" Light", ["dark", "light"], "{value} is not a theme (choose from {choices})")
     'light'
     """
     options = list(choices)
     word = _text(value).strip().lower()
     if word in options:
         return word
-    raise BadValue(f"{shown(value)} is not {what} (choose from {', '.join(options)})")
+    raise BadValue(_(refusal).format(value=shown(value), choices=", ".join(options)))
 
 
 def player_kind(text: str) -> str:
@@ -100,7 +108,7 @@ def player_names(names: Iterable[str]) -> tuple[str, str]:
     try:
         got = [check_name(name) for name in given]
     except BadName as error:
-        raise BadValue(str(error)) from None
+        raise BadValue(error.said(_)) from None
     if got[0].casefold() == got[1].casefold():
         raise BadValue(_("the two names must differ, not both {name}").format(name=shown(got[0])))
     return got[0], got[1]
@@ -427,7 +435,7 @@ class _Reader:
                 raise self.unknown(key, known, "key")
             try:
                 if name == "theme":
-                    display[name] = choose(value, THEME_NAMES, "a theme")
+                    display[name] = choose(value, THEME_NAMES, THEME_REFUSAL)
                 else:
                     display[name] = _yes_no(value)
             except BadValue as error:
@@ -440,7 +448,7 @@ class _Reader:
 
         key = ("keys", "keyboard")
         try:
-            board = choose(value, KEYBOARDS, "a keyboard")
+            board = choose(value, KEYBOARDS, KEYBOARD_REFUSAL)
         except BadValue as error:
             raise self.fail(key, str(error)) from None
         self.note(key)

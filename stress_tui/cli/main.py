@@ -144,6 +144,13 @@ def _(text: str) -> str:
     return translated(text)
 
 
+def _said(error: BaseException) -> str:
+    """An error's text in the player's language (a ``core.text.Problem`` is said so)."""
+    from stress_tui.core.text import said
+
+    return said(error, _)
+
+
 def _help_width() -> int:
     """The help's width, as argparse finds it: ``$COLUMNS``, else the terminal's, else
     80; less 2."""
@@ -172,9 +179,12 @@ def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
             return _("{what}: no such command (the commands are {commands}; try --help)").format(
                 what=what, commands=listed(COMMANDS)
             )
-        if problem == "expected one argument":
-            problem = _("needs a value")
-        return f"{name}: {problem.replace('argument ', '')}"
+        return f"{name}: {_argparse_problem(problem)}"
+    found = re.match(r"the following arguments are required: (.*)", message)
+    if found:
+        return _("the following arguments are required: {names}").format(
+            names=harmless(found.group(1))
+        )
     found = re.match(r"unrecognized arguments: (\S+)", message)
     if found:
         word = harmless(found.group(1))
@@ -188,6 +198,30 @@ def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
             return _("{flag}: no such option ({hint})").format(flag=flag, hint=hint)
         return _("{word}: unexpected argument (try --help)").format(word=word)
     return message
+
+
+def _argparse_problem(problem: str) -> str:
+    """argparse's complaint about one argument (after ``argument --flag:``) in the player's
+    language: argparse says it in English (its texts go through gettext's default domain,
+    which the game leaves alone), so its few fixed phrases are said again here; the
+    program's own complaints (a value's ``BadValue``) come through as they are."""
+    from stress_tui.core.text import harmless
+
+    if problem == "expected one argument":
+        return _("needs a value")
+    if problem == "expected at least one argument":
+        return _("needs at least one value")
+    found = re.fullmatch(r"not allowed with argument (\S+?)(?:/\S+)?", problem)
+    if found:
+        return _("not allowed with {flag}").format(flag=found.group(1))
+    if re.fullmatch(r"ignored explicit argument .*", problem):
+        return _("takes no value")
+    found = re.fullmatch(r"invalid choice: '?(.*?)'? \(choose from (.*)\)", problem)
+    if found:
+        return _("{value} is not one of {choices}").format(
+            value=harmless(found.group(1)), choices=found.group(2).replace("'", "")
+        )
+    return problem
 
 
 # --------------------------------------------------------------------------- value types
@@ -219,7 +253,7 @@ def _whole(text: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise BadValue(f"{shown(text)} is not a whole number") from None
+        raise BadValue(_("{value} is not a whole number").format(value=shown(text))) from None
 
 
 MAX_ROUND = 10_000
@@ -234,12 +268,20 @@ def _seed(text: str) -> tuple[int, int]:
     number, slash, round_text = text.strip().partition("/")
     seed = _whole(number)
     if not 0 <= seed < 2**64:
-        raise BadValue(f"must be a whole number from 0 to {2**64 - 1}, not {seed}")
+        raise BadValue(
+            _("must be a whole number from 0 to {top}, not {value}").format(
+                top=2**64 - 1, value=seed
+            )
+        )
     if not slash:
         return seed, 1
     round_number = _whole(round_text)
     if not 1 <= round_number <= MAX_ROUND:
-        raise BadValue(f"the round after / must be from 1 to {MAX_ROUND}, not {round_number}")
+        raise BadValue(
+            _("the round after / must be from 1 to {top}, not {value}").format(
+                top=MAX_ROUND, value=round_number
+            )
+        )
     return seed, round_number
 
 
@@ -250,9 +292,13 @@ def _speed(text: str) -> float:
     try:
         speed = float(text.strip())
     except ValueError:
-        raise BadValue(f"{shown(text)} is not a number") from None
+        raise BadValue(_("{value} is not a number").format(value=shown(text))) from None
     if not 0 < speed <= MAX_SPEED:  # also refuses nan
-        raise BadValue(f"must be more than 0 and at most {MAX_SPEED:g}, not {shown(text)}")
+        raise BadValue(
+            _("must be more than 0 and at most {top}, not {value}").format(
+                top=f"{MAX_SPEED:g}", value=shown(text)
+            )
+        )
     return speed
 
 
@@ -261,7 +307,7 @@ def _positive(text: str) -> int:
 
     count = _whole(text)
     if count < 1:
-        raise BadValue(f"must be at least 1, not {count}")
+        raise BadValue(_("must be at least 1, not {value}").format(value=count))
     return count
 
 
@@ -362,7 +408,7 @@ def add_player_flags(
         boards = "; ".join(f"{board.name}: {board.title}" for board in KEYBOARDS.values())
         players.add_argument(
             "--keyboard",
-            type=_type(lambda text: _choose(text, KEYBOARDS, "a keyboard"), "keyboard"),
+            type=_type(lambda text: _choose(text, KEYBOARDS, "keyboard"), "keyboard"),
             metavar="{" + ",".join(KEYBOARDS) + "}",
             help=_(
                 "the keyboard the keys are placed for ({keyboards}); default: the config "
@@ -380,9 +426,9 @@ def add_player_flags(
 
 
 def _choose(text: str, choices: Iterable[str], what: str) -> str:
-    from stress_tui.cli.config import choose
+    from stress_tui.cli.config import KEYBOARD_REFUSAL, THEME_REFUSAL, choose
 
-    return choose(text, choices, what)
+    return choose(text, choices, THEME_REFUSAL if what == "theme" else KEYBOARD_REFUSAL)
 
 
 def add_display_flags(parser: argparse._ActionsContainer, from_config: bool = False) -> None:
@@ -393,7 +439,7 @@ def add_display_flags(parser: argparse._ActionsContainer, from_config: bool = Fa
     config = _("the config file's, else ") if from_config else ""
     parser.add_argument(
         "--theme",
-        type=_type(lambda text: _choose(text, THEME_NAMES, "a theme"), "theme"),
+        type=_type(lambda text: _choose(text, THEME_NAMES, "theme"), "theme"),
         metavar="{" + ",".join(THEME_NAMES) + "}",
         help=_(
             "the colours: auto asks the terminal for its background colour; dark: for a "
@@ -468,7 +514,7 @@ def _build(
     add_display_flags(display)
     _add_lang_flag(display, top=True)
     info = parser.add_argument_group(_("information"))
-    info.add_argument("-h", "--help", action="help", help=_("show this help and exit"))
+    _add_help_flag(info)
     info.add_argument(
         "--version",
         action="version",
@@ -519,9 +565,16 @@ def _add_command(commands: Any, name: str, **texts: str) -> argparse.ArgumentPar
     not given leaves nothing in the namespace, so that the config file's value shows
     through, and no flag is taken for an abbreviation of another."""
     parser: argparse.ArgumentParser = commands.add_parser(
-        name, argument_default=argparse.SUPPRESS, allow_abbrev=False, **texts
+        name, argument_default=argparse.SUPPRESS, allow_abbrev=False, add_help=False, **texts
     )
+    _add_help_flag(parser)
     return parser
+
+
+def _add_help_flag(parser: argparse._ActionsContainer) -> None:
+    """``-h``/``--help``, said in the player's language (argparse's own says "show this
+    help message and exit" in English)."""
+    parser.add_argument("-h", "--help", action="help", help=_("show this help and exit"))
 
 
 def _sim_parser(commands: Any) -> argparse.ArgumentParser:
@@ -539,7 +592,7 @@ def _sim_parser(commands: Any) -> argparse.ArgumentParser:
     add_rule_flags(sim)
     add_player_flags(sim, default_kind=SIM_DEFAULT_PLAYER)
     _add_lang_flag(sim, top=False)
-    run = sim.add_argument_group("simulation")
+    run = sim.add_argument_group(_("simulation"))
     run.add_argument(
         "--games",
         type=_type(_positive, "games"),
@@ -582,11 +635,13 @@ def _replay_parser(commands: Any) -> argparse.ArgumentParser:
         help=_("watch, check or list recorded rounds"),
         usage=f"{PROG} replay FILE [--speed X] [--theme T] [--ascii] [--four-colour]\n"
         f"       {PROG} replay --verify FILE\n       {PROG} replay --list",
-        description="Every round is recorded in the folder replays in the data folder for "
-        f"stress-tui (~/.local/share/stress-tui on Linux, or ${DATA_VAR}). 'replay FILE' "
-        "shows one on the table at its own pace "
-        "(Space pauses and goes on, Right or . steps one action, q or Esc leaves); FILE "
-        "is a path or a name from --list.",
+        description=_(
+            "Every round is recorded in the folder replays in the data folder for "
+            "stress-tui (~/.local/share/stress-tui on Linux, or ${variable}). 'replay FILE' "
+            "shows one on the table at its own pace "
+            "(Space pauses and goes on, Right or . steps one action, q or Esc leaves); FILE "
+            "is a path or a name from --list."
+        ).format(variable=DATA_VAR),
     )
     replay.add_argument("file", nargs="?", metavar="FILE", help=_("the replay to show or check"))
     mode = replay.add_mutually_exclusive_group()
@@ -624,13 +679,15 @@ def _stats_parser(commands: Any) -> argparse.ArgumentParser:
         "stats",
         help=_("print the record across matches"),
         usage=f"{PROG} stats [--json | --chart [NAME]]",
-        description="Print the record kept across matches, per player name and rule set: "
-        "matches and rounds won and lost, the best reaction time and the shortest round "
-        f"won (record.sqlite in the data folder for stress-tui: ~/.local/share/stress-tui "
-        f"on Linux, or ${DATA_VAR}); then every person's rating (Glicko-2: the rating and "
-        "its deviation, how much it moved over the last matches, the computer level it "
-        "is nearest, the daily streak) and the computer levels' fixed ratings "
-        "(docs/ratings.md).",
+        description=_(
+            "Print the record kept across matches, per player name and rule set: "
+            "matches and rounds won and lost, the best reaction time and the shortest round "
+            "won (record.sqlite in the data folder for stress-tui: ~/.local/share/stress-tui "
+            "on Linux, or ${variable}); then every person's rating (Glicko-2: the rating and "
+            "its deviation, how much it moved over the last matches, the computer level it "
+            "is nearest, the daily streak) and the computer levels' fixed ratings "
+            "(docs/ratings.md)."
+        ).format(variable=DATA_VAR),
     )
     _add_lang_flag(stats, top=False)
     shown_as = stats.add_mutually_exclusive_group()
@@ -712,7 +769,7 @@ def _net_parsers(commands: Any) -> dict[str, argparse.ArgumentParser]:
         ),
     )
     add_rule_flags(host)
-    net = host.add_argument_group("network")
+    net = host.add_argument_group(_("network"))
     net.add_argument(
         "--port",
         type=_type(_port, "port"),
@@ -763,7 +820,9 @@ def _port(text: str) -> int:
 
     port = _whole(text)
     if not 0 <= port <= 65535:
-        raise BadValue(f"must be a port from 1 to 65535 (0: any free one), not {port}")
+        raise BadValue(
+            _("must be a port from 1 to 65535 (0: any free one), not {value}").format(value=port)
+        )
     return port
 
 
@@ -873,7 +932,7 @@ def _keymap(
     sources = dict.fromkeys(keymap, config)
     if keys is not None:
         if not keys:
-            raise UsageError("--keys: needs a file name, not an empty one")
+            raise UsageError(_("--keys: needs a file name, not an empty one"))
         from_file = load_keys(Path(keys), flag="--keys")
         for side, table in (from_file.keymap or {}).items():
             keymap[side] = dict(table)
@@ -946,7 +1005,7 @@ def _check_options(
             if action is None:
                 current.error(f"unrecognized arguments: {flag}")
             if action.nargs == 0 and "=" in word:
-                raise UsageError(f"{flag}: takes no value")
+                raise UsageError(_("{flag}: takes no value").format(flag=flag))
             skip = action.nargs is None and "=" not in word
         elif current is parser and word in commands:
             current = commands[word]
@@ -1064,8 +1123,9 @@ def _check_position() -> None:
         parse_position(position)
     except NotationError as error:
         raise UsageError(
-            f"{POSITION_ENV}: not a position in notation ({harmless(str(error), 200)}); "
-            "see docs/notation.md"
+            _("{variable}: not a position in notation ({why}); see docs/notation.md").format(
+                variable=POSITION_ENV, why=harmless(str(error), 200)
+            )
         ) from None
 
 
@@ -1075,22 +1135,27 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
     from stress_tui.core.choices import PLAYER_KINDS
 
     if args.rules or args.print_config:
-        flag = "--rules" if args.rules else "--print-config"
-        raise UsageError(f"{flag}: not with the sim command")
+        raise _not_with(args, "sim")
     if args.rate_levels:
         for side in ("p1", "p2"):
             if getattr(args, side, None) is not None:
-                raise UsageError(f"--{side}: not with --rate-levels (it plays every level)")
+                raise UsageError(
+                    _("--{side}: not with --rate-levels (it plays every level)").format(side=side)
+                )
     for side in ("p1", "p2"):
         kind = getattr(args, side, None)
         if kind is None:
             setattr(args, side, SIM_DEFAULT_PLAYER)
         elif not kind.startswith("bot:"):
             bots = ", ".join(k for k in PLAYER_KINDS if k.startswith("bot:"))
-            raise UsageError(f"--{side}: the simulator plays bots only (choose from {bots})")
+            raise UsageError(
+                _("--{side}: the simulator plays bots only (choose from {bots})").format(
+                    side=side, bots=bots
+                )
+            )
     settings = settings_from_args(args, dataclasses.replace(config, players={}))
     if settings.first_round != 1:
-        raise UsageError("--seed: the simulator takes a seed, not a round (no /R)")
+        raise UsageError(_("--seed: the simulator takes a seed, not a round (no /R)"))
     if args.rate_levels:
         from stress_tui.players import anchors
 
@@ -1106,8 +1171,7 @@ def _only_display_flags(args: argparse.Namespace, command: str) -> None:
     from stress_tui.core.houserules import HOUSE_RULES
 
     if args.rules or args.print_config:
-        flag = "--rules" if args.rules else "--print-config"
-        raise UsageError(f"{flag}: not with the {command} command")
+        raise _not_with(args, command)
     for key in (
         "seed",
         "p1",
@@ -1118,24 +1182,36 @@ def _only_display_flags(args: argparse.Namespace, command: str) -> None:
         *(rule.name for rule in HOUSE_RULES),
     ):
         if getattr(args, _dest(key), None) is not None:
-            raise UsageError(f"--{key}: not with the {command} command")
+            raise _not_with_command(f"--{key}", command)
     if command == "stats":
         for key in ("ascii", "four-colour", "theme"):
             if getattr(args, _dest(key), None) is not None:
-                raise UsageError(f"--{key}: not with the stats command")
+                raise _not_with_command(f"--{key}", command)
+
+
+def _not_with(args: argparse.Namespace, command: str) -> UsageError:
+    """``--rules`` or ``--print-config`` given to ``command``, which has no use for them."""
+    return _not_with_command("--rules" if args.rules else "--print-config", command)
+
+
+def _not_with_command(flag: str, command: str) -> UsageError:
+    return UsageError(
+        _("{flag}: not with the {command} command").format(flag=flag, command=command)
+    )
 
 
 def _replay(args: argparse.Namespace, config: Config) -> int:
     from pathlib import Path
 
     from stress_tui.core.settings import Settings
+    from stress_tui.core.text import harmless
     from stress_tui.storage import replay as replays
     from stress_tui.storage.files import StorageError
 
     given = getattr(args, "file", None)
     if getattr(args, "list", False):
         if given is not None:
-            raise UsageError(f"{given}: --list takes no FILE")
+            raise UsageError(_("{file}: --list takes no FILE").format(file=harmless(given)))
         found, problems = replays.summaries()
         for line in replays.list_lines(found, _output_width(), display_width(), _):
             print(line)
@@ -1143,9 +1219,9 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
             _say(problem)
         return 0
     if given is None:
-        raise UsageError("replay: give a FILE (or --list; try stress-tui replay --help)")
+        raise UsageError(_("replay: give a FILE (or --list; try stress-tui replay --help)"))
     if not given:
-        raise UsageError("replay: FILE is empty (give a replay's path or a name from --list)")
+        raise UsageError(_("replay: FILE is empty (give a replay's path or a name from --list)"))
     path = Path(given)
     if not path.exists() and path.name == given and (replays.replay_dir() / given).exists():
         path = replays.replay_dir() / given  # a name as --list shows it
@@ -1155,8 +1231,6 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
         _say(str(error))
         return EXIT_USAGE
     if getattr(args, "verify", False):
-        from stress_tui.core.text import harmless
-
         verdict = replays.verify(replay)
         if verdict.ok and "daily" in replay.header:
             from stress_tui.players.daily import computer_problem
@@ -1186,7 +1260,7 @@ def _network(args: argparse.Namespace, config: Config) -> int:
     """``host``, ``join`` and ``watch``."""
     import dataclasses
 
-    from stress_tui.core.text import harmless
+    from stress_tui.core.text import BadName, check_name, harmless
     from stress_tui.net.protocol import (
         DEFAULT_PORT,
         ProtocolError,
@@ -1198,13 +1272,13 @@ def _network(args: argparse.Namespace, config: Config) -> int:
     command = args.command
     if getattr(args, "seed", None) is not None:
         raise UsageError(
-            "--seed: not with the host command (every round is dealt from a secret seed)"
+            _("--seed: not with the host command (every round is dealt from a secret seed)")
         )
     name = getattr(args, "name", None) or ("Host" if command == "host" else "Guest")
     try:
-        name = clean_name(name)
-    except ProtocolError as error:
-        raise UsageError(f"--name: {error}") from None
+        name = clean_name(check_name(name))
+    except (BadName, ProtocolError) as error:
+        raise UsageError(f"--name: {_said(error)}") from None
     side = "p2" if command == "host" else "p1"
     players = {side: "human", ("p1" if side == "p2" else "p2"): "bot:normal"}
     settings = settings_from_args(args, dataclasses.replace(config, players=players))
@@ -1217,11 +1291,11 @@ def _network(args: argparse.Namespace, config: Config) -> int:
         try:
             address, port = parse_address(args.address)
         except ValueError as error:
-            raise UsageError(f"{harmless(args.address)}: {error}") from None
+            raise UsageError(f"{harmless(args.address)}: {_said(error)}") from None
         try:
             code = normalize_code(" ".join(args.code))
         except ValueError as error:
-            raise UsageError(f"CODE: {error}") from None
+            raise UsageError(f"CODE: {_said(error)}") from None
     if not _is_terminal():
         _say(_not_a_terminal())
         return EXIT_USAGE
@@ -1246,16 +1320,22 @@ def _daily(args: argparse.Namespace, config: Config) -> int:
 
     for key in ("seed", "p1", "p2", "names", *(rule.name for rule in HOUSE_RULES)):
         if getattr(args, _dest(key), None) is not None:
-            raise UsageError(f"--{key}: not with the daily command (the same deal for everyone)")
+            raise UsageError(
+                _("--{flag}: not with the daily command (the same deal for everyone)").format(
+                    flag=key
+                )
+            )
     if args.rules or args.print_config:
-        raise UsageError(f"{'--rules' if args.rules else '--print-config'}: not with daily")
+        raise _not_with(args, "daily")
     given = getattr(args, "name", None)
     try:
         name = check_name(given if given is not None else (config.names or Settings().names)[0])
     except BadName as error:
-        raise UsageError(f"--name: {error}") from None
+        raise UsageError(f"--name: {_said(error)}") from None
     if name.casefold() == COMPUTER_NAME.casefold():
-        raise UsageError(f"--name: {COMPUTER_NAME} is the computer's name at the daily")
+        raise UsageError(
+            _("--name: {name} is the computer's name at the daily").format(name=COMPUTER_NAME)
+        )
     day = datetime.date.today().isoformat()
     keymap, key_files = _keymap(getattr(args, "keys", None), config)
     settings = Settings(
@@ -1279,11 +1359,13 @@ def _daily(args: argparse.Namespace, config: Config) -> int:
         _say(line.format(name=harmless(name), how=how))
         return EXIT_DAILY_TAKEN
     except StorageError as error:
-        _say(f"daily: the record keeps each daily once a day: {error}")
+        _say(_("daily: the record keeps each daily once a day: {why}").format(why=error))
         return EXIT_USAGE
     except OSError as error:
         _say(
-            f"daily: the record keeps each daily once a day, and cannot be written: {reason(error)}"
+            _("daily: the record keeps each daily once a day, and cannot be written: {why}").format(
+                why=reason(error)
+            )
         )
         return EXIT_USAGE
     from stress_tui.terminal.app import run_daily
@@ -1307,7 +1389,7 @@ def _stats(args: argparse.Namespace) -> int:
         _say(str(error))
         return EXIT_USAGE
     except OSError as error:  # locked by another program past the wait, a read error
-        _say(f"{record_path()}: cannot read: {reason(error)}")
+        _say(_("{path}: cannot read: {why}").format(path=record_path(), why=reason(error)))
         return EXIT_OUTPUT
     today = datetime.date.today().isoformat()
     encoding = getattr(sys.stdout, "encoding", None)
@@ -1329,8 +1411,11 @@ def _stats(args: argparse.Namespace) -> int:
 def _charts(ratings: Mapping[str, Any], name: str, ascii_: bool) -> int:
     """``stats --chart [NAME]``: every person's chart (or NAME's), in ASCII if asked."""
     from stress_tui.core.text import harmless
+    from stress_tui.core.words import shown_name
     from stress_tui.terminal.ratingchart import rating_chart
 
+    if name and name not in ratings:  # a name nobody gave, as the stats table shows it
+        name = next((key for key in ratings if shown_name(key, _) == name), name)
     if name and name not in ratings:
         who = repr(harmless(name, 20))
         raise UsageError(_("--chart: nobody named {name} in the record").format(name=who))
@@ -1460,7 +1545,7 @@ def _output_failed(error: OSError, stream: TextIO) -> int:
     if error.errno in _GONE:  # the game's last bytes after its window closed, say
         return EXIT_HANGUP
     words = (error.strerror or str(error)).lower()
-    _say(f"cannot write the output: {words}")
+    _say(_("cannot write the output: {why}").format(why=words))
     return EXIT_OUTPUT
 
 

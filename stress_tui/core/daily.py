@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from stress_tui.core.choices import COMPUTER
 from stress_tui.core.rules import Rules
 
 DAILY_LEVEL = "normal"
@@ -33,8 +34,8 @@ PLAYERS = ("human", f"bot:{DAILY_LEVEL}")
 BOT_SIDE = 1
 """The side the computer plays."""
 
-COMPUTER_NAME = "Computer"
-"""The computer's name at the daily."""
+COMPUTER_NAME = COMPUTER
+"""The computer's name at the daily (a key said in the player's language where shown)."""
 
 _ISO_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 

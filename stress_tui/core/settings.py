@@ -10,21 +10,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from stress_tui.core.choices import DEFAULT_NAMES, DEFAULT_PLAYERS, DEFAULT_THEME
+from stress_tui.core.choices import COMPUTER, DEFAULT_NAMES, DEFAULT_PLAYERS, DEFAULT_THEME, YOU
 from stress_tui.core.keyboards import DEFAULT_KEYBOARD
 from stress_tui.core.rules import Rules
 
 
 def default_names(players: tuple[str, str]) -> tuple[str, str]:
     """The names of players nobody named: ``You`` and ``Computer`` for a person against the
-    computer, ``Player 1`` and ``Player 2`` otherwise.
+    computer, ``Player 1`` and ``Player 2`` otherwise (keys, kept as they are and said in
+    the player's language where shown: ``words.shown_name``).
 
     >>> default_names(("bot:hard", "human"))
     ('Computer', 'You')
     """
     humans = [kind == "human" for kind in players]
     if humans.count(True) == 1:
-        return ("You", "Computer") if humans[0] else ("Computer", "You")
+        return (YOU, COMPUTER) if humans[0] else (COMPUTER, YOU)
     return DEFAULT_NAMES
 
 

@@ -12,11 +12,17 @@ blank glyphs such as U+2800 would be invisible on the table).
 
 Only ``unicodedata``: no terminal is needed to decide, so the storage and network layers
 use the same rules as the command line.
+
+The core speaks no language: a complaint it makes (``Problem``: ``BadName`` here, the rules'
+``RulesError``, the storage's ``StorageError``) keeps its English text, marked with ``N_``,
+and the values that go into it apart, so that the edge that shows it says it in the
+player's language (``problem.said(_)``); ``str(problem)`` is the English.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 
 CUT = "..."
 """What stands for the part of a text that was cut off."""
@@ -39,7 +45,66 @@ _UNSEEN_CATEGORIES = frozenset({"Mn", "Me", "Mc", "Cc", "Cf", "Cs", "Co", "Cn", 
 the character before), control and format characters, spaces and separators."""
 
 
-class BadName(ValueError):
+def N_(message: str) -> str:
+    """Marks an English text for the catalogues where it is defined, unchanged (gettext's
+    convention for a text translated later): the core speaks no language of its own, the
+    terminal and the command line translate what they show (``terminal/lang.py``)."""
+    return message
+
+
+Say = Callable[[str], str]
+"""How a text of the core is said: a translation (``terminal.lang._``), given by the edge
+that shows it; the core's own is ``N_``, the English as written. The rule texts call it
+``_``, so that the catalogues find their texts (``scripts/catalogues``)."""
+
+
+class Term(str):
+    """A word of the core that goes into a ``Problem``'s text and is said in the language
+    the text is (``Term(N_("a folder"))``); any other value goes in as it is."""
+
+    __slots__ = ()
+
+
+class Problem(Exception):
+    """A complaint in no language yet: an English ``text`` marked with ``N_`` and the
+    ``values`` its ``{placeholders}`` take, said in a language by ``said``.
+
+    >>> problem = Problem(N_("{name} is longer than {n} characters"), name='"Bo"', n=16)
+    >>> swedish = {"{name} is longer than {n} characters": "{name} är längre än {n} tecken"}
+    >>> str(problem), problem.said(swedish.__getitem__)
+    ('"Bo" is longer than 16 characters', '"Bo" är längre än 16 tecken')
+    """
+
+    def __init__(self, text: str, /, **values: object) -> None:
+        super().__init__(text, values)
+        self.text = text
+        """The English, with its placeholders: the catalogues' key."""
+        self.values = values
+        """What goes into the placeholders (a ``Term`` or a ``Problem`` said too)."""
+
+    def said(self, _: Say = N_) -> str:
+        """The complaint in the language ``_`` translates into."""
+        values = {
+            name: value.said(_)
+            if isinstance(value, Problem)
+            else _(value)
+            if isinstance(value, Term)
+            else value
+            for name, value in self.values.items()
+        }
+        return _(self.text).format(**values)
+
+    def __str__(self) -> str:
+        return self.said()
+
+
+def said(error: BaseException, _: Say = N_) -> str:
+    """An error's text in the language ``_`` translates into: a ``Problem`` said so, any
+    other error as its English."""
+    return error.said(_) if isinstance(error, Problem) else str(error)
+
+
+class BadName(Problem, ValueError):
     """A name that cannot be taken; the text says why (without saying where it came from)."""
 
 
@@ -116,11 +181,13 @@ def check_name(name: str) -> str:
     saying why (the name echoed harmless and cut)."""
     name = name.strip()
     if not name:
-        raise BadName("a name may not be empty")
+        raise BadName(N_("a name may not be empty"))
     if len(name) > MAX_NAME:
-        raise BadName(f"{quoted(name)} is longer than {MAX_NAME} characters")
+        raise BadName(N_("{name} is longer than {n} characters"), name=quoted(name), n=MAX_NAME)
     if not name.isprintable():
-        raise BadName(f"{quoted(name)} has a character that cannot be shown")
+        raise BadName(N_("{name} has a character that cannot be shown"), name=quoted(name))
     if not draws_something(name):
-        raise BadName(f"{quoted(name)} draws nothing on the screen (only marks or blanks)")
+        raise BadName(
+            N_("{name} draws nothing on the screen (only marks or blanks)"), name=quoted(name)
+        )
     return name

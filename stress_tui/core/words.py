@@ -7,23 +7,24 @@ Plain ASCII-safe text only (no symbols of ambiguous width).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
+from stress_tui.core.choices import UNNAMED
 from stress_tui.core.decks import ACE, JACK, KING, QUEEN
+from stress_tui.core.text import N_ as N_
+from stress_tui.core.text import Say as Say
 from stress_tui.core.text import quoted as _quoted
 
 
-def N_(message: str) -> str:
-    """Marks an English text for the catalogues where it is defined, unchanged (gettext's
-    convention for a text translated later): the core speaks no language of its own, the
-    terminal and the command line translate what they show (``terminal/lang.py``)."""
-    return message
+def shown_name(name: str, _: Say = N_) -> str:
+    """A player's name as shown to the player: a name nobody gave (``choices.UNNAMED``) in
+    the language ``_`` says, any other as it is.
 
+    >>> shown_name("You", {"You": "Du"}.get), shown_name("Ann", {"You": "Du"}.get)
+    ('Du', 'Ann')
+    """
+    return _(name) if name in UNNAMED else name
 
-Say = Callable[[str], str]
-"""How a text of the rules is said: a translation (``terminal.lang._``), given by the edge
-that shows it; the core's own is ``N_``, the English as written. The rule texts call it
-``_``, so that the catalogues find their texts (``scripts/catalogues``)."""
 
 _RANK_WORDS = {JACK: N_("jack"), QUEEN: N_("queen"), KING: N_("king"), ACE: N_("ace")}
 

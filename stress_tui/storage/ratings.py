@@ -21,7 +21,7 @@ from typing import Any
 
 from stress_tui.core.daily import Streak, streaks
 from stress_tui.core.rating import LEVEL_RATINGS, Game, Rating, rate
-from stress_tui.core.words import N_, Say
+from stress_tui.core.words import N_, Say, shown_name
 
 HUMAN = "human"
 """The kind of a side a person played."""
@@ -154,7 +154,7 @@ def rating_notes(
     """The result screen's line about the ratings a round moved:
     ``rating: Ann 1532 ± 84 (+18), Bo 1468 ± 84 (-18)`` (nothing if it rated nobody)."""
     moved = [
-        f"{name} {rating_text(now)} ({change_text(now.rating - then.rating)})"
+        f"{shown_name(name, _)} {rating_text(now)} ({change_text(now.rating - then.rating)})"
         for name, then, now in zip(names, before, after, strict=True)
         if then is not None and now is not None
     ]
@@ -184,7 +184,7 @@ def ratings_table(
     the sign is written (``+-`` for an output that cannot show it)."""
     people = [
         (
-            name,
+            shown_name(name, _),
             rating_text(player.rating, plus_minus) if player.history else "-",
             change_text(player.change()),
             str(len(player.history)),

@@ -45,7 +45,7 @@ from stress_tui.core.notation import NotationError, format_rules, parse_rules
 from stress_tui.core.rating import Rating
 from stress_tui.core.stats import RoundStats
 from stress_tui.core.text import MAX_NAME, harmless
-from stress_tui.core.words import N_, Say
+from stress_tui.core.words import N_, Say, shown_name
 from stress_tui.storage.files import (
     MiB,
     Missing,
@@ -810,7 +810,7 @@ def _table(
     )
     rows = [header] + [
         (
-            who,
+            shown_name(who, _),
             rules,
             f"{s.matches_won}-{s.matches_lost}",
             f"{s.rounds_won}-{s.rounds_lost}",

@@ -47,7 +47,7 @@ from stress_tui.core.notation import (
 )
 from stress_tui.core.rules import Rules
 from stress_tui.core.text import MAX_NAME, harmless
-from stress_tui.core.words import N_, Say
+from stress_tui.core.words import N_, Say, shown_name
 from stress_tui.storage.files import (
     MiB,
     StorageError,
@@ -624,16 +624,29 @@ class Summary:
     """The replay file."""
     started: str
     """When the round began (ISO 8601, UTC)."""
-    players: str
-    """``Ann (human) vs Bo (bot:hard)``."""
+    names: tuple[str, str]
+    """The players' names, as the replay keeps them (``You``: a name nobody gave)."""
+    kinds: tuple[str, str]
+    """Who played each side: ``human``, ``bot:hard``."""
     rules: str
     """The rules in notation."""
     winner: str
     """The winner's name, ``nobody`` (a drawn round) or ``(cut short)``."""
     seconds: float | None
     """How long the round lasted (to its last recorded action when cut short)."""
-    names: str = ""
-    """``Ann vs Bo``: the players by name only, for a narrow line."""
+
+    def players(self, _: Say = N_) -> str:
+        """``Ann (human) vs Bo (bot:hard)``, the names said with ``_``."""
+        first, second = (
+            f"{shown_name(name, _)} ({kind})"
+            for name, kind in zip(self.names, self.kinds, strict=True)
+        )
+        return _("{first} vs {second}").format(first=first, second=second)
+
+    def names_only(self, _: Say = N_) -> str:
+        """``Ann vs Bo``: the players by name only, for a narrow line."""
+        first, second = (shown_name(name, _) for name in self.names)
+        return _("{first} vs {second}").format(first=first, second=second)
 
     @property
     def date(self) -> str:
@@ -671,16 +684,16 @@ def list_lines(
     rows = [  # a file name is outside text too: the folder may hold any
         [
             s.date,
-            s.players,
+            s.players(_),
             s.rules,
-            _(s.winner) if s.winner in unnamed else s.winner,
+            _(s.winner) if s.winner in unnamed else shown_name(s.winner, _),
             s.length,
             harmless(s.path.name, None),
         ]
         for s in found
     ]
     if width is not None:
-        _narrow(rows, found, width, measure)
+        _narrow(rows, [s.names_only(_) for s in found], width, measure)
     widths = [max(measure(row[i]) for row in rows) for i in range(5)]
     return [
         "  ".join(cell + " " * (w - measure(cell)) for cell, w in zip(row, widths, strict=False))
@@ -691,7 +704,7 @@ def list_lines(
 
 
 def _narrow(
-    rows: list[list[str]], found: list[Summary], width: int, measure: Callable[[str], int]
+    rows: list[list[str]], names: list[str], width: int, measure: Callable[[str], int]
 ) -> None:
     """Shorten the players and rules columns of ``rows`` so that each line fits."""
 
@@ -700,8 +713,8 @@ def _narrow(
         return sum(widths) + 2 * 5 + max(measure(row[5]) for row in rows)
 
     if line_width() > width:
-        for row, summary in zip(rows, found, strict=True):
-            row[1] = summary.names
+        for row, names_only in zip(rows, names, strict=True):
+            row[1] = names_only
     excess = line_width() - width
     if excess <= 0:
         return
@@ -752,7 +765,6 @@ def summaries(folder: Path | None = None, limit: int = 20) -> tuple[list[Summary
         header = replay.header
         names = header.get("names") or ["p1", "p2"]
         kinds = header.get("players") or ["?", "?"]
-        players = " vs ".join(f"{n} ({k})" for n, k in zip(names, kinds, strict=False))
         if replay.end is None:
             winner = N_("(sealed)") if replay.sealed else N_("(cut short)")
             seconds = replay.actions[-1].time if replay.actions else 0.0
@@ -764,11 +776,11 @@ def summaries(folder: Path | None = None, limit: int = 20) -> tuple[list[Summary
             Summary(
                 path,
                 str(header.get("started", "?")),
-                players,
+                (str(names[0]), str(names[1])),
+                (str(kinds[0]), str(kinds[1])),
                 format_rules(parse_rules(str(header.get("rules")))),
                 winner,
                 seconds,
-                " vs ".join(str(n) for n in names),
             )
         )
     return found, problems

@@ -35,7 +35,7 @@ from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, StartGate, Table
 from stress_tui.terminal.controller import QUIT_QUESTION, GameController, TogetherKey
 from stress_tui.terminal.keys import Binding, settings_keymap
-from stress_tui.terminal.lang import _
+from stress_tui.terminal.lang import _, shown_names
 from stress_tui.terminal.overlays import help_page
 from stress_tui.terminal.roundlog import RoundLog
 from stress_tui.terminal.scene import Result, Scene
@@ -297,7 +297,7 @@ class DailyApp(App):
         from stress_tui.core.daily import BOT_SIDE
 
         result = super().end_round(event)
-        name = self.settings.names[1 - BOT_SIDE]
+        name = shown_names(self.settings.names)[1 - BOT_SIDE]
         if result.winner is None:
             said = _("drawn")
             result.headline = _("The daily deal of {day}: nobody can play on, a draw").format(

@@ -635,15 +635,23 @@ def unplayable_row(settings: Settings) -> str | None:
     side = f"p{player + 1}"
     has = playable_row(keymap, player)
     own = settings.keymap is not None and side in settings.keymap
-    keys = "their own keys" if own else f"the {settings.keyboard} keyboard's keys"
-    mend = f"play a row of {has} or fewer"
+    from stress_tui.core.choices import YOU
+    from stress_tui.core.words import shown_name
+    from stress_tui.terminal.lang import _
+
+    if own:
+        keys = _("their own keys")
+    else:
+        keys = _("the {keyboard} keyboard's keys").format(keyboard=settings.keyboard)
     if has < MAX_PILES:
-        mend += f", or give left{has + 1} and right{has + 1} in [keys.{side}]"
-    whose = "your" if name == "You" else f"{name}'s"
-    return (
-        f"a row of {row} cannot be played from the keyboard: {keys} play {has} of {whose} "
-        f"piles ({mend})"
-    )
+        mend = _("play a row of {n} or fewer, or give left{more} and right{more} in [keys.{side}]")
+    else:
+        mend = _("play a row of {n} or fewer")
+    mend = mend.format(n=has, more=has + 1, side=side)
+    whose = _("your piles") if name == YOU else _("{name}'s piles")
+    return _(
+        "a row of {row} cannot be played from the keyboard: {keys} play {n} of {whose} ({mend})"
+    ).format(row=row, keys=keys, n=has, whose=whose.format(name=shown_name(name, _)), mend=mend)
 
 
 def playable_row(keymap: KeyMap, player: int) -> int:

@@ -26,7 +26,17 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # not typing at run time: --help loads this module
     import gettext
 
-__all__ = ["LANGUAGES", "N_", "_", "choose", "language", "ngettext", "pgettext", "rank_name"]
+__all__ = [
+    "LANGUAGES",
+    "N_",
+    "_",
+    "choose",
+    "language",
+    "ngettext",
+    "pgettext",
+    "rank_name",
+    "shown_names",
+]
 
 DOMAIN = "stress_tui"
 """The catalogues' gettext domain (their file name)."""
@@ -66,7 +76,11 @@ def language_code(text: str) -> str:
         from stress_tui.core.words import shown
 
         spoken = ", ".join(LANGUAGES)
-        raise BadLanguage(f"{shown(text)} is not a language of the game (choose from {spoken})")
+        raise BadLanguage(
+            _("{value} is not a language of the game (choose from {languages})").format(
+                value=shown(text), languages=spoken
+            )
+        )
     return code
 
 
@@ -160,6 +174,14 @@ def pgettext(context: str, message: str) -> str:
 
 BOT_LEVELS = (N_("easy"), N_("normal"), N_("hard"), N_("expert"))
 """The computer's levels, as the screen names them (``bot:LEVEL``'s word, translated)."""
+
+
+def shown_names(names: tuple[str, str]) -> tuple[str, str]:
+    """The players' names as the screen shows them: a name nobody gave (``You``,
+    ``Computer``...) in the player's language (``core.words.shown_name``)."""
+    from stress_tui.core.words import shown_name
+
+    return shown_name(names[0], _), shown_name(names[1], _)
 
 
 def rank_name(rank: int) -> str:

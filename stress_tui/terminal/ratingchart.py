@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from stress_tui.core.rating import LEVEL_RATINGS
+from stress_tui.core.words import shown_name
 from stress_tui.storage.ratings import Point, rating_text
 from stress_tui.terminal.draw.chart import labelled, plot, points_shown, value_range
 from stress_tui.terminal.lang import _, ngettext
@@ -38,6 +39,7 @@ def rating_chart(
     then the rating and the median reaction of each of the last rounds that fit, oldest
     at the left, with their ranges and the levels the rating rows pass. ``ascii``: ASCII
     alone (``.-'`` for the dots, ``+-`` for the plus-minus sign)."""
+    name = shown_name(name, _)
     if not points:
         return [_("{name}: no rated rounds yet").format(name=name)]
     labels_w = max(measure(text) for text in (_("reaction"), "0.00s", "0000"))
