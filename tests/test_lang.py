@@ -343,6 +343,13 @@ def german(monkeypatch: pytest.MonkeyPatch, speaking: None) -> None:
         (["--theme", "x"], '--theme: "x" ist kein Farbschema (wähle aus auto, dark,'),
         (["--lang", "xx"], '--lang: "xx" ist keine Sprache des Spiels (wähle aus en, sv, de)'),
         (["--row", "10", "--p2", "bot"], "--row: eine Reihe von 10 lässt sich nicht von der"),
+        # The rules' own complaints, made in the core in no language and said here.
+        (["--row", "0"], "--row: muss mindestens 1 sein, nicht 0"),
+        (["--row", "x"], '--row: "x" ist keine ganze Zahl'),
+        (["--jokers", "20"], "--jokers: muss zwischen 0 und 16 liegen, nicht 20"),
+        (["--lockout", "x"], '--lockout: "x" ist keine Zahl von Sekunden'),
+        (["--deal", "x"], '--deal: "x" ist keine Art zu geben (wähle aus split, each)'),
+        (["--deck", "skat", "--row", "20"], "--row: 20 ist zu groß für das Blatt Skat, gegeben"),
     ],
 )
 def test_the_command_line_s_own_error_lines_are_said_in_german(
@@ -424,3 +431,47 @@ def test_the_replay_list_says_the_names_nobody_gave_in_the_language(
     out = capsys.readouterr().out
     assert "Du (human) mot Datorn (bot:normal)" in out
     assert "You" not in out and "Computer" not in out
+
+
+def test_a_rule_s_complaint_follows_the_environment_s_language_in_a_real_process() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "LANGUAGE": "de", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "stress_tui", "--row", "0"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
+    assert done.returncode == 2
+    assert done.stderr == "stress-tui: --row: muss mindestens 1 sein, nicht 0\n"
+
+
+def test_a_rule_in_the_config_file_is_refused_in_the_language(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    speaking: None,
+) -> None:
+    config = config_file(tmp_path, monkeypatch, "[rules]\nwins = 0\n")
+    assert main(["--lang", "sv", "--print-config"]) == 2
+    assert capsys.readouterr().err == (
+        f"stress-tui: {config}:2: rules.wins: måste vara mellan 1 och 99, inte 0\n"
+    )
+
+
+def test_the_rule_flags_help_says_spans_decks_and_defaults_in_the_language(
+    capsys: pytest.CaptureFixture[str], speaking: None
+) -> None:
+    assert main(["--lang", "de", "--help"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "die Karten: standard 52 (2..A), jass 36 (6..A)" in said
+    assert "doppelkopf 48 (9..A doppelt)" in said
+    assert "0 bis 16; Vorgabe: 0" in said
+    assert "Vorgabe: die des Blatts: 3 für skat, 4 für die anderen" in said
+    assert "für skat und doppelkopf" in said
+    for english in ("the deck's", " for the others", " to 16", " twice", "the cards:"):
+        assert english not in said

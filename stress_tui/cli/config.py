@@ -409,7 +409,7 @@ class _Reader:
                 rules[rule.field] = checked = rule.read_toml(value)
                 _check_alone(rule, checked)
             except RulesError as error:
-                raise self.fail(key, error.said_as(name)) from None
+                raise self.fail(key, error.said_as(name, _)) from None
             self.note(key)
         return rules
 

@@ -177,7 +177,7 @@ def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
             bad = re.search(r"invalid choice: '?([^' ]*)'?", problem)
             what = harmless(bad.group(1)) if bad else _("that")
             return _("{what}: no such command (the commands are {commands}; try --help)").format(
-                what=what, commands=listed(COMMANDS)
+                what=what, commands=listed(COMMANDS, _)
             )
         return f"{name}: {_argparse_problem(problem)}"
     found = re.match(r"the following arguments are required: (.*)", message)
@@ -240,7 +240,7 @@ def _type(check: Callable[[str], Any], name: str) -> Callable[[str], Any]:
         except BadValue as error:
             raise argparse.ArgumentTypeError(str(error)) from None
         except RulesError as error:
-            raise argparse.ArgumentTypeError(error.said_as(f"--{error.field}")) from None
+            raise argparse.ArgumentTypeError(error.said_as(f"--{error.field}", _)) from None
 
     convert.__name__ = name
     return convert
@@ -367,9 +367,7 @@ def _add_rule_flag(group: argparse._ArgumentGroup, rule: HouseRule) -> None:
 
 def _rule_help(rule: HouseRule) -> str:
     """A rule flag's help (``HouseRule.help_text``) in the player's language."""
-    return _("{what}{span}; default: {default}").format(
-        what=_(rule.help), span=rule.kind.span, default=rule.default_text()
-    )
+    return rule.help_text(_)
 
 
 def add_player_flags(
@@ -913,7 +911,7 @@ def _rules_error(error: RulesError, where: dict[str, tuple[str, str]]) -> Except
     from stress_tui.cli.config import ConfigError
 
     place, said = where.get(error.field, (f"--{error.field}",) * 2)
-    text = f"{place}: {error.said_as(said)}"
+    text = f"{place}: {error.said_as(said, _)}"
     if place.startswith("--"):
         return UsageError(text)
     return ConfigError(text)

@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable, Mapping
 
 from stress_tui.core.decks import DECK_FACTS, deck_size
+from stress_tui.core.text import Problem
 from stress_tui.core.words import N_, Say, listed, number, quoted, rank_word, seconds, shown
 from stress_tui.core.words import with_article as a
 
@@ -29,43 +30,55 @@ if TYPE_CHECKING:  # typing only for the annotations: the help loads this module
 
     from stress_tui.core.rules import Rules
 
-RULE_NAME = "\0"
-"""Where a ``RulesError``'s problem names its own rule again (``(row at most 15)``); a
-control character, so that no quoted value can contain it."""
+RULE_NAME = "rule"
+"""The placeholder where a ``RulesError``'s problem names its own rule again (``({rule} at
+most 15)``): ``said_as`` fills it in with the name the flag or the config entry has."""
 
 
-class RulesError(ValueError):
+class _Bad(Problem, ValueError):
+    """A value a kind of setting cannot take; the text says why, without the rule's name
+    (an ``N_`` text and its values, said in the player's language by the edge)."""
+
+
+class RulesError(Problem, ValueError):
     """A setting, or a combination of settings, that cannot be played.
 
     ``field`` is the house rule it is about, by its one name (``row``, ``stress-penalty``,
-    ``deck``), ``value`` the value refused and ``problem`` what is wrong with it, said
-    after the rule's name: ``str(error)`` is ``"row: must be at least 1, not 0"``.
+    ``deck``), ``value`` the value refused and ``problem`` what is wrong with it (an
+    ``N_`` text and the ``values`` of its placeholders, or a ``Problem``), said after the
+    rule's name: ``str(error)`` is ``"row: must be at least 1, not 0"``; ``said_as`` says
+    it in a language.
 
-    >>> error = RulesError("row", 0, "must be at least 1, not 0")
+    >>> error = RulesError("row", 0, N_("must be at least {low}, not {value}"), low=1, value=0)
     >>> error.field, error.value, str(error)
     ('row', 0, 'row: must be at least 1, not 0')
     """
 
-    def __init__(self, field: str, value: object, problem: str) -> None:
-        super().__init__(field, value, problem)
+    def __init__(
+        self, field: str, value: object, problem: str | Problem, /, **values: object
+    ) -> None:
+        if isinstance(problem, Problem):
+            values = problem.values
+            problem = problem.text
+        super().__init__(problem, **values)
         self.field = field
         """The house rule's one name (``HOUSE_RULES``)."""
         self.value = value
         """The value refused."""
-        self._problem = problem
 
     @property
     def problem(self) -> str:
         """What is wrong, without the rule's name in front: ``must be at least 1, not 0``."""
         return self.said_as(self.field)
 
-    def said_as(self, name: str) -> str:
+    def said_as(self, name: str, _: Say = N_) -> str:
         """The problem with the rule called ``name`` where it names it again (``--row``,
-        ``rules.row``): how a flag or a config entry says it."""
-        return self._problem.replace(RULE_NAME, name)
+        ``rules.row``), as a flag or a config entry says it, in the language ``_`` says."""
+        return Problem(self.text, **{**self.values, RULE_NAME: name}).said(_)
 
-    def __str__(self) -> str:
-        return f"{self.field}: {self.problem}"
+    def said(self, _: Say = N_) -> str:
+        """The rule's name and the problem, in the language ``_`` says."""
+        return f"{self.field}: {self.said_as(self.field, _)}"
 
 
 class Deal(str, enum.Enum):
@@ -125,10 +138,6 @@ class Section(enum.Enum):
     """Winning a round and the match."""
 
 
-class _Bad(ValueError):
-    """A value a kind of setting cannot take; the text says why, without the rule's name."""
-
-
 # The kinds of values and ``HouseRule`` are declarations, made once at import and never
 # compared, hashed or copied: plain classes with slots, not dataclasses (each dataclass
 # costs about half a millisecond to make, and every start, ``--help`` too, loads this
@@ -153,26 +162,33 @@ class Whole:
         try:
             return int(text.strip())
         except ValueError:
-            raise _Bad(f"{shown(text)} is not a whole number") from None
+            raise _Bad(N_("{value} is not a whole number"), value=shown(text)) from None
 
     def from_toml(self, value: object) -> int:
         """The value a config file gives (any TOML value)."""
         if isinstance(value, bool) or not isinstance(value, int):
-            raise _Bad(f"must be a whole number, not {shown(value)}")
+            raise _Bad(N_("must be a whole number, not {value}"), value=shown(value))
         return value
 
     def coerce(self, value: object) -> object:
         """The value as ``Rules`` keeps it (``problem`` says if it is not one)."""
         return value
 
-    def problem(self, value: object) -> str | None:
+    def problem(self, value: object) -> Problem | None:
         """What is wrong with a value of the field, or ``None``."""
         if isinstance(value, bool) or not isinstance(value, int):
-            return f"must be a whole number, not {shown(value)}"
+            return _Bad(N_("must be a whole number, not {value}"), value=shown(value))
         if self.high is None:
-            return None if value >= self.low else f"must be at least {self.low}, not {value}"
+            if value >= self.low:
+                return None
+            return _Bad(N_("must be at least {low}, not {value}"), low=self.low, value=value)
         if not self.low <= value <= self.high:
-            return f"must be between {self.low} and {self.high}, not {value}"
+            return _Bad(
+                N_("must be between {low} and {high}, not {value}"),
+                low=self.low,
+                high=self.high,
+                value=value,
+            )
         return None
 
     def write(self, value: Any) -> str:
@@ -183,10 +199,11 @@ class Whole:
         """The value in a config file."""
         return str(value)
 
-    @property
-    def span(self) -> str:
+    def span(self, _: Say = N_) -> str:
         """The allowed values, for help texts: ``, 0 to 16`` (empty if there is no end)."""
-        return "" if self.high is None else f", {self.low} to {self.high}"
+        if self.high is None:
+            return ""
+        return _(", {low} to {high}").format(low=self.low, high=self.high)
 
 
 class Seconds:
@@ -207,17 +224,19 @@ class Seconds:
         try:
             value = float(text.strip())
         except ValueError:
-            raise _Bad(f"{shown(text)} is not a number of seconds") from None
+            raise _Bad(N_("{value} is not a number of seconds"), value=shown(text)) from None
         if not math.isfinite(value):
-            raise _Bad(f"{shown(text)} is not a number of seconds")
+            raise _Bad(N_("{value} is not a number of seconds"), value=shown(text))
         return value
 
     def from_toml(self, value: object) -> float:
         """The value a config file gives (any TOML value)."""
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise _Bad(f"must be a number of seconds, not {shown(value)}")
-        if not math.isfinite(value):
-            raise _Bad(f"must be a number of seconds, not {shown(value)}")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+        ):
+            raise _Bad(N_("must be a number of seconds, not {value}"), value=shown(value))
         return float(value)
 
     def coerce(self, value: object) -> object:
@@ -226,13 +245,16 @@ class Seconds:
             return float(value)
         return value
 
-    def problem(self, value: object) -> str | None:
+    def problem(self, value: object) -> Problem | None:
         """What is wrong with a value of the field, or ``None``."""
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return f"must be a number of seconds, not {shown(value)}"
+            return _Bad(N_("must be a number of seconds, not {value}"), value=shown(value))
         if not self.low <= value <= self.high:
-            return (
-                f"must be between {number(self.low)} and {number(self.high)} seconds, not {value}"
+            return _Bad(
+                N_("must be between {low} and {high} seconds, not {value}"),
+                low=number(self.low),
+                high=number(self.high),
+                value=value,
             )
         return None
 
@@ -244,10 +266,9 @@ class Seconds:
         """The value in a config file."""
         return repr(float(value))
 
-    @property
-    def span(self) -> str:
+    def span(self, _: Say = N_) -> str:
         """The allowed values, for help texts."""
-        return f", {number(self.low)} to {number(self.high)}"
+        return _(", {low} to {high}").format(low=number(self.low), high=number(self.high))
 
 
 class Switch:
@@ -256,29 +277,33 @@ class Switch:
     __slots__ = ()
     metavar: ClassVar[str | None] = None
     """A switch is a flag with a ``--no-`` partner, without a value."""
-    span: ClassVar[str] = ""
-    """Nothing to say about the allowed values."""
+
+    def span(self, _: Say = N_) -> str:
+        """Nothing to say about the allowed values."""
+        return ""
 
     def from_text(self, text: str) -> bool:
         """``on`` or ``off``, as the notation writes it."""
         word = text.strip().lower()
         if word not in ("on", "off"):
-            raise _Bad(f"{shown(text)} is not on or off")
+            raise _Bad(N_("{value} is not on or off"), value=shown(text))
         return word == "on"
 
     def from_toml(self, value: object) -> bool:
         """The value a config file gives (any TOML value)."""
         if not isinstance(value, bool):
-            raise _Bad(f"must be true or false, not {shown(value)}")
+            raise _Bad(N_("must be true or false, not {value}"), value=shown(value))
         return value
 
     def coerce(self, value: object) -> object:
         """The value as ``Rules`` keeps it."""
         return value
 
-    def problem(self, value: object) -> str | None:
+    def problem(self, value: object) -> Problem | None:
         """What is wrong with a value of the field, or ``None``."""
-        return None if isinstance(value, bool) else f"must be on or off, not {shown(value)}"
+        if isinstance(value, bool):
+            return None
+        return _Bad(N_("must be on or off, not {value}"), value=shown(value))
 
     def write(self, value: Any) -> str:
         """The value in the notation (and in help texts)."""
@@ -292,20 +317,23 @@ class Switch:
 class Choice:
     """One of a few words; ``options`` gives the value each word stands for."""
 
-    __slots__ = ("options", "what")
-    span: ClassVar[str] = ""
-    """The metavar lists the words already."""
+    __slots__ = ("options", "refusal")
 
-    def __init__(self, options: Mapping[str, object], what: str) -> None:
+    def __init__(self, options: Mapping[str, object], refusal: str) -> None:
         self.options = options
         """Each word and its value (an enum member, or the word itself)."""
-        self.what = what
-        """What one of them is, for messages: ``a stress penalty``."""
+        self.refusal = refusal
+        """What a word that is none of them is told, an ``N_`` text with ``{value}`` and
+        ``{choices}``: ``{value} is not a deal (choose from {choices})``."""
 
     @classmethod
-    def of(cls, kind: type[enum.Enum], what: str) -> Choice:
+    def of(cls, kind: type[enum.Enum], refusal: str) -> Choice:
         """A choice among an enum's members, by their values."""
-        return cls({str(member.value): member for member in kind}, what)
+        return cls({str(member.value): member for member in kind}, refusal)
+
+    def span(self, _: Say = N_) -> str:
+        """The metavar lists the words already."""
+        return ""
 
     @property
     def metavar(self) -> str:
@@ -320,8 +348,7 @@ class Choice:
         return None
 
     def _refused(self, value: object) -> _Bad:
-        choices = ", ".join(self.options)
-        return _Bad(f"{shown(value)} is not {self.what} (choose from {choices})")
+        return _Bad(self.refusal, value=shown(value), choices=", ".join(self.options))
 
     def from_text(self, text: str) -> object:
         """One of the words, in any case, with any blanks around."""
@@ -333,7 +360,7 @@ class Choice:
     def from_toml(self, value: object) -> object:
         """The value a config file gives (any TOML value)."""
         if not isinstance(value, str):
-            raise _Bad(f"must be a string, not {shown(value)}")
+            raise _Bad(N_("must be a string, not {value}"), value=shown(value))
         return self.from_text(value)
 
     def coerce(self, value: object) -> object:
@@ -344,9 +371,9 @@ class Choice:
             return self.options[value]
         return value
 
-    def problem(self, value: object) -> str | None:
+    def problem(self, value: object) -> Problem | None:
         """What is wrong with a value of the field, or ``None``."""
-        return None if self._word(value) is not None else str(self._refused(value))
+        return None if self._word(value) is not None else self._refused(value)
 
     def write(self, value: Any) -> str:
         """The value's word."""
@@ -463,7 +490,7 @@ class HouseRule:
         try:
             return convert(value)
         except _Bad as bad:
-            raise RulesError(self.name, value, str(bad)) from None
+            raise RulesError(self.name, value, bad) from None
 
     def write(self, value: object) -> str:
         """A value as the notation writes it."""
@@ -473,9 +500,9 @@ class HouseRule:
         """Its default with the deck of that name."""
         return self.per_deck.get(deck, self.default)
 
-    def default_text(self) -> str:
+    def default_text(self, _: Say = N_) -> str:
         """Its default for ``--help``: ``on``, or ``the deck's: 3 for skat, 4 for the
-        others`` where the decks differ."""
+        others`` where the decks differ, said with ``_``."""
         if self.field == "deck":
             return self.write(self.default)
         by_value: dict[str, list[str]] = {}
@@ -485,12 +512,24 @@ class HouseRule:
         if len(by_value) == 1:
             return next(iter(by_value))
         common = max(by_value, key=lambda value: len(by_value[value]))
-        parts = [f"{said} for {listed(ds)}" for said, ds in by_value.items() if said != common]
-        return f"the deck's: {', '.join(parts)}, {common} for the others"
+        parts = [
+            _("{value} for {decks}").format(value=said, decks=listed(ds, _))
+            for said, ds in by_value.items()
+            if said != common
+        ]
+        return _("the deck's: {values}, {common} for the others").format(
+            values=", ".join(parts), common=common
+        )
 
-    def help_text(self) -> str:
-        """The flag's whole help: what it does, the allowed values, the default."""
-        return f"{self.help}{self.kind.span}; default: {self.default_text()}"
+    def help_text(self, _: Say = N_) -> str:
+        """The flag's whole help: what it does, the allowed values, the default, said with
+        ``_``."""
+        what = _(self.help)
+        if self.field == "deck":
+            what = what.format(decks=_deck_summary(_))
+        return _("{what}{span}; default: {default}").format(
+            what=what, span=self.kind.span(_), default=self.default_text(_)
+        )
 
 
 # --------------------------------------------------------------------------- the table
@@ -499,12 +538,16 @@ class HouseRule:
 # the English as written unless the edge that shows them gives a translation).
 
 
-def _deck_summary() -> str:
+def _deck_summary(_: Say = N_) -> str:
+    """Each deck with its cards: ``skat 32 (7..A)``, ``doppelkopf 48 (9..A twice)``."""
     parts = []
     for name, (ranks, copies, _source) in DECK_FACTS.items():
         low, high = ranks[0], ranks[-1]
-        twice = " twice" if copies == 2 else ""
-        parts.append(f"{name} {deck_size(name)} ({low}..{'A' if high == 14 else high}{twice})")
+        text = _("{deck} {cards} ({low}..{high} twice)") if copies == 2 else None
+        text = text or _("{deck} {cards} ({low}..{high})")
+        parts.append(
+            text.format(deck=name, cards=deck_size(name), low=low, high="A" if high == 14 else high)
+        )
     return ", ".join(parts)
 
 
@@ -645,8 +688,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         "deck",
         "deck",
-        Choice({name: name for name in DECK_FACTS}, "a deck"),
-        f"the cards: {_deck_summary()}",
+        Choice(
+            {name: name for name in DECK_FACTS}, N_("{value} is not a deck (choose from {choices})")
+        ),
+        N_("the cards: {decks}"),
         Section.CARDS,
         _deck_sentences,
         _deck_short,
@@ -669,7 +714,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         "deal",
         "deal",
-        Choice.of(Deal, "a deal"),
+        Choice.of(Deal, N_("{value} is not a deal (choose from {choices})")),
         N_("split: one deck is shuffled and halved; each: every player has a deck of their own"),
         Section.CARDS,
         _deal_sentences,
@@ -753,7 +798,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         "stress-penalty",
         "stress_penalty",
-        Choice.of(StressPenalty, "a stress penalty"),
+        Choice.of(StressPenalty, N_("{value} is not a stress penalty (choose from {choices})")),
         N_(
             "when stress is won: the slower player takes both play piles, or only the smaller "
             "one, or the faster gives the slower the larger one"
@@ -768,7 +813,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         "taken",
         "taken",
-        Choice.of(Taken, "a place for taken cards"),
+        Choice.of(Taken, N_("{value} is not a place for taken cards (choose from {choices})")),
         N_(
             "the cards a player takes up (stress lost, a false call): under, shuffled and put "
             "under the draw pile; mixed, shuffled together with the whole draw pile"
@@ -788,7 +833,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         "false-stress",
         "false_stress",
-        Choice.of(FalseStress, "a false-stress penalty"),
+        Choice.of(FalseStress, N_("{value} is not a false-stress penalty (choose from {choices})")),
         N_(
             "calling stress when there is none: the caller takes both play piles, or nothing "
             "happens, or the caller is locked out for --lockout seconds"

@@ -18,13 +18,13 @@ from stress_tui.core.houserules import (
     DECK_RULE,
     DEFAULTS,
     HOUSE_RULES,
-    RULE_NAME,
     Deal,
     FalseStress,
     RulesError,
     StressPenalty,
     Taken,
 )
+from stress_tui.core.text import N_, Term
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class Rules:
                 base[rule.field] = rule.per_deck[deck]
         for name in overrides:
             if name not in BY_FIELD:
-                raise RulesError(name, overrides[name], "is not a house rule")
+                raise RulesError(name, overrides[name], N_("is not a house rule"))
         base.update(overrides)
         return cls(**_coerced(base))
 
@@ -151,9 +151,15 @@ class Rules:
             raise RulesError(
                 "row",
                 self.row_size,
-                f"{self.row_size} is too large for the {self.deck} deck dealt "
-                f"{self.deal.value}: a player's {share} cards must fill the row and leave "
-                f"one to flip ({RULE_NAME} at most {share - 1})",
+                N_(
+                    "{value} is too large for the {deck} deck dealt {deal}: a player's {share} "
+                    "cards must fill the row and leave one to flip ({rule} at most {most})"
+                ),
+                value=self.row_size,
+                deck=Term(self.deck),
+                deal=self.deal.value,
+                share=share,
+                most=share - 1,
             )
 
 

@@ -101,10 +101,12 @@ def shown(value: object) -> str:
     return str(value)
 
 
-def listed(words: Sequence[str]) -> str:
+def listed(words: Sequence[str], _: Say = N_) -> str:
     """Words in a list as a sentence says them.
 
     >>> listed(["sim", "replay", "stats"])
     'sim, replay and stats'
     """
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    if len(words) == 1:
+        return words[0]
+    return _("{words} and {last}").format(words=", ".join(words[:-1]), last=words[-1])
