@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from stress_tui.cli.main import main
-from stress_tui.net.protocol import DEFAULT_PORT, parse_address
+from stress_tui.net import DEFAULT_PORT
+from stress_tui.net.protocol import parse_address
 
 
 @pytest.mark.parametrize(

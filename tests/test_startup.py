@@ -32,12 +32,14 @@ HELP_TEXT = {
     "stress_tui.core.keyboards",
     "stress_tui.core.text",
     "stress_tui.core.words",
+    "stress_tui.net",
     "stress_tui.terminal",
     "stress_tui.terminal.lang",
 }
 """The modules the help is made from: the house-rule table, the decks' facts, what a launch
 chooses among and what they are written with, and the language it is said in (which, in
-English, reads no catalogue). Not the values made from them (``Rules``, ``Card``, ``Deck``,
+English, reads no catalogue); the network's package for its default port, not its
+protocol (nor asyncio). Not the values made from them (``Rules``, ``Card``, ``Deck``,
 ``Settings``): they are dataclasses."""
 VALUES = {"dataclasses", "inspect", "typing"}
 """What the value types load (``dataclasses`` brings ``inspect``, ``ast``, ``dis`` and
@@ -89,6 +91,9 @@ def test_version_loads_this_command_s_own_module_and_argparse_alone() -> None:
         ("stats", "--help"),
         ("replay", "--help"),
         ("daily", "--help"),
+        ("host", "--help"),
+        ("join", "--help"),
+        ("watch", "--help"),
     ],
 )
 def test_help_loads_the_rule_table_it_is_made_from_and_nothing_else(

@@ -752,7 +752,7 @@ def _display_flags(parser: argparse.ArgumentParser) -> None:
 
 def _net_parsers(commands: Any) -> dict[str, argparse.ArgumentParser]:
     """``host``, ``join`` and ``watch``: a table across two terminals (docs/network.md)."""
-    from stress_tui.net.protocol import DEFAULT_PORT
+    from stress_tui.net import DEFAULT_PORT
 
     host = _add_command(
         commands,
@@ -1259,8 +1259,8 @@ def _network(args: argparse.Namespace, config: Config) -> int:
     import dataclasses
 
     from stress_tui.core.text import BadName, check_name, harmless
+    from stress_tui.net import DEFAULT_PORT
     from stress_tui.net.protocol import (
-        DEFAULT_PORT,
         ProtocolError,
         clean_name,
         normalize_code,

@@ -23,12 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stress_tui.core.text import BadName, check_name
+from stress_tui.net import DEFAULT_PORT
 
 VERSION = 3
 """The protocol's version: both ends must speak the same one."""
-
-DEFAULT_PORT = 7325
-"""Where a host listens unless told otherwise."""
 
 MAX_PEER_LINE = 1024
 """Bytes a line from a joiner or spectator may have (its longest message is a hello)."""
