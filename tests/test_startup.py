@@ -115,3 +115,51 @@ def test_the_simulator_loads_no_terminal() -> None:
     terminal = {name for name in names if name.startswith("stress_tui.terminal")}
     assert terminal <= {"stress_tui.terminal", "stress_tui.terminal.lang"}, sorted(terminal)
     assert tops(names) & (SCREEN | STORED - {"json"}) == set()  # json: for --json
+
+
+FIRST_FRAME = REPO / "tests" / "fixtures" / "first_frame.py"
+LATER = {
+    "stress_tui.core.daily",
+    "stress_tui.core.rating",
+    "stress_tui.core.stats",
+    "stress_tui.storage.ratings",
+    "stress_tui.storage.record",
+    "stress_tui.storage.replay",
+    "stress_tui.terminal.netplay",
+    "stress_tui.terminal.playback",
+    "stress_tui.terminal.ratingchart",
+}
+"""Our modules a game needs only after its first frame (the round's replay and record, its
+statistics, the ratings) or not at all (the daily deal, the replay viewer, the network)."""
+
+
+def loaded_at_first_frame(tmp_path: Path, *args: str) -> set[str]:
+    """Every module ``stress-tui ARGS`` has loaded when its first frame is up, in an 80x24
+    pseudo-terminal (``tests/fixtures/first_frame.py`` notes them)."""
+    from tests.tty import TtySession
+
+    out = tmp_path / "modules.txt"
+    env = {
+        "PYTHONPATH": str(REPO),
+        "STRESS_TUI_CONFIG": str(tmp_path / "config.toml"),
+        "STRESS_TUI_DATA_DIR": str(tmp_path / "data"),
+    }
+    argv = [sys.executable, str(FIRST_FRAME), str(out), *args]
+    with TtySession(argv, env=env, cwd=REPO) as session:
+        session.wait_for(out.exists, 20, "the modules at the first frame")
+        assert "STRESS" in session.row(0), session.dump()
+    return set(out.read_text(encoding="utf-8").split())
+
+
+def test_a_game_s_first_frame_waits_for_nothing_it_needs_later(tmp_path: Path) -> None:
+    """Not the record (sqlite3), the replay (json, datetime), the statistics, the ratings, a
+    computer nobody plays against, the network, or a config file's reader (tomllib) when
+    there is no config file."""
+    names = loaded_at_first_frame(tmp_path, "--seed", "12")
+    assert "stress_tui.terminal.screen" in names
+    assert ours(names) & LATER == set()
+    assert {
+        name for name in names if name.startswith(("stress_tui.players", "stress_tui.net"))
+    } == set()
+    later = {"json", "sqlite3", "datetime", "tomllib", "statistics", "decimal"}
+    assert tops(names) & later == set()
