@@ -59,22 +59,8 @@ def banner_row(s: TtySession) -> str:
 # ----------------------------------------------------------------------------- colours
 
 
-@pytest.mark.parametrize(("rows", "cols"), SIZES)
-@pytest.mark.parametrize("term", ["xterm-256color", "xterm"])
-def test_a_white_terminal_gets_the_light_theme_and_every_letter_reads(
-    tmp_path: Path, rows: int, cols: int, term: str
-) -> None:
-    with game(tmp_path, rows=rows, cols=cols, env={"TERM": term}, background=WHITE) as s:
-        say_ready(s)
-        s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip")
-        s.send("w")  # a misplay: a warning, a lockout
-        s.wait_text("locked out", timeout=2)
-        bad = low_contrast_cells(s.screen, light=True)
-        assert not bad, bad[:8]
-        s.send("?")
-        s.wait_text("Everyone", timeout=2)  # the help, over the table
-        settle(s)
-        assert not low_contrast_cells(s.screen, light=True)
+# A white terminal's light theme, read cell by cell from the start to the result:
+# tests/test_looks_tty.py.
 
 
 def test_a_black_terminal_keeps_the_dark_theme(tmp_path: Path) -> None:

@@ -259,7 +259,9 @@ def _refill_marks(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, pl
 
 def _pile_marks(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> None:
     """Who put the top card on each play pile (or ``flip``), beside it under its size, for a
-    moment after: so that both can follow a fast exchange."""
+    moment after: so that both can follow a fast exchange. A name is said whole or not at
+    all; where it does not fit (the right pile of a narrow table has three columns), an
+    arrow in the player's colour points to their row."""
     mid = lay.piles_y + lay.card_h // 2
     for target, mark in enumerate(view.notices.piles):
         if mark is None or view.seen.tops[target] is None:
@@ -267,6 +269,9 @@ def _pile_marks(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
         x = lay.pile_x[target]
         room = x - 2 if target == 0 else canvas.width - x - lay.card_w - 2
         text = mark.text
+        if canvas.text_width(text) > room and mark.player is not None:
+            up = lay.rows_y[mark.player] < lay.piles_y
+            text = ("^" if up else "v") if view.ascii else ("▲" if up else "▼")
         if canvas.text_width(text) > room:
             continue  # said whole or not at all
         style = palette.info if mark.player is None else palette.names[mark.player]
