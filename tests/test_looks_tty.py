@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from stress_tui.core.rules import HOUSE_RULES, Rules
+from stress_tui.core.houserules import HOUSE_RULES
+from stress_tui.core.rules import Rules
 from stress_tui.terminal.layout import Layout, layout
 from tests.test_looks import low_contrast_cells
 from tests.test_terminals import SIZES, WHITE, game, settle
