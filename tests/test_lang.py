@@ -475,3 +475,35 @@ def test_the_rule_flags_help_says_spans_decks_and_defaults_in_the_language(
     assert "für skat und doppelkopf" in said
     for english in ("the deck's", " for the others", " to 16", " twice", "the cards:"):
         assert english not in said
+
+
+def test_a_file_the_storage_refuses_is_said_in_the_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], speaking: None
+) -> None:
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("junk\n", encoding="utf-8")
+    assert main(["replay", "--lang", "de", str(junk)]) == 2
+    assert capsys.readouterr().err == f"stress-tui: {junk}:1: keine Zeile einer Aufzeichnung\n"
+    assert main(["replay", "--lang", "sv", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"stress-tui: {tmp_path}: är en mapp, inte en repris\n"
+    from stress_tui.storage.replay import replay_dir
+
+    replay_dir().mkdir(parents=True)
+    (replay_dir() / "junk.jsonl").write_text('{"format": "other"}\n', encoding="utf-8")
+    assert main(["replay", "--lang", "de", "--list"]) == 0
+    err = capsys.readouterr().err
+    assert err == f"stress-tui: {replay_dir() / 'junk.jsonl'}: keine Aufzeichnung von stress-tui\n"
+
+
+def test_a_record_that_is_not_one_is_said_in_the_language(
+    capsys: pytest.CaptureFixture[str], speaking: None
+) -> None:
+    from stress_tui.storage.record import record_path
+
+    path = record_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a database at all, but long enough to look at" * 4)
+    assert main(["stats", "--lang", "sv"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"stress-tui: {path}: ingen statistik från stress-tui")
+    assert err.endswith("; lämnad som den är\n")

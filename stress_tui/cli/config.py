@@ -31,7 +31,7 @@ from stress_tui.core.houserules import (
 )
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
-from stress_tui.core.text import BadName, check_name, harmless
+from stress_tui.core.text import BadName, Term, check_name, harmless
 from stress_tui.core.words import quoted, shown
 from stress_tui.storage.files import MiB, Missing, StorageError, read_regular
 from stress_tui.terminal.lang import N_, _
@@ -207,7 +207,7 @@ def load_keys(path: Path, flag: str | None = None) -> Config:
 def _read(path: Path, *, missing_ok: bool, flag: str | None = None) -> str | None:
     """The text of a config or key file: only a regular file, read without blocking, of
     at most ``MAX_SIZE`` bytes (``storage.files.read_regular``)."""
-    what = "a key file" if flag else "a config file"
+    what = Term(N_("a key file") if flag else N_("a config file"))
     try:
         data = read_regular(path, MAX_SIZE, what)
     except Missing:
@@ -219,7 +219,7 @@ def _read(path: Path, *, missing_ok: bool, flag: str | None = None) -> str | Non
             ) from None
         raise ConfigError(_("{path}: cannot read: no such file").format(path=path)) from None
     except StorageError as error:
-        raise ConfigError(str(error)) from None
+        raise ConfigError(error.said(_)) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -1210,7 +1210,7 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
     if getattr(args, "list", False):
         if given is not None:
             raise UsageError(_("{file}: --list takes no FILE").format(file=harmless(given)))
-        found, problems = replays.summaries()
+        found, problems = replays.summaries(_=_)
         for line in replays.list_lines(found, _output_width(), display_width(), _):
             print(line)
         for problem in problems:
@@ -1226,7 +1226,7 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
     try:
         replay = replays.load(path)
     except StorageError as error:
-        _say(str(error))
+        _say(_said(error))
         return EXIT_USAGE
     if getattr(args, "verify", False):
         verdict = replays.verify(replay)
@@ -1242,7 +1242,7 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
         try:
             replay.new_game()
         except StorageError as error:
-            _say(str(error))
+            _say(_said(error))
         return EXIT_USAGE
     if not _is_terminal():
         _say(_not_a_terminal())
@@ -1357,7 +1357,7 @@ def _daily(args: argparse.Namespace, config: Config) -> int:
         _say(line.format(name=harmless(name), how=how))
         return EXIT_DAILY_TAKEN
     except StorageError as error:
-        _say(_("daily: the record keeps each daily once a day: {why}").format(why=error))
+        _say(_("daily: the record keeps each daily once a day: {why}").format(why=_said(error)))
         return EXIT_USAGE
     except OSError as error:
         _say(
@@ -1384,7 +1384,7 @@ def _stats(args: argparse.Namespace) -> int:
     try:
         record = Record.load()
     except StorageError as error:
-        _say(str(error))
+        _say(_said(error))
         return EXIT_USAGE
     except OSError as error:  # locked by another program past the wait, a read error
         _say(_("{path}: cannot read: {why}").format(path=record_path(), why=reason(error)))

@@ -57,9 +57,6 @@ class RulesError(Problem, ValueError):
     def __init__(
         self, field: str, value: object, problem: str | Problem, /, **values: object
     ) -> None:
-        if isinstance(problem, Problem):
-            values = problem.values
-            problem = problem.text
         super().__init__(problem, **values)
         self.field = field
         """The house rule's one name (``HOUSE_RULES``)."""

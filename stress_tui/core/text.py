@@ -67,7 +67,8 @@ class Term(str):
 
 class Problem(Exception):
     """A complaint in no language yet: an English ``text`` marked with ``N_`` and the
-    ``values`` its ``{placeholders}`` take, said in a language by ``said``.
+    ``values`` its ``{placeholders}`` take (or another ``Problem``'s), said in a language
+    by ``said``.
 
     >>> problem = Problem(N_("{name} is longer than {n} characters"), name='"Bo"', n=16)
     >>> swedish = {"{name} is longer than {n} characters": "{name} är längre än {n} tecken"}
@@ -75,12 +76,18 @@ class Problem(Exception):
     ('"Bo" is longer than 16 characters', '"Bo" är längre än 16 tecken')
     """
 
-    def __init__(self, text: str, /, **values: object) -> None:
+    text: str
+    """The English, with its placeholders: the catalogues' key."""
+    values: dict[str, object]
+    """What goes into the placeholders (a ``Term`` or a ``Problem`` said too)."""
+
+    def __init__(self, text: str | Problem, /, **values: object) -> None:
+        if isinstance(text, Problem):  # another complaint, said as this kind
+            values = {**text.values, **values}
+            text = text.text
         super().__init__(text, values)
         self.text = text
-        """The English, with its placeholders: the catalogues' key."""
         self.values = values
-        """What goes into the placeholders (a ``Term`` or a ``Problem`` said too)."""
 
     def said(self, _: Say = N_) -> str:
         """The complaint in the language ``_`` translates into."""

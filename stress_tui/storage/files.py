@@ -22,9 +22,12 @@ import stat
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from stress_tui.core.text import N_, Problem, Term
 
-class StorageError(Exception):
-    """A file that cannot be read, parsed or written; the message is one line."""
+
+class StorageError(Problem):
+    """A file that cannot be read, parsed or written; the message is one line (an ``N_``
+    text and its values, said in the player's language where it is shown)."""
 
 
 class Missing(StorageError):
@@ -39,10 +42,11 @@ class NotAFolderError(NotADirectoryError):
 MiB = 2**20
 
 
-def size_words(size: int) -> str:
-    """A size in bytes for a message: ``512 bytes``, ``1 MiB``, ``7.4 GiB``."""
+def size_words(size: int) -> str | Problem:
+    """A size in bytes for a message: ``512 bytes``, ``1 MiB``, ``7.4 GiB`` (the bytes
+    said in the message's language)."""
     if size < 1024:
-        return f"{size} bytes"
+        return Problem(N_("{n} bytes"), n=size)
     for unit, scale in (("GiB", 2**30), ("MiB", MiB), ("KiB", 1024)):
         if size >= scale:
             return f"{size / scale:.1f}".removesuffix(".0") + f" {unit}"
@@ -50,15 +54,18 @@ def size_words(size: int) -> str:
 
 
 _KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "a device"),
-    (stat.S_ISBLK, "a device"),
-    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, Term(N_("a folder"))),
+    (stat.S_ISFIFO, Term(N_("a named pipe (FIFO)"))),
+    (stat.S_ISCHR, Term(N_("a device"))),
+    (stat.S_ISBLK, Term(N_("a device"))),
+    (stat.S_ISSOCK, Term(N_("a socket"))),
 )
 
+A_FILE = Term(N_("a file"))
+"""What a file is called where nothing more is known of it."""
 
-def open_regular(path: Path, limit: int, what: str = "a file") -> BinaryIO:
+
+def open_regular(path: Path, limit: int, what: Term = A_FILE) -> BinaryIO:
     """``path`` open for reading in binary, if it is a regular file of at most ``limit``
     bytes (``what`` names it in the message: ``a replay``). Never blocks: a FIFO, a
     device, a folder, a socket (or a link to one) is refused, as is a file too large;
@@ -67,20 +74,27 @@ def open_regular(path: Path, limit: int, what: str = "a file") -> BinaryIO:
     try:
         fd = os.open(path, flags)
     except (FileNotFoundError, NotADirectoryError):  # not there, or a file above it
-        raise Missing(f"{path}: no such file") from None
+        raise Missing(N_("{path}: no such file"), path=path) from None
     except OSError as error:
-        raise StorageError(f"{path}: cannot read: {reason(error)}") from None
+        raise StorageError(cannot_read(path, error)) from None
     try:
         info = os.fstat(fd)
         for test, kind in _KINDS:
             if test(info.st_mode):
-                raise StorageError(f"{path}: is {kind}, not {what}")
+                raise StorageError(
+                    N_("{path}: is {kind}, not {what}"), path=path, kind=kind, what=what
+                )
         if not stat.S_ISREG(info.st_mode):
-            raise StorageError(f"{path}: is not a regular file, not {what}")
+            raise StorageError(
+                N_("{path}: is not a regular file, not {what}"), path=path, what=what
+            )
         if info.st_size > limit:
             raise StorageError(
-                f"{path}: is {size_words(info.st_size)}, larger than {what} can be "
-                f"({size_words(limit)})"
+                N_("{path}: is {size}, larger than {what} can be ({limit})"),
+                path=path,
+                size=size_words(info.st_size),
+                what=what,
+                limit=size_words(limit),
             )
         return os.fdopen(fd, "rb")
     except BaseException:
@@ -88,17 +102,32 @@ def open_regular(path: Path, limit: int, what: str = "a file") -> BinaryIO:
         raise
 
 
-def read_regular(path: Path, limit: int, what: str = "a file") -> bytes:
+def cannot_read(path: Path, error: OSError) -> Problem:
+    """``PATH: cannot read: permission denied``."""
+    return Problem(N_("{path}: cannot read: {why}"), path=path, why=reason(error))
+
+
+def read_regular(path: Path, limit: int, what: Term = A_FILE) -> bytes:
     """The bytes of ``path``, read as ``open_regular`` opens it (and refused if it grew
     past ``limit`` since it was opened)."""
     with open_regular(path, limit, what) as file:
         try:
             data = file.read(limit + 1)
         except OSError as error:
-            raise StorageError(f"{path}: cannot read: {reason(error)}") from None
+            raise StorageError(cannot_read(path, error)) from None
     if len(data) > limit:
-        raise StorageError(f"{path}: larger than {what} can be ({size_words(limit)})")
+        raise StorageError(too_large(path, what, limit))
     return data
+
+
+def too_large(path: Path, what: Term, limit: int) -> Problem:
+    """``PATH: larger than a replay can be (16 MiB)``."""
+    return Problem(
+        N_("{path}: larger than {what} can be ({limit})"),
+        path=path,
+        what=what,
+        limit=size_words(limit),
+    )
 
 
 def ensure_folder(folder: Path) -> None:
@@ -142,7 +171,7 @@ def create_temporary(folder: Path, name: str) -> tuple[int, Path]:
     raise FileExistsError(errno.EEXIST, "no free temporary file name", str(folder))
 
 
-def read_json(path: Path, limit: int, what: str = "a file") -> Any:
+def read_json(path: Path, limit: int, what: Term = A_FILE) -> Any:
     """Read a JSON file of at most ``limit`` bytes; ``StorageError`` in one line if it is
     not a regular file, too large, unreadable or broken (``Missing`` if absent)."""
     import json  # here: the config file reads through this module too, and is TOML
@@ -150,15 +179,18 @@ def read_json(path: Path, limit: int, what: str = "a file") -> Any:
     try:
         text = read_regular(path, limit, what).decode("utf-8")
     except UnicodeDecodeError:
-        raise StorageError(f"{path}: not UTF-8 text; left as it is") from None
+        raise StorageError(N_("{path}: not UTF-8 text; left as it is"), path=path) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise StorageError(
-            f"{path}:{error.lineno}: not valid JSON ({error.msg}); left as it is"
+            N_("{path}:{line}: not valid JSON ({why}); left as it is"),
+            path=path,
+            line=error.lineno,
+            why=error.msg,
         ) from None
     except (ValueError, RecursionError):  # a number too long, brackets nested too deep
-        raise StorageError(f"{path}: not valid JSON; left as it is") from None
+        raise StorageError(N_("{path}: not valid JSON; left as it is"), path=path) from None
 
 
 def reason(error: BaseException) -> str:

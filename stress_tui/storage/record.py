@@ -44,7 +44,7 @@ from stress_tui.core.daily import BadDate, Streak, check_date, streaks
 from stress_tui.core.notation import NotationError, format_rules, parse_rules
 from stress_tui.core.rating import Rating
 from stress_tui.core.stats import RoundStats
-from stress_tui.core.text import MAX_NAME, harmless
+from stress_tui.core.text import MAX_NAME, Term, harmless
 from stress_tui.core.words import N_, Say, shown_name
 from stress_tui.storage.files import (
     MiB,
@@ -56,6 +56,12 @@ from stress_tui.storage.files import (
     read_json,
 )
 from stress_tui.storage.ratings import HUMAN, PlayerRating, Point, fold, rate_round
+
+A_RECORD = Term(N_("a record"))
+"""The record, as a complaint about a file names it."""
+
+DAMAGED = N_("{path}: the record is damaged; left as it is")
+"""A record whose rows hold what no version wrote."""
 
 
 @dataclass
@@ -479,7 +485,7 @@ def _ratings(db: sqlite3.Connection, path: Path, version: int) -> dict[str, Play
     def rounds() -> Iterator[tuple[Any, ...]]:
         for name1, name2, kind1, kind2, winner, match_over, done, *values in rows:
             if winner not in (0, 1):
-                raise StorageError(f"{path}: the record is damaged; left as it is")
+                raise StorageError(DAMAGED, path=path)
             stored = None
             if done:
                 stored = (
@@ -506,7 +512,7 @@ def _ratings(db: sqlite3.Connection, path: Path, version: int) -> dict[str, Play
             try:
                 check_date(str(day))
             except BadDate:
-                raise StorageError(f"{path}: the record is damaged; left as it is") from None
+                raise StorageError(DAMAGED, path=path) from None
             ratings.setdefault(str(name), PlayerRating()).dailies.append((str(day), won == 1))
     return ratings
 
@@ -533,7 +539,7 @@ def _sound_rating(rating: Any, deviation: Any, volatility: Any, path: Path) -> R
     """A rating read from the record, checked to be one (finite, the deviation and the
     volatility not negative)."""
     if not (_number(rating) and _seconds_value(deviation) and _seconds_value(volatility)):
-        raise StorageError(f"{path}: the record is damaged; left as it is")
+        raise StorageError(DAMAGED, path=path)
     return Rating(float(rating), float(deviation), float(volatility))
 
 
@@ -541,7 +547,7 @@ def _median(value: Any, path: Path) -> float | None:
     if value is None:
         return None
     if not _seconds_value(value):
-        raise StorageError(f"{path}: the record is damaged; left as it is")
+        raise StorageError(DAMAGED, path=path)
     return float(value)
 
 
@@ -562,7 +568,7 @@ def _present(path: Path) -> bool:
     """Whether there is a record database at ``path``: a regular file (checked without
     blocking, so a FIFO or a device there is refused in one line instead of hanging)."""
     try:
-        open_regular(path, MAX_DATABASE, "a record").close()
+        open_regular(path, MAX_DATABASE, A_RECORD).close()
     except Missing:
         return False
     return True
@@ -599,9 +605,9 @@ def _version(db: sqlite3.Connection, path: Path) -> int:
     )[0]
     if application == 0 and version == 0:
         if tables:
-            raise StorageError(f"{path}: not a stress-tui record; left as it is")
+            raise StorageError(N_("{path}: not a stress-tui record; left as it is"), path=path)
     elif application != APPLICATION_ID:
-        raise StorageError(f"{path}: not a stress-tui record; left as it is")
+        raise StorageError(N_("{path}: not a stress-tui record; left as it is"), path=path)
     return int(version)
 
 
@@ -681,7 +687,9 @@ def _os_error(error: sqlite3.Error, path: Path) -> Exception:
     if name.startswith("SQLITE_CANTOPEN"):
         return OSError(errno.EACCES, "the record cannot be opened")
     if name.startswith(tuple(_BROKEN)):
-        return StorageError(f"{path}: not a stress-tui record, or a damaged one; left as it is")
+        return StorageError(
+            N_("{path}: not a stress-tui record, or a damaged one; left as it is"), path=path
+        )
     return OSError(errno.EIO, f"SQLite: {str(error).splitlines()[0] if str(error) else name}")
 
 
@@ -706,7 +714,7 @@ def _shown_rules(rules: object) -> str:
 def _add(into: Standing, more: Standing, path: Path) -> None:
     """Sum ``more`` into ``into`` (two rows that read back as the same name and rules)."""
     if not _sound(more):
-        raise StorageError(f"{path}: the record is damaged; left as it is")
+        raise StorageError(DAMAGED, path=path)
     into.matches_won += more.matches_won
     into.matches_lost += more.matches_lost
     into.rounds_won += more.rounds_won
@@ -742,13 +750,14 @@ LEGACY_VERSION = 1
 def _read_legacy(path: Path) -> dict[str, dict[str, Standing]]:
     """The standings in an earlier version's ``record.json`` (``Missing`` if there is
     none; ``StorageError`` if it is broken or foreign, and it is left alone)."""
-    data = read_json(path, MAX_LEGACY, "a record")
+    data = read_json(path, MAX_LEGACY, A_RECORD)
     if not isinstance(data, dict) or data.get("format") != "stress-tui record":
-        raise StorageError(f"{path}: not a stress-tui record; left as it is")
+        raise StorageError(N_("{path}: not a stress-tui record; left as it is"), path=path)
     if data.get("version", LEGACY_VERSION) != LEGACY_VERSION:
         raise StorageError(
-            f"{path}: record version {harmless(str(data.get('version')))} is not supported; "
-            "left as it is"
+            N_("{path}: record version {version} is not supported; left as it is"),
+            path=path,
+            version=harmless(str(data.get("version"))),
         )
     try:
         standings = {
@@ -756,14 +765,16 @@ def _read_legacy(path: Path) -> dict[str, dict[str, Standing]]:
             for name, by_rules in data["players"].items()
         }
     except (AttributeError, KeyError, TypeError):
-        raise StorageError(f"{path}: the record is broken; left as it is") from None
+        raise StorageError(N_("{path}: the record is broken; left as it is"), path=path) from None
     shown: dict[str, dict[str, Standing]] = {}
     for name, by_rules in standings.items():
         for rules, standing in by_rules.items():
             if not _sound(standing):
                 raise StorageError(
-                    f"{path}: the record of {harmless(name, 20)!r} under "
-                    f"{harmless(rules)!r} is broken; left as it is"
+                    N_("{path}: the record of {name} under {rules} is broken; left as it is"),
+                    path=path,
+                    name=repr(harmless(name, 20)),
+                    rules=repr(harmless(rules)),
                 )
             _add(
                 shown.setdefault(_shown_name(name), {}).setdefault(_shown_rules(rules), Standing()),

@@ -46,16 +46,17 @@ from stress_tui.core.notation import (
     parse_rules,
 )
 from stress_tui.core.rules import Rules
-from stress_tui.core.text import MAX_NAME, harmless
+from stress_tui.core.text import MAX_NAME, Term, harmless
 from stress_tui.core.words import N_, Say, shown_name
 from stress_tui.storage.files import (
     MiB,
     StorageError,
+    cannot_read,
     create_temporary,
     data_dir,
     open_regular,
-    reason,
     size_words,
+    too_large,
 )
 
 FORMAT = "stress-tui replay"
@@ -196,8 +197,11 @@ class Replay:
         """The seed the round was dealt with (``StorageError`` for a sealed replay)."""
         if self.sealed:
             raise StorageError(
-                f"{self.path}: sealed: the host never revealed the round's seed, so it cannot"
-                " be played back (stress-tui replay --verify says what it holds)"
+                N_(
+                    "{path}: sealed: the host never revealed the round's seed, so it cannot"
+                    " be played back (stress-tui replay --verify says what it holds)"
+                ),
+                path=self.path,
             )
         return int(self.header["seed"])
 
@@ -389,11 +393,11 @@ def load(path: Path) -> Replay:
     ``/dev/zero``, a folder is refused at once), a line at a time, each at most
     ``MAX_LINE``. The header's texts are made harmless where they are read (a crafted file
     may hold escape sequences in its names); its rules are notation, or it is refused."""
-    with open_regular(path, MAX_SIZE, "a replay") as file:
+    with open_regular(path, MAX_SIZE, A_REPLAY) as file:
         try:
             header, actions, end = _read(path, file)
         except OSError as error:
-            raise StorageError(f"{path}: cannot read: {reason(error)}") from None
+            raise StorageError(cannot_read(path, error)) from None
     return Replay(path, header, actions, end)
 
 
@@ -407,10 +411,15 @@ def _lines(path: Path, file: BinaryIO) -> Iterator[tuple[int, Any, bool]]:
         number += 1
         read += len(line)
         if read > MAX_SIZE:
-            raise StorageError(f"{path}: larger than a replay can be ({size_words(MAX_SIZE)})")
+            raise StorageError(too_large(path, A_REPLAY, MAX_SIZE))
         torn = not line.endswith(b"\n")
         if torn and len(line) > MAX_LINE:
-            raise StorageError(f"{path}:{number}: a line longer than {size_words(MAX_LINE)}")
+            raise StorageError(
+                N_("{path}:{line}: a line longer than {limit}"),
+                path=path,
+                line=number,
+                limit=size_words(MAX_LINE),
+            )
         following = file.readline(MAX_LINE + 1)
         try:
             value = json.loads(line)
@@ -419,6 +428,12 @@ def _lines(path: Path, file: BinaryIO) -> Iterator[tuple[int, Any, bool]]:
         yield number, value, torn and not following
         line = following
 
+
+NOT_A_LINE = N_("{path}:{line}: not a replay line")
+"""A line that is not JSON, or not one of a replay's."""
+
+A_REPLAY = Term(N_("a replay"))
+"""A replay, as a complaint about a file names it."""
 
 _NOT_JSON = object()
 """What ``_lines`` gives for a line that is not JSON."""
@@ -429,12 +444,14 @@ def _read(path: Path, file: BinaryIO) -> tuple[dict[str, Any], list[Action], dic
     first = next(lines, None)
     header = first[1] if first is not None else None
     if first is not None and header is _NOT_JSON and not first[2]:
-        raise StorageError(f"{path}:1: not a replay line")
+        raise StorageError(NOT_A_LINE, path=path, line=1)
     if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise StorageError(f"{path}: not a stress-tui replay")
+        raise StorageError(N_("{path}: not a stress-tui replay"), path=path)
     if header.get("version") != VERSION:
         version = harmless(json.dumps(header.get("version")), 20)
-        raise StorageError(f"{path}: replay version {version} is not supported")
+        raise StorageError(
+            N_("{path}: replay version {version} is not supported"), path=path, version=version
+        )
     header = _checked_header(path, header)
     actions: list[Action] = []
     end = None
@@ -442,19 +459,28 @@ def _read(path: Path, file: BinaryIO) -> tuple[dict[str, Any], list[Action], dic
         if record is _NOT_JSON:
             if torn:  # the last line, cut short by a crash while it was written
                 break
-            raise StorageError(f"{path}:{number}: not a replay line")
+            raise StorageError(NOT_A_LINE, path=path, line=number)
         if end is not None:
-            raise StorageError(f"{path}:{number - 1}: lines after the end line")
+            raise StorageError(
+                N_("{path}:{line}: lines after the end line"), path=path, line=number - 1
+            )
         if isinstance(record, dict) and record.get("end") is True:
             end = record
             for name, check in _END_FIELDS.items():
                 if name in end and not check(end[name]):
-                    raise StorageError(f"{path}:{number}: the end line's {name} is broken")
+                    raise StorageError(
+                        N_("{path}:{line}: the end line's {name} is broken"),
+                        path=path,
+                        line=number,
+                        name=name,
+                    )
             continue
         try:
             actions.append(action_from_json(record))
         except ValueError as error:
-            raise StorageError(f"{path}:{number}: {error}") from None
+            raise StorageError(
+                N_("{path}:{line}: {why}"), path=path, line=number, why=error
+            ) from None
     return header, actions, end
 
 
@@ -463,14 +489,20 @@ def _checked_header(path: Path, header: dict[str, Any]) -> dict[str, Any]:
     try:
         parse_rules(str(header.get("rules")))
     except (NotationError, ValueError):
-        raise StorageError(f"{path}:1: the header's rules are broken") from None
+        raise StorageError(
+            N_("{path}:{line}: the header's rules are broken"), path=path, line=1
+        ) from None
     if "seed" not in header and "commit" in header:
         pass  # sealed: a network joiner's round whose seed was never revealed
     elif not whole(header.get("seed")):
-        raise StorageError(f"{path}:1: the header's seed is not a whole number")
+        raise StorageError(
+            N_("{path}:{line}: the header's seed is not a whole number"), path=path, line=1
+        )
     for name, check in _HEADER_FIELDS.items():
         if name in header and not check(header[name]):
-            raise StorageError(f"{path}:1: the header's {name} is broken")
+            raise StorageError(
+                N_("{path}:{line}: the header's {name} is broken"), path=path, line=1, name=name
+            )
     shown = dict(header)  # the rules parsed: they are notation, nothing else
     for name, limit in (("names", MAX_NAME + 4), ("players", 20)):
         if name in shown:
@@ -736,15 +768,18 @@ def _words(text: str, room: int, measure: Callable[[str], int]) -> str:
     return " ".join([*words, "..."])
 
 
-def summaries(folder: Path | None = None, limit: int = 20) -> tuple[list[Summary], list[str]]:
-    """The most recent replays, newest first, and one line for each unreadable file."""
+def summaries(
+    folder: Path | None = None, limit: int = 20, _: Say = N_
+) -> tuple[list[Summary], list[str]]:
+    """The most recent replays, newest first, and one line for each unreadable file (said
+    with ``_``)."""
     folder = folder if folder is not None else replay_dir()
     try:
         if not folder.is_dir():
             return [], []
         entries = list(folder.iterdir())
     except OSError as error:
-        return [], [f"{folder}: cannot read: {reason(error)}"]
+        return [], [cannot_read(folder, error).said(_)]
     paths = sorted(
         (p for p in entries if p.name.endswith((".jsonl", ".jsonl.part"))),
         key=lambda p: p.name,
@@ -758,7 +793,7 @@ def summaries(folder: Path | None = None, limit: int = 20) -> tuple[list[Summary
         try:
             replay = load(path)
         except StorageError as error:
-            problems.append(str(error))
+            problems.append(error.said(_))
             continue
         if not any(isinstance(action, Play) for action in replay.actions):
             continue  # quit before the first card was played: nothing to watch
