@@ -507,3 +507,27 @@ def test_a_record_that_is_not_one_is_said_in_the_language(
     err = capsys.readouterr().err
     assert err.startswith(f"stress-tui: {path}: ingen statistik från stress-tui")
     assert err.endswith("; lämnad som den är\n")
+
+
+def test_a_key_file_s_complaint_is_said_in_the_language_and_blames_its_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], speaking: None
+) -> None:
+    keys = tmp_path / "keys.toml"
+    keys.write_text('[keys.p1]\nleftt1 = "a"\n', encoding="utf-8")
+    assert main(["--lang", "de", "--keys", str(keys), "--print-config"]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"stress-tui: {keys}:1: keys: [keys.p1]: unbekannte Aktion 'leftt1' (die Aktionen sind"
+    )
+    taken = {f"left{i}": f"{i}" for i in range(1, 5)} | {
+        f"right{i}": "qwer"[i - 1] for i in range(1, 5)
+    }
+    taken |= {"stress": "1", "ready": "z", "stop": "x"}
+    keys.write_text(
+        "[keys.p2]\n" + "".join(f'{action} = "{key}"\n' for action, key in taken.items()),
+        encoding="utf-8",
+    )
+    assert main(["--lang", "sv", "--keys", str(keys), "--print-config"]) == 2
+    assert capsys.readouterr().err == (
+        f"stress-tui: {keys}:1: keys: tangenten '1' är given åt två handlingar: "
+        "p2:s left1 och p2:s stress\n"
+    )

@@ -948,9 +948,8 @@ def _check_keymap(settings: Settings, sources: dict[str, Config]) -> None:
     try:
         settings_keymap(settings)
     except KeyMapError as error:
-        message = str(error)
-        named = set(re.findall(r"\b(p[12])(?:\]|'s\b)", message))
-        side = named.pop() if len(named) == 1 else ""  # else two players' keys clash
+        message = error.said(_)
+        side = error.side  # empty where two players' keys clash
         source = sources.get(side) or sources.get("") or next(iter(sources.values()))
         line = source.lines.get(f"keys.{side}")
         place = f"{source.path}:{line}" if line is not None else f"{source.path}"

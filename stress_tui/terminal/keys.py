@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from stress_tui.core.keyboards import DEFAULT_KEYBOARD, KEYBOARDS, Keyboard
+from stress_tui.core.text import N_, Problem
 
 if TYPE_CHECKING:
     from stress_tui.core.settings import Settings
@@ -28,8 +29,18 @@ REQUIRED_PILES = 4
 """Row piles every player's key map must cover (a standard row)."""
 
 
-class KeyMapError(ValueError):
-    """A key map that cannot be used: a key given twice, a missing action, an unknown name."""
+class KeyMapError(Problem, ValueError):
+    """A key map that cannot be used: a key given twice, a missing action, an unknown name
+    (an ``N_`` text and its values, said in the player's language where it is shown);
+    ``side`` is the player's table it is about (``p1``, ``p2``), if it is one table's."""
+
+    def __init__(self, text: str, /, side: str = "", **values: object) -> None:
+        super().__init__(text, side=side, **values)
+        self.side = side
+
+
+NOT_A_KEYS_TABLE = N_("keys must be a table with the sections p1 and p2")
+"""What keys that are not a table of the players' tables are told."""
 
 
 class Intent(enum.Enum):
@@ -266,11 +277,13 @@ def normalize_key(name: str) -> str:
     ('q', ';', 'escape')
     """
     if not isinstance(name, str):
-        raise KeyMapError(f"a key name must be text, not {name!r}")
+        raise KeyMapError(N_("a key name must be text, not {name}"), name=repr(name))
     if len(name) == 1:
         if name.isprintable() and name != " ":
             return name.lower()
-        raise KeyMapError(f"unknown key name {name!r} (write 'space' for the space bar)")
+        raise KeyMapError(
+            N_("unknown key name {name} (write 'space' for the space bar)"), name=repr(name)
+        )
     lowered = name.strip().lower()
     lowered = _ALIASES.get(lowered, lowered)
     if lowered in _NAMED_KEYS or lowered in _CONTROL_KEYS:
@@ -278,7 +291,9 @@ def normalize_key(name: str) -> str:
     if len(lowered) == 1 and lowered.isprintable():
         return lowered
     raise KeyMapError(
-        f"unknown key name {name!r} (a single character, or one of {', '.join(_NAMED_KEYS)})"
+        N_("unknown key name {name} (a single character, or one of {names})"),
+        name=repr(name),
+        names=", ".join(_NAMED_KEYS),
     )
 
 
@@ -356,9 +371,15 @@ class KeyMap:
             for table in tables:
                 other = table.get(binding.key)
                 if other is not None and other != binding:
+                    players = {other.player, binding.player}
                     raise KeyMapError(
-                        f"key {binding.key!r} is given to two actions: "
-                        f"{_who(other)} {other.action} and {_who(binding)} {binding.action}"
+                        N_("key {key} is given to two actions: {first} and {second}"),
+                        side=f"p{binding.player + 1}"
+                        if len(players) == 1 and binding.player is not None
+                        else "",
+                        key=repr(binding.key),
+                        first=_whose(other),
+                        second=_whose(binding),
                     )
                 table[binding.key] = binding
         object.__setattr__(self, "_play", play)
@@ -420,10 +441,13 @@ class KeyMap:
         return out
 
 
-def _who(binding: Binding) -> str:
+def _whose(binding: Binding) -> Problem:
+    """``p1's left1``, ``everyone's stop``, ``the menu's quit``."""
     if binding.player is None:
-        return "everyone's" if binding.scope is not Scope.MENU else "the menu's"
-    return f"p{binding.player + 1}'s"
+        if binding.scope is Scope.MENU:
+            return Problem(N_("the menu's {action}"), action=binding.action)
+        return Problem(N_("everyone's {action}"), action=binding.action)
+    return Problem(N_("{side}'s {action}"), side=f"p{binding.player + 1}", action=binding.action)
 
 
 GLOBAL_BINDINGS: tuple[Binding, ...] = (
@@ -683,17 +707,23 @@ file written before it keeps working, and a player without it lays one card at a
 def _player_bindings(player: int, actions: Mapping[str, str]) -> list[Binding]:
     section = f"p{player + 1}"
     if not isinstance(actions, Mapping):
-        raise KeyMapError(f"[keys.{section}] must be a table of action = key")
+        raise KeyMapError(N_("[keys.{side}] must be a table of action = key"), side=section)
     unknown = [name for name in actions if name not in PLAYER_ACTIONS]
     if unknown:
         raise KeyMapError(
-            f"[keys.{section}]: unknown action {unknown[0]!r} "
-            f"(actions are left1..left{MAX_PILES}, right1..right{MAX_PILES}, stress, "
-            "ready, stop, together)"
+            N_(
+                "[keys.{side}]: unknown action {action} (actions are left1..left{most}, "
+                "right1..right{most}, stress, ready, stop, together)"
+            ),
+            side=section,
+            action=repr(unknown[0]),
+            most=MAX_PILES,
         )
     missing = [name for name in REQUIRED_ACTIONS if name not in actions]
     if missing:
-        raise KeyMapError(f"[keys.{section}]: no key for {', '.join(missing)}")
+        raise KeyMapError(
+            N_("[keys.{side}]: no key for {actions}"), side=section, actions=", ".join(missing)
+        )
     bindings = []
     for name in PLAYER_ACTIONS:
         if name not in actions:
@@ -701,11 +731,18 @@ def _player_bindings(player: int, actions: Mapping[str, str]) -> list[Binding]:
         key = normalize_key(actions[name])
         if key in RESERVED_KEYS:
             raise KeyMapError(
-                f"[keys.{section}] {name}: {key!r} is reserved "
-                "(? and F1 help, Esc pause, Ctrl-C quit, Ctrl-L redraw, Ctrl-Z suspend)"
+                N_(
+                    "[keys.{side}] {action}: {key} is reserved "
+                    "(? and F1 help, Esc pause, Ctrl-C quit, Ctrl-L redraw, Ctrl-Z suspend)"
+                ),
+                side=section,
+                action=name,
+                key=repr(key),
             )
         if key in _CONTROL_KEYS:
-            raise KeyMapError(f"[keys.{section}] {name}: control keys cannot play")
+            raise KeyMapError(
+                N_("[keys.{side}] {action}: control keys cannot play"), side=section, action=name
+            )
         if name[-1].isdigit():
             intent = Intent.LEFT if name.startswith("left") else Intent.RIGHT
             bindings.append(Binding(key, intent, player, int(name[-1]) - 1))
@@ -730,11 +767,14 @@ def keymap_from_config(
     'm'
     """
     if not isinstance(mapping, Mapping):
-        raise KeyMapError("keys must be a table with the sections p1 and p2")
+        raise KeyMapError(NOT_A_KEYS_TABLE)
     base = TWO_PLAYER_LAYOUT if defaults is None else defaults
     for section in mapping:
         if section not in ("p1", "p2"):
-            raise KeyMapError(f"unknown keys section {section!r} (the sections are p1 and p2)")
+            raise KeyMapError(
+                N_("unknown keys section {section} (the sections are p1 and p2)"),
+                section=repr(section),
+            )
     bindings: list[Binding] = []
     for player, section in enumerate(("p1", "p2")):
         actions = mapping.get(section, base.get(section))
@@ -764,11 +804,15 @@ def keymap_for(
     ``config`` is checked, even one for a side the computer plays (but its keys may then
     clash with the human's)."""
     if keyboard not in KEYBOARDS:
-        raise KeyMapError(f"unknown keyboard {keyboard!r} (choose from {', '.join(KEYBOARDS)})")
+        raise KeyMapError(
+            N_("unknown keyboard {keyboard} (choose from {keyboards})"),
+            keyboard=repr(keyboard),
+            keyboards=", ".join(KEYBOARDS),
+        )
     if not config:
         return default_keymap(players, keyboard, row_size)
     if not isinstance(config, Mapping):
-        raise KeyMapError("keys must be a table with the sections p1 and p2")
+        raise KeyMapError(NOT_A_KEYS_TABLE)
     for section, actions in config.items():
         keymap_from_config({section: actions}, defaults={})
     humans = [i for i, kind in enumerate(players) if kind == "human"]
