@@ -531,3 +531,21 @@ def test_a_key_file_s_complaint_is_said_in_the_language_and_blames_its_table(
         f"stress-tui: {keys}:1: keys: tangenten '1' är given åt två handlingar: "
         "p2:s left1 och p2:s stress\n"
     )
+
+
+def test_replay_verify_says_its_verdict_and_the_winner_nobody_named_in_the_language(
+    capsys: pytest.CaptureFixture[str], speaking: None
+) -> None:
+    from stress_tui.core.rules import Rules
+    from stress_tui.storage.replay import load, replay_dir, verify
+    from tests.test_hostile import craft_header
+    from tests.test_replay import record_round
+
+    path, _events = record_round(Rules.for_deck("standard"), 3, replay_dir())
+    craft_header(path, names=["You", "Computer"], players=["human", "bot:normal"])
+    verdict = verify(load(path))
+    assert verdict.ok and "verified, " in verdict.message  # the English, for scripts
+    winner = {"You": "Du", "Computer": "Datorn"}[verdict.message.rsplit(" ", 1)[1]]
+    assert main(["replay", "--lang", "sv", "--verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{path}: kontrollerad, ") and out.endswith(f" drag, vinnare {winner}\n")

@@ -1230,12 +1230,14 @@ def _replay(args: argparse.Namespace, config: Config) -> int:
     if getattr(args, "verify", False):
         verdict = replays.verify(replay)
         if verdict.ok and "daily" in replay.header:
+            from stress_tui.core.text import N_, Problem
             from stress_tui.players.daily import computer_problem
 
             wrong = computer_problem(replay.new_game(), replay.actions, replay.seed)
             if wrong is not None:
-                verdict = replays.Verdict(False, f"{replay.path}: {wrong}")
-        print(harmless(verdict.message, None))
+                said = Problem(N_("{path}: {why}"), path=replay.path, why=wrong)
+                verdict = replays.Verdict(False, said)
+        print(harmless(verdict.said.said(_), None))
         return 0 if verdict.ok else EXIT_DIFFERS
     if replay.sealed:  # a network joiner's round whose seed never came: nothing to deal
         try:

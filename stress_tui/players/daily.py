@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from stress_tui.core.daily import BOT_SIDE, DAILY_LEVEL, bot_seed
 from stress_tui.core.engine import Action, Event, Flip, Game, Phase
 from stress_tui.core.table import Driver, Table
+from stress_tui.core.text import N_, Problem
 from stress_tui.players.bot import make_bot
 
 
@@ -54,7 +55,7 @@ def _over(game: Game) -> bool:
     return game.state.phase is Phase.ROUND_OVER
 
 
-def computer_problem(game: Game, actions: Sequence[Action], seed: int) -> str | None:
+def computer_problem(game: Game, actions: Sequence[Action], seed: int) -> Problem | None:
     """Why the recorded ``actions`` of a daily were not played against the day's computer
     (``None``: they were, every one)."""
     person = 1 - BOT_SIDE
@@ -64,8 +65,17 @@ def computer_problem(game: Game, actions: Sequence[Action], seed: int) -> str | 
         return None
     for number, (recorded, played) in enumerate(zip(actions, again, strict=False), start=1):
         if recorded != played:
-            return (
-                f"action {number} was not the day's computer's: recorded {recorded}, "
-                f"the computer of the day plays {played}"
+            return Problem(
+                N_(
+                    "action {n} was not the day's computer's: recorded {recorded}, the "
+                    "computer of the day plays {played}"
+                ),
+                n=number,
+                recorded=recorded,
+                played=played,
             )
-    return f"the computer of the day plays {len(again)} actions, the replay has {len(actions)}"
+    return Problem(
+        N_("the computer of the day plays {n} actions, the replay has {recorded}"),
+        n=len(again),
+        recorded=len(actions),
+    )

@@ -28,6 +28,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from stress_tui.core.choices import UNNAMED
 from stress_tui.core.codec import (
     action_from_json,
     action_to_json,
@@ -46,7 +47,7 @@ from stress_tui.core.notation import (
     parse_rules,
 )
 from stress_tui.core.rules import Rules
-from stress_tui.core.text import MAX_NAME, Term, harmless
+from stress_tui.core.text import MAX_NAME, Problem, Term, harmless
 from stress_tui.core.words import N_, Say, shown_name
 from stress_tui.storage.files import (
     MiB,
@@ -518,8 +519,13 @@ class Verdict:
 
     ok: bool
     """Whether the re-simulated round ends exactly as recorded."""
-    message: str
-    """One line saying so."""
+    said: Problem
+    """One line saying so, in no language yet (``said.said(_)``)."""
+
+    @property
+    def message(self) -> str:
+        """The line in English."""
+        return str(self.said)
 
 
 def play_back(replay: Replay) -> tuple[Game, list[Event]]:
@@ -534,63 +540,86 @@ def play_back(replay: Replay) -> tuple[Game, list[Event]]:
 def verify(replay: Replay) -> Verdict:
     """Re-simulate without a screen; compare the end with the recorded one. A sealed
     replay (no seed) is only read: ``sealed_verdict`` says what that checks."""
+    path = replay.path
     if replay.sealed:
         return sealed_verdict(replay)
     if replay.engine > RULES_VERSION:
         return Verdict(
             False,
-            f"{replay.path}: played under rules version {replay.engine}, newer than this"
-            f" program's {RULES_VERSION}; verify it with a newer stress-tui",
+            Problem(
+                N_(
+                    "{path}: played under rules version {version}, newer than this program's "
+                    "{ours}; verify it with a newer stress-tui"
+                ),
+                path=path,
+                version=replay.engine,
+                ours=RULES_VERSION,
+            ),
         )
     try:
         game, events = play_back(replay)
     except MalformedActionError as error:
-        return Verdict(False, f"{replay.path}: an action cannot be applied: {error}")
-    committed = ""
+        return Verdict(
+            False, Problem(N_("{path}: an action cannot be applied: {why}"), path=path, why=error)
+        )
+    committed: object = ""
     if "commit" in replay.header:
         salt = bytes.fromhex(str(replay.header.get("salt", "")))
         if commitment(replay.seed, salt) != replay.header["commit"]:
-            return Verdict(
-                False,
-                f"{replay.path}: the seed is not the one the host committed to at the deal",
-            )
-        committed = ", the seed the one the host committed to at the deal"
+            wrong = N_("{path}: the seed is not the one the host committed to at the deal")
+            return Verdict(False, Problem(wrong, path=path))
+        committed = Term(N_(", the seed the one the host committed to at the deal"))
     if replay.end is None:
-        return Verdict(
-            False, f"{replay.path}: the round was cut short; no end to compare{committed}"
-        )
+        cut = N_("{path}: the round was cut short; no end to compare{committed}")
+        return Verdict(False, Problem(cut, path=path, committed=committed))
     older = replay.engine < RULES_VERSION
     # The position's notation has gained words since older rules (each player's fewest, every
     # recent cover), so a round under older rules is checked by its events, the facts.
     if not older and format_position(game.state) != _canonical(replay.end.get("position")):
-        return Verdict(False, f"{replay.path}: the final position differs from the recorded one")
+        differs = N_("{path}: the final position differs from the recorded one")
+        return Verdict(False, Problem(differs, path=path))
     if not digest_matches(replay.end.get("digest"), events):
-        why = (
-            f": it was played under rules version {replay.engine}, and today's rules"
-            f" (version {RULES_VERSION}) play these actions differently, or it was changed"
-            " (docs/replays.md)"
-            if older
-            else ""
-        )
-        return Verdict(False, f"{replay.path}: the events differ from the recorded ones{why}")
+        if older:
+            why: object = Problem(
+                N_(
+                    ": it was played under rules version {version}, and today's rules (version "
+                    "{ours}) play these actions differently, or it was changed (docs/replays.md)"
+                ),
+                version=replay.engine,
+                ours=RULES_VERSION,
+            )
+        else:
+            why = ""
+        differ = N_("{path}: the events differ from the recorded ones{why}")
+        return Verdict(False, Problem(differ, path=path, why=why))
     winner = game.state.winner
-    who = "nobody" if winner is None else replay.header.get("names", ["p1", "p2"])[winner]
-    under = f" (played under rules version {replay.engine})" if older else ""
+    who = Term(N_("nobody")) if winner is None else _name(replay.header.get("names"), winner)
+    under: object = ""
+    if older:
+        under = Problem(N_(" (played under rules version {version})"), version=replay.engine)
     day = replay.header.get("daily")
+    actions = len(replay.actions)
     if day is None:
+        verified = N_("{path}: verified, {n} actions, winner {who}{under}{committed}")
         return Verdict(
             True,
-            f"{replay.path}: verified, {len(replay.actions)} actions, winner {who}{under}"
-            f"{committed}",
+            Problem(verified, path=path, n=actions, who=who, under=under, committed=committed),
         )
     problem = daily_problem(replay)
     if problem is not None:
-        return Verdict(False, f"{replay.path}: {problem}")
-    return Verdict(
-        True,
-        f"{replay.path}: verified, the daily deal of {day} (dealt from its seed), "
-        f"{len(replay.actions)} actions, winner {who}{under}",
+        return Verdict(False, Problem(N_("{path}: {why}"), path=path, why=problem))
+    daily = N_(
+        "{path}: verified, the daily deal of {day} (dealt from its seed), {n} actions, "
+        "winner {who}{under}"
     )
+    return Verdict(True, Problem(daily, path=path, day=day, n=actions, who=who, under=under))
+
+
+def _name(names: object, side: int) -> str:
+    """A player's name from a header's names, a name nobody gave as a ``Term`` (said in the
+    language the line is)."""
+    name = str(names[side]) if isinstance(names, list) else f"p{side + 1}"
+    return Term(name) if name in UNNAMED else name
 
 
 def sealed_verdict(replay: Replay) -> Verdict:
@@ -608,34 +637,49 @@ def sealed_verdict(replay: Replay) -> Verdict:
             or target not in (0, 1)
             or action.time < last
         ):
-            return Verdict(
-                False,
-                f"{replay.path}:{number}: sealed, and this action is not one a player could make",
-            )
+            odd = N_("{path}:{line}: sealed, and this action is not one a player could make")
+            return Verdict(False, Problem(odd, path=replay.path, line=number))
         last = action.time
     return Verdict(
         False,
-        f"{replay.path}: sealed: the host never revealed the round's seed"
-        f" (it committed to {str(replay.header['commit'])[:23]}... at the deal), so what the"
-        f" {len(replay.actions)} actions did cannot be checked; checked: they read, each by"
-        f" a player on piles the rules have, in time order, to {last:.1f} s",
+        Problem(
+            N_(
+                "{path}: sealed: the host never revealed the round's seed (it committed to "
+                "{commit}... at the deal), so what the {n} actions did cannot be checked; "
+                "checked: they read, each by a player on piles the rules have, in time order, "
+                "to {seconds} s"
+            ),
+            path=replay.path,
+            commit=str(replay.header["commit"])[:23],
+            n=len(replay.actions),
+            seconds=f"{last:.1f}",
+        ),
     )
 
 
-def daily_problem(replay: Replay) -> str | None:
+def daily_problem(replay: Replay) -> Problem | None:
     """Why a replay that says it is a daily deal is not that day's (``None``: it is: the
     seed is the day's, the rules and the players the daily's)."""
     day = str(replay.header.get("daily"))
     try:
         seed = daily_seed(day)
     except BadDate:
-        return f"not a daily deal: its day {harmless(day, 20)!r} is not a date"
+        return Problem(
+            N_("not a daily deal: its day {day} is not a date"), day=repr(harmless(day, 20))
+        )
     if replay.seed != seed:
-        return f"not the daily deal of {day}: dealt from seed {replay.seed}, not the day's {seed}"
+        return Problem(
+            N_("not the daily deal of {day}: dealt from seed {seed}, not the day's {days}"),
+            day=day,
+            seed=replay.seed,
+            days=seed,
+        )
     if format_rules(parse_rules(replay.header["rules"])) != format_rules(daily_rules()):
-        return f"not the daily deal of {day}: not played by the daily's rules"
+        return Problem(N_("not the daily deal of {day}: not played by the daily's rules"), day=day)
     if replay.header.get("players") != list(DAILY_PLAYERS):
-        return f"not the daily deal of {day}: not a person against the daily's computer"
+        return Problem(
+            N_("not the daily deal of {day}: not a person against the daily's computer"), day=day
+        )
     return None
 
 
