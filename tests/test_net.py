@@ -153,7 +153,7 @@ def test_a_wrong_code_and_a_third_player_are_refused_and_the_host_plays_on() -> 
         with pytest.raises(JoinError, match="the table is full: Bo is playing"):
             await Client("127.0.0.1", host.port, host.code, "Cy").connect()
         assert host.status == "playing" and host.joiner is not None
-        assert list(host.refusals) == [
+        assert [refusal.tell() for refusal in host.refusals] == [
             "wrong join code",
             "the table is full: Bo is playing (stress-tui watch to watch)",
         ]
@@ -242,7 +242,7 @@ def test_another_protocol_version_is_one_clear_line() -> None:
                 "v": VERSION,
             }
         ]
-        assert host.refusals[-1] == answers[0]["reason"]
+        assert host.refusals[-1].tell() == answers[0]["reason"]
         await host.close()
 
     run(test)
@@ -293,7 +293,7 @@ def test_a_joiner_who_breaks_the_protocol_mid_match_is_dropped_not_the_game() ->
         assert joiner.writer is not None
         joiner.writer.write(b'{"t": "act", "a": "fly", "seq": 1}\n')
         await until(lambda: host.status == "dropped", "the drop")
-        assert "'a' is not as it must be" in (host.message or "")
+        assert host.message is not None and "'a' is not as it must be" in host.message.tell()
         host.act("stress")  # the host's game still takes keys (and ignores them: paused)
         await host.close()
 

@@ -78,10 +78,13 @@ def both_ready(host: TtySession, joiner: TtySession) -> None:
 
 
 def hosting(
-    tmp_path: Path, *extra: str, position: str | None = None
+    tmp_path: Path,
+    *extra: str,
+    position: str | None = None,
+    waiting: str = "Waiting for a player",
 ) -> tuple[TtySession, str, str]:
-    """The host (``position``: its first round from there, a test hook), and where and with
-    which code to join it."""
+    """The host (``position``: its first round from there, a test hook; ``waiting``: what
+    its panel says meanwhile, in its language), and where and with which code to join it."""
     env = {
         "STRESS_TUI_NET_SEED": SEED,
         "STRESS_TUI_DATA_DIR": str(tmp_path / "host"),
@@ -100,7 +103,7 @@ def hosting(
         return bool(match)
 
     wait_all(printed, "the join line", host)
-    host.wait_text("Waiting for a player", timeout=10)
+    host.wait_text(waiting, timeout=10)
     match = found[0]
     return host, match.group(1).decode(), match.group(2).decode()
 

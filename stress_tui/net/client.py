@@ -27,6 +27,7 @@ from stress_tui.core.notation import NotationError, parse_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import COUNTDOWN, Table
 from stress_tui.core.text import harmless
+from stress_tui.core.words import N_, Say
 from stress_tui.net.protocol import (
     HANDSHAKE_SECONDS,
     HOST_MESSAGES,
@@ -43,6 +44,7 @@ from stress_tui.net.protocol import (
     shown_ms,
 )
 from stress_tui.net.records import Journal, RoundFiles, unseal
+from stress_tui.net.texts import recognize, said, said_from_json
 from stress_tui.net.wire import events_from_json, mirror_state
 
 RETRY_EVERY = 1.0
@@ -59,7 +61,13 @@ LEAVE_WAIT = 1.0
 
 
 class JoinError(Exception):
-    """The host could not be reached or refused us; the text says why in one line."""
+    """The host could not be reached or refused us; the text says why in one line, in the
+    player's language."""
+
+    def __init__(self, text: str, refused: bool = False) -> None:
+        super().__init__(text)
+        self.refused = refused
+        """Whether the host refused us (trying again would not help)."""
 
 
 class Client:
@@ -75,8 +83,12 @@ class Client:
         role: str = "play",
         record: bool = True,
         on_change: Callable[[list[Event]], None] | None = None,
+        say: Say = N_,
     ) -> None:
         self.address = address
+        self.say = say
+        """The player's language (``terminal.lang._``): what the host says by key, and every
+        line made here, is said in it."""
         self.port = port
         self.code = code
         self.name = name
@@ -143,6 +155,7 @@ class Client:
         self.task = asyncio.create_task(self._run())
 
     async def _handshake(self) -> None:
+        _ = self.say
         where = f"{self.address}:{self.port}"
         try:
             reader, writer = await asyncio.wait_for(
@@ -150,7 +163,8 @@ class Client:
                 HANDSHAKE_SECONDS,
             )
         except (OSError, asyncio.TimeoutError) as error:
-            raise JoinError(f"{where}: cannot connect ({_why(error)})") from None
+            line = _("{where}: cannot connect ({why})")
+            raise JoinError(line.format(where=where, why=self._why(error))) from None
         try:
             hello: dict[str, Any] = {"t": "hello", "v": VERSION, "app": "stress-tui"}
             hello["role"] = self.role
@@ -172,7 +186,9 @@ class Client:
             )
             welcome = await self._expect(reader, "welcome", where)
             if not proof_matches(key, "host", challenge["nonce"], mine, welcome["proof"]):
-                raise JoinError(f"{where}: that host does not know the join code")
+                raise JoinError(
+                    _("{where}: that host does not know the join code").format(where=where)
+                )
             names = [clean_name(n) for n in welcome["names"]]
             if len(names) != 2:
                 raise ProtocolError("welcome: two names")
@@ -180,10 +196,12 @@ class Client:
             self.rules = parse_rules(welcome["rules"])
         except (ProtocolError, NotationError, ValueError) as error:
             writer.close()
-            raise JoinError(f"{where}: the host broke the protocol ({error})") from None
+            line = _("{where}: the host broke the protocol ({why})")
+            raise JoinError(line.format(where=where, why=_printable(error))) from None
         except (OSError, asyncio.TimeoutError) as error:
             writer.close()
-            raise JoinError(f"{where}: the connection failed ({_why(error)})") from None
+            line = _("{where}: the connection failed ({why})")
+            raise JoinError(line.format(where=where, why=self._why(error))) from None
         except JoinError:
             writer.close()
             raise
@@ -192,22 +210,45 @@ class Client:
         self.lost_at = None
 
     async def _expect(self, reader: asyncio.StreamReader, kind: str, where: str) -> dict[str, Any]:
+        _ = self.say
+        closed = _("{where}: the host closed the connection").format(where=where)
         message = await asyncio.wait_for(read_message(reader, HOST_MESSAGES), HANDSHAKE_SECONDS)
         if message is None:
-            raise JoinError(f"{where}: the host closed the connection")
+            raise JoinError(closed)
         while message["t"] == "reveal":  # the seed of a round the match cut short
             self._on_reveal(message)
             message = await asyncio.wait_for(read_message(reader, HOST_MESSAGES), HANDSHAKE_SECONDS)
             if message is None:
-                raise JoinError(f"{where}: the host closed the connection")
+                raise JoinError(closed)
         if message["t"] == "refused":
-            kept = ""
+            line = _("{where} refused: {reason}").format(where=where, reason=self._refusal(message))
             if self.result is not None and self.result.replay is not None:
-                kept = f" (the round it cut short is kept: {self.result.notes[-1]})"
-            raise JoinError(f"{where} refused: {_printable(message['reason'])}{kept}")
+                kept = _("{line} (the round it cut short is kept: {note})")
+                line = kept.format(line=line, note=self.result.notes[-1])
+            raise JoinError(line, refused=True)
         if message["t"] != kind:
             raise ProtocolError(f"{kind} expected, not {message['t']}")
         return message
+
+    def _refusal(self, message: dict[str, Any]) -> str:
+        """Why the host refused us, in our language: by its key; another version's refusal
+        (which carries none) by the versions; an English one the host sends before it
+        knows our version, recognized; anything else shown as sent, made harmless."""
+        if "said" in message:
+            return said_from_json(message["said"]).tell(self.say)
+        version = message.get("v")
+        if version is not None and version != VERSION:
+            return said("version", theirs=str(VERSION), ours=str(version)[:10]).tell(self.say)
+        known = recognize(message["reason"])
+        return known.tell(self.say) if known is not None else _printable(message["reason"]) or ""
+
+    def _why(self, error: BaseException) -> str:
+        """Why a connection could not be made or failed, in a few words."""
+        if isinstance(error, asyncio.TimeoutError):
+            _ = self.say
+            return _("no answer")
+        text = getattr(error, "strerror", None) or str(error) or type(error).__name__
+        return harmless(str(text).lower(), limit=100)
 
     async def _run(self) -> None:
         """Read the host until the match is over for us; reach it again after a drop."""
@@ -232,11 +273,12 @@ class Client:
                     return None
                 kind = message["t"]
                 if kind == "bye":
-                    return _printable(message["reason"])
+                    return said_from_json(message["reason"]).tell(self.say)
                 self._on_message(message)
         except ProtocolError as error:
             self._close()
-            return f"the host broke the protocol ({error})"
+            _ = self.say
+            return _("the host broke the protocol ({why})").format(why=_printable(error))
         except (ConnectionError, OSError):
             return None
 
@@ -247,20 +289,21 @@ class Client:
         self.lost_at = self.loop.time()
         self.status = "lost"
         self.running = False
-        for _ in range(int(RETRY_FOR / RETRY_EVERY)):
+        for _try in range(int(RETRY_FOR / RETRY_EVERY)):
             self._changed([])
             await asyncio.sleep(RETRY_EVERY)
             try:
                 await self._handshake()
             except JoinError as error:
-                if "refused" in str(error):
+                if error.refused:
                     self._over(str(error))
                     return False
                 continue
             if self.holding:
                 self.pause(hold=True)
             return True
-        self._over("the host did not come back: the match ends unscored")
+        _ = self.say
+        self._over(_("the host did not come back: the match ends unscored"))
         return False
 
     def _over(self, reason: str) -> None:
@@ -270,7 +313,9 @@ class Client:
         if journal is not None:  # the seed never came: what was played stays sealed
             journal.close()
             if journal.path is not None and journal.actions:
-                reason = f"{reason}\nwhat was played, sealed: {journal.path.name}"
+                _ = self.say
+                sealed = _("what was played, sealed: {file}").format(file=journal.path.name)
+                reason = f"{reason}\n{sealed}"
         self.message = reason
         self._close()
         self._changed([])
@@ -325,7 +370,8 @@ class Client:
         score = message["score"]
         self.score = (score[0], score[1])
         self.round_number = message["round"]
-        self.message = _printable(message.get("message"))
+        said_line = message.get("message")
+        self.message = None if said_line is None else said_from_json(said_line).tell(self.say)
         paused_by = message.get("paused_by")
         self.paused_by = None if paused_by is None else clean_name(paused_by)
         held_by = message.get("held_by")
@@ -344,7 +390,9 @@ class Client:
             self.match_over = result.get("match_over") is True
             if result.get("logged") is False and self.result_round != self.round_number:
                 # A round the host set up by hand: it has no seed, so none is revealed.
-                self.result = RoundFiles(None, ("not recorded: a round set up from a position",))
+                _ = self.say
+                note = _("not recorded: a round set up from a position has no seed")
+                self.result = RoundFiles(None, (note,))
                 self.result_round = self.round_number
         elif result is not None:
             raise ProtocolError("state: a result is an object")
@@ -364,6 +412,7 @@ class Client:
             message["round"],
             (score[0], score[1]),
             write=self.record,
+            _=self.say,
         )
 
     def _on_acts(self, message: dict[str, Any]) -> None:
@@ -386,7 +435,7 @@ class Client:
                 self.result = journal.reveal(message["seed"], salt, record=self.record, count=count)
                 self.journal = None
             elif self.record:  # a round an earlier program of ours was playing
-                self.result = unseal(message["commit"], message["seed"], salt)
+                self.result = unseal(message["commit"], message["seed"], salt, self.say)
                 if self.result is None:
                     return
             else:
@@ -484,13 +533,6 @@ class Client:
         if self.lost_at is None or self.loop is None or self.status != "lost":
             return None
         return max(0.0, self.lost_at + RETRY_FOR - self.loop.time())
-
-
-def _why(error: BaseException) -> str:
-    if isinstance(error, asyncio.TimeoutError):
-        return "no answer"
-    text = getattr(error, "strerror", None) or str(error) or type(error).__name__
-    return str(text).lower()
 
 
 def _printable(value: object) -> str | None:

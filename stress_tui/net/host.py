@@ -55,6 +55,7 @@ from stress_tui.net.protocol import (
     HANDSHAKE_SECONDS,
     MAX_PEER_LINE,
     PEER_MESSAGES,
+    VERSION,
     ProtocolError,
     RateLimit,
     check_version,
@@ -69,6 +70,7 @@ from stress_tui.net.protocol import (
     shown_ms,
 )
 from stress_tui.net.records import RoundFiles, save_round
+from stress_tui.net.texts import Said, Value, said
 from stress_tui.net.wire import MAX_EVENTS, public_view
 from stress_tui.storage.replay import commitment
 
@@ -252,11 +254,12 @@ class Peer:
         with contextlib.suppress(Exception):
             self.writer.transport.abort()
 
-    def close(self, reason: str | None = None) -> None:
+    def close(self, reason: Said | None = None) -> None:
+        """Say goodbye (with ``reason``, said in the other end's language) and close."""
         if self.closed:
             return
         if reason is not None:
-            self.send({"t": "bye", "reason": reason[:200]})
+            self.send({"t": "bye", "reason": reason.to_json()})
         self.closed = True
         with contextlib.suppress(Exception):
             self.writer.close()
@@ -279,8 +282,11 @@ class Host:
         max_delay: float = MAX_DELAY,
         first_game: Game | None = None,
         on_change: Callable[[list[Event]], None] | None = None,
+        say: Say = N_,
     ) -> None:
         self.rules = rules
+        self.say = say
+        """The host's own language (``terminal.lang._``), for the notes of its own files."""
         self.countdown = countdown
         self.max_delay = max_delay
         self.first_game = first_game
@@ -353,9 +359,10 @@ class Host:
         self.dropped_at: float | None = None
         """Loop time the joiner's connection ended."""
         self.before_drop = "playing"
-        self.message: str | None = None
-        """A line about the match for both screens (who left, why a round stopped)."""
-        self.refusals: deque[str] = deque(maxlen=5)
+        self.message: Said | None = None
+        """A line about the match for both screens (who left, why a round stopped), said
+        in each one's language."""
+        self.refusals: deque[Said] = deque(maxlen=5)
         """The last connections refused, and why (for the host's screen)."""
         self.result: RoundFiles | None = None
         self.result_winner: int | None = None
@@ -388,11 +395,11 @@ class Host:
         self.pinger = asyncio.create_task(self._ping_loop())
         return self.bind, self.port
 
-    async def close(self, reason: str | None = None) -> None:
+    async def close(self, reason: Said | None = None) -> None:
         """Say goodbye to everyone and stop listening."""
-        said = reason or f"{self.host_name} left"
+        bye = reason or said("left", name=self.host_name)
         for peer in self._peers():
-            peer.close(said)
+            peer.close(bye)
         if self.timer is not None:
             self.timer.cancel()
         if self.pinger is not None:
@@ -454,10 +461,18 @@ class Host:
                 # (else asyncio logs it as never retrieved).
                 await asyncio.wait_for(writer.wait_closed(), 1.0)
 
-    def _refuse(self, writer: asyncio.StreamWriter, reason: str, **extra: Any) -> None:
+    def _refuse(
+        self, writer: asyncio.StreamWriter, reason: Said, *, versioned: bool = True, **extra: Any
+    ) -> None:
+        """Refuse a connection, saying why: by key (``said``) once its hello has shown it
+        speaks our version, else only in English, in the shape every version reads (the
+        other end recognizes the few said then: ``texts.recognize``)."""
         self.refusals.append(reason)
+        message = {"t": "refused", "reason": reason.tell()[:200], **extra}
+        if versioned:
+            message["said"] = reason.to_json()
         with contextlib.suppress(Exception):
-            writer.write(encode({"t": "refused", "reason": reason[:200], **extra}))
+            writer.write(encode(message))
             writer.close()
         self._changed([])
 
@@ -477,16 +492,13 @@ class Host:
         source = self._source(writer)
         wait = source.barred_until - self._loop_time()
         if wait > 0:  # refused at once: a wrong code's wait holds no place for proving one
-            self._refuse(
-                writer,
-                f"too many wrong codes from your address: try again in {math.ceil(wait)} s",
-            )
+            self._refuse(writer, said("barred", s=math.ceil(wait)), versioned=False)
             return
         if source.pending >= MAX_PENDING_FROM:
-            self._refuse(writer, "busy: too many connections from your address at once")
+            self._refuse(writer, said("busy-address"), versioned=False)
             return
         if self.pending >= MAX_PENDING:
-            self._refuse(writer, "busy: too many connections at once")
+            self._refuse(writer, said("busy"), versioned=False)
             return
         self.pending += 1
         source.pending += 1
@@ -503,6 +515,7 @@ class Host:
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, source: Source
     ) -> Peer | None:
         """Hello, challenge, proof, seat: the peer, or ``None`` (refused, said why)."""
+        versioned = False  # whether its hello has shown it speaks our version
         try:
             hello = await asyncio.wait_for(read_message(reader, PEER_MESSAGES), HANDSHAKE_SECONDS)
             if hello is None:
@@ -511,11 +524,12 @@ class Host:
                 raise ProtocolError("a connection must begin with hello")
             try:
                 check_version(hello)
-            except ProtocolError as error:
-                from stress_tui.net.protocol import VERSION
-
-                self._refuse(writer, str(error), v=VERSION)
+            except ProtocolError:
+                theirs = str(hello.get("v"))[:10]
+                version = said("version", theirs=theirs, ours=str(VERSION))
+                self._refuse(writer, version, versioned=False, v=VERSION)
                 return None
+            versioned = True
             if hello["app"] != "stress-tui":
                 raise ProtocolError("not a stress-tui program")
             role = hello["role"]
@@ -528,10 +542,10 @@ class Host:
             if auth["t"] != "auth":
                 raise ProtocolError("a hello must be followed by auth")
         except asyncio.TimeoutError:
-            self._refuse(writer, "too slow to say hello")
+            self._refuse(writer, said("slow"), versioned=versioned)
             return None
         except ProtocolError as error:
-            self._refuse(writer, str(error))
+            self._refuse(writer, said("error", why=str(error)), versioned=versioned)
             return None
         peer_nonce = auth["nonce"]
         if not proof_matches(self.key, "peer", host_nonce, peer_nonce, auth["proof"]):
@@ -539,31 +553,27 @@ class Host:
             source.failures += 1
             wait = wrong_code_delay(source.failures)
             source.barred_until = self._loop_time() + wait
-            after = f" (the next try from your address in {wait:g} s)" if wait else ""
-            self._refuse(writer, f"wrong join code{after}")
+            wrong = said("wrong-code-wait", s=wait) if wait else said("wrong-code")
+            self._refuse(writer, wrong)
             return None
         source.failures = 0
         if self.status == "over":
             if self.reveal is not None:  # the seed of the round cut short, to complete a replay
                 with contextlib.suppress(Exception):
                     writer.write(encode(self.reveal))
-            self._refuse(writer, "the match is over")
+            self._refuse(writer, said("over"))
             return None
         now = self._loop_time()
         if role == "watch":
             if len(self.watchers) >= MAX_WATCHERS:
-                self._refuse(writer, "enough spectators already")
+                self._refuse(writer, said("watchers"))
                 return None
             peer = Peer(reader, writer, role, name, now)
             self.watchers.append(peer)
             seat = None
         else:
             if self.joiner is not None:
-                self._refuse(
-                    writer,
-                    f"the table is full: {self.names[JOINER_SEAT]} is playing "
-                    "(stress-tui watch to watch)",
-                )
+                self._refuse(writer, said("full", name=self.names[JOINER_SEAT]))
                 return None
             if not self.joined:
                 if name.casefold() == self.host_name.casefold():
@@ -610,9 +620,14 @@ class Host:
         except (ConnectionError, OSError):
             pass
         if said_bye and peer is self.joiner and self.status != "over":
-            self._end_match(f"{peer.name} left")  # the leaver hears the seed of a round cut short
-        peer.close(reason)
-        self._gone(peer, left=said_bye, reason=reason)
+            # The leaver hears the seed of a round cut short.
+            self._end_match(said("left", name=peer.name))
+        if reason is None:
+            peer.close()
+            self._gone(peer, left=said_bye)
+        else:
+            peer.close(said("error", why=reason))
+            self._gone(peer, left=said_bye, lost="lost-error", why=reason)
 
     def _on_message(self, peer: Peer, message: dict[str, Any], now: float) -> None:
         kind = message["t"]
@@ -641,7 +656,9 @@ class Host:
         elif kind == "next":
             self.go_on()
 
-    def _gone(self, peer: Peer, left: bool, reason: str | None) -> None:
+    def _gone(self, peer: Peer, left: bool = False, lost: str = "lost", **why: Value) -> None:
+        """A peer's connection ended: ``left`` (it said goodbye), else lost (``lost``: the
+        key of ``texts.TEXTS`` saying how, ``why`` its arguments but the name)."""
         if peer in self.watchers:
             self.watchers.remove(peer)
             self._changed([])
@@ -654,14 +671,13 @@ class Host:
         if self.status == "over":
             return
         if left:
-            self._end_match(f"{name} left")
+            self._end_match(said("left", name=name))
             return
         self.before_drop = self.status if self.status != "dropped" else self.before_drop
         self.status = "dropped"
         self.dropped_at = self._loop_time()
         self.clock.stop()
-        why = f" ({reason})" if reason else ""
-        self.message = f"{name}'s connection was lost{why}"
+        self.message = said(lost, name=name, **why)
         self._schedule()
         self._changed([])
 
@@ -677,7 +693,7 @@ class Host:
             return
         if self.status == "dropped":
             self.dropped_at = None
-            self.message = f"{self.names[JOINER_SEAT]} is back"
+            self.message = said("back", name=self.names[JOINER_SEAT])
             if self.before_drop in ("playing", "counting"):
                 self._count_to_resume()
             else:  # a pause stays a pause, a round not started waits for its players
@@ -806,6 +822,7 @@ class Host:
                 match_over=self.match_over,
                 count=self.record,
                 extra=self._sealing(),
+                _=self.say,
             )
             if self.record
             else RoundFiles(None, ())
@@ -847,11 +864,12 @@ class Host:
                 (self.match.score[0], self.match.score[1]),
                 finished=False,
                 extra=self._sealing(),
+                _=self.say,
             )
         self._reveal()
         self.status = "over"
 
-    def _end_match(self, message: str) -> None:
+    def _end_match(self, message: Said) -> None:
         self._cut_round()
         self.status = "over"
         self.clock.stop()
@@ -911,7 +929,7 @@ class Host:
 
     async def leave(self) -> None:
         """The host quits."""
-        self._end_match(f"{self.host_name} left")
+        self._end_match(said("left", name=self.host_name))
         await self.close()
 
     # ------------------------------------------------------------------ timers
@@ -950,7 +968,7 @@ class Host:
             for message in early:  # pressed as the count ended: dated as play goes on
                 self._joiner_act(message, dated=going_on)
         elif self.status == "dropped":
-            self._end_match(f"{self.names[JOINER_SEAT]} did not come back: the match ends unscored")
+            self._end_match(said("gone", name=self.names[JOINER_SEAT]))
         elif self.status == "playing" and self.fair is not None:
             due = self.fair.next_deadline()
             now = max(self.now(), due or 0.0)
@@ -965,7 +983,7 @@ class Host:
             for peer in self._peers():
                 if now - peer.last_heard > SILENT_LIMIT:
                     peer.abort()
-                    self._gone(peer, left=False, reason=f"no answer for {SILENT_LIMIT:g} s")
+                    self._gone(peer, lost="lost-silent", s=SILENT_LIMIT)
                 else:
                     peer.ping(now)
             if self.status == "dropped":
@@ -980,7 +998,7 @@ class Host:
             self.status,
             self.names[JOINER_SEAT],
             self.paused_by,
-            self.message,
+            None if self.message is None else self.message.tell(_),
             self.drop_left(),
             _,
             held_by=self.held_by(),
@@ -1006,7 +1024,7 @@ class Host:
         for peer in self._peers():
             self._send_state(peer, events)
             if peer.closed:  # it had stopped reading: let it go now
-                self._gone(peer, left=False, reason="it stopped reading")
+                self._gone(peer, lost="lost-stopped")
         self.rewound = None
 
     def _send_round(self, peer: Peer) -> None:
@@ -1060,7 +1078,7 @@ class Host:
                 "flip_in": flip_in,
                 "countdown": self.fair.countdown,
                 "delay_ms": None if delay is None else delay * 1e3,
-                "message": self.message,
+                "message": None if self.message is None else self.message.to_json(),
                 "paused_by": self.paused_by,
                 "drop_left": self.drop_left(),
                 "resume_in": self.resume_left(),

@@ -24,8 +24,9 @@ from typing import Any
 
 from stress_tui.core.text import BadName, check_name
 from stress_tui.net import DEFAULT_PORT
+from stress_tui.net.texts import is_said
 
-VERSION = 3
+VERSION = 4
 """The protocol's version: both ends must speak the same one."""
 
 MAX_PEER_LINE = 1024
@@ -243,7 +244,7 @@ PEER_MESSAGES: dict[str, Schema] = {
 
 HOST_MESSAGES: dict[str, Schema] = {
     "challenge": Schema({"salt": hex_text(32), "nonce": hex_text(32)}),
-    "refused": Schema({"reason": text(200)}, {"v": anything}),
+    "refused": Schema({"reason": text(200)}, {"v": anything, "said": is_said}),
     "welcome": Schema(
         {
             "proof": hex_text(64),
@@ -267,7 +268,7 @@ HOST_MESSAGES: dict[str, Schema] = {
             "flip_in": maybe(number(0, 60)),
             "countdown": number(0, 60),
             "delay_ms": maybe(number(0, 1e6)),
-            "message": maybe(text(200)),
+            "message": maybe(is_said),
             "paused_by": maybe(text(64)),
             "drop_left": maybe(number(0, 3600)),
             "result": anything,
@@ -291,7 +292,7 @@ HOST_MESSAGES: dict[str, Schema] = {
             "salt": hex_text(32),
         }
     ),
-    "bye": Schema({"reason": text(200)}),
+    "bye": Schema({"reason": is_said}),
 }
 """What the host may send a joiner or spectator (a view is checked where it is read)."""
 

@@ -23,6 +23,7 @@ from stress_tui.core.engine import Action, Game, MalformedActionError, Phase
 from stress_tui.core.notation import format_rules, parse_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.stats import RoundStats, round_stats
+from stress_tui.core.words import N_, Say
 from stress_tui.storage import replay as replays
 from stress_tui.storage.files import StorageError, reason
 from stress_tui.storage.ratings import rating_notes
@@ -57,33 +58,35 @@ def save_round(
     match_over: bool = False,
     count: bool = True,
     extra: dict[str, Any] | None = None,
+    _: Say = N_,
 ) -> RoundFiles:
     """Write the replay of ``actions`` played on ``dealt`` (the round as dealt, which is
     not changed) and, for a finished round, count it (and the match) in the record, which
     rates both players as any round between two people (a note says how it moved);
-    ``extra``: more header fields, the commitment to the seed and its salt."""
+    ``extra``: more header fields, the commitment to the seed and its salt; ``_``: the
+    language of the notes (this side's player's)."""
     notes: list[str] = []
     replay: str | None = None
     game = dealt.copy()
     try:
         recorder = Recorder.start(game, seed, PLAYERS, names, round_number, score, extra=extra)
     except OSError as error:
-        notes.append(f"not recorded ({reason(error)})")
+        notes.append(_("not recorded ({why})").format(why=reason(error)))
     else:
         try:
             for action in actions:
                 recorder.record(action, game.apply(action))
             if finished:
                 replay = str(recorder.finish(game))
-                notes.append(f"replay: {recorder.path.name}")
+                notes.append(_("replay: {file}").format(file=recorder.path.name))
             else:
                 recorder.close()
                 replay = str(recorder.part)
-                notes.append(f"replay of what was played: {recorder.part.name}")
+                notes.append(_("replay of what was played: {file}").format(file=recorder.part.name))
         except OSError as error:
             with contextlib.suppress(OSError):
                 recorder.close()
-            notes.append(f"replay not saved ({reason(error)})")
+            notes.append(_("replay not saved ({why})").format(why=reason(error)))
     if not finished:
         return RoundFiles(None, tuple(notes), replay)
     stats = round_stats(dealt.copy(), actions)
@@ -92,12 +95,14 @@ def save_round(
         try:
             counted = count_round(names, rules, stats, match_over, kinds=PLAYERS)
         except StorageError:
-            notes.append("record not updated: the file cannot be read (stress-tui stats says why)")
+            notes.append(
+                _("record not updated: the file cannot be read (stress-tui stats says why)")
+            )
         except OSError as error:
-            notes.append(f"record not updated ({reason(error)})")
+            notes.append(_("record not updated ({why})").format(why=reason(error)))
         else:
             if counted is not None:
-                notes += rating_notes(names, counted.before, counted.after)
+                notes += rating_notes(names, counted.before, counted.after, _)
     return RoundFiles(stats, tuple(notes), replay)
 
 
@@ -115,8 +120,11 @@ class Journal:
         score: tuple[int, int],
         *,
         write: bool = True,
+        _: Say = N_,
     ) -> None:
         self.rules = rules
+        self.say = _
+        """The language of the notes (this side's player's)."""
         self.commit = commit
         """The host's commitment to the round's seed (``storage.replay.commitment``)."""
         self.names = names
@@ -132,7 +140,7 @@ class Journal:
             try:
                 self.recorder = Recorder.sealed(rules, commit, PLAYERS, names, round_number, score)
             except OSError as error:
-                self.notes.append(f"not recorded ({reason(error)})")
+                self.notes.append(_("not recorded ({why})").format(why=reason(error)))
 
     @property
     def path(self) -> Path | None:
@@ -155,9 +163,10 @@ class Journal:
             else:
                 self.recorder.rewrite(self.actions)
         except OSError as error:
+            _ = self.say
             self.recorder.close()
             self.recorder = None
-            self.notes.append(f"replay not saved ({reason(error)})")
+            self.notes.append(_("replay not saved ({why})").format(why=reason(error)))
 
     def close(self) -> None:
         """Stop writing; the sealed file stays, readable as it is."""
@@ -180,6 +189,7 @@ class Journal:
             self.score,
             record=record,
             count=count,
+            _=self.say,
         )
         return RoundFiles(files.stats, tuple(self.notes) + files.notes, files.replay)
 
@@ -196,6 +206,7 @@ def settle(
     *,
     record: bool,
     count: bool,
+    _: Say = N_,
 ) -> RoundFiles:
     """A network round whose seed has been revealed: check it against ``commit``, play
     ``actions`` on its deal, write the replay (``save_round``) and remove the sealed files
@@ -226,6 +237,7 @@ def settle(
         match_over=winner is not None and score[winner] + 1 >= rules.wins,
         count=count,
         extra={"commit": commit, "salt": salt.hex()},
+        _=_,
     )
     if files.replay is not None:
         for path in sealed_files(commit):
@@ -253,7 +265,7 @@ def sealed_files(commit: str, limit: int = 200) -> list[Path]:
     return found
 
 
-def unseal(commit: str, seed: int, salt: bytes) -> RoundFiles | None:
+def unseal(commit: str, seed: int, salt: bytes, _: Say = N_) -> RoundFiles | None:
     """A seed revealed after the match (a fresh ``join`` to a host still up): complete the
     longest sealed replay of that round in the folder. ``None``: none is there."""
     longest: replays.Replay | None = None
@@ -279,6 +291,7 @@ def unseal(commit: str, seed: int, salt: bytes) -> RoundFiles | None:
             (score[0], score[1]),
             record=True,
             count=False,
+            _=_,
         )
     except ValueError:
         return None

@@ -482,6 +482,7 @@ def run_host(settings: Settings, name: str, port: int, bind: str) -> int:
             bind=bind,
             seed=int(seed_text) if seed_text else None,
             first_game=first,
+            say=_,
         )
         try:
             await host.start()
@@ -511,7 +512,7 @@ def run_join(
     """``stress-tui join`` and ``stress-tui watch``: reach the table, then play or watch."""
 
     async def main() -> int:
-        client = Client(address, port, code, name, role="watch" if watch else "play")
+        client = Client(address, port, code, name, role="watch" if watch else "play", say=_)
         try:
             await client.connect()
         except JoinError as error:
