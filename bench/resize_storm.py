@@ -51,7 +51,7 @@ from bench.fuzz import (
     redrawn_since,
     table_whole,
 )
-from tests.tty import TtySession, restore_problems
+from tests.tty import TtySession, restore_problems, settle
 
 LAST_CARD = (
     "rules: standard wins=1; phase: playing; p1 row: 5H | - | - | -; p1 draw: -;"
@@ -99,18 +99,6 @@ def resize(s: TtySession, rows: int, cols: int) -> None:
     terminals report) keeps a 1x1 screen."""
     s.screen.resize(lines=max(rows, 1), columns=max(cols, 1))
     s.child.setwinsize(rows, cols)
-
-
-def settle(s: TtySession, quiet: float = 0.3, timeout: float = 5.0) -> None:
-    """Read until the program has written nothing for ``quiet`` seconds (the frame and
-    anything the storm left to draw are all out)."""
-    deadline = time.monotonic() + timeout
-    last = time.monotonic()
-    while time.monotonic() - last < quiet:
-        if time.monotonic() > deadline:
-            s.wait_for(lambda: False, 0, f"{quiet} s without output")
-        if s.pump(0.05):
-            last = time.monotonic()
 
 
 def phase_mark(phase: str, text: str) -> bool:

@@ -37,8 +37,13 @@ from stress_tui.terminal.layout import flipped as turned
 from tests.tty import (
     JOB_SHELL,
     TtySession,
+    banner,
+    card_label,
+    draw_count,
     has_people,
     job_pid,
+    notice,
+    pile_top,
     restore_problems,
     restored,
     say_ready,
@@ -120,31 +125,9 @@ def game(
         yield s
 
 
-def card_text(s: TtySession, y: int, x: int) -> str:
-    """The label at the top left of the card drawn at (y, x): ``10♣``, or ``""``."""
-    return s.row(y)[x + 1 : x + LAY.card_w - 1].strip()
-
-
-def pile_top(s: TtySession, target: int) -> str:
-    return card_text(s, LAY.piles_y, LAY.pile_x[target])
-
-
 def row_card(s: TtySession, player: int, pile: int, lay: Layout = LAY) -> str:
     x = lay.row_x + pile * (lay.card_w + lay.gap)
-    return card_text(s, lay.rows_y[player], x)
-
-
-def notice(s: TtySession, player: int) -> str:
-    return s.row(LAY.notice_y[player])
-
-
-def banner(s: TtySession) -> str:
-    return s.row(LAY.banner_y)
-
-
-def draw_count(s: TtySession, player: int) -> int:
-    words = s.row(LAY.rows_y[player] + 1).split()
-    return int(words[words.index("draw") + 1])
+    return card_label(s, lay.rows_y[player], x, lay)
 
 
 def wait_count_over(s: TtySession) -> None:

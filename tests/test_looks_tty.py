@@ -21,10 +21,18 @@ import pytest
 
 from stress_tui.core.houserules import HOUSE_RULES
 from stress_tui.core.rules import Rules
-from stress_tui.terminal.layout import Layout, layout
 from tests.test_looks import low_contrast_cells
-from tests.test_terminals import SIZES, WHITE, game, settle
-from tests.tty import TtySession, say_ready
+from tests.test_terminals import SIZES, WHITE, game
+from tests.tty import (
+    TtySession,
+    banner,
+    draw_count,
+    notice,
+    pile_top,
+    say_ready,
+    settle,
+    table_layout,
+)
 
 SUITS = set("♠♥♦♣")
 
@@ -71,45 +79,19 @@ def at(tmp_path: Path, position: str, rows: int, cols: int, *args: str) -> Itera
         yield s
 
 
-def where(s: TtySession, row_size: int = 4) -> Layout:
-    lay = layout(s.cols, s.rows, row_size)
-    assert lay is not None
-    return lay
-
-
 def beside(s: TtySession, target: int, below: int = 0) -> str:
     """What is written beside a play pile on its middle line (its size), or ``below``
     lines under it (who played its top card): left of the left pile, right of the right."""
-    lay = where(s)
+    lay = table_layout(s)
     line = s.row(lay.piles_y + lay.card_h // 2 + below)
     if target == 0:
         return line[: lay.pile_x[0]].strip()
     return line[lay.pile_x[1] + lay.card_w :].strip()
 
 
-def top_of(s: TtySession, target: int) -> str:
-    """The top card's label on a play pile (``10♣``)."""
-    lay = where(s)
-    x = lay.pile_x[target]
-    return s.row(lay.piles_y)[x + 1 : x + lay.card_w - 1].strip()
-
-
-def notice(s: TtySession, player: int) -> str:
-    return s.row(where(s).notice_y[player]).strip()
-
-
-def banner(s: TtySession) -> str:
-    return s.row(where(s).banner_y).strip()
-
-
-def draw_count(s: TtySession, player: int) -> int:
-    words = s.row(where(s).rows_y[player] + 1).split()
-    return int(words[words.index("draw") + 1])
-
-
 def flipped_to(s: TtySession, left: str, right: str) -> None:
     s.wait_for(
-        lambda: top_of(s, 0) == left and top_of(s, 1) == right,
+        lambda: pile_top(s, 0) == left and pile_top(s, 1) == right,
         timeout=4,
         what=f"the flip {left} | {right}",
     )
@@ -146,13 +128,13 @@ def test_pause_help_and_result_boxes_leave_nothing_of_the_table(
     tmp_path: Path, rows: int, cols: int
 ) -> None:
     with at(tmp_path, RUN_OUT, rows, cols) as s:
-        lay = where(s)
+        lay = table_layout(s)
         # A table with everything on it: player 2 locked out with a notice, player 1's
         # last play marked beside the left pile, a refill between the keys, two sizes.
         s.send("u")
         s.wait_text("7 on 4", timeout=2, row=lay.notice_y[1])
         s.send("q")
-        s.wait_for(lambda: top_of(s, 0) == "5♥", timeout=2, what="the 5 played")
+        s.wait_for(lambda: pile_top(s, 0) == "5♥", timeout=2, what="the 5 played")
         s.wait_for(lambda: beside(s, 0, 1) == "Player 1", timeout=2, what="the last-play mark")
         assert beside(s, 0).split()[0] == "18" and beside(s, 1).split()[0] == "2"
         table = [s.row(y) for y in range(s.rows)]
@@ -195,7 +177,7 @@ def test_pause_help_and_result_boxes_leave_nothing_of_the_table(
 @pytest.mark.parametrize(("rows", "cols"), SIZES)
 def test_ready_notices_go_once_both_are_ready(tmp_path: Path, rows: int, cols: int) -> None:
     with game(tmp_path, rows=rows, cols=cols) as s:
-        lay = where(s)
+        lay = table_layout(s)
         s.wait_text("press c when ready", timeout=3, row=lay.notice_y[0])
         s.send("c")  # before the start
         s.wait_text("ready: waiting for Player 2", timeout=2, row=lay.notice_y[0])
@@ -212,7 +194,7 @@ def test_ready_notices_go_once_both_are_ready(tmp_path: Path, rows: int, cols: i
         settle(s, 0.1)
         assert "waiting" not in s.text(), s.dump()
         # The flip: "Both ready" is over, and nobody is said to be ready any more.
-        s.wait_for(lambda: top_of(s, 0) != "10♣", timeout=3, what="the agreed flip")
+        s.wait_for(lambda: pile_top(s, 0) != "10♣", timeout=3, what="the agreed flip")
         s.wait_for(lambda: "Both ready" not in s.text(), timeout=1, what="the banner cleared")
         assert notice(s, 0) == "" and notice(s, 1) == "", s.dump()
 
@@ -250,10 +232,10 @@ def test_a_lockout_keeps_its_reason_and_says_the_time_left(
         said = re.fullmatch(r"(.*); locked out (\d\.\d)s", line)
         assert said is not None and said.group(1) in reason, line
         assert 0 < float(said.group(2)) < 1.5
-        assert top_of(s, 0) == "10♣"  # nothing played
+        assert pile_top(s, 0) == "10♣"  # nothing played
         s.wait_for(lambda: "locked" not in notice(s, 0), timeout=5, what="the lockout over")
         s.send("q")
-        s.wait_for(lambda: top_of(s, 0) == "J♠", timeout=2, what="the J played after it")
+        s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="the J played after it")
 
 
 @pytest.mark.parametrize(("rows", "cols"), SIZES)
@@ -278,7 +260,7 @@ def test_a_notice_that_the_draw_piles_ran_out_is_true_and_goes(
 @pytest.mark.parametrize(("rows", "cols"), SIZES)
 def test_x_n_is_only_a_stack_in_a_row(tmp_path: Path, rows: int, cols: int) -> None:
     with at(tmp_path, BUSY, rows, cols) as s:
-        lay = where(s)
+        lay = table_layout(s)
 
         def stacks() -> list[tuple[int, int, str]]:
             return [
@@ -303,7 +285,7 @@ def test_x_n_is_only_a_stack_in_a_row(tmp_path: Path, rows: int, cols: int) -> N
         s.wait_for(lambda: on_row(1) == [(0, "x2")], timeout=2, what="player 2's stack")
         s.send("u")  # the two 10s onto the 9, whole
         s.wait_for(lambda: beside(s, 0).split()[0] == "19", timeout=2, what="19 on the pile")
-        assert top_of(s, 0) == "10♥" and on_row(1) == []
+        assert pile_top(s, 0) == "10♥" and on_row(1) == []
         assert [text for _y, _x, text in stacks()] == ["x3"]
         assert beside(s, 0) in ("19 cards", "19") and beside(s, 1) in ("2 cards", "2")
 
@@ -316,7 +298,7 @@ def test_the_last_play_on_each_pile_says_whose_it_is_then_goes(
     tmp_path: Path, rows: int, cols: int
 ) -> None:
     with at(tmp_path, BUSY, rows, cols) as s:
-        lay = where(s)
+        lay = table_layout(s)
         arrows = {0: "▲", 1: "▼"}  # where a name has no room: towards the player's row
 
         def mark(target: int, player: int) -> bool:
@@ -417,17 +399,30 @@ def test_a_row_from_the_config_is_refused_naming_its_line(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("args", [("--row", "5"), ("--row", "9", "--p2", "bot")])
-def test_a_row_that_can_be_played_starts(tmp_path: Path, args: tuple[str, ...]) -> None:
+def test_a_row_that_can_be_played_starts_with_a_key_for_every_pile(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
     with game(tmp_path, *args, rows=24, cols=120) as s:
-        s.wait_text("when ready", timeout=3)
-        lay = where(s, int(args[1]))
-        keys = s.row(lay.hints_y[1] if "bot" not in args else lay.hints_y[0])
-        assert " - " not in f" {keys} " and "-" not in keys.split()
+        s.wait_text("press c when ready", timeout=3)
+        settle(s, 0.1)
+        size = int(args[1])
+        lay = table_layout(s, size)
+        people = (0, 1) if "bot" not in args else (1,)  # against the computer: at the bottom
+        for y in (lay.hints_y[p] for p in people):
+            pairs = re.findall(r"<(\S+) +(\S+)>", s.row(y))
+            assert len(pairs) == size and "-" not in {k for pair in pairs for k in pair}, s.dump()
         s.send("\x03")
         assert s.wait_exit() == 130
 
 
 # ----------------------------------------------------------------------------- colours
+
+
+def reads(s: TtySession, what: str) -> None:
+    """Once the screen is all drawn, no cell with a letter on it is too close to white."""
+    settle(s, 0.1)
+    bad = low_contrast_cells(s.screen, light=True)
+    assert not bad, (what, bad[:8], s.dump())
 
 
 @pytest.mark.parametrize(("rows", "cols"), SIZES)
@@ -438,32 +433,48 @@ def test_a_white_terminal_gets_the_light_theme_and_no_text_too_close_to_white(
     """From the start banner to the result box, on a white terminal (the light theme
     chosen by itself), with 256 and with 8 colours: every cell with a letter on it reads."""
 
-    def reads(what: str) -> None:
-        settle(s, 0.1)
-        bad = low_contrast_cells(s.screen, light=True)
-        assert not bad, (what, bad[:8], s.dump())
-
     env: dict[str, str | None] = {"TERM": term, "STRESS_TUI_POSITION": RUN_OUT}
     with game(tmp_path, rows=rows, cols=cols, env=env, background=WHITE) as s:
         s.wait_text("press c when ready", timeout=3)
-        reads("the start")
+        reads(s, "the start")
         say_ready(s)
         s.send("u")  # a misplay: a warning and a lockout
         s.send("q")  # a play: its mark, a refill
-        s.wait_for(lambda: "7 on 4" in notice(s, 1) and top_of(s, 0) == "5♥", timeout=2)
-        reads("the table")
+        s.wait_for(lambda: "7 on 4" in notice(s, 1) and pile_top(s, 0) == "5♥", timeout=2)
+        reads(s, "the table")
         s.send("\x1b")
         s.wait_text("Paused", timeout=2)
-        reads("the pause box")
+        reads(s, "the pause box")
         s.send("?")
         s.wait_text("Everyone", timeout=2)
-        reads("the help")
+        reads(s, "the help")
         s.send("?")
         s.wait_text("Esc or Enter: play on", timeout=2)
         s.send("\r")
         s.wait_text("Play goes on in", timeout=2)
-        reads("the count")
+        reads(s, "the count")
         s.wait_for(lambda: "Play goes on" not in s.text(), timeout=3, what="the count over")
         s.send(RUN_OUT_KEYS[1:])
         s.wait_text("q: quit", timeout=3)
-        reads("the result")
+        reads(s, "the result")
+
+
+# Player 1's queen onto the king (q) makes stress: a queen on each pile.
+STRESS = (
+    "rules: standard; phase: playing; p1 row: QS | 3C | 5H | 8D; p1 draw: 2S 4S 6S;"
+    " piles: 9C KC | QD; p2 row: 7C | JH | 2D | 4H; p2 draw: 6H 7H 8H"
+)
+
+
+@pytest.mark.parametrize("term", ["xterm-256color", "xterm"])
+def test_stress_and_its_outcome_read_on_a_white_terminal(tmp_path: Path, term: str) -> None:
+    env: dict[str, str | None] = {"TERM": term, "STRESS_TUI_POSITION": STRESS}
+    with game(tmp_path, env=env, background=WHITE) as s:
+        say_ready(s)
+        s.send("q")
+        s.wait_for(lambda: "STRESS!" in banner(s), timeout=2, what="stress open")
+        reads(s, "stress open")
+        s.send("m")  # player 2 first
+        s.wait_for(lambda: "stress won" in notice(s, 1), timeout=2, what="stress won")
+        assert "too slow" in notice(s, 0) and "called stress first" in banner(s)
+        reads(s, "stress won")

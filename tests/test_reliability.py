@@ -55,7 +55,7 @@ from bench.fuzz import (
     table_whole,
     wait_table,
 )
-from bench.resize_storm import LAST_CARD, after_first_flip, run_storm, settle
+from bench.resize_storm import LAST_CARD, after_first_flip, run_storm
 from tests.tty import (
     JOB_SHELL,
     AnsweringScreen,
@@ -66,6 +66,7 @@ from tests.tty import (
     restore_problems,
     restored,
     say_ready,
+    settle,
 )
 
 SKAT_BOTS = (

@@ -14,7 +14,7 @@ import pytest
 
 from stress_tui.terminal.layout import flipped, layout
 from tests.test_looks import low_contrast_cells
-from tests.tty import TtySession, say_ready
+from tests.tty import TtySession, banner, say_ready, settle
 
 SIZES = [(16, 60), (24, 80), (48, 160)]
 WHITE = (255, 255, 255)
@@ -40,20 +40,6 @@ def game(
     ) as s:
         s.wait_for(lambda: "STRESS" in s.row(0), timeout=10, what="the first frame")
         yield s
-
-
-def settle(s: TtySession, quiet: float = 0.3) -> None:
-    """Read until the program has written nothing for ``quiet`` seconds."""
-    last = time.monotonic()
-    while time.monotonic() - last < quiet:
-        if s.pump(0.05):
-            last = time.monotonic()
-
-
-def banner_row(s: TtySession) -> str:
-    lay = layout(s.cols, s.rows, 4)
-    assert lay is not None
-    return s.row(lay.banner_y)
 
 
 # ----------------------------------------------------------------------------- colours
@@ -143,7 +129,7 @@ def test_a_round_starts_when_both_say_ready_then_counts(
 def test_against_the_computer_you_alone_say_ready(tmp_path: Path) -> None:
     with game(tmp_path, "--p2", "bot:expert") as s:
         s.wait_text("press g when ready", timeout=3)
-        assert "you press your ready key" in banner_row(s)
+        assert "you press your ready key" in banner(s)
         s.send("g")
         s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip")
 

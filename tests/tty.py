@@ -41,6 +41,8 @@ import pyte
 from pyte.screens import Char
 from wcwidth import wcwidth
 
+from stress_tui.terminal.layout import Layout, layout
+
 #: Variables taken out of the outer environment: they change what blessed emits (``NO_COLOR``
 #: turns off every sequence, cursor moves too), what it asks the terminal, the size it sees, or
 #: the language the game speaks (``LANG`` is set below).
@@ -481,6 +483,19 @@ class TtySession:
         return self.exit_code
 
 
+def settle(s: TtySession, quiet: float = 0.3, timeout: float = 5.0) -> None:
+    """Read until the program has written nothing for ``quiet`` seconds (the frame and
+    anything left to draw are all out); AssertionError if it never falls quiet within
+    ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    last = time.monotonic()
+    while time.monotonic() - last < quiet:
+        if time.monotonic() > deadline:
+            s.wait_for(lambda: False, 0, f"{quiet} s without output")
+        if s.pump(0.05):
+            last = time.monotonic()
+
+
 # -- stress-tui ----------------------------------------------------------------------------------
 
 _READY_KEY = re.compile(r"press (\S+) when ready")
@@ -512,3 +527,42 @@ def has_people(args: Sequence[str]) -> bool:
         if flag in kinds:
             kinds[flag] = value
     return "human" in kinds.values()
+
+
+# Where the table's parts are, read from the screen at its size now (see
+# stress_tui/terminal/layout.py): for rows of ``row_size`` piles, player 1 at the top.
+
+
+def table_layout(s: TtySession, row_size: int = 4) -> Layout:
+    """The table's layout at the session's size (the table must fit)."""
+    lay = layout(s.cols, s.rows, row_size)
+    assert lay is not None, f"no table fits {s.cols}x{s.rows}"
+    return lay
+
+
+def card_label(s: TtySession, y: int, x: int, lay: Layout | None = None) -> str:
+    """The label at the top left of the card drawn at (y, x): ``10♣``, or ``""``."""
+    width = (lay or table_layout(s)).card_w
+    return s.row(y)[x + 1 : x + width - 1].strip()
+
+
+def pile_top(s: TtySession, target: int) -> str:
+    """The top card of a play pile (0 the left, 1 the right), as labelled."""
+    lay = table_layout(s)
+    return card_label(s, lay.piles_y, lay.pile_x[target], lay)
+
+
+def notice(s: TtySession, player: int) -> str:
+    """The notice line beside a player's row."""
+    return s.row(table_layout(s).notice_y[player]).strip()
+
+
+def banner(s: TtySession) -> str:
+    """The banner line between the rows."""
+    return s.row(table_layout(s).banner_y).strip()
+
+
+def draw_count(s: TtySession, player: int) -> int:
+    """The size of a player's draw pile, as said beside the row."""
+    words = s.row(table_layout(s).rows_y[player] + 1).split()
+    return int(words[words.index("draw") + 1])
