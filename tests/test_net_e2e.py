@@ -175,19 +175,6 @@ def test_a_spectator_sees_both_players_plays(table: Table, tmp_path: Path) -> No
         watcher.close()
 
 
-def test_a_pause_shows_who_paused_on_both_screens(table: Table) -> None:
-    host, joiner, _, _ = table
-    joiner.send("\x1b")
-    wait_all(
-        lambda: "paused by Bo" in host.text() and "paused by Bo" in joiner.text(),
-        "the pause",
-        host,
-        joiner,
-    )
-    host.send("\r")  # either player goes on
-    wait_all(lambda: "paused by Bo" not in joiner.text(), "the resume", host, joiner)
-
-
 def test_a_dropped_connection_pauses_and_a_rejoin_resumes(table: Table, tmp_path: Path) -> None:
     host, joiner, where, code = table
     joiner.child.kill(signal.SIGKILL)  # the joiner's machine goes away

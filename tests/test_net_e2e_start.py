@@ -54,6 +54,17 @@ def seen_on_both(
     wait_all(both, what, host, joiner)
 
 
+def count_on_both(host: TtySession, joiner: TtySession) -> None:
+    """The count before play goes on shows on both screens, then goes from both."""
+    seen_on_both(host, joiner, lambda s: "Play goes on in" in s.text(), "the count on both")
+    wait_all(
+        lambda: "Play goes on in" not in host.text() and "Play goes on in" not in joiner.text(),
+        "the end of the count on both screens",
+        host,
+        joiner,
+    )
+
+
 def test_both_screens_say_who_is_ready_and_the_round_starts_when_both_are(
     tmp_path: Path,
 ) -> None:
@@ -107,13 +118,7 @@ def test_after_a_pause_both_screens_count_and_then_both_play(table: Table) -> No
         joiner,
     )
     host.send("\r")  # the other player goes on: a count on both screens
-    seen_on_both(host, joiner, lambda s: "Play goes on in" in s.text(), "the count on both")
-    wait_all(
-        lambda: "Play goes on in" not in host.text() and "Play goes on in" not in joiner.text(),
-        "the end of the count on both screens",
-        host,
-        joiner,
-    )
+    count_on_both(host, joiner)
     joiner.send("k")
     wait_all(
         lambda: right_pile_size(host) == "2" and right_pile_size(joiner) == "2",
@@ -133,13 +138,8 @@ def test_a_window_too_small_on_one_side_pauses_both_and_both_count_after(table: 
         joiner,
     )
     joiner.resize(24, 80)
-    seen_on_both(host, joiner, lambda s: "Play goes on in" in s.text(), "the count on both")
-    wait_all(
-        lambda: "Play goes on in" not in host.text() and "paused" not in host.text(),
-        "play going on",
-        host,
-        joiner,
-    )
+    count_on_both(host, joiner)
+    assert "paused" not in host.text()
     host.send("s")  # Ann's jack... and Bo's eight: both play again
     joiner.send("k")
     wait_all(lambda: right_pile_size(joiner) == "2", "a play after the count", host, joiner)
@@ -208,8 +208,7 @@ def test_a_joiner_back_from_ctrl_z_finds_the_table_paused_for_both(tmp_path: Pat
             joiner,
         )
         joiner.send("\r")
-        seen_on_both(host, joiner, lambda s: "Play goes on in" in s.text(), "the count on both")
-        wait_all(lambda: "Play goes on in" not in joiner.text(), "play going on", host, joiner)
+        count_on_both(host, joiner)
         joiner.send("k")
         wait_all(lambda: right_pile_size(host) == "2", "a play after fg", host, joiner)
     finally:
