@@ -66,6 +66,7 @@ def play_out(app: DailyApp, person_level: str = "expert") -> RoundWon | RoundDra
     """Play the app's round to its end on a virtual clock, a computer of
     ``person_level`` standing in for the person (its moves are the person's keys)."""
     table = app.table
+    app.seat_computers()  # as the app does just after its first frame
     stand_in = make_bot(1 - BOT_SIDE, person_level, random.Random(7))
     table.drivers = (stand_in, *table.drivers)
     table.start(table.game.state.time)
@@ -84,6 +85,8 @@ def test_the_daily_is_the_days_deal_and_the_days_computer(data: Path) -> None:
     app = DailyApp(a_terminal(), daily_settings(), DAY)
     dealt = Game.deal(daily_rules(), random.Random(daily_seed(DAY)))
     assert format_position(app.table.game.state) == format_position(dealt.state)
+    assert not app.table.drivers  # the computer sits down after the first frame
+    app.seat_computers()
     (bot,) = app.table.drivers
     assert bot.player == BOT_SIDE
     # Another day, other cards.

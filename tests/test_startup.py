@@ -134,8 +134,8 @@ statistics, the ratings) or not at all (the daily deal, the replay viewer, the n
 
 
 def loaded_at_first_frame(tmp_path: Path, *args: str) -> set[str]:
-    """Every module ``stress-tui ARGS`` has loaded when its first frame is up, in an 80x24
-    pseudo-terminal (``tests/fixtures/first_frame.py`` notes them)."""
+    """Every module ``stress-tui ARGS`` has loaded when its first frame is written, in an
+    80x24 pseudo-terminal (``tests/fixtures/first_frame.py`` notes them)."""
     from tests.tty import TtySession
 
     out = tmp_path / "modules.txt"
@@ -151,15 +151,18 @@ def loaded_at_first_frame(tmp_path: Path, *args: str) -> set[str]:
     return set(out.read_text(encoding="utf-8").split())
 
 
-def test_a_game_s_first_frame_waits_for_nothing_it_needs_later(tmp_path: Path) -> None:
-    """Not the record (sqlite3), the replay (json, datetime), the statistics, the ratings, a
-    computer nobody plays against, the network, or a config file's reader (tomllib) when
-    there is no config file."""
-    names = loaded_at_first_frame(tmp_path, "--seed", "12")
+@pytest.mark.parametrize("players", [(), ("--p2", "bot:hard")], ids=["people", "computer"])
+def test_a_game_s_first_frame_waits_for_nothing_it_needs_later(
+    tmp_path: Path, players: tuple[str, ...]
+) -> None:
+    """Not the record (sqlite3), the replay (json, datetime), the statistics, the ratings,
+    the network, a config file's reader (tomllib) when there is no config file, nor the
+    computer (its module and ``statistics``): it sits down just after the first frame,
+    while the table waits for the person to say they are ready."""
+    names = loaded_at_first_frame(tmp_path, "--seed", "12", *players)
     assert "stress_tui.terminal.screen" in names
     assert ours(names) & LATER == set()
-    assert {
-        name for name in names if name.startswith(("stress_tui.players", "stress_tui.net"))
-    } == set()
+    players_or_network = ("stress_tui.players", "stress_tui.net")
+    assert {name for name in names if name.startswith(players_or_network)} == set()
     later = {"json", "sqlite3", "datetime", "tomllib", "statistics", "decimal"}
     assert tops(names) & later == set()

@@ -36,6 +36,7 @@ from stress_tui.core.table import Driver, StartGate, Table
 from stress_tui.terminal.controller import QUIT_QUESTION, GameController, TogetherKey
 from stress_tui.terminal.keys import Binding, settings_keymap
 from stress_tui.terminal.lang import _, shown_names
+from stress_tui.terminal.layout import Layout
 from stress_tui.terminal.overlays import help_page
 from stress_tui.terminal.roundlog import RoundLog
 from stress_tui.terminal.scene import Result, Scene
@@ -113,15 +114,30 @@ class App(Screen):
 
     def new_table(self, game: Game | None = None) -> Table:
         """The next round's table: ``game``, or a deal from the round's seed; the round log
-        listens to it."""
+        listens to it. Its computer players sit down later (``seat_computers``)."""
         self.round_seed = None
         if game is None:
             self.round_index = self.settings.first_round - 1 + self.round_number - 1
             game = self.match.new_round()
             self.round_seed = self.match.round_seed
-        table = Table(game, drivers=self.drivers())
+        table = Table(game)
         self.log.watch(table, self.round_seed)
         return table
+
+    def seat_computers(self) -> None:
+        """The round's computer players (``drivers``) take their seats at its table, once:
+        when the table starts, or just after the first frame if the table waits for the
+        people first. The first frame does not wait for them (a computer's module, with
+        ``statistics``, and its reaction times took 4-5 ms); nothing they do can happen
+        before the table starts."""
+        if not self.table.drivers:
+            self.table.drivers = self.drivers()
+
+    def warm_up(self, lay: Layout) -> None:
+        """After a frame is up: the computers sit down, then the screen warms up (which
+        sets what they made aside from the garbage collector too)."""
+        self.seat_computers()
+        super().warm_up(lay)
 
     def begin_round(self) -> None:
         """Start the round's clock (at the position's time), its first count and its
@@ -171,6 +187,7 @@ class App(Screen):
         """Everyone is ready: the round's clock goes, and the count to the first flip."""
         self.gate = StartGate()
         self.clock.unpause("start")
+        self.seat_computers()
         self.table.start(self.clock.now())
         self.schedule()
         self.request_draw()
@@ -284,13 +301,16 @@ class DailyApp(App):
 
     def new_table(self, game: Game | None = None) -> Table:
         """The day's deal (never a position from the test hook: it would not be the
-        day's), and the computer of the day."""
-        from stress_tui.players.daily import daily_bot
-
-        game = Game.deal(self.rules, random.Random(self.seed))
-        table = Table(game, drivers=(daily_bot(self.seed),))
+        day's)."""
+        table = Table(Game.deal(self.rules, random.Random(self.seed)))
         self.log.watch(table, self.seed)
         return table
+
+    def drivers(self) -> tuple[Driver, ...]:
+        """The computer of the day."""
+        from stress_tui.players.daily import daily_bot
+
+        return (daily_bot(self.seed),)
 
     def end_round(self, event: RoundWon | RoundDrawn) -> Result:
         """The day's result, with the streak."""
