@@ -24,7 +24,7 @@ if __package__ in (None, ""):  # run as a script: make `bench` and `tests` impor
 
 from bench.bench_table import COLS, GAME, ROWS
 from bench.latency import BASELINES, echo_ready
-from tests.tty import TtySession
+from tests.tty import TtySession, say_ready
 
 
 def cpu_ns(pid: int) -> int:
@@ -53,6 +53,8 @@ def one_run(idle: float) -> dict[str, tuple[float, int]]:
             TtySession(BASELINES["echo"], rows=ROWS, cols=COLS) as echo,
         ):
             sessions = {"host": host, "joiner": joiner, "echo": echo}
+            say_ready(joiner)  # the round waits for both players' ready keys
+            say_ready(host)
             end = time.monotonic() + 15
             while not ("1 card" in host.text() and "1 card" in joiner.text() and echo_ready(echo)):
                 if time.monotonic() > end:

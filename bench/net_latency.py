@@ -27,7 +27,7 @@ if __package__ in (None, ""):  # run as a script: make `bench` and `tests` impor
 
 from bench.bench_table import COLS, GAME, ROWS, label, left_top, run_position
 from bench.latency import alternate, measure_keys, summarize
-from tests.tty import TtySession
+from tests.tty import TtySession, say_ready
 
 BLOCK = 40
 """Keys measured in a row for one setting before the other has its turn."""
@@ -41,6 +41,7 @@ def keyboard_block(count: int) -> list[float]:
     env: dict[str, str | None] = {"STRESS_TUI_POSITION": position}
     with TtySession(GAME, rows=ROWS, cols=COLS, env=env) as s:
         s.wait_for(lambda: left_top(s) == "2♠", 10, "the position")
+        say_ready(s)  # the round waits for the people at the table
         return measure_keys(
             s,
             lambda _s, _i: "q",
@@ -77,6 +78,8 @@ def network_block(count: int) -> list[float]:
                 return left_top(s) == label(run[i])
 
             joiner.wait_for(lambda: host.pump() >= 0 and left_top(joiner) == "2♠", 10, "the table")
+            say_ready(joiner)  # the round waits for both players' ready keys
+            say_ready(host)
             return measure_keys(
                 joiner, lambda _s, _i: "a", lambda s, i, _k: shown(s, i), count, warmup=WARMUP
             )
