@@ -395,6 +395,7 @@ def test_rows_of_five_have_keys_and_longer_ones_are_counted() -> None:
     [
         (["--row", "6"], ["--row:", "a row of 6", "5 of Player 1's piles", "left6"]),
         (["--row", "5", "--keyboard", "fr"], ["--row:", "fr keyboard", "Player 2"]),
+        (["--row", "7"], ["a row of 7", "5 of Player 1's piles", "left6 to left7 and right6"]),
         (["--row", "10", "--p2", "bot"], ["--row:", "9 of your piles"]),
     ],
 )

@@ -667,11 +667,16 @@ def unplayable_row(settings: Settings) -> str | None:
         keys = _("their own keys")
     else:
         keys = _("the {keyboard} keyboard's keys").format(keyboard=settings.keyboard)
-    if has < MAX_PILES:
+    if row == has + 1:
         mend = _("play a row of {n} or fewer, or give left{more} and right{more} in [keys.{side}]")
+    elif row <= MAX_PILES:
+        mend = _(
+            "play a row of {n} or fewer, or give left{more} to left{row}"
+            " and right{more} to right{row} in [keys.{side}]"
+        )
     else:
         mend = _("play a row of {n} or fewer")
-    mend = mend.format(n=has, more=has + 1, side=side)
+    mend = mend.format(n=has, more=has + 1, row=row, side=side)
     whose = _("your piles") if name == YOU else _("{name}'s piles")
     return _(
         "a row of {row} cannot be played from the keyboard: {keys} play {n} of {whose} ({mend})"
