@@ -549,7 +549,7 @@ def test_sim_gets_the_rules_players_and_counts(monkeypatch: pytest.MonkeyPatch) 
     calls: list[tuple[Settings, int, bool, int | None]] = []
     sim = types.ModuleType("stress_tui.players.sim")
 
-    def run_cli(s: Settings, games: int, as_json: bool, jobs: int | None) -> int:
+    def run_cli(s: Settings, games: int, as_json: bool, jobs: int | None, _: object) -> int:
         calls.append((s, games, as_json, jobs))
         return 0
 

@@ -471,7 +471,7 @@ def test_sim_ignores_the_configs_players_but_keeps_its_rules(
     got: list[Settings] = []
     sim = types.ModuleType("stress_tui.players.sim")
 
-    def run_cli(s: Settings, games: int, as_json: bool, jobs: int | None) -> int:
+    def run_cli(s: Settings, games: int, as_json: bool, jobs: int | None, _: object) -> int:
         got.append(s)
         return 0
 

@@ -549,3 +549,13 @@ def test_replay_verify_says_its_verdict_and_the_winner_nobody_named_in_the_langu
     assert main(["replay", "--lang", "sv", "--verify", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"{path}: kontrollerad, ") and out.endswith(f" drag, vinnare {winner}\n")
+
+
+def test_the_simulator_s_summary_is_said_in_the_language(
+    capsys: pytest.CaptureFixture[str], speaking: None
+) -> None:
+    assert main(["sim", "--lang", "de", "--games", "2", "--seed", "1", "--jobs", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Regeln:       standard"
+    assert lines[5].startswith("Siege:        p1 ") and "unentschieden" in lines[5]
+    assert lines[6].endswith(" je Spiel")

@@ -1156,10 +1156,10 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
     if args.rate_levels:
         from stress_tui.players import anchors
 
-        return anchors.run_cli(settings, args.games, args.json, getattr(args, "jobs", None))
+        return anchors.run_cli(settings, args.games, args.json, getattr(args, "jobs", None), _)
     from stress_tui.players.sim import run_cli
 
-    return run_cli(settings, args.games, args.json, getattr(args, "jobs", None))
+    return run_cli(settings, args.games, args.json, getattr(args, "jobs", None), _)
 
 
 def _only_display_flags(args: argparse.Namespace, command: str) -> None:

@@ -17,6 +17,7 @@ from stress_tui.core.notation import format_rules
 from stress_tui.core.rating import LEVEL_RATINGS, PINNED_LEVEL, START_RATING, LevelFit, fit_levels
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
+from stress_tui.core.text import N_, Say
 from stress_tui.players.bot import LEVELS
 from stress_tui.players.sim import EXIT_INTERRUPTED, Interrupted, available_cores, simulate
 
@@ -52,14 +53,17 @@ def measure(rules: Rules, games: int, seed: int, jobs: int = 1) -> LevelRun:
     return LevelRun(wins, games, fit_levels(wins, PINNED_LEVEL, START_RATING))
 
 
-def format_run(run: LevelRun, rules: Rules, seed: int) -> str:
-    """The measured ratings, beside the anchors the game uses, and the counts behind them."""
+def format_run(run: LevelRun, rules: Rules, seed: int, _: Say = N_) -> str:
+    """The measured ratings, beside the anchors the game uses, and the counts behind them,
+    their words said with ``_``."""
     levels = list(LEVELS)
     lines = [
-        f"rounds: {run.rounds} for each level as player 1 against each other level "
-        f"(seed {seed}, rules {format_rules(rules)})",
+        _(
+            "rounds: {rounds} for each level as player 1 against each other level "
+            "(seed {seed}, rules {rules})"
+        ).format(rounds=run.rounds, seed=seed, rules=format_rules(rules)),
         "",
-        f"{'level':<8}{'measured':>10}{'± 1 s.e.':>10}{'anchor':>9}",
+        f"{_('level'):<8}{_('measured'):>10}{_('± 1 s.e.'):>10}{_('anchor'):>9}",
     ]
     for level in levels:
         anchor = LEVEL_RATINGS.get(level)
@@ -67,7 +71,8 @@ def format_run(run: LevelRun, rules: Rules, seed: int) -> str:
             f"{level:<8}{run.fit.ratings[level]:>10.0f}{run.fit.errors[level]:>10.1f}"
             f"{'-' if anchor is None else f'{anchor.rating:.0f}':>9}"
         )
-    lines += ["", "rounds won (row against column):", " " * 8 + "".join(f"{b:>8}" for b in levels)]
+    head = " " * 8 + "".join(f"{b:>8}" for b in levels)
+    lines += ["", _("rounds won (row against column):"), head]
     for a in levels:
         cells = "".join(f"{'-' if a == b else run.wins[a, b]:>8}" for b in levels)
         lines.append(f"{a:<8}{cells}")
@@ -87,24 +92,26 @@ def run_json(run: LevelRun) -> str:
     )
 
 
-def run_cli(settings: Settings, games: int, as_json: bool, jobs: int | None = None) -> int:
-    """``stress-tui sim --rate-levels``: measure and print the levels' ratings; exit 2
-    (one line) if the rounds were too few to rate every level."""
+def run_cli(
+    settings: Settings, games: int, as_json: bool, jobs: int | None = None, _: Say = N_
+) -> int:
+    """``stress-tui sim --rate-levels``: measure and print the levels' ratings, their words
+    said with ``_``; exit 2 (one line) if the rounds were too few to rate every level."""
     seed = settings.seed
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-        print(f"seed: {seed}", file=sys.stderr)
+        print(_("seed: {seed}").format(seed=seed), file=sys.stderr)
     try:
         run = measure(settings.rules, games, seed, available_cores() if jobs is None else jobs)
     except Interrupted:
-        print("interrupted: no ratings (every pair of levels must be played)", file=sys.stderr)
+        print(_("interrupted: no ratings (every pair of levels must be played)"), file=sys.stderr)
         return EXIT_INTERRUPTED
     except ValueError:  # a level that won no round, or lost none
-        print(
-            f"stress-tui: --games: {games} rounds a pair are too few to rate every level "
-            "(each must win a round and lose one); try more",
-            file=sys.stderr,
+        too_few = _(
+            "--games: {games} rounds a pair are too few to rate every level "
+            "(each must win a round and lose one); try more"
         )
+        print(f"stress-tui: {too_few.format(games=games)}", file=sys.stderr)
         return EXIT_USAGE
-    print(run_json(run) if as_json else format_run(run, settings.rules, seed))
+    print(run_json(run) if as_json else format_run(run, settings.rules, seed, _))
     return 0

@@ -34,6 +34,7 @@ from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, Table
+from stress_tui.core.text import N_, Say
 from stress_tui.players.bot import make_bot
 
 if TYPE_CHECKING:
@@ -610,16 +611,20 @@ def soak(
 class ProgressBar:
     """A progress bar drawn on one line of ``stream`` (a terminal), wiped when done."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, _: Say = N_) -> None:
         self.stream = stream
         """Where it is drawn."""
+        self.say = _
+        """How its words are said."""
         self.drawn = 0
         """How many characters wide the line drawn last is (0: nothing on it)."""
 
     def __call__(self, done: int, total: int) -> None:
         width = 30
         filled = width * done // total if total else width
-        text = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} rounds"
+        _ = self.say
+        rounds = _("{done}/{total} rounds").format(done=done, total=total)
+        text = f"[{'#' * filled}{'.' * (width - filled)}] {rounds}"
         if done >= total:
             self.wipe()
             return
@@ -635,48 +640,70 @@ class ProgressBar:
             self.drawn = 0
 
 
-def progress_bar(stream: TextIO) -> ProgressBar:
+def progress_bar(stream: TextIO, _: Say = N_) -> ProgressBar:
     """A progress bar drawn on one line of ``stream`` (a terminal), wiped when done."""
-    return ProgressBar(stream)
+    return ProgressBar(stream, _)
 
 
-def format_result(result: SimResult, players: Sequence[str], rules: Rules, seed: int) -> str:
-    """A readable summary of a run."""
+def format_result(
+    result: SimResult, players: Sequence[str], rules: Rules, seed: int, _: Say = N_
+) -> str:
+    """A readable summary of a run, its words said with ``_``."""
     games = result.games or 1
-    lines = [
-        f"rules:       {format_rules(rules)}",
-        f"players:     p1 {players[0]}, p2 {players[1]}",
-        f"seed:        {seed}",
-        f"games:       {result.games}",
-        f"finished:    {result.finished}",
-        f"wins:        p1 {result.wins[0]} ({100 * result.wins[0] / games:.1f}%), "
-        f"p2 {result.wins[1]} ({100 * result.wins[1] / games:.1f}%), "
-        f"drawn {result.finished - sum(result.wins)}",
-        f"actions:     {result.mean_actions:.1f} per game",
-        f"time:        {result.mean_virtual_seconds:.1f} virtual seconds per game",
-        f"stresses:    {result.stresses_per_game:.2f} per game",
-        f"stalls:      {result.stalls_per_game:.2f} per game",
-        f"speed:       {result.games_per_second:.0f} games per second",
-        f"violations:  {result.invariant_violations}",
+    per_game = _("{value} per game")
+    rows = [
+        (_("rules:"), format_rules(rules)),
+        (_("players:"), f"p1 {players[0]}, p2 {players[1]}"),
+        (_("seed:"), str(seed)),
+        (_("games:"), str(result.games)),
+        (_("finished:"), str(result.finished)),
+        (
+            _("wins:"),
+            _("p1 {p1} ({p1_share}), p2 {p2} ({p2_share}), drawn {drawn}").format(
+                p1=result.wins[0],
+                p1_share=f"{100 * result.wins[0] / games:.1f}%",
+                p2=result.wins[1],
+                p2_share=f"{100 * result.wins[1] / games:.1f}%",
+                drawn=result.finished - sum(result.wins),
+            ),
+        ),
+        (_("actions:"), per_game.format(value=f"{result.mean_actions:.1f}")),
+        (
+            _("time:"),
+            _("{value} virtual seconds per game").format(
+                value=f"{result.mean_virtual_seconds:.1f}"
+            ),
+        ),
+        (_("stresses:"), per_game.format(value=f"{result.stresses_per_game:.2f}")),
+        (_("stalls:"), per_game.format(value=f"{result.stalls_per_game:.2f}")),
+        (
+            _("speed:"),
+            _("{value} games per second").format(value=f"{result.games_per_second:.0f}"),
+        ),
+        (_("violations:"), str(result.invariant_violations)),
     ]
-    return "\n".join(lines)
+    width = max(len(label) for label, _value in rows) + 2
+    return "\n".join(label.ljust(width) + value for label, value in rows)
 
 
 EXIT_INTERRUPTED = 130
 """The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
 
 
-def run_cli(settings: Settings, games: int, as_json: bool, jobs: int | None = None) -> int:
+def run_cli(
+    settings: Settings, games: int, as_json: bool, jobs: int | None = None, _: Say = N_
+) -> int:
     """``stress-tui sim``: simulate ``games`` rounds with the settings' rules, players and
     seed in ``jobs`` processes (default: one per core); print a summary (or one JSON
-    object) on stdout, a progress bar on stderr when it is a terminal. Ctrl-C stops the
-    run and prints the summary of the rounds played so far. Returns the exit status."""
+    object) on stdout, a progress bar on stderr when it is a terminal, their words said
+    with ``_``. Ctrl-C stops the run and prints the summary of the rounds played so far.
+    Returns the exit status."""
     seed = settings.seed
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
         if as_json:
-            print(f"seed: {seed}", file=sys.stderr)
-    progress = progress_bar(sys.stderr) if sys.stderr.isatty() else None
+            print(_("seed: {seed}").format(seed=seed), file=sys.stderr)
+    progress = progress_bar(sys.stderr, _) if sys.stderr.isatty() else None
     status = 0
     try:
         result = simulate(
@@ -691,9 +718,10 @@ def run_cli(settings: Settings, games: int, as_json: bool, jobs: int | None = No
         result, status = stop.result, EXIT_INTERRUPTED
         if progress is not None:
             progress.wipe()
-        print(f"interrupted: {result.games} of {games} rounds played", file=sys.stderr)
+        interrupted = _("interrupted: {played} of {games} rounds played")
+        print(interrupted.format(played=result.games, games=games), file=sys.stderr)
     if as_json:
         print(result.to_json())
     else:
-        print(format_result(result, settings.players, settings.rules, seed))
+        print(format_result(result, settings.players, settings.rules, seed, _))
     return status
