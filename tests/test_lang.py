@@ -395,6 +395,9 @@ def test_the_descriptions_of_replay_and_stats_are_said_with_the_data_folder_s_va
     assert "\nsimulering:\n" in capsys.readouterr().out
 
 
+KINDS = ("human", "bot:hard")
+
+
 def test_a_name_nobody_gave_is_kept_as_its_key_and_shown_in_the_language(
     capsys: pytest.CaptureFixture[str], speaking: None
 ) -> None:
@@ -408,9 +411,11 @@ def test_a_name_nobody_gave_is_kept_as_its_key_and_shown_in_the_language(
 
     stats = (PlayerStats(reactions=[0.5]), PlayerStats(reactions=[0.7]))
     count_round(("You", "Bo"), "standard", RoundStats(stats, 0, 20.0), True)
+    count_round(("You", "Computer"), "standard", RoundStats(stats, 0, 20.0), True, kinds=KINDS)
     assert main(["stats", "--lang", "de"]) == 0
     out = capsys.readouterr().out
     assert "\nDu " in out and "You" not in out
+    assert "\nschwer " in out  # the computer, by its level, said as the screen says it
     assert main(["stats", "--lang", "en"]) == 0
     assert "\nYou " in capsys.readouterr().out
     assert main(["stats", "--lang", "de", "--chart", "Du"]) == 0

@@ -797,9 +797,11 @@ def record_table(record: Record, measure: Callable[[str], int] = len, _: Say = N
     text's width on screen as ``measure`` finds it (``Terminal.length``: a name in CJK
     characters takes two columns a character)."""
     tables = []
-    for head, rows in ((_("player"), record.rows()), (_("computer"), record.computer_rows())):
+    people = (_("player"), record.rows(), lambda name: shown_name(name, _))
+    computers = (_("computer"), record.computer_rows(), _)  # by level: said as the screen does
+    for head, rows, who in (people, computers):
         if rows:
-            tables.append(_table(head, rows, measure, _))
+            tables.append(_table(head, rows, measure, _, who))
     if not tables:
         return _("No rounds recorded yet.")
     return "\n\n".join(tables)
@@ -810,6 +812,7 @@ def _table(
     standings: list[tuple[str, str, Standing]],
     measure: Callable[[str], int],
     _: Say,
+    who_said: Say,
 ) -> str:
     header = (
         head,
@@ -821,7 +824,7 @@ def _table(
     )
     rows = [header] + [
         (
-            shown_name(who, _),
+            who_said(who),
             rules,
             f"{s.matches_won}-{s.matches_lost}",
             f"{s.rounds_won}-{s.rounds_lost}",
