@@ -491,6 +491,11 @@ def test_a_file_the_storage_refuses_is_said_in_the_language(
     assert capsys.readouterr().err == f"stress-tui: {junk}:1: keine Zeile einer Aufzeichnung\n"
     assert main(["replay", "--lang", "sv", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"stress-tui: {tmp_path}: är en mapp, inte en repris\n"
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    assert main(["replay", "--lang", "de", str(loop)]) == 2
+    said = "nicht lesbar: symbolische Links, die im Kreis führen"
+    assert capsys.readouterr().err == f"stress-tui: {loop}: {said}\n"
     from stress_tui.storage.replay import replay_dir
 
     replay_dir().mkdir(parents=True)

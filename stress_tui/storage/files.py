@@ -198,7 +198,7 @@ def reason(error: BaseException) -> str:
     if isinstance(error, NotAFolderError):
         return str(error.strerror)
     if isinstance(error, OSError) and error.errno == errno.ELOOP:
-        return "symbolic links that lead round in a loop"
+        return Term(N_("symbolic links that lead round in a loop"))  # said in a Problem
     if isinstance(error, OSError) and error.strerror:
         return error.strerror.lower()
     return str(error).splitlines()[0] if str(error) else type(error).__name__
