@@ -327,6 +327,10 @@ def german(monkeypatch: pytest.MonkeyPatch, speaking: None) -> None:
     lang.choose(None)
 
 
+CODE = ["otter", "maple", "drum", "velvet"]
+"""A join code that is one."""
+
+
 @pytest.mark.parametrize(
     ("args", "line"),
     [
@@ -350,6 +354,13 @@ def german(monkeypatch: pytest.MonkeyPatch, speaking: None) -> None:
         (["--lockout", "x"], '--lockout: "x" ist keine Zahl von Sekunden'),
         (["--deal", "x"], '--deal: "x" ist keine Art zu geben (wähle aus split, each)'),
         (["--deck", "skat", "--row", "20"], "--row: 20 ist zu groß für das Blatt Skat, gegeben"),
+        # The network's complaints about an address or a code as typed.
+        (["join", "[::1", *CODE], "[::1: eine IPv6-Adresse in eckigen Klammern braucht"),
+        (["join", "[::1]x", *CODE], "[::1]x: schreib eine IPv6-Adresse mit Port als"),
+        (["join", "a/b", *CODE], "a/b: 'a/b' ist kein Hostname und keine Adresse"),
+        (["join", "h:0", *CODE], "h:0: '0' ist kein Port (1 bis 65535)"),
+        (["join", "h", "otter"], "CODE: ein Beitrittscode besteht aus 4 Wörtern, etwa otter-"),
+        (["watch", "h", "otter", "maple", "drum", "xyz"], "CODE: 'xyz' ist keines der Wörter"),
     ],
 )
 def test_the_command_line_s_own_error_lines_are_said_in_german(
@@ -453,6 +464,23 @@ def test_a_rule_s_complaint_follows_the_environment_s_language_in_a_real_process
     )
     assert done.returncode == 2
     assert done.stderr == "stress-tui: --row: muss mindestens 1 sein, nicht 0\n"
+
+
+def test_join_says_a_bad_address_in_the_environment_s_language_in_a_real_process() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "LANGUAGE": "de", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "stress_tui", "join", "bad host", *CODE],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
+    assert done.returncode == 2
+    assert done.stderr == ("stress-tui: bad host: 'bad host' ist kein Hostname und keine Adresse\n")
 
 
 def test_a_rule_in_the_config_file_is_refused_in_the_language(

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from stress_tui.core.text import BadName, check_name
+from stress_tui.core.text import N_, BadName, Problem, check_name
 from stress_tui.net import DEFAULT_PORT
 from stress_tui.net.texts import is_said
 
@@ -48,6 +48,16 @@ this many hashes per guessed code to test."""
 
 class ProtocolError(ValueError):
     """A message that breaks the protocol; the text is the reason, in a few words."""
+
+
+class BadText(Problem, ValueError):
+    """A join code or an address as a person typed it that cannot be used: said in the
+    player's language at the edge (``said(_)``), English as ``str``."""
+
+
+class BadPeerName(Problem, ProtocolError):
+    """A name that cannot be taken, given as a ``ProtocolError`` (English as ``str``, what
+    the wire says), said in the player's language where a person typed it."""
 
 
 # --------------------------------------------------------------------------- join codes
@@ -96,10 +106,14 @@ def normalize_code(text: str) -> str:
     cleaned = "".join(c if c.isalpha() else " " for c in text.lower())
     words = cleaned.split()
     if len(words) != CODE_WORDS:
-        raise ValueError(f"a join code is {CODE_WORDS} words, such as otter-maple-drum-velvet")
+        raise BadText(
+            N_("a join code is {n} words, such as {example}"),
+            n=CODE_WORDS,
+            example="otter-maple-drum-velvet",
+        )
     unknown = [w for w in words if w not in _WORD_SET]
     if unknown:
-        raise ValueError(f"{unknown[0][:20]!r} is not one of the join code's words")
+        raise BadText(N_("{word} is not one of the join code's words"), word=repr(unknown[0][:20]))
     return "-".join(words)
 
 
@@ -134,11 +148,11 @@ def clean_name(value: object) -> str:
     (``core.text.check_name``: 1 to ``MAX_NAME`` characters, all printable, drawing
     something); ``ProtocolError`` saying why otherwise."""
     if not isinstance(value, str):
-        raise ProtocolError("a name must be text")
+        raise BadPeerName(N_("a name must be text"))
     try:
         return check_name(value)
     except BadName as error:
-        raise ProtocolError(str(error)) from None
+        raise BadPeerName(error) from None
 
 
 # --------------------------------------------------------------------------- schemas
@@ -394,20 +408,20 @@ def parse_address(text: str) -> tuple[str, int]:
     port_text: str | None = None
     if text.startswith("["):
         if "]" not in text:
-            raise ValueError("an IPv6 address in brackets needs its closing ]")
+            raise BadText(N_("an IPv6 address in brackets needs its closing ]"))
         host, _, rest = text[1:].partition("]")
         if rest.startswith(":"):
             port_text = rest[1:]
         elif rest:
-            raise ValueError("write an IPv6 address with a port as [ADDRESS]:PORT")
+            raise BadText(N_("write an IPv6 address with a port as [ADDRESS]:PORT"))
     elif text.count(":") == 1:
         host, port_text = text.split(":")
     else:
         host = text  # a name, an IPv4 address, or an IPv6 address without a port
     if not host or len(host) > 253 or not all(c.isalnum() or c in ".-:_%" for c in host):
-        raise ValueError(f"{text[:40]!r} is not a host name or address")
+        raise BadText(N_("{address} is not a host name or address"), address=repr(text[:40]))
     if port_text is None:
         return host, DEFAULT_PORT
     if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise ValueError(f"{port_text[:10]!r} is not a port (1 to 65535)")
+        raise BadText(N_("{port} is not a port (1 to 65535)"), port=repr(port_text[:10]))
     return host, int(port_text)
