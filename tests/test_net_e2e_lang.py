@@ -17,6 +17,7 @@ DE_STARTS = "Die Runde beginnt, wenn beide ihre Bereit-Taste drücken"
 def swedish_and_german(tmp_path: Path) -> tuple[TtySession, TtySession, str, str]:
     """Ann hosts in Swedish, Bo joins in German; both say they are ready."""
     host, where, code = hosting(tmp_path, "--lang", "sv", waiting=SV_WAITING)
+    assert "(ledig plats) mot Ann" in host.text()  # the open seat, in the host's language
     joiner = joining(tmp_path, where, code, "--name", "Bo", "--lang", "de")
     wait_all(
         lambda: SV_STARTS in host.text() and DE_STARTS in joiner.text(),

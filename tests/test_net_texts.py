@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
+from stress_tui.core.choices import GUEST, OPEN_SEAT
 from stress_tui.core.rules import Rules
-from stress_tui.core.words import Say
+from stress_tui.core.words import Say, shown_name
 from stress_tui.net import client as client_module
 from stress_tui.net.client import Client, JoinError
-from stress_tui.net.host import Host
+from stress_tui.net.host import Host, describe
 from stress_tui.net.protocol import HOST_MESSAGES, VERSION, ProtocolError, decode, encode
 from stress_tui.net.texts import (
     TEXTS,
@@ -147,6 +148,31 @@ def test_the_host_leaving_is_said_in_the_joiners_language() -> None:
         await host.leave()
         assert joiner.done is not None
         assert await asyncio.wait_for(joiner.done, 3) == "Ann ist gegangen"
+
+    run(test)
+
+
+def test_the_names_the_network_gives_are_said_in_each_readers_language() -> None:
+    async def test() -> None:
+        host = Host(Rules(), "Ann", countdown=0.05, record=False, seed=SEED, say=SV)
+        _, port = await host.start()
+        watcher = Client("127.0.0.1", port, host.code, role="watch", record=False, say=DE)
+        await watcher.connect()
+        await until(lambda: watcher.names[1] == "Ann", "the spectator's welcome")
+        assert watcher.names[0] == OPEN_SEAT  # the key on the wire, as ever
+        assert [shown_name(name, DE) for name in watcher.names] == ["(freier Platz)", "Ann"]
+        joiner = Client("127.0.0.1", port, host.code, record=False, say=DE)  # nobody named
+        await joiner.connect()
+        await until(lambda: host.names[0] == GUEST, "the guest seated")
+        await joiner.leave()
+        await until(lambda: host.status == "over", "the host to hear")
+        assert host.status_line(SV) == "Gäst gick"
+        assert said("left", name=GUEST).tell(DE) == "Gast ist gegangen"
+        assert describe("dropped", GUEST, None, None, 3.0, DE) == (
+            "warte, bis Gast zurückkommt, 3 s"
+        )
+        await watcher.leave()
+        await host.close()
 
     run(test)
 

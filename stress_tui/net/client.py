@@ -21,6 +21,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from stress_tui.core.choices import GUEST
 from stress_tui.core.codec import action_from_json
 from stress_tui.core.engine import Event, Game
 from stress_tui.core.notation import NotationError, parse_rules
@@ -78,7 +79,7 @@ class Client:
         address: str,
         port: int,
         code: str,
-        name: str = "Guest",
+        name: str = GUEST,
         *,
         role: str = "play",
         record: bool = True,

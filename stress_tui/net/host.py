@@ -31,6 +31,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
+from stress_tui.core.choices import GUEST, OPEN_SEAT, SPECTATOR
 from stress_tui.core.codec import action_to_json, event_to_json
 from stress_tui.core.engine import (
     Action,
@@ -48,7 +49,7 @@ from stress_tui.core.engine import (
 from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import COUNTDOWN, StartGate
-from stress_tui.core.words import N_, Say
+from stress_tui.core.words import N_, Say, shown_name
 from stress_tui.net.clock import MatchClock
 from stress_tui.net.fair import MAX_DELAY, FairTable, Outcome
 from stress_tui.net.protocol import (
@@ -311,7 +312,7 @@ class Host:
         """Where each round's seed comes from: the system's secure source, so that one
         revealed at a round's end tells nothing of the next (a seed: tests, benchmarks)."""
         self.match = Match(rules, self.source)
-        self.names: tuple[str, str] = ("(open seat)", self.host_name)
+        self.names: tuple[str, str] = (OPEN_SEAT, self.host_name)
         """Engine order: the joiner's name, then the host's."""
         self.joiner: Peer | None = None
         self.joined = False
@@ -533,7 +534,7 @@ class Host:
             if hello["app"] != "stress-tui":
                 raise ProtocolError("not a stress-tui program")
             role = hello["role"]
-            name = clean_name(hello.get("name", "Guest")) if role == "play" else "spectator"
+            name = clean_name(hello.get("name", GUEST)) if role == "play" else SPECTATOR
             host_nonce = nonce()
             writer.write(encode({"t": "challenge", "salt": self.salt.hex(), "nonce": host_nonce}))
             auth = await asyncio.wait_for(read_message(reader, PEER_MESSAGES), HANDSHAKE_SECONDS)
@@ -1110,16 +1111,18 @@ def describe(
     """The line that says where the match stands, the same on every screen (each in its
     player's language: ``_``); ``held_by``: who holds a pause, unable to see the table."""
     if status == "paused" and held_by:
-        return _("paused: {name} cannot see the table").format(name=held_by)
+        return _("paused: {name} cannot see the table").format(name=shown_name(held_by, _))
     if status == "paused":
         return (
-            _("paused by {name}: Enter goes on").format(name=paused_by)
+            _("paused by {name}: Enter goes on").format(name=shown_name(paused_by, _))
             if paused_by
             else _("paused")
         )
     if status == "dropped":
         left_s = int((drop_left or 0.0) + 0.999)
-        return _("waiting for {name} to come back, {s} s").format(name=away, s=left_s)
+        return _("waiting for {name} to come back, {s} s").format(
+            name=shown_name(away, _), s=left_s
+        )
     if status in ("over",) and message:
         return message
     return message if status == "result" else None

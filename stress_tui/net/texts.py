@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stress_tui.core.text import harmless
-from stress_tui.core.words import N_, Say
+from stress_tui.core.words import N_, Say, shown_name
 
 Value = str | int | float
 """An argument of a ``Said``: a short text or a number."""
@@ -95,7 +95,12 @@ class Said:
         template = TEXTS.get(self.key)
         if template is None or fields(template) != set(self.args):
             return _(UNKNOWN).format(key=harmless(self.key, limit=32))
-        values = {name: _shown(value) for name, value in self.args.items()}
+        values = {
+            name: _shown(
+                shown_name(value, _) if name == "name" and isinstance(value, str) else value
+            )
+            for name, value in self.args.items()
+        }
         said = template if self.key == "error" else _(template)
         try:
             return said.format(**values)
