@@ -597,3 +597,77 @@ def test_the_simulator_s_summary_is_said_in_the_language(
     assert lines[0] == "Regeln:       standard"
     assert lines[5].startswith("Siege:        p1 ") and "unentschieden" in lines[5]
     assert lines[6].endswith(" je Spiel")
+
+
+@pytest.mark.parametrize(
+    ("code", "lines"),
+    [
+        (
+            "en",
+            [
+                "Computer called stress first: you take 3 cards",
+                "You called a false stress and take 2 cards",
+                "You stopped the stress",
+                "You win the round!",
+            ],
+        ),
+        (
+            "sv",
+            [
+                "Datorn sa stress först: du tar upp 3 kort",
+                "Du sa stress i onödan och tar upp 2 kort",
+                "Du stoppade stressen",
+                "Du vinner omgången!",
+            ],
+        ),
+        (
+            "de",
+            [
+                "Computer rief zuerst Stress: du nimmst 3 Karten auf",
+                "Du riefst falsch Stress und nimmst 2 Karten auf",
+                "Du hast den Stress gestoppt",
+                "Sieg! Du gewinnst die Runde",
+            ],
+        ),
+    ],
+)
+def test_the_person_nobody_named_is_spoken_to_as_you(
+    code: str, lines: list[str], speaking: None
+) -> None:
+    import random
+
+    from stress_tui.core.engine import (
+        Event,
+        FalseStressCalled,
+        Game,
+        PilesTaken,
+        RoundWon,
+        StressStopped,
+        StressWon,
+    )
+    from stress_tui.core.houserules import FalseStress
+    from stress_tui.core.notation import parse_position
+    from stress_tui.terminal.lang import addressed, shown_names
+    from stress_tui.terminal.notices import Notices
+    from tests.test_render import PLAYING
+
+    lang.choose(code)
+    game = Game(parse_position(PLAYING), random.Random(1))
+    names = ("You", "Computer")  # the settings' keys against the computer
+    notices = Notices(shown_names(names), you=addressed(names))
+    said = []
+    batches: list[list[Event]] = [
+        [StressWon(winner=1, loser=0, time=1.0), PilesTaken(player=0, piles=(0, 1), count=3)],
+        [FalseStressCalled(player=0, penalty=FalseStress.TAKE), PilesTaken(0, (0,), 2)],
+        [StressStopped(by=0)],
+        [RoundWon(player=0, time=2.0)],
+    ]
+    for events in batches:
+        notices.note(events, 1.0, game)
+        assert notices.headline is not None
+        said.append(notices.headline.text)
+    assert said == lines
+    # Someone else, named or not, is spoken of: "Computer wins the round!".
+    notices.note([RoundWon(player=1, time=3.0)], 3.0, game)
+    assert notices.headline is not None
+    assert notices.headline.text.startswith(("Computer wins", "Datorn vinner", "Sieg! Computer"))

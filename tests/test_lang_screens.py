@@ -92,3 +92,27 @@ def test_every_screen_fits_whole_in_the_language(
             wait_whole(s, *(_(label) for label in ("cards played", "longest chain", "lockouts")))
         s.send(KEYS["ctrl_c"])
         s.wait_exit()
+
+
+@pytest.mark.parametrize(("rows", "cols"), SIZES)
+@pytest.mark.parametrize("code", ["en", "sv", "de"])
+def test_the_person_against_the_computer_is_told_you_win(
+    code: str, rows: int, cols: int, speak: None
+) -> None:
+    lang.choose(code)
+    _ = lang._
+    env = {"STRESS_TUI_POSITION": LAST_CARD, "LANG": "C.UTF-8"}
+    args = ["--lang", code, "--p2", "bot:easy"]
+    with TtySession(args=args, rows=rows, cols=cols, env=env) as s:
+        waiting = _("press {key} when ready").format(key="g")
+        wait_whole(s, waiting)
+        s.send("g")  # the solo layout's ready key; the computer is always ready
+        s.wait_for(lambda: waiting not in s.text(), timeout=5, what="the round started")
+        s.send("a")  # the 5 of hearts onto the 4 of clubs: the last card
+        wait_whole(s, _("You win the match!"), _("Enter: rematch"))
+        assert {"en": "You win the match!", "sv": "Du vinner", "de": "Du gewinnst"}[code] in (
+            s.text()
+        )
+        assert "You wins" not in s.text()
+        s.send(KEYS["ctrl_c"])
+        s.wait_exit()

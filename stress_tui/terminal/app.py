@@ -35,7 +35,7 @@ from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, StartGate, Table
 from stress_tui.terminal.controller import QUIT_QUESTION, GameController, TogetherKey
 from stress_tui.terminal.keys import Binding, settings_keymap
-from stress_tui.terminal.lang import _, shown_names
+from stress_tui.terminal.lang import _, addressed, shown_names
 from stress_tui.terminal.layout import Layout
 from stress_tui.terminal.overlays import help_page
 from stress_tui.terminal.roundlog import RoundLog
@@ -318,6 +318,7 @@ class DailyApp(App):
 
         result = super().end_round(event)
         name = shown_names(self.settings.names)[1 - BOT_SIDE]
+        you = addressed(self.settings.names)[1 - BOT_SIDE]
         if result.winner is None:
             said = _("drawn")
             result.headline = _("The daily deal of {day}: nobody can play on, a draw").format(
@@ -325,16 +326,28 @@ class DailyApp(App):
             )
         elif result.winner != BOT_SIDE:
             said = _("won")
-            headline = _("{name} won the daily deal of {day}!")
+            headline = (
+                _("You won the daily deal of {day}!")
+                if you
+                else _("{name} won the daily deal of {day}!")
+            )
             result.headline = headline.format(name=name, day=self.day)
         else:
             said = _("lost")
-            headline = _("{name} lost the daily deal of {day}!")
+            headline = (
+                _("You lost the daily deal of {day}!")
+                if you
+                else _("{name} lost the daily deal of {day}!")
+            )
             result.headline = headline.format(name=name, day=self.day)
         counted = self.log.counted
         lines = []
         if counted is not None and counted.daily is False:
-            over = _("not counted: {name}'s daily of {day} was over already")
+            over = (
+                _("not counted: your daily of {day} was over already")
+                if you
+                else _("not counted: {name}'s daily of {day} was over already")
+            )
             lines.append(over.format(name=name, day=self.day))
         elif counted is not None and counted.streak is not None:
             streak = counted.streak

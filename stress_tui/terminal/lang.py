@@ -30,6 +30,7 @@ __all__ = [
     "LANGUAGES",
     "N_",
     "_",
+    "addressed",
     "choose",
     "language",
     "ngettext",
@@ -174,6 +175,14 @@ def pgettext(context: str, message: str) -> str:
 
 BOT_LEVELS = (N_("easy"), N_("normal"), N_("hard"), N_("expert"))
 """The computer's levels, as the screen names them (``bot:LEVEL``'s word, translated)."""
+
+
+def addressed(names: tuple[str, str]) -> tuple[bool, bool]:
+    """Which players a sentence speaks to as "you" (``You win the round!``, not ``You wins``):
+    the person at this keyboard nobody named (``choices.YOU``, the names' key)."""
+    from stress_tui.core.choices import YOU
+
+    return names[0] == YOU, names[1] == YOU
 
 
 def shown_names(names: tuple[str, str]) -> tuple[str, str]:

@@ -40,7 +40,7 @@ from stress_tui.net.records import RoundFiles
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import GameController, TogetherKey
 from stress_tui.terminal.keys import Binding, Intent, keymap_for
-from stress_tui.terminal.lang import _, shown_names
+from stress_tui.terminal.lang import _, addressed, shown_names
 from stress_tui.terminal.overlays import help_page
 from stress_tui.terminal.scene import LinkBar, Overlay, Result, Scene
 from stress_tui.terminal.screen import Screen, count_shown
@@ -292,6 +292,7 @@ class NetScreen(Screen):
         if names != self.settings.names:
             self.settings = dataclasses.replace(self.settings, names=names)
             self.notices.names = shown_names(names)
+            self.notices.you = addressed(names)
         model = self.link.model
         new = model.round_number != self.shown_round or self.controller.result is not None
         if new and model.status in ("starting", "playing"):  # a rematch's is round 1 again
@@ -425,6 +426,7 @@ class NetScreen(Screen):
             keymap=self.keymap,
             notices=self.notices,
             names=shown_names(model.names),
+            you=addressed(model.names),
             kinds=("human", "human"),
             score=model.score,
             overlay=self.controller.overlay,

@@ -116,6 +116,9 @@ class Notices:
 
     names: tuple[str, str] = ("Player 1", "Player 2")
     """Who is who."""
+    you: tuple[bool, bool] = (False, False)
+    """Which player the notices speak to as "you" (``lang.addressed``): ``You win the
+    round!``, not ``You wins``."""
     player: list[Notice | None] = field(default_factory=lambda: [None, None])
     """The line next to each player's row."""
     headline: Notice | None = None
@@ -143,8 +146,13 @@ class Notices:
                 self._rejected(event, now, game)
             elif isinstance(event, ReadyNoted):
                 other = names[1 - event.player]
+                waiting = (
+                    _("ready to flip (waiting for you)")
+                    if self.you[1 - event.player]
+                    else _("ready to flip (waiting for {other})")
+                )
                 self.player[event.player] = Notice(
-                    _("ready to flip (waiting for {other})").format(other=other),
+                    waiting.format(other=other),
                     "info",
                     sticky_until_flip=True,
                     short=_("ready: waiting"),
@@ -157,25 +165,45 @@ class Notices:
                     short=_("stress stop called"),
                 )
             elif isinstance(event, StressStopped):
+                stopped = (
+                    _("You stopped the stress")
+                    if self.you[event.by]
+                    else _("{name} stopped the stress")
+                )
                 self.headline = Notice(
-                    _("{name} stopped the stress").format(name=names[event.by]),
+                    stopped.format(name=names[event.by]),
                     "good",
                     now + NOTICE_SECONDS,
                 )
             elif isinstance(event, StressWon):
                 count = taken.get(event.loser, 0)
                 winner, loser = names[event.winner], names[event.loser]
-                self.headline = Notice(
-                    ngettext(
+                if self.you[event.winner]:
+                    text = ngettext(
+                        "You called stress first: {loser} takes {count} card",
+                        "You called stress first: {loser} takes {count} cards",
+                        count,
+                    )
+                    short = _("stress to you: {loser} takes {count}")
+                elif self.you[event.loser]:
+                    text = ngettext(
+                        "{winner} called stress first: you take {count} card",
+                        "{winner} called stress first: you take {count} cards",
+                        count,
+                    )
+                    short = _("stress to {winner}: you take {count}")
+                else:
+                    text = ngettext(
                         "{winner} called stress first: {loser} takes {count} card",
                         "{winner} called stress first: {loser} takes {count} cards",
                         count,
-                    ).format(winner=winner, loser=loser, count=count),
+                    )
+                    short = _("stress to {winner}: {loser} takes {count}")
+                self.headline = Notice(
+                    text.format(winner=winner, loser=loser, count=count),
                     "good",
                     now + NOTICE_SECONDS + 1.0,
-                    short=_("stress to {winner}: {loser} takes {count}").format(
-                        winner=winner, loser=loser, count=count
-                    ),
+                    short=short.format(winner=winner, loser=loser, count=count),
                 )
                 self.player[event.winner] = Notice(_("stress won!"), "good", now + NOTICE_SECONDS)
                 self.player[event.loser] = Notice(
@@ -209,9 +237,12 @@ class Notices:
                     if card is not None:
                         self.piles[target] = Mark(_("flip"), None, mark_until)
             elif isinstance(event, RoundWon):
-                self.headline = Notice(
-                    _("{name} wins the round!").format(name=names[event.player]), "good"
+                won = (
+                    _("You win the round!")
+                    if self.you[event.player]
+                    else _("{name} wins the round!")
                 )
+                self.headline = Notice(won.format(name=names[event.player]), "good")
             elif isinstance(event, TableDead):
                 self.headline = Notice(
                     _("12 flips and no card played: the table is dead"),
@@ -257,17 +288,25 @@ class Notices:
                 "no stress! takes {count} card", "no stress! takes {count} cards", count
             ).format(count=count)
             short = _("no stress! +{count}").format(count=count)
-            self.headline = Notice(
-                ngettext(
+            if self.you[who]:
+                called = ngettext(
+                    "You called a false stress and take {count} card",
+                    "You called a false stress and take {count} cards",
+                    count,
+                )
+                called_short = _("false stress: you take {count}")
+            else:
+                called = ngettext(
                     "{name} called a false stress and takes {count} card",
                     "{name} called a false stress and takes {count} cards",
                     count,
-                ).format(name=self.names[who], count=count),
+                )
+                called_short = _("false stress: {name} takes {count}")
+            self.headline = Notice(
+                called.format(name=self.names[who], count=count),
                 "warn",
                 now + NOTICE_SECONDS,
-                short=_("false stress: {name} takes {count}").format(
-                    name=self.names[who], count=count
-                ),
+                short=called_short.format(name=self.names[who], count=count),
             )
         elif event.penalty is FalseStress.LOCKOUT:
             text = _("no stress!")

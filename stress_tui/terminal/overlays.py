@@ -248,8 +248,11 @@ def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
     elif result.winner is None:
         head = _("Nobody can play on: a drawn round")
     else:
-        won = _("{name} wins the match!") if result.match_over else _("{name} wins the round!")
-        head = won.format(name=names[result.winner])
+        if view.you[result.winner]:
+            head = _("You win the match!") if result.match_over else _("You win the round!")
+        else:
+            won = _("{name} wins the match!") if result.match_over else _("{name} wins the round!")
+            head = won.format(name=names[result.winner])
     wins = view.rules.wins
     first_to = ngettext("(first to {wins} win)", "(first to {wins} wins)", wins).format(wins=wins)
     score = f"{names[0]} {s1} : {s2} {names[1]}   {first_to}"

@@ -539,6 +539,8 @@ def _start_notice(view: Scene, player: int) -> tuple[str, ...] | None:
         return (_("press {key} when ready").format(key=key_label(key)),)
     other = 1 - player
     if view.waiting[other]:
+        if view.you[other]:
+            return (_("ready: waiting for you"), _("ready"))
         return (_("ready: waiting for {name}").format(name=view.names[other]), _("ready"))
     return (_("ready"),)
 

@@ -106,6 +106,8 @@ class Scene:
     """What happened lately."""
     names: tuple[str, str] = ("Player 1", "Player 2")
     """The players' names."""
+    you: tuple[bool, bool] = (False, False)
+    """Which player the texts speak to as "you" (``lang.addressed``)."""
     kinds: tuple[str, str] = ("human", "human")
     """``human`` or ``bot:LEVEL`` per side."""
     score: tuple[int, int] = (0, 0)

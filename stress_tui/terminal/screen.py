@@ -47,7 +47,7 @@ from stress_tui.terminal.draw.encode import encode
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.draw.theme import choose_theme, suits_encodable, terminal_encoding
 from stress_tui.terminal.keys import KeyMap
-from stress_tui.terminal.lang import N_, shown_names
+from stress_tui.terminal.lang import N_, addressed, shown_names
 from stress_tui.terminal.layout import Layout, drawn_area, layout
 from stress_tui.terminal.notices import Notice, Notices
 from stress_tui.terminal.pieces import countdown_ticks, lockout_ticks, warm_cards
@@ -106,7 +106,7 @@ class Screen:
         """Suits as letters: asked for, or chosen because the terminal has no suits."""
         self.ascii_note = ASCII_NOTE if settings.ascii is None and self.ascii else None
         """Why the suits are letters, when the game chose it (said on the rule line)."""
-        self.notices = Notices(shown_names(settings.names))
+        self.notices = Notices(shown_names(settings.names), you=addressed(settings.names))
         self.crash_on_key = os.environ.get(CRASH_ENV) == "1"
 
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -193,6 +193,7 @@ class Screen:
             keymap=self.keymap,
             notices=self.notices,
             names=shown_names(self.settings.names),
+            you=addressed(self.settings.names),
             kinds=self.settings.players,
             overlay=self.controller.overlay,
             ascii=self.ascii,
