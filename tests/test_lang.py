@@ -671,3 +671,35 @@ def test_the_person_nobody_named_is_spoken_to_as_you(
     notices.note([RoundWon(player=1, time=3.0)], 3.0, game)
     assert notices.headline is not None
     assert notices.headline.text.startswith(("Computer wins", "Datorn vinner", "Sieg! Computer"))
+
+
+def test_a_broken_replay_line_and_position_are_said_in_the_language(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    speaking: None,
+) -> None:
+    from stress_tui.core.rules import Rules
+    from tests.test_replay import record_round
+
+    path, _events = record_round(Rules.for_deck("standard"), 3, tmp_path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[2] = '{"t": 1.0, "a": "dance", "p": 0}'  # the second action
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["replay", "--lang", "de", str(path)]) == 2
+    assert capsys.readouterr().err == f"stress-tui: {path}:3: unbekannte Aktion 'dance'\n"
+    lines[2] = '{"t": 1.0, "a": "play", "p": 0}'
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["replay", "--lang", "sv", str(path)]) == 2
+    said = "play behöver heltal 'p', 'pile' och 'to'"
+    assert capsys.readouterr().err == f"stress-tui: {path}:3: {said}\n"
+    monkeypatch.setenv("STRESS_TUI_POSITION", "rules: standard; p1 row: 5H")
+    assert main(["--lang", "sv"]) == 2
+    assert "(piles: saknas)" in capsys.readouterr().err
+    monkeypatch.setenv("STRESS_TUI_POSITION", "rules: standard; p1 row: 5H; piles: 4C; p2 row: 6H")
+    assert main(["--lang", "de"]) == 2
+    assert "(piles: zwei Ablagestapel, nicht 1)" in capsys.readouterr().err
+    position = "rules: standard wins=0; p1 row: 5H; piles: 4C | 9D; p2 row: 6H"
+    monkeypatch.setenv("STRESS_TUI_POSITION", position)
+    assert main(["--lang", "de"]) == 2
+    assert "(rules: wins: muss zwischen 1 und 99 liegen, nicht 0)" in capsys.readouterr().err

@@ -1121,7 +1121,7 @@ def _check_position() -> None:
     except NotationError as error:
         raise UsageError(
             _("{variable}: not a position in notation ({why}); see docs/notation.md").format(
-                variable=POSITION_ENV, why=harmless(str(error), 200)
+                variable=POSITION_ENV, why=harmless(_said(error), 200)
             )
         ) from None
 

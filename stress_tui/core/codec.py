@@ -55,13 +55,16 @@ from stress_tui.core.engine import (
     TableDead,
 )
 from stress_tui.core.houserules import FalseStress
+from stress_tui.core.text import N_, Problem
 
 MAX_CARDS = 1000
 """More cards than any deck and its jokers have: a count or a list beyond it is a lie."""
 
 
-class CodecError(ValueError):
-    """JSON that is not an action or an event."""
+class CodecError(Problem, ValueError):
+    """JSON that is not an action or an event: a ``core.text.Problem``, so that a replay's
+    broken action line is said in the player's language (the actions' texts are marked;
+    an event's are the network's, technical, and stay English)."""
 
 
 # --------------------------------------------------------------------------- actions
@@ -103,14 +106,14 @@ def action_from_json(data: Any) -> Action:
     stress_tui.core.codec.CodecError: unknown action 'dance'
     """
     if not isinstance(data, dict):
-        raise CodecError("not an action")
+        raise CodecError(N_("not an action"))
     time = seconds(data.get("t"))
     if time is None:
-        raise CodecError("an action needs a time 't' (a finite number of seconds)")
+        raise CodecError(N_("an action needs a time 't' (a finite number of seconds)"))
     kind = data.get("a")
     if not isinstance(kind, str):
         raise CodecError(
-            "an action needs a kind 'a' (play, play-together, stress, ready, stop, flip)"
+            N_("an action needs a kind 'a' (play, play-together, stress, ready, stop, flip)")
         )
     if kind == "flip":
         return Flip(time)
@@ -119,13 +122,13 @@ def action_from_json(data: Any) -> Action:
         pile: Any = data.get("pile")
         target: Any = data.get("to")
         if not all(whole(v) for v in (player, pile, target)):
-            raise CodecError(f"a {kind} needs whole numbers 'p', 'pile' and 'to'")
+            raise CodecError(N_("a {kind} needs whole numbers 'p', 'pile' and 'to'"), kind=kind)
         laying = PlayTogether if kind == "play-together" else Play
         return laying(player, pile, target, time)
     if kind in _ACTION_KINDS and whole(player):
         made: Action = _ACTION_KINDS[kind](player, time)
         return made
-    raise CodecError(f"unknown action {kind[:20]!r}")
+    raise CodecError(N_("unknown action {kind}"), kind=repr(kind[:20]))
 
 
 def whole(value: Any) -> bool:
@@ -258,7 +261,7 @@ def _list(value: Any, length: int | None = None) -> list[Any]:
     if not isinstance(value, list) or len(value) > MAX_CARDS:
         raise CodecError("not a list")
     if length is not None and len(value) != length:
-        raise CodecError(f"not a list of {length}")
+        raise CodecError("not a list of {length}", length=length)
     return value
 
 

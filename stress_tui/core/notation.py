@@ -23,11 +23,15 @@ from stress_tui.core.decks import JOKER, RANK_LETTERS
 from stress_tui.core.engine import Cover, InvalidPositionError, Phase, PlayerState, State
 from stress_tui.core.houserules import BY_FIELD, DECK_RULE, HOUSE_RULES, HouseRule, RulesError
 from stress_tui.core.rules import Rules
+from stress_tui.core.text import N_, Problem
 from stress_tui.core.words import number
 
 
-class NotationError(ValueError):
-    """Text that is not a valid position."""
+class NotationError(Problem, ValueError):
+    """Text that is not a valid position: a ``core.text.Problem``, said in the player's
+    language where it is shown (a broken replay line, the position hook), English as
+    ``str``. The notation's own words (``p1 row``, ``phase``, ``covers``) are not
+    translated: they are what the line says."""
 
 
 _RULE_NAMES: dict[str, HouseRule] = {
@@ -68,19 +72,19 @@ def parse_rules(text: str) -> Rules:
     """
     words = text.split()
     if not words:
-        raise NotationError("rules: a deck name is needed")
+        raise NotationError(N_("rules: a deck name is needed"))
     settings: dict[str, Any] = {}
     try:
         deck = DECK_RULE.read(words[0])
         for word in words[1:]:
             name, eq, value = word.partition("=")
             if not eq or name not in _RULE_NAMES:
-                raise NotationError(f"rules: unknown setting {word!r}")
+                raise NotationError(N_("rules: unknown setting {word}"), word=repr(word))
             rule = _RULE_NAMES[name]
             settings[rule.field] = rule.read(value)
         return Rules.for_deck(deck, **settings)
     except RulesError as error:
-        raise NotationError(f"rules: {error}") from error
+        raise NotationError(N_("rules: {why}"), why=error) from error
 
 
 def _format_cards(cards: list[Card]) -> str:
@@ -150,7 +154,7 @@ def _parse_cards(text: str, where: str) -> list[Card]:
     try:
         return parse_cards(text)
     except ValueError as error:
-        raise NotationError(f"{where}: {error}") from None
+        raise NotationError(N_("{where}: {why}"), where=where, why=error) from None
 
 
 def _parse_piles(text: str, where: str) -> list[list[Card]]:
@@ -170,15 +174,18 @@ def _parse_state(text: str, player: PlayerState, where: str) -> None:
             player.fewest = _count(value, where)
             if player.fewest > player.card_total():
                 raise NotationError(
-                    f"{where}: fewest={value}, more than the {player.card_total()} cards held"
+                    N_("{where}: fewest={value}, more than the {n} cards held"),
+                    where=where,
+                    value=value,
+                    n=player.card_total(),
                 )
         else:
-            raise NotationError(f"{where}: unknown word {word!r}")
+            raise NotationError(N_("{where}: unknown word {word}"), where=where, word=repr(word))
 
 
 def _count(text: str, where: str) -> int:
     if not (text.isascii() and text.isdigit()):
-        raise NotationError(f"{where}: a whole number, not {text!r}")
+        raise NotationError(N_("{where}: a whole number, not {text}"), where=where, text=repr(text))
     return int(text)
 
 
@@ -186,9 +193,11 @@ def _float(text: str, where: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise NotationError(f"{where}: not a number: {text!r}") from None
+        raise NotationError(
+            N_("{where}: not a number: {text}"), where=where, text=repr(text)
+        ) from None
     if value != value or value in (float("inf"), float("-inf")) or value < 0:
-        raise NotationError(f"{where}: not a time: {text!r}")
+        raise NotationError(N_("{where}: not a time: {text}"), where=where, text=repr(text))
     return value
 
 
@@ -202,12 +211,20 @@ def _parse_covers(text: str, where: str) -> list[Cover]:
         words = part.split()
         if len(words) != 3 or words[0] not in ("p1", "p2") or words[2] not in _RANK_BY_LETTER:
             raise NotationError(
-                f"{where}: write a cover as 'p1 TIME RANK' (several separated by commas) "
-                f"or '-', not {part.strip()!r}"
+                N_(
+                    "{where}: write a cover as 'p1 TIME RANK' (several separated by commas) "
+                    "or '-', not {text}"
+                ),
+                where=where,
+                text=repr(part.strip()),
             )
         cover = Cover(int(words[0][1]) - 1, _float(words[1], where), _RANK_BY_LETTER[words[2]])
         if covers and cover.time < covers[-1].time:
-            raise NotationError(f"{where}: covers go oldest first, not {text.strip()!r}")
+            raise NotationError(
+                N_("{where}: covers go oldest first, not {text}"),
+                where=where,
+                text=repr(text.strip()),
+            )
         covers.append(cover)
     return covers
 
@@ -240,13 +257,13 @@ def parse_position(text: str) -> State:
         key, colon, value = line.partition(":")
         key = " ".join(key.split())
         if not colon or key not in _KEYS:
-            raise NotationError(f"not a notation line: {line!r}")
+            raise NotationError(N_("not a notation line: {line}"), line=repr(line))
         if key in values:
-            raise NotationError(f"{key}: given twice")
+            raise NotationError(N_("{key}: given twice"), key=key)
         values[key] = value.strip()
     for key in ("rules", "p1 row", "piles", "p2 row"):
         if key not in values:
-            raise NotationError(f"{key}: missing")
+            raise NotationError(N_("{key}: missing"), key=key)
     rules = parse_rules(values["rules"])
     players = []
     for name in ("p1", "p2"):
@@ -257,31 +274,35 @@ def parse_position(text: str) -> State:
         players.append(player)
     piles = _parse_piles(values["piles"], "piles")
     if len(piles) != 2:
-        raise NotationError(f"piles: two play piles, not {len(piles)}")
+        raise NotationError(N_("piles: two play piles, not {n}"), n=len(piles))
     phase_text = values.get("phase", "playing")
     if phase_text not in _PHASES:
-        raise NotationError(f"phase: one of {', '.join(_PHASES)}, not {phase_text!r}")
+        raise NotationError(
+            N_("phase: one of {phases}, not {text}"),
+            phases=", ".join(_PHASES),
+            text=repr(phase_text),
+        )
     state = State(rules, (players[0], players[1]), (piles[0], piles[1]), _PHASES[phase_text])
     if "time" in values:
         state.time = _float(values["time"], "time")
     if "covers" in values:
         covers = [_parse_covers(part, "covers") for part in values["covers"].split("|")]
         if len(covers) != 2:
-            raise NotationError("covers: one per play pile")
+            raise NotationError(N_("covers: one per play pile"))
         state.covers = covers
     if "flips" in values:
         state.flips = _count(values["flips"], "flips")
     if "stale" in values:
         state.stale = _count(values["stale"], "stale")
     if (state.phase is Phase.ROUND_OVER) != ("winner" in values):
-        raise NotationError("winner: given exactly when the phase is over")
+        raise NotationError(N_("winner: given exactly when the phase is over"))
     if "winner" in values:
         if values["winner"] not in ("p1", "p2", "none"):
-            raise NotationError("winner: p1, p2 or none (a drawn round)")
+            raise NotationError(N_("winner: p1, p2 or none (a drawn round)"))
         if values["winner"] != "none":
             state.winner = int(values["winner"][1]) - 1
     try:
         state.check()
     except InvalidPositionError as error:
-        raise NotationError(str(error)) from None
+        raise NotationError(N_("{why}"), why=error) from None  # the engine's, in English
     return state

@@ -89,7 +89,9 @@ class Playback:
         try:
             return self.table.submit(action)
         except MalformedActionError as error:
-            self.broken = f"action {len(self.applied) + 1} cannot be applied: {error}"
+            self.broken = _("action {n} cannot be applied: {why}").format(
+                n=len(self.applied) + 1, why=error
+            )
             return []
 
     def play_until(self, now: float) -> list[Event]:
