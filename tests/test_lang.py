@@ -693,6 +693,11 @@ def test_a_broken_replay_line_and_position_are_said_in_the_language(
     assert main(["replay", "--lang", "sv", str(path)]) == 2
     said = "play behöver heltal 'p', 'pile' och 'to'"
     assert capsys.readouterr().err == f"stress-tui: {path}:3: {said}\n"
+    lines[2] = '{"t": 99.0, "a": "play", "p": 0, "pile": 9, "to": 0}'  # no such row pile
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["replay", "--lang", "sv", "--verify", str(path)]) == 1
+    said = "ett drag går inte att göra: ingen hög 9 i raden (raden har 0..3)"
+    assert capsys.readouterr().out == f"{path}: {said}\n"
     monkeypatch.setenv("STRESS_TUI_POSITION", "rules: standard; p1 row: 5H")
     assert main(["--lang", "sv"]) == 2
     assert "(piles: saknas)" in capsys.readouterr().err
@@ -703,3 +708,13 @@ def test_a_broken_replay_line_and_position_are_said_in_the_language(
     monkeypatch.setenv("STRESS_TUI_POSITION", position)
     assert main(["--lang", "de"]) == 2
     assert "(rules: wins: muss zwischen 1 und 99 liegen, nicht 0)" in capsys.readouterr().err
+    monkeypatch.setenv(
+        "STRESS_TUI_POSITION", "rules: standard; p1 row: 5X; piles: 4C | 9D; p2 row: 6H"
+    )
+    assert main(["--lang", "sv"]) == 2
+    assert "(p1 row: inte ett kort: '5X' (färgerna är C, D, H, S))" in capsys.readouterr().err
+    position = "rules: standard; p1 row: 5H | 6H | 7H | 8H; piles: 4C | 9D; p2 row: 5H | - | - | -"
+    monkeypatch.setenv("STRESS_TUI_POSITION", position)
+    assert main(["--lang", "de"]) == 2
+    said = "(5H: zu viele dieser Karte für das Blatt standard, wie gegeben)"
+    assert said in capsys.readouterr().err

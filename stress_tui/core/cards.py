@@ -14,6 +14,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from stress_tui.core.decks import DECK_FACTS, JOKER, RANK_LETTERS
+from stress_tui.core.text import N_, Problem
+
+
+class CardError(Problem, ValueError):
+    """Text that is not a card in notation: a ``core.text.Problem``, said in the player's
+    language where a position is shown to be wrong (English as ``str``)."""
 
 
 class Suit(enum.Enum):
@@ -75,11 +81,13 @@ class Card:
         if text.startswith("10"):
             text = "T" + text[2:]
         if len(text) != 2 or text[0] not in _RANK_BY_LETTER:
-            raise ValueError(f"not a card: {text!r}")
+            raise CardError(N_("not a card: {text}"), text=repr(text))
         try:
             suit = Suit(text[1])
         except ValueError:
-            raise ValueError(f"not a card: {text!r} (suits are C, D, H, S)") from None
+            raise CardError(
+                N_("not a card: {text} (suits are C, D, H, S)"), text=repr(text)
+            ) from None
         return cls(_RANK_BY_LETTER[text[0]], suit)
 
 

@@ -28,6 +28,7 @@ from stress_tui.core.cards import Card, format_cards
 from stress_tui.core.decks import JOKER
 from stress_tui.core.houserules import Deal, FalseStress, StressPenalty, Taken
 from stress_tui.core.rules import Rules
+from stress_tui.core.text import Problem
 from stress_tui.core.words import N_
 
 PLAYERS = (0, 1)
@@ -152,12 +153,16 @@ Action = Play | PlayTogether | CallStress | ReadyToFlip | StopStress | Flip
 """Anything a player or the table can do."""
 
 
-class InvalidPositionError(ValueError):
-    """A position the rules cannot come to: a card too many, a row of the wrong size..."""
+class InvalidPositionError(Problem, ValueError):
+    """A position the rules cannot come to: a card too many, a row of the wrong size...
+    A ``core.text.Problem``: said in the player's language where a position is shown to
+    be wrong (the notation's words, ``p1 row``, ``covers``, stay as written)."""
 
 
-class MalformedActionError(ValueError):
-    """An action that cannot even be judged: no such player or pile, or time running back."""
+class MalformedActionError(Problem, ValueError):
+    """An action that cannot even be judged: no such player or pile, or time running back.
+    A ``core.text.Problem``: said in the player's language where a replay's action cannot
+    be applied."""
 
 
 class NoSuchPlayerError(MalformedActionError):
@@ -520,54 +525,73 @@ class State:
         """
         rules = self.rules
         if len(self.players) != 2:
-            raise InvalidPositionError(f"players: two, not {len(self.players)}")
+            raise InvalidPositionError(N_("players: two, not {n}"), n=len(self.players))
         if len(self.play_piles) != 2:
-            raise InvalidPositionError(f"piles: two play piles, not {len(self.play_piles)}")
+            raise InvalidPositionError(N_("piles: two play piles, not {n}"), n=len(self.play_piles))
         if not math.isfinite(self.time) or self.time < 0:
-            raise InvalidPositionError(f"time: not a time: {self.time!r}")
+            raise InvalidPositionError(N_("time: not a time: {time}"), time=repr(self.time))
         for name, player in zip(("p1", "p2"), self.players, strict=True):
             where = f"{name} row"
             if len(player.row) != rules.row_size:
                 raise InvalidPositionError(
-                    f"{where}: {len(player.row)} piles, but the rules have rows of {rules.row_size}"
+                    N_("{where}: {n} piles, but the rules have rows of {size}"),
+                    where=where,
+                    n=len(player.row),
+                    size=rules.row_size,
                 )
             for pile in player.row:
                 if len(pile) < 2:
                     continue
                 if not rules.stacking:
-                    raise InvalidPositionError(f"{where}: a stacked pile, but stacking is off")
+                    raise InvalidPositionError(
+                        N_("{where}: a stacked pile, but stacking is off"), where=where
+                    )
                 if pile[0].is_joker or any(card.rank != pile[0].rank for card in pile):
                     raise InvalidPositionError(
-                        f"{where}: a stacked pile must hold one rank: {format_cards(pile)}"
+                        N_("{where}: a stacked pile must hold one rank: {cards}"),
+                        where=where,
+                        cards=format_cards(pile),
                     )
             if complete and player.draw_pile and not all(player.row):
-                raise InvalidPositionError(f"{where}: a gap, with cards in the draw pile")
+                raise InvalidPositionError(
+                    N_("{where}: a gap, with cards in the draw pile"), where=where
+                )
             if not math.isfinite(player.locked_until):
-                raise InvalidPositionError(f"{name} state: locked out until no time")
+                raise InvalidPositionError(N_("{name} state: locked out until no time"), name=name)
         decks = 2 if rules.deal is Deal.EACH else 1
         allowed = Counter(rules.spec.cards(rules.jokers) * decks)
         counts = self.cards()
         for card, count in counts.items():
             if count > allowed[card]:
-                what = "no such card in" if not allowed[card] else "too many of this card for"
-                raise InvalidPositionError(f"{card}: {what} the {rules.deck} deck as dealt")
+                what = (
+                    N_("{card}: no such card in the {deck} deck as dealt")
+                    if not allowed[card]
+                    else N_("{card}: too many of this card for the {deck} deck as dealt")
+                )
+                raise InvalidPositionError(what, card=str(card), deck=rules.deck)
         if complete and counts != allowed:
             raise InvalidPositionError(
-                f"cards: {counts.total()} in the position, {allowed.total()} dealt"
+                N_("cards: {n} in the position, {dealt} dealt"),
+                n=counts.total(),
+                dealt=allowed.total(),
             )
         if len(self.covers) != 2:
-            raise InvalidPositionError("covers: one per play pile")
+            raise InvalidPositionError(N_("covers: one per play pile"))
         for pile, covers in zip(self.play_piles, self.covers, strict=True):
             if covers and not pile:
-                raise InvalidPositionError("covers: a play onto a pile that is empty")
+                raise InvalidPositionError(N_("covers: a play onto a pile that is empty"))
             if any(cover.player not in PLAYERS for cover in covers):
-                raise InvalidPositionError("covers: a play by no player")
+                raise InvalidPositionError(N_("covers: a play by no player"))
         if self.winner not in (None, *PLAYERS):
-            raise InvalidPositionError(f"winner: p1, p2 or none, not {self.winner!r}")
+            raise InvalidPositionError(
+                N_("winner: p1, p2 or none, not {winner}"), winner=repr(self.winner)
+            )
         if self.winner is not None and self.phase is not Phase.ROUND_OVER:
-            raise InvalidPositionError(f"winner: a winner, but the phase is {self.phase.value}")
+            raise InvalidPositionError(
+                N_("winner: a winner, but the phase is {phase}"), phase=self.phase.value
+            )
         if self.flips < 0:
-            raise InvalidPositionError(f"flips: a whole number, not {self.flips}")
+            raise InvalidPositionError(N_("flips: a whole number, not {n}"), n=self.flips)
 
 
 # --------------------------------------------------------------------------- the game
@@ -713,29 +737,43 @@ class Game:
         change nothing either."""
         handler = self._handlers.get(type(action))
         if handler is None:
-            raise MalformedActionError(f"not an action: {action!r}")
+            raise MalformedActionError(N_("not an action: {action}"), action=repr(action))
         time = action.time
         # A float is finite when it lies between the infinities (NaN lies nowhere); an
         # int goes through ``math``, which refuses one too large for a float.
         if type(time) is float:
             if not -_INFINITY < time < _INFINITY:
-                raise MalformedActionError(f"time must be a finite number, not {time!r}")
+                raise MalformedActionError(
+                    N_("time must be a finite number, not {time}"), time=repr(time)
+                )
         elif type(time) is not int or math.isnan(time) or math.isinf(time):
-            raise MalformedActionError(f"time must be a finite number, not {time!r}")
+            raise MalformedActionError(
+                N_("time must be a finite number, not {time}"), time=repr(time)
+            )
         state = self.state
         if time < state.time:
-            raise MalformedActionError(f"time runs back: {time} after {state.time}")
+            raise MalformedActionError(
+                N_("time runs back: {time} after {before}"), time=time, before=state.time
+            )
         if not isinstance(action, Flip):
             player = action.player
             if type(player) is not int or player not in PLAYERS:
-                raise NoSuchPlayerError(f"no player {player!r} (players are 0 and 1)")
+                raise NoSuchPlayerError(
+                    N_("no player {player} (players are 0 and 1)"), player=repr(player)
+                )
             if isinstance(action, Play):
                 size = self.rules.row_size
                 pile, target = action.pile, action.target
                 if type(pile) is not int or not 0 <= pile < size:
-                    raise NoSuchPileError(f"no row pile {pile!r} (row piles are 0..{size - 1})")
+                    raise NoSuchPileError(
+                        N_("no row pile {pile} (row piles are 0..{last})"),
+                        pile=repr(pile),
+                        last=size - 1,
+                    )
                 if type(target) is not int or target not in (0, 1):
-                    raise NoSuchPileError(f"no play pile {target!r} (play piles are 0 and 1)")
+                    raise NoSuchPileError(
+                        N_("no play pile {target} (play piles are 0 and 1)"), target=repr(target)
+                    )
         state.time = time
         return handler(self, action)
 

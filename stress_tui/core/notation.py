@@ -304,5 +304,5 @@ def parse_position(text: str) -> State:
     try:
         state.check()
     except InvalidPositionError as error:
-        raise NotationError(N_("{why}"), why=error) from None  # the engine's, in English
+        raise NotationError(N_("{why}"), why=error) from None  # the engine's, said too
     return state

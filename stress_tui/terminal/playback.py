@@ -90,7 +90,7 @@ class Playback:
             return self.table.submit(action)
         except MalformedActionError as error:
             self.broken = _("action {n} cannot be applied: {why}").format(
-                n=len(self.applied) + 1, why=error
+                n=len(self.applied) + 1, why=error.said(_)
             )
             return []
 
