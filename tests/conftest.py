@@ -30,6 +30,15 @@ def _private_files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         yield
 
 
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A data folder of the test's own (not yet made), for the record, the ratings and the
+    replays: where a test looks at what the program kept."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(folder))
+    return folder
+
+
 def game(text: str, seed: int = 0) -> Game:
     """A game at the position written in ``text``, shuffling with ``random.Random(seed)``."""
     return Game(parse_position(text), random.Random(seed))

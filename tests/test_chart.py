@@ -107,13 +107,12 @@ def test_a_chart_with_no_rounds_says_so() -> None:
 
 
 @pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(folder))
+def data(data: Path) -> Path:
+    """The test's data folder (``conftest.data``) with eight rounds of Ann and Bo."""
     for i in range(8):
         stats = (PlayerStats(reactions=[0.4 + 0.05 * i]), PlayerStats(reactions=[0.6]))
         count_round(("Ann", "Bo"), "standard", RoundStats(stats, i % 2, 9.0), i % 3 == 2)
-    return folder
+    return data
 
 
 def test_stats_chart_draws_every_person_in_braille(

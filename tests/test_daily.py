@@ -41,13 +41,6 @@ from tests.tty import TtySession
 DAY = "2024-03-01"
 
 
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(folder))
-    return folder
-
-
 def daily_settings(name: str = "Ann", day: str = DAY) -> Settings:
     """What ``stress-tui daily --name NAME`` plays on ``day``."""
     return Settings(

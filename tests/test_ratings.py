@@ -32,13 +32,6 @@ def won_by(player: int, medians: tuple[float, float] = (0.5, 0.7)) -> RoundStats
     return RoundStats(stats, player, 20.0)
 
 
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(folder))
-    return folder
-
-
 def test_a_round_between_two_people_moves_both_ratings_from_where_they_stood(data: Path) -> None:
     counted = count_round(("Ann", "Bo"), "standard", won_by(0), False)
     assert counted is not None

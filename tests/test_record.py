@@ -29,13 +29,6 @@ def won_by(
     return RoundStats(stats, player, seconds)
 
 
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(folder))
-    return folder
-
-
 def stats_json(data: Path) -> dict[str, dict[str, object]]:
     """``stress-tui stats --json`` of a data folder, by player name."""
     done = subprocess.run(

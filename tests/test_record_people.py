@@ -20,13 +20,6 @@ def won_by(player: int, seconds: float = 10.0) -> RoundStats:
     return RoundStats(stats, player, seconds)
 
 
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(folder))
-    return folder
-
-
 def stats(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     assert main(["stats", *argv]) == 0
     return capsys.readouterr().out

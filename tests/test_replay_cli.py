@@ -214,12 +214,10 @@ def test_a_header_line_is_never_missing(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A data directory of the test's own, for ``replay_dir()`` and ``record_path()``."""
-    folder = tmp_path / "data"
-    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(folder))
+def data(data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The test's data folder (``conftest.data``), and a config file that is not there."""
     monkeypatch.setenv("STRESS_TUI_CONFIG", str(tmp_path / "no-config.toml"))
-    return folder
+    return data
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

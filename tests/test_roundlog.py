@@ -6,8 +6,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
-
 from stress_tui.core.engine import Match
 from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
@@ -19,13 +17,6 @@ from stress_tui.storage.replay import load, verify
 from stress_tui.terminal.roundlog import RoundLog
 
 NAMES = ("Ada", "Bea")
-
-
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(folder))
-    return folder
 
 
 def bot_round(log: RoundLog, seed: int, score: tuple[int, int] = (0, 0)) -> Table:

@@ -28,13 +28,6 @@ from stress_tui.terminal.scene import Overlay, Result, Scene
 from tests.test_stats import RACE, RACE_ACTIONS, STRESS
 
 
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(folder))
-    return folder
-
-
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
