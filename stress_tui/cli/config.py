@@ -232,7 +232,9 @@ def _toml_module() -> Any:
     return importlib.import_module("tomllib" if sys.version_info >= (3, 11) else "tomli")
 
 
-_AT_LINE = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+# This module's patterns are strings: ``re`` compiles each and keeps it the first time a
+# file is read (a start without a config file never needs them).
+_AT_LINE = r"\s*\(at line (\d+), column (\d+)\)\s*$"
 
 
 def _parse_toml(path: Path, text: str) -> dict[str, Any]:
@@ -243,7 +245,7 @@ def _parse_toml(path: Path, text: str) -> dict[str, Any]:
         raise ConfigError(f"{path}: " + _("not valid TOML: nested too deep")) from None
     except toml.TOMLDecodeError as error:
         message = str(error).splitlines()[0] if str(error) else "syntax error"
-        found = _AT_LINE.search(message)
+        found = re.search(_AT_LINE, message)
         if found:
             message = message[: found.start()] + f" (column {found.group(2)})"
             place = f"{path}:{found.group(1)}"
@@ -255,15 +257,14 @@ def _parse_toml(path: Path, text: str) -> dict[str, Any]:
 
 
 _BARE_OR_QUOTED = r"(?:[A-Za-z0-9_-]+|\"(?:[^\"\\]|\\.)*\"|'[^']*')"
-_KEY_LINE = re.compile(rf"^\s*({_BARE_OR_QUOTED}(?:\s*\.\s*{_BARE_OR_QUOTED})*)\s*=")
-_HEADER_LINE = re.compile(
-    rf"^\s*\[\[?\s*({_BARE_OR_QUOTED}(?:\s*\.\s*{_BARE_OR_QUOTED})*)\s*\]\]?\s*(?:#.*)?$"
-)
-_PART = re.compile(_BARE_OR_QUOTED)
+_KEY_LINE = rf"^\s*({_BARE_OR_QUOTED}(?:\s*\.\s*{_BARE_OR_QUOTED})*)\s*="
+_HEADER_LINE = rf"^\s*\[\[?\s*({_BARE_OR_QUOTED}(?:\s*\.\s*{_BARE_OR_QUOTED})*)\s*\]\]?\s*(?:#.*)?$"
 
 
 def _key_parts(text: str) -> tuple[str, ...]:
-    return tuple(part[1:-1] if part[:1] in "\"'" else part for part in _PART.findall(text))
+    return tuple(
+        part[1:-1] if part[:1] in "\"'" else part for part in re.findall(_BARE_OR_QUOTED, text)
+    )
 
 
 def find_line(text: str, key: tuple[str, ...]) -> int | None:
@@ -281,12 +282,12 @@ def find_line(text: str, key: tuple[str, ...]) -> int | None:
             if line.count(in_string) % 2 == 1:
                 in_string = None
             continue
-        header = _HEADER_LINE.match(line)
+        header = re.match(_HEADER_LINE, line)
         if header:
             table = _key_parts(header.group(1))
             path = table
         else:
-            entry = _KEY_LINE.match(line)
+            entry = re.match(_KEY_LINE, line)
             if not entry:
                 continue
             path = table + _key_parts(entry.group(1))
