@@ -119,7 +119,9 @@ def test_the_simulator_loads_no_terminal() -> None:
 
 FIRST_FRAME = REPO / "tests" / "fixtures" / "first_frame.py"
 LATER = {
+    "stress_tui.core.codec",
     "stress_tui.core.daily",
+    "stress_tui.core.notation",
     "stress_tui.core.rating",
     "stress_tui.core.stats",
     "stress_tui.storage.ratings",
@@ -130,7 +132,8 @@ LATER = {
     "stress_tui.terminal.ratingchart",
 }
 """Our modules a game needs only after its first frame (the round's replay and record, its
-statistics, the ratings) or not at all (the daily deal, the replay viewer, the network)."""
+statistics, the ratings, the notation and the JSON form a replay and a network peer read)
+or not at all (the daily deal, the replay viewer, the network)."""
 
 
 def loaded_at_first_frame(tmp_path: Path, *args: str) -> set[str]:

@@ -23,6 +23,7 @@ import math
 from typing import Any
 
 from stress_tui.core.cards import Card
+from stress_tui.core.decks import MAX_CARDS
 from stress_tui.core.engine import (
     Action,
     CallStress,
@@ -56,9 +57,6 @@ from stress_tui.core.engine import (
 )
 from stress_tui.core.houserules import FalseStress
 from stress_tui.core.text import N_, Problem
-
-MAX_CARDS = 1000
-"""More cards than any deck and its jokers have: a count or a list beyond it is a lie."""
 
 
 class CodecError(Problem, ValueError):

@@ -72,3 +72,8 @@ def deck_size(name: str) -> int:
     """
     ranks, copies, _source = DECK_FACTS[name]
     return len(ranks) * 4 * copies
+
+
+MAX_CARDS = 1000
+"""More cards than any deck and its jokers have: a count or a list beyond it is a lie (a
+replay file's, a network peer's)."""

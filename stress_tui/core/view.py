@@ -26,9 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from stress_tui.core.cards import Card, Suit
-from stress_tui.core.codec import MAX_CARDS
+from stress_tui.core.decks import MAX_CARDS
 from stress_tui.core.engine import PLAYERS, Phase, PlayerState, State
-from stress_tui.core.notation import format_rules, parse_rules
 from stress_tui.core.rules import Rules
 
 STAND_IN = Card(2, Suit.CLUBS)
@@ -91,6 +90,9 @@ class TableView:
         >>> TableView.from_json(data) == table_view(state)
         True
         """
+        # The notation, only for the wire form: a game's first frame loads none of it.
+        from stress_tui.core.notation import format_rules
+
         return {
             "rules": format_rules(self.rules),
             "time": self.time,
@@ -117,6 +119,8 @@ class TableView:
         such a view (the rules, a card, a size, the phase...)."""
         if not isinstance(data, dict):
             raise ValueError("a table view is a JSON object")
+        from stress_tui.core.notation import parse_rules
+
         try:
             rules = parse_rules(_field(data, "rules", str))
         except ValueError as error:
