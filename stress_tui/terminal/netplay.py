@@ -42,7 +42,7 @@ from stress_tui.terminal.controller import GameController, TogetherKey
 from stress_tui.terminal.keys import Binding, Intent, keymap_for
 from stress_tui.terminal.lang import _, addressed, shown_names
 from stress_tui.terminal.overlays import help_page
-from stress_tui.terminal.scene import LinkBar, Overlay, Result, Scene
+from stress_tui.terminal.scene import Overlay, Result, Scene
 from stress_tui.terminal.screen import Screen, count_shown
 from stress_tui.terminal.session import EXIT_QUIT, make_terminal
 
@@ -238,6 +238,21 @@ class NetController(GameController):
                 self.host.ready_to_start(binding.player)
         else:
             self.screen.play(binding)
+
+
+@dataclasses.dataclass(frozen=True)
+class LinkBar:
+    """What the title line and the pause panel say at a table across a network."""
+
+    role: str
+    """``host``, ``join`` or ``watch``."""
+    delay_ms: float | None
+    """The connection's one-way delay (``None``: not measured yet)."""
+    status: str | None = None
+    """Where the match stands, when it is not being played (paused by whom, waiting for
+    whom, who left), for the panel over the table."""
+    keys: str = "Enter: play on    ?: help    q: quit"
+    """What the panel's keys do."""
 
 
 class NetScreen(Screen):

@@ -17,7 +17,12 @@ from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import Intent, KeyMap, key_label
 from stress_tui.terminal.lang import N_, _, ngettext, rank_name
 from stress_tui.terminal.layout import Layout
-from stress_tui.terminal.scene import LinkBar, ReplayBar, Scene
+from stress_tui.terminal.scene import Scene
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # made by the replay viewer and a network table alone
+    from stress_tui.terminal.netplay import LinkBar
+    from stress_tui.terminal.playback import ReplayBar
 
 
 def draw_title(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> None:

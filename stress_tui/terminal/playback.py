@@ -33,7 +33,7 @@ from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import Controller, Handler, Host
 from stress_tui.terminal.keys import Binding, Intent, KeyMap, replay_keymap
 from stress_tui.terminal.lang import _
-from stress_tui.terminal.scene import Overlay, ReplayBar, Result, Scene
+from stress_tui.terminal.scene import Overlay, Result, Scene
 from stress_tui.terminal.screen import Screen
 from stress_tui.terminal.session import EXIT_QUIT
 
@@ -238,6 +238,20 @@ class ReplayController(Controller):
     def step(self, binding: Binding, overlay: str | None) -> None:
         if overlay is None:
             self.host.step()
+
+
+@dataclasses.dataclass(frozen=True)
+class ReplayBar:
+    """What the title line says while a replay is watched."""
+
+    speed: float
+    """Seconds of the round per second watched."""
+    paused: bool
+    """Whether the replay is stopped (Space goes on, Right steps)."""
+    done: int
+    """Recorded actions shown so far."""
+    total: int
+    """Recorded actions in the file."""
 
 
 class ReplayApp(Screen):

@@ -16,9 +16,12 @@ from stress_tui.core.view import TableView, table_view
 from stress_tui.terminal.keys import Intent, KeyMap, key_label
 from stress_tui.terminal.notices import Notices
 
-if TYPE_CHECKING:  # a round's statistics, loaded once a round has ended
+if TYPE_CHECKING:  # a round's statistics, loaded once a round has ended; the bars of the
+    # replay viewer and of a network table, loaded by those alone
     from stress_tui.core.stats import RoundStats
     from stress_tui.storage.ratings import Point
+    from stress_tui.terminal.netplay import LinkBar
+    from stress_tui.terminal.playback import ReplayBar
 
 
 class Overlay:
@@ -50,35 +53,6 @@ class Result:
     charts: tuple[tuple[str, tuple[Point, ...]], ...] = ()
     """The people the round rated, each with their last rated rounds: drawn as charts of
     their rating and median reaction when the window has room."""
-
-
-@dataclass(frozen=True)
-class ReplayBar:
-    """What the title line says while a replay is watched."""
-
-    speed: float
-    """Seconds of the round per second watched."""
-    paused: bool
-    """Whether the replay is stopped (Space goes on, Right steps)."""
-    done: int
-    """Recorded actions shown so far."""
-    total: int
-    """Recorded actions in the file."""
-
-
-@dataclass(frozen=True)
-class LinkBar:
-    """What the title line and the pause panel say at a table across a network."""
-
-    role: str
-    """``host``, ``join`` or ``watch``."""
-    delay_ms: float | None
-    """The connection's one-way delay (``None``: not measured yet)."""
-    status: str | None = None
-    """Where the match stands, when it is not being played (paused by whom, waiting for
-    whom, who left), for the panel over the table."""
-    keys: str = "Enter: play on    ?: help    q: quit"
-    """What the panel's keys do."""
 
 
 def person_at_bottom(kinds: tuple[str, str]) -> int:
