@@ -22,7 +22,8 @@ if __package__ in (None, ""):  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.reference import against_loop, loop_seconds, said
-from stress_tui.core.engine import CallStress, Flip, Game, Phase, Play
+from stress_tui.core.actions import CallStress, Flip, Play
+from stress_tui.core.engine import Game, Phase
 from stress_tui.core.notation import parse_position
 from stress_tui.core.rules import Rules
 

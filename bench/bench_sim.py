@@ -40,7 +40,8 @@ if __package__ in (None, ""):  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.reference import against_loop, loop_seconds, said
-from stress_tui.core.engine import Action, Game
+from stress_tui.core.actions import Action
+from stress_tui.core.engine import Game
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Driver
 from stress_tui.players.bot import LEVELS, make_bot

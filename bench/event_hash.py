@@ -37,8 +37,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 try:
+    from stress_tui.core.actions import Action
     from stress_tui.core.cards import DECKS
-    from stress_tui.core.engine import Action, Event, Game, Phase
+    from stress_tui.core.engine import Game, Phase
+    from stress_tui.core.events import Event
     from stress_tui.core.notation import NotationError, parse_rules
     from stress_tui.core.table import Table
     from stress_tui.players.bot import make_bot

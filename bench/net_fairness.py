@@ -31,7 +31,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make `stress_tui` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from stress_tui.core.engine import Event, Game
+from stress_tui.core.engine import Game
+from stress_tui.core.events import Event
 from stress_tui.core.notation import parse_position
 from stress_tui.core.rules import Rules
 from stress_tui.net.client import Client

@@ -750,7 +750,7 @@ def test_a_tampered_replay_is_caught_by_verify(data_dir: Path) -> None:
 
 
 def test_quitting_mid_round_keeps_a_readable_part_file(data_dir: Path) -> None:
-    from stress_tui.core.engine import Flip, Play
+    from stress_tui.core.actions import Flip, Play
     from stress_tui.storage.replay import load
 
     with game() as s:

@@ -11,22 +11,19 @@ from typing import NoReturn
 
 import pytest
 
-from stress_tui.core.cards import Card
-from stress_tui.core.decks import JOKER
-from stress_tui.core.engine import (
+from stress_tui.core.actions import (
     Action,
     CallStress,
     Flip,
-    Game,
-    LockedOut,
-    Phase,
     Play,
     PlayTogether,
     ReadyToFlip,
-    Rejected,
-    RejectReason,
     StopStress,
 )
+from stress_tui.core.cards import Card
+from stress_tui.core.decks import JOKER
+from stress_tui.core.engine import Game, Phase
+from stress_tui.core.events import LockedOut, Rejected, RejectReason
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
 from stress_tui.core.view import PlayerView, player_view

@@ -17,19 +17,16 @@ import pytest
 from stress_tui import __version__
 from stress_tui.cli.config import load_config
 from stress_tui.cli.main import build_parser, main, settings_from_args
+from stress_tui.core.actions import CallStress, Play, StopStress
 from stress_tui.core.cards import Card
-from stress_tui.core.engine import (
-    CallStress,
+from stress_tui.core.engine import Game, Match
+from stress_tui.core.events import (
     FalseStressCalled,
-    Game,
     LockedOut,
-    Match,
     PilesTaken,
-    Play,
     Rejected,
     RejectReason,
     StopDeclared,
-    StopStress,
     StressWon,
 )
 from stress_tui.core.houserules import Deal, FalseStress, StressPenalty

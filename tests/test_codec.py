@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from stress_tui.core.actions import Action
 from stress_tui.core.codec import (
     ACTION_NAMES,
     EVENT_FIELDS,
@@ -21,7 +22,8 @@ from stress_tui.core.codec import (
     event_from_json,
     event_to_json,
 )
-from stress_tui.core.engine import Action, Event, Game, Phase, RejectReason
+from stress_tui.core.engine import Game, Phase
+from stress_tui.core.events import Event, RejectReason
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
 from stress_tui.players.bot import make_bot

@@ -9,7 +9,7 @@ import pytest
 from blessed import Terminal
 from blessed.keyboard import Keystroke
 
-from stress_tui.core.engine import CallStress, Play, PlayTogether, ReadyToFlip, StopStress
+from stress_tui.core.actions import CallStress, Play, PlayTogether, ReadyToFlip, StopStress
 from stress_tui.core.rules import Rules
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import (

@@ -27,7 +27,8 @@ from stress_tui.core.daily import (
     daily_rules,
     daily_seed,
 )
-from stress_tui.core.engine import Event, Game, Phase, RoundDrawn, RoundWon
+from stress_tui.core.engine import Game, Phase
+from stress_tui.core.events import Event, RoundDrawn, RoundWon
 from stress_tui.core.notation import format_position
 from stress_tui.core.settings import Settings
 from stress_tui.core.stats import PlayerStats, RoundStats

@@ -4,8 +4,9 @@ apart."""
 from __future__ import annotations
 
 from bench.event_hash import canonical, event_hash, variants
+from stress_tui.core.actions import Play
 from stress_tui.core.cards import Card, Suit
-from stress_tui.core.engine import Play, Played
+from stress_tui.core.events import Played
 
 
 def test_the_same_rounds_hash_the_same_and_other_rounds_do_not() -> None:

@@ -636,10 +636,10 @@ def test_the_person_nobody_named_is_spoken_to_as_you(
 ) -> None:
     import random
 
-    from stress_tui.core.engine import (
+    from stress_tui.core.engine import Game
+    from stress_tui.core.events import (
         Event,
         FalseStressCalled,
-        Game,
         PilesTaken,
         RoundWon,
         StressStopped,

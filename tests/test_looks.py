@@ -11,7 +11,8 @@ import pyte
 import pytest
 from blessed import Terminal
 
-from stress_tui.core.engine import Game, Play, ReadyToFlip, StopStress
+from stress_tui.core.actions import Play, ReadyToFlip, StopStress
+from stress_tui.core.engine import Game
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
 from stress_tui.terminal.draw.canvas import Canvas, Frame, plain_lines

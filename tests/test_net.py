@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from stress_tui.core.engine import Phase, Play, PlayTogether
+from stress_tui.core.actions import Play, PlayTogether
+from stress_tui.core.engine import Phase
 from stress_tui.core.notation import format_position
 from stress_tui.core.rules import Rules
 from stress_tui.core.view import STAND_IN, table_view

@@ -6,8 +6,10 @@ import random
 import textwrap
 
 from bench.net_fairness import RACE
+from stress_tui.core.actions import CallStress, Play
 from stress_tui.core.cards import Card
-from stress_tui.core.engine import CallStress, Game, Play, Played, Rejected, RejectReason, StressWon
+from stress_tui.core.engine import Game
+from stress_tui.core.events import Played, Rejected, RejectReason, StressWon
 from stress_tui.core.notation import format_position, parse_position
 from stress_tui.net.fair import FairTable
 

@@ -28,7 +28,7 @@ def test_the_player_whose_card_is_taken_back_is_told_too_late() -> None:
     """The host presses 100 ms after the joiner but before the joiner's key arrives: the
     host's card is applied, then taken back; the joiner's screen gets the host's play
     refused as too late."""
-    from stress_tui.core.engine import Rejected, RejectReason
+    from stress_tui.core.events import Rejected, RejectReason
 
     seen: list[object] = []
     tally = asyncio.run(

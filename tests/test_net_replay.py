@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from stress_tui.core.engine import Game, Phase, Play
+from stress_tui.core.actions import Play
+from stress_tui.core.engine import Game, Phase
 from stress_tui.core.rules import Rules
 from stress_tui.net import client as client_module
 from stress_tui.net import host as host_module

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from stress_tui.core.engine import Phase, Play
+from stress_tui.core.actions import Play
+from stress_tui.core.engine import Phase
 from stress_tui.core.rules import Rules
 from stress_tui.net import client as client_module
 from stress_tui.net.client import Client

@@ -7,9 +7,10 @@ import re
 
 import pytest
 
+from stress_tui.core.actions import Flip
 from stress_tui.core.cards import JOKER_CARD
 from stress_tui.core.decks import JOKER
-from stress_tui.core.engine import Cover, Flip, Game, Phase
+from stress_tui.core.engine import Cover, Game, Phase
 from stress_tui.core.houserules import Deal, FalseStress, StressPenalty
 from stress_tui.core.notation import (
     NotationError,

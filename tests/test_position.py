@@ -10,16 +10,9 @@ from collections.abc import Callable
 
 import pytest
 
+from stress_tui.core.actions import Flip, Play
 from stress_tui.core.cards import JOKER_CARD
-from stress_tui.core.engine import (
-    Cover,
-    Flip,
-    Game,
-    InvalidPositionError,
-    Phase,
-    Play,
-    State,
-)
+from stress_tui.core.engine import Cover, Game, InvalidPositionError, Phase, State
 from stress_tui.core.notation import NotationError, format_position, parse_position
 from stress_tui.core.rules import Rules
 from tests.conftest import card, game

@@ -13,23 +13,18 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from stress_tui.core.cards import DECKS
-from stress_tui.core.engine import (
+from stress_tui.core.actions import (
     Action,
     CallStress,
     Flip,
-    Game,
-    NoProgress,
-    Phase,
     Play,
-    Played,
     PlayTogether,
     ReadyToFlip,
-    Rejected,
-    RoundWon,
     StopStress,
-    TableDead,
 )
+from stress_tui.core.cards import DECKS
+from stress_tui.core.engine import Game, Phase
+from stress_tui.core.events import NoProgress, Played, Rejected, RoundWon, TableDead
 from stress_tui.core.notation import format_position, parse_position
 from stress_tui.core.rules import Rules
 

@@ -15,17 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from stress_tui.core.engine import (
-    Action,
-    CallStress,
-    Event,
-    Flip,
-    Game,
-    Phase,
-    Play,
-    ReadyToFlip,
-    StopStress,
-)
+from stress_tui.core.actions import Action, CallStress, Flip, Play, ReadyToFlip, StopStress
+from stress_tui.core.engine import Game, Phase
+from stress_tui.core.events import Event
 from stress_tui.core.notation import format_position
 from stress_tui.core.rules import Rules
 

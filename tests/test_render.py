@@ -10,13 +10,9 @@ import pyte
 import pytest
 from blessed import Terminal
 
+from stress_tui.core.actions import CallStress, Play, ReadyToFlip
 from stress_tui.core.cards import Suit
-from stress_tui.core.engine import (
-    CallStress,
-    Game,
-    Play,
-    ReadyToFlip,
-)
+from stress_tui.core.engine import Game
 from stress_tui.core.notation import parse_position
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table

@@ -15,18 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from stress_tui.core.engine import (
-    RULES_VERSION,
-    Action,
-    CallStress,
+from stress_tui.core.actions import Action, CallStress, Play, PlayTogether, ReadyToFlip
+from stress_tui.core.engine import RULES_VERSION, Game, Phase
+from stress_tui.core.events import (
     Event,
     FalseStressCalled,
-    Game,
-    Phase,
-    Play,
     Played,
-    PlayTogether,
-    ReadyToFlip,
     Rejected,
     RejectReason,
     StressStopped,

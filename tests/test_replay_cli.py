@@ -14,18 +14,9 @@ from pathlib import Path
 import pytest
 
 from stress_tui.cli.main import main
-from stress_tui.core.engine import (
-    Action,
-    CallStress,
-    Event,
-    Flip,
-    Flipped,
-    Game,
-    Phase,
-    Play,
-    ReadyToFlip,
-    StopStress,
-)
+from stress_tui.core.actions import Action, CallStress, Flip, Play, ReadyToFlip, StopStress
+from stress_tui.core.engine import Game, Phase
+from stress_tui.core.events import Event, Flipped
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
 from stress_tui.storage.replay import Recorder, load, summaries

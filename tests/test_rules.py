@@ -9,40 +9,38 @@ from collections import Counter
 
 import pytest
 
-from stress_tui.core.cards import DECKS, JOKER_CARD, Suit
-from stress_tui.core.decks import RANK_LETTERS
-from stress_tui.core.engine import (
-    DEAD_FLIPS,
-    STALE_PLAYS,
+from stress_tui.core.actions import (
     Action,
     CallStress,
-    Drawn,
-    FalseStressCalled,
     Flip,
-    FlipAgreed,
-    Flipped,
-    Game,
-    LockedOut,
     MalformedActionError,
-    Match,
-    NoProgress,
     NoSuchPileError,
     NoSuchPlayerError,
-    Phase,
+    Play,
+    PlayTogether,
+    ReadyToFlip,
+    StopStress,
+)
+from stress_tui.core.cards import DECKS, JOKER_CARD, Suit
+from stress_tui.core.decks import RANK_LETTERS
+from stress_tui.core.engine import DEAD_FLIPS, STALE_PLAYS, Game, Match, Phase
+from stress_tui.core.events import (
+    Drawn,
+    FalseStressCalled,
+    FlipAgreed,
+    Flipped,
+    LockedOut,
+    NoProgress,
     PilesRecycled,
     PilesTaken,
-    Play,
     Played,
-    PlayTogether,
     ReadyNoted,
-    ReadyToFlip,
     Rejected,
     RejectReason,
     RoundDrawn,
     RoundWon,
     Stalled,
     StopDeclared,
-    StopStress,
     StressOpened,
     StressStopped,
     StressWon,

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from stress_tui.core.actions import Action
 from stress_tui.core.cards import Card
-from stress_tui.core.engine import Action, Game
+from stress_tui.core.engine import Game
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from stress_tui.core.engine import Action, CallStress, Flip, Game, Play
+from stress_tui.core.actions import Action, CallStress, Flip, Play
+from stress_tui.core.engine import Game
 from stress_tui.core.notation import parse_position
 from stress_tui.core.stats import PlayerStats, RoundStats, round_stats
 from stress_tui.storage.files import StorageError

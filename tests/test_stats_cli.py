@@ -13,7 +13,8 @@ import pytest
 from blessed import Terminal
 
 from stress_tui.cli.main import main
-from stress_tui.core.engine import Action, CallStress, Flip, Game, Play
+from stress_tui.core.actions import Action, CallStress, Flip, Play
+from stress_tui.core.engine import Game
 from stress_tui.core.notation import parse_position
 from stress_tui.core.stats import PlayerStats, RoundStats, round_stats
 from stress_tui.core.table import Table

@@ -3,7 +3,9 @@ and nothing before its time."""
 
 from __future__ import annotations
 
-from stress_tui.core.engine import Action, Event, Flip, Game, ReadyToFlip, StopStress
+from stress_tui.core.actions import Action, Flip, ReadyToFlip, StopStress
+from stress_tui.core.engine import Game
+from stress_tui.core.events import Event
 from stress_tui.core.table import Table
 from tests.conftest import game
 

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from stress_tui.core.actions import Flip, Play
 from stress_tui.core.cards import Card
-from stress_tui.core.engine import Flip, Game, Phase, Play
+from stress_tui.core.engine import Game, Phase
 from stress_tui.core.rules import Rules
 from stress_tui.core.view import (
     PlayerView,

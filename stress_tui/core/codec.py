@@ -7,7 +7,8 @@ a new kind gets its name in ``ACTION_NAMES`` or ``EVENT_FIELDS``, and a test fai
 it has one. Reading checks everything and raises ``CodecError`` (a ``ValueError``) saying
 what is wrong; nothing read can make an action or event the engine could not.
 
->>> from stress_tui.core.engine import Play, Played
+>>> from stress_tui.core.actions import Play
+>>> from stress_tui.core.events import Played
 >>> from stress_tui.core.cards import Card
 >>> action_to_json(Play(0, 2, 1, 1.5))
 {'t': 1.5, 'a': 'play', 'p': 0, 'pile': 2, 'to': 1}
@@ -22,34 +23,36 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from stress_tui.core.cards import Card
-from stress_tui.core.decks import MAX_CARDS
-from stress_tui.core.engine import (
+from stress_tui.core.actions import (
     Action,
     CallStress,
+    Flip,
+    MalformedActionError,
+    Play,
+    PlayTogether,
+    ReadyToFlip,
+    StopStress,
+)
+from stress_tui.core.cards import Card
+from stress_tui.core.decks import MAX_CARDS
+from stress_tui.core.events import (
     Drawn,
     Event,
     FalseStressCalled,
-    Flip,
     FlipAgreed,
     Flipped,
     LockedOut,
-    MalformedActionError,
     NoProgress,
     PilesRecycled,
     PilesTaken,
-    Play,
     Played,
-    PlayTogether,
     ReadyNoted,
-    ReadyToFlip,
     Rejected,
     RejectReason,
     RoundDrawn,
     RoundWon,
     Stalled,
     StopDeclared,
-    StopStress,
     StressOpened,
     StressStopped,
     StressWon,

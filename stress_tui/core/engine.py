@@ -1,4 +1,6 @@
-"""The rules engine: a position, the actions players take, and the events that follow.
+"""The rules engine: a position, and the game that applies actions to it and answers with
+events (the actions are ``core/actions.py``'s, the events ``core/events.py``'s); a match
+of rounds.
 
 Pure and deterministic: no terminal, no clock, no global random. Time arrives on every
 action as a number of seconds; the shuffle comes from the ``random.Random`` the caller
@@ -7,9 +9,9 @@ gives. The same rules, seed and timed actions always give the same events.
 Players are numbered 0 and 1 (``p1`` and ``p2`` in the notation); play piles 0 (left)
 and 1 (right). Player 0 flips onto the left pile, player 1 onto the right.
 
-Actions and events are values: never change one once made. They are plain slotted
-dataclasses rather than frozen ones because a frozen dataclass takes four times as long
-to build, and the simulator builds several per action.
+The actions and events are named through their modules (``events.Played``), which load
+lazily (``stress_tui.core``'s ``__init__``): importing the engine, or dealing a round, runs
+neither, so that a game's first frame does not wait for their classes to be made.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from stress_tui.core import actions, events
 from stress_tui.core.cards import Card, format_cards
 from stress_tui.core.decks import JOKER
 from stress_tui.core.houserules import Deal, FalseStress, StressPenalty, Taken
@@ -87,321 +90,10 @@ _ROUND_OVER = Phase.ROUND_OVER
 about 0.2 µs, and the engine reads them at every action."""
 
 
-# --------------------------------------------------------------------------- actions
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Play:
-    """Move row pile ``pile`` of ``player`` onto play pile ``target`` (0 left, 1 right)."""
-
-    player: int
-    """Who plays."""
-    pile: int
-    """Which pile of their row (0 is leftmost)."""
-    target: int
-    """Which play pile: 0 left, 1 right."""
-    time: float
-    """When the key arrived, in seconds."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class PlayTogether(Play):
-    """Move row pile ``pile`` onto play pile ``target`` together with every other pile of
-    the row that shows its rank, all at once (001's *Stapel*, the ``together`` rule). A
-    joker goes alone."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class CallStress:
-    """Call stress (and slap the piles)."""
-
-    player: int
-    """Who calls."""
-    time: float
-    """When the key arrived, in seconds."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class ReadyToFlip:
-    """Say one has nothing one wants to play: when both say so, new cards are flipped."""
-
-    player: int
-    """Who is ready."""
-    time: float
-    """When the key arrived, in seconds."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class StopStress:
-    """The Swiss stress stop: if the opponent's next play makes stress, it is no stress."""
-
-    player: int
-    """Who stops."""
-    time: float
-    """When the key arrived, in seconds."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Flip:
-    """Both players flip a card onto the play piles (sent by the table after its count)."""
-
-    time: float
-    """When the count reached three, in seconds."""
-
-
-Action = Play | PlayTogether | CallStress | ReadyToFlip | StopStress | Flip
-"""Anything a player or the table can do."""
-
-
 class InvalidPositionError(Problem, ValueError):
     """A position the rules cannot come to: a card too many, a row of the wrong size...
     A ``core.text.Problem``: said in the player's language where a position is shown to
     be wrong (the notation's words, ``p1 row``, ``covers``, stay as written)."""
-
-
-class MalformedActionError(Problem, ValueError):
-    """An action that cannot even be judged: no such player or pile, or time running back.
-    A ``core.text.Problem``: said in the player's language where a replay's action cannot
-    be applied."""
-
-
-class NoSuchPlayerError(MalformedActionError):
-    """The action names a player other than 0 and 1."""
-
-
-class NoSuchPileError(MalformedActionError):
-    """The action names a row pile or play pile that does not exist."""
-
-
-# --------------------------------------------------------------------------- events
-
-
-class RejectReason(enum.Enum):
-    """Why an action changed nothing. The value says it in a player's words (in English,
-    marked by ``N_`` for the catalogues; the screen says it in the player's language)."""
-
-    NOT_ADJACENT = N_("not one rank above or below")
-    EMPTY_PILE = N_("that place in the row is empty")
-    LOST_RACE = N_("too late: the other player was faster")
-    LOCKED_OUT = N_("locked out")
-    STRESS_OPEN = N_("stress is open")
-    NOT_PLAYING = N_("wait for the flip")
-    ROUND_OVER = N_("the round is over")
-    TOO_LATE = N_("too late: the stress is settled")
-    ALREADY = N_("already said")
-    NO_STRESS_THREAT = N_("no card of the opponent's would make stress")
-    RULE_OFF = N_("that rule is not in play")
-    NOTHING_TO_FLIP = N_("the flip is not due")
-    NO_CARD_TO_FLIP = N_("no card left to flip while a card can be played")
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Played:
-    """A row pile went onto a play pile. Several piles laid together (``PlayTogether``) are
-    one ``Played`` each, in the order they were laid, before any other event."""
-
-    player: int
-    """Who played."""
-    pile: int
-    """The row pile it came from."""
-    target: int
-    """The play pile it went on."""
-    cards: tuple[Card, ...]
-    """The cards moved (more than one for a stacked pile); the last is the new top."""
-    time: float
-    """When."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Drawn:
-    """A card came from the draw pile into the row."""
-
-    player: int
-    """Whose row."""
-    pile: int
-    """The row pile it went to."""
-    card: Card
-    """The card."""
-    stacked: bool
-    """Whether it was stacked onto a pile of its own rank rather than filling a gap."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Rejected:
-    """An action that changed nothing."""
-
-    player: int | None
-    """Whose action (``None`` for the table's flip)."""
-    action: Action
-    """The action."""
-    reason: RejectReason
-    """Why."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class LockedOut:
-    """A player may not play until ``until``."""
-
-    player: int
-    """Who."""
-    until: float
-    """Until when, in seconds."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class ReadyNoted:
-    """A player said they are ready to flip."""
-
-    player: int
-    """Who."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class StopDeclared:
-    """A player declared a stress stop against the opponent's next play."""
-
-    player: int
-    """Who."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class StressStopped:
-    """A stress was made, but the player who declared a stop cancelled it."""
-
-    by: int
-    """Who had declared the stop."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class StressOpened:
-    """Both play piles show the same rank (or a joker came up): the first call wins."""
-
-    time: float
-    """When it opened."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class StressWon:
-    """The first call of an open stress."""
-
-    winner: int
-    """Who called first."""
-    loser: int
-    """Who was slower."""
-    time: float
-    """When."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class FalseStressCalled:
-    """A call of stress when there was none."""
-
-    player: int
-    """Who called."""
-    penalty: FalseStress
-    """What it cost."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class PilesTaken:
-    """Play piles went, shuffled, into a player's draw pile (under it, or mixed into all
-    of it: ``Rules.taken``)."""
-
-    player: int
-    """Who took them."""
-    piles: tuple[int, ...]
-    """Which play piles (0 left, 1 right)."""
-    count: int
-    """How many cards."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Stalled:
-    """Nobody can play: new cards will be flipped."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class FlipAgreed:
-    """Both players said they are ready: new cards will be flipped."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class PilesRecycled:
-    """Both draw piles were empty: each player took a play pile as a new draw pile."""
-
-    counts: tuple[int, int]
-    """How many cards each player took."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Flipped:
-    """New cards on the play piles."""
-
-    cards: tuple[Card | None, Card | None]
-    """The card flipped onto each play pile (``None``: there was no card to flip)."""
-    sources: tuple[int | None, int | None]
-    """Whose draw pile each came from."""
-    time: float
-    """When."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class TableDead:
-    """``DEAD_FLIPS`` flips in a row and no card played: the round ends on card counts."""
-
-    counts: tuple[int, int]
-    """Cards each player still holds (draw pile and row)."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class NoProgress:
-    """``STALE_PLAYS`` plays in a row and nobody came down to fewer cards than before: the
-    round ends on card counts, as on a dead table."""
-
-    counts: tuple[int, int]
-    """Cards each player still holds (draw pile and row)."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class RoundDrawn:
-    """The table died with both players holding as many cards: nobody wins the round."""
-
-    time: float
-    """When."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class RoundWon:
-    """A player has no card left in draw pile or row."""
-
-    player: int
-    """The winner."""
-    time: float
-    """When."""
-
-
-Event = (
-    Played
-    | Drawn
-    | Rejected
-    | LockedOut
-    | ReadyNoted
-    | StopDeclared
-    | StressStopped
-    | StressOpened
-    | StressWon
-    | FalseStressCalled
-    | PilesTaken
-    | Stalled
-    | FlipAgreed
-    | PilesRecycled
-    | Flipped
-    | TableDead
-    | NoProgress
-    | RoundDrawn
-    | RoundWon
-)
-"""Everything that can happen; only events reach the screen, replays and statistics."""
 
 
 # --------------------------------------------------------------------------- position
@@ -617,9 +309,9 @@ class Game:
 
         >>> game = Game.deal(Rules.for_deck("jass"), random.Random(1))
         >>> twin = game.copy()
-        >>> game.apply(Flip(0.0)) == twin.apply(Flip(0.0))
+        >>> game.apply(actions.Flip(0.0)) == twin.apply(actions.Flip(0.0))
         True
-        >>> events = twin.apply(ReadyToFlip(0, 0.5))
+        >>> happened = twin.apply(actions.ReadyToFlip(0, 0.5))
         >>> game.state.time, twin.state.time, game.state.players[0].ready
         (0.0, 0.5, False)
         """
@@ -647,7 +339,7 @@ class Game:
         )
         game = cls(State(rules, players, ([], [])), rng)
         for player in PLAYERS:
-            game._refill(player, [])
+            game._refill(player, None)  # nobody sees the deal's draws: no event for them
         return game
 
     # ------------------------------------------------------------------ queries
@@ -731,81 +423,79 @@ class Game:
 
     # ------------------------------------------------------------------ applying
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: actions.Action) -> list[events.Event]:
         """Apply one action; return what happened. Illegal actions change nothing and
         come back as ``Rejected``; malformed ones raise ``MalformedActionError`` and
         change nothing either."""
-        handler = self._handlers.get(type(action))
-        if handler is None:
-            raise MalformedActionError(N_("not an action: {action}"), action=repr(action))
+        handler = self._handlers.get(type(action)) or self._handler(action)
         time = action.time
         # A float is finite when it lies between the infinities (NaN lies nowhere); an
         # int goes through ``math``, which refuses one too large for a float.
         if type(time) is float:
             if not -_INFINITY < time < _INFINITY:
-                raise MalformedActionError(
+                raise actions.MalformedActionError(
                     N_("time must be a finite number, not {time}"), time=repr(time)
                 )
         elif type(time) is not int or math.isnan(time) or math.isinf(time):
-            raise MalformedActionError(
+            raise actions.MalformedActionError(
                 N_("time must be a finite number, not {time}"), time=repr(time)
             )
         state = self.state
         if time < state.time:
-            raise MalformedActionError(
+            raise actions.MalformedActionError(
                 N_("time runs back: {time} after {before}"), time=time, before=state.time
             )
-        if not isinstance(action, Flip):
+        if not isinstance(action, actions.Flip):
             player = action.player
             if type(player) is not int or player not in PLAYERS:
-                raise NoSuchPlayerError(
+                raise actions.NoSuchPlayerError(
                     N_("no player {player} (players are 0 and 1)"), player=repr(player)
                 )
-            if isinstance(action, Play):
+            if isinstance(action, actions.Play):
                 size = self.rules.row_size
                 pile, target = action.pile, action.target
                 if type(pile) is not int or not 0 <= pile < size:
-                    raise NoSuchPileError(
+                    raise actions.NoSuchPileError(
                         N_("no row pile {pile} (row piles are 0..{last})"),
                         pile=repr(pile),
                         last=size - 1,
                     )
                 if type(target) is not int or target not in (0, 1):
-                    raise NoSuchPileError(
+                    raise actions.NoSuchPileError(
                         N_("no play pile {target} (play piles are 0 and 1)"), target=repr(target)
                     )
         state.time = time
         return handler(self, action)
 
-    def _reject(self, action: Action, reason: RejectReason) -> list[Event]:
-        player = None if isinstance(action, Flip) else action.player
-        return [Rejected(player, action, reason)]
+    def _reject(self, action: actions.Action, reason: events.RejectReason) -> list[events.Event]:
+        player = None if isinstance(action, actions.Flip) else action.player
+        return [events.Rejected(player, action, reason)]
 
-    def _phase_reason(self) -> RejectReason | None:
+    def _phase_reason(self) -> events.RejectReason | None:
         phase = self.state.phase
         if phase is _PLAYING:
             return None
         if phase is _STRESS:
-            return RejectReason.STRESS_OPEN
+            return events.RejectReason.STRESS_OPEN
         if phase is _ROUND_OVER:
-            return RejectReason.ROUND_OVER
-        return RejectReason.NOT_PLAYING
+            return events.RejectReason.ROUND_OVER
+        return events.RejectReason.NOT_PLAYING
 
-    def _play(self, action: Play) -> list[Event]:
+    def _play(self, action: actions.Play) -> list[events.Event]:
         state = self.state
         if state.phase is not _PLAYING:
-            return self._reject(action, self._phase_reason() or RejectReason.NOT_PLAYING)
+            return self._reject(action, self._phase_reason() or events.RejectReason.NOT_PLAYING)
         player, pile, target, time = action.player, action.pile, action.target, action.time
         players = state.players
         me = players[player]
         if time < me.locked_until:
-            return self._reject(action, RejectReason.LOCKED_OUT)
+            return self._reject(action, events.RejectReason.LOCKED_OUT)
         row = me.row
         row_pile = row[pile]
         left, right = piles = state.play_piles
         on = piles[target]
         if not row_pile:
-            return self._misplay(action, RejectReason.EMPTY_PILE)
+            return self._misplay(action, events.RejectReason.EMPTY_PILE)
         rank = row_pile[0].rank
         fits = self.rules.fits
         if not on or rank not in fits[on[-1].rank]:
@@ -817,8 +507,8 @@ class Game:
                 if cover.player == player or time - cover.time > window:
                     break
                 if rank in fits[cover.under]:
-                    return self._reject(action, RejectReason.LOST_RACE)
-            return self._misplay(action, RejectReason.NOT_ADJACENT)
+                    return self._reject(action, events.RejectReason.LOST_RACE)
+            return self._misplay(action, events.RejectReason.NOT_ADJACENT)
 
         cards = tuple(row_pile)
         covers = state.covers[target]
@@ -829,17 +519,17 @@ class Game:
         on += cards
         row[pile] = []
         state.flips = 0
-        events: list[Event] = [Played(player, pile, target, cards, time)]
-        if type(action) is PlayTogether and rank != JOKER:
+        happened: list[events.Event] = [events.Played(player, pile, target, cards, time)]
+        if type(action) is actions.PlayTogether and rank != JOKER:
             # 001, Stapel: the other ready cards of the rank go down at the same time.
             for place, others in enumerate(row):
                 if others and others[0].rank == rank:
                     laid = tuple(others)
                     on += laid
                     row[place] = []
-                    events.append(Played(player, place, target, laid, time))
+                    happened.append(events.Played(player, place, target, laid, time))
                     cards = laid
-        self._refill(player, events)
+        self._refill(player, happened)
         one, two = players
         one.ready = two.ready = False
         held = len(me.draw_pile) + sum(map(len, row))
@@ -849,15 +539,15 @@ class Game:
             if not held:
                 state.phase = _ROUND_OVER
                 state.winner = player
-                events.append(RoundWon(player, time))
-                return events
+                happened.append(events.RoundWon(player, time))
+                return happened
         else:
             state.stale += 1
             if state.stale >= STALE_PLAYS:
                 counts = (one.card_total(), two.card_total())
-                events.append(NoProgress(counts))
-                events += self._end_on_counts(counts, time)
-                return events
+                happened.append(events.NoProgress(counts))
+                happened += self._end_on_counts(counts, time)
+                return happened
         opponent = two if player == 0 else one
         stopped = opponent.stop
         opponent.stop = False
@@ -865,11 +555,11 @@ class Game:
         top = cards[-1].rank
         if top == JOKER or (other and other[-1].rank == top):
             if stopped:
-                events.append(StressStopped(1 - player))
+                happened.append(events.StressStopped(1 - player))
             else:
                 state.phase = _STRESS
-                events.append(StressOpened(time))
-                return events
+                happened.append(events.StressOpened(time))
+                return happened
         # Still playing: stalled if no card in either row fits either pile
         # (``is_stalled``, through the table of what fits one pile or the other).
         fits_either = self._fits_either[left[-1].rank if left else _EMPTY][
@@ -877,55 +567,55 @@ class Game:
         ]
         for row_pile in one.row:
             if row_pile and row_pile[0].rank in fits_either:
-                return events
+                return happened
         for row_pile in two.row:
             if row_pile and row_pile[0].rank in fits_either:
-                return events
+                return happened
         state.phase = _WAITING_FLIP
-        events.append(Stalled())
-        return events
+        happened.append(events.Stalled())
+        return happened
 
-    def _play_together(self, action: PlayTogether) -> list[Event]:
+    def _play_together(self, action: actions.PlayTogether) -> list[events.Event]:
         if not self.rules.together:
-            return self._reject(action, RejectReason.RULE_OFF)
+            return self._reject(action, events.RejectReason.RULE_OFF)
         return self._play(action)
 
-    def _misplay(self, action: Play, reason: RejectReason) -> list[Event]:
-        events = self._reject(action, reason)
+    def _misplay(self, action: actions.Play, reason: events.RejectReason) -> list[events.Event]:
+        happened = self._reject(action, reason)
         if self.rules.lockout > 0:
             until = action.time + self.rules.lockout
             self.state.players[action.player].locked_until = until
-            events.append(LockedOut(action.player, until))
-        return events
+            happened.append(events.LockedOut(action.player, until))
+        return happened
 
-    def _check_stall(self, events: list[Event]) -> None:
+    def _check_stall(self, happened: list[events.Event]) -> None:
         if self.state.phase is _PLAYING and self.is_stalled():
             self.state.phase = _WAITING_FLIP
-            events.append(Stalled())
+            happened.append(events.Stalled())
 
-    def _call(self, action: CallStress) -> list[Event]:
+    def _call(self, action: actions.CallStress) -> list[events.Event]:
         state = self.state
         phase = state.phase
         if phase is _ROUND_OVER:
-            return self._reject(action, RejectReason.ROUND_OVER)
+            return self._reject(action, events.RejectReason.ROUND_OVER)
         if phase is _WAITING_FLIP:
-            return self._reject(action, RejectReason.TOO_LATE)
+            return self._reject(action, events.RejectReason.TOO_LATE)
         if phase is _STRESS:
             loser = 1 - action.player
-            events: list[Event] = [StressWon(action.player, loser, action.time)]
-            self._take(loser, self._penalty_piles(loser), events)
+            happened: list[events.Event] = [events.StressWon(action.player, loser, action.time)]
+            self._take(loser, self._penalty_piles(loser), happened)
             self._await_flip()
-            return events
+            return happened
         penalty = self.rules.false_stress
-        events = [FalseStressCalled(action.player, penalty)]
+        happened = [events.FalseStressCalled(action.player, penalty)]
         if penalty is FalseStress.TAKE:
-            self._take(action.player, (0, 1), events)
+            self._take(action.player, (0, 1), happened)
             self._await_flip()
         elif penalty is FalseStress.LOCKOUT and self.rules.lockout > 0:
             until = action.time + self.rules.lockout
             state.players[action.player].locked_until = until
-            events.append(LockedOut(action.player, until))
-        return events
+            happened.append(events.LockedOut(action.player, until))
+        return happened
 
     def _penalty_piles(self, loser: int) -> tuple[int, ...]:
         penalty = self.rules.stress_penalty
@@ -942,7 +632,7 @@ class Game:
             return (0, 1)
         return (named,)
 
-    def _take(self, player: int, piles: tuple[int, ...], events: list[Event]) -> None:
+    def _take(self, player: int, piles: tuple[int, ...], happened: list[events.Event]) -> None:
         """``player`` takes play piles, shuffled, under their draw pile or (``taken``
         mixed) into all of it."""
         taken: list[Card] = []
@@ -957,8 +647,8 @@ class Game:
         else:
             self.rng.shuffle(taken)
             draw[:0] = taken
-        events.append(PilesTaken(player, piles, len(taken)))
-        self._refill(player, events)
+        happened.append(events.PilesTaken(player, piles, len(taken)))
+        self._refill(player, happened)
 
     def _await_flip(self) -> None:
         self.state.phase = _WAITING_FLIP
@@ -966,44 +656,44 @@ class Game:
             player.ready = False
             player.stop = False
 
-    def _ready(self, action: ReadyToFlip) -> list[Event]:
+    def _ready(self, action: actions.ReadyToFlip) -> list[events.Event]:
         reason = self._phase_reason()
         if reason is not None:
             return self._reject(action, reason)
         players = self.state.players
         me = players[action.player]
         if me.ready:
-            return self._reject(action, RejectReason.ALREADY)
+            return self._reject(action, events.RejectReason.ALREADY)
         if not players[0].draw_pile and not players[1].draw_pile and not self.is_stalled():
             # Without a card to flip the flip would take up the play piles, which 000
             # allows only when nobody can play.
-            return self._reject(action, RejectReason.NO_CARD_TO_FLIP)
+            return self._reject(action, events.RejectReason.NO_CARD_TO_FLIP)
         me.ready = True
-        events: list[Event] = [ReadyNoted(action.player)]
+        happened: list[events.Event] = [events.ReadyNoted(action.player)]
         if all(player.ready for player in self.state.players):
             self._await_flip()
-            events.append(FlipAgreed())
-        return events
+            happened.append(events.FlipAgreed())
+        return happened
 
-    def _stop(self, action: StopStress) -> list[Event]:
+    def _stop(self, action: actions.StopStress) -> list[events.Event]:
         if not self.rules.stress_stop:
-            return self._reject(action, RejectReason.RULE_OFF)
+            return self._reject(action, events.RejectReason.RULE_OFF)
         reason = self._phase_reason()
         if reason is not None:
             return self._reject(action, reason)
         me = self.state.players[action.player]
         if me.stop:
-            return self._reject(action, RejectReason.ALREADY)
+            return self._reject(action, events.RejectReason.ALREADY)
         if not self.stress_threats(1 - action.player):
-            return self._reject(action, RejectReason.NO_STRESS_THREAT)
+            return self._reject(action, events.RejectReason.NO_STRESS_THREAT)
         me.stop = True
-        return [StopDeclared(action.player)]
+        return [events.StopDeclared(action.player)]
 
-    def _flip(self, action: Flip) -> list[Event]:
+    def _flip(self, action: actions.Flip) -> list[events.Event]:
         state = self.state
         if state.phase is not _WAITING_FLIP:
-            return self._reject(action, RejectReason.NOTHING_TO_FLIP)
-        events: list[Event] = []
+            return self._reject(action, events.RejectReason.NOTHING_TO_FLIP)
+        happened: list[events.Event] = []
         players = state.players
         if state.flips >= DEAD_FLIPS:
             return self._dead(action.time)
@@ -1018,7 +708,7 @@ class Game:
                 self.rng.shuffle(taken)
                 players[player].draw_pile.extend(taken)
                 counts.append(len(taken))
-            events.append(PilesRecycled((counts[0], counts[1])))
+            happened.append(events.PilesRecycled((counts[0], counts[1])))
         cards: list[Card | None] = [None, None]
         sources: list[int | None] = [None, None]
         # Empty play piles are served first, so that one last card starts a pile; then
@@ -1035,11 +725,11 @@ class Game:
                 state.covers[target].clear()
                 cards[target] = card
                 sources[target] = source
-        events.append(Flipped((cards[0], cards[1]), (sources[0], sources[1]), action.time))
+        happened.append(events.Flipped((cards[0], cards[1]), (sources[0], sources[1]), action.time))
         # Recycled piles refill the rows only after the flip, so that there is a card to
         # flip even when a pile is smaller than the row's gaps.
         for player in PLAYERS:
-            self._refill(player, events)
+            self._refill(player, happened)
         state.phase = _PLAYING
         for someone in players:
             someone.ready = False
@@ -1054,26 +744,27 @@ class Game:
             left and right and left[-1].rank == right[-1].rank != JOKER
         ):
             state.phase = _STRESS
-            events.append(StressOpened(action.time))
-            return events
-        self._check_stall(events)
-        return events
+            happened.append(events.StressOpened(action.time))
+            return happened
+        self._check_stall(happened)
+        return happened
 
-    def _dead(self, time: float) -> list[Event]:
+    def _dead(self, time: float) -> list[events.Event]:
         counts = (self.state.players[0].card_total(), self.state.players[1].card_total())
-        return [TableDead(counts), *self._end_on_counts(counts, time)]
+        return [events.TableDead(counts), *self._end_on_counts(counts, time)]
 
-    def _end_on_counts(self, counts: tuple[int, int], time: float) -> list[Event]:
+    def _end_on_counts(self, counts: tuple[int, int], time: float) -> list[events.Event]:
         """End the round: the player holding fewer cards wins; as many each, a draw."""
         self.state.phase = _ROUND_OVER
         if counts[0] == counts[1]:
-            return [RoundDrawn(time)]
+            return [events.RoundDrawn(time)]
         self.state.winner = 0 if counts[0] < counts[1] else 1
-        return [RoundWon(self.state.winner, time)]
+        return [events.RoundWon(self.state.winner, time)]
 
-    def _refill(self, player: int, events: list[Event]) -> None:
+    def _refill(self, player: int, happened: list[events.Event] | None) -> None:
         """Fill the row's empty places from the draw pile, left to right, stacking equal
-        ranks."""
+        ranks; each card drawn is a ``Drawn`` in ``happened`` (``None``: the deal, which
+        makes no event, so that dealing a round does not load the events)."""
         me = self.state.players[player]
         row, draw = me.row, me.draw_pile
         stacking = self.rules.stacking
@@ -1088,23 +779,40 @@ class Game:
                 for i, pile in enumerate(row):
                     if pile and pile[0].rank == rank:
                         pile.append(card)
-                        events.append(Drawn(player, i, card, True))
+                        if happened is not None:
+                            happened.append(events.Drawn(player, i, card, True))
                         break
                 else:
                     row[gap].append(card)
-                    events.append(Drawn(player, gap, card, False))
+                    if happened is not None:
+                        happened.append(events.Drawn(player, gap, card, False))
             else:
                 row[gap].append(card)
-                events.append(Drawn(player, gap, card, False))
+                if happened is not None:
+                    happened.append(events.Drawn(player, gap, card, False))
 
-    _handlers: ClassVar[dict[type, Callable[[Game, Any], list[Event]]]] = {
-        Play: _play,
-        PlayTogether: _play_together,
-        CallStress: _call,
-        ReadyToFlip: _ready,
-        StopStress: _stop,
-        Flip: _flip,
-    }
+    _handlers: ClassVar[dict[type, Callable[[Game, Any], list[events.Event]]]] = {}
+    """Each kind of action's handler (``_handler`` fills it at the first action: naming the
+    kinds here would load the actions with the engine)."""
+
+    @classmethod
+    def _handler(cls, action: object) -> Callable[[Game, Any], list[events.Event]]:
+        """The handler of ``action``'s kind; ``MalformedActionError`` if it is no action."""
+        if not cls._handlers:
+            cls._handlers.update(
+                {
+                    actions.Play: cls._play,
+                    actions.PlayTogether: cls._play_together,
+                    actions.CallStress: cls._call,
+                    actions.ReadyToFlip: cls._ready,
+                    actions.StopStress: cls._stop,
+                    actions.Flip: cls._flip,
+                }
+            )
+        handler = cls._handlers.get(type(action))
+        if handler is None:
+            raise actions.MalformedActionError(N_("not an action: {action}"), action=repr(action))
+        return handler
 
 
 @functools.cache

@@ -10,16 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from stress_tui.core.engine import (
-    Action,
-    CallStress,
+from stress_tui.core.actions import Action, CallStress, Play
+from stress_tui.core.engine import Game
+from stress_tui.core.events import (
     FalseStressCalled,
     Flipped,
-    Game,
     LockedOut,
     PilesRecycled,
     PilesTaken,
-    Play,
     Played,
     Rejected,
     RejectReason,

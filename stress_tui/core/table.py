@@ -13,7 +13,8 @@ import math
 from collections.abc import Callable
 from typing import Protocol
 
-from stress_tui.core.engine import Action, Event, Flip, Game, Phase
+from stress_tui.core import actions, events
+from stress_tui.core.engine import Game, Phase
 
 _WAITING_FLIP = Phase.WAITING_FLIP
 _ROUND_OVER = Phase.ROUND_OVER
@@ -55,7 +56,7 @@ class Driver(Protocol):
     player: int
     """The side it plays."""
 
-    def plan(self, game: Game, now: float) -> Action | None:
+    def plan(self, game: Game, now: float) -> actions.Action | None:
         """What to do next, stamped with the time it lands (not before ``now``), looking
         only at what ``player`` can see of ``game``; ``None`` to wait until the table
         changes."""
@@ -70,7 +71,7 @@ class Table:
         game: Game,
         drivers: tuple[Driver, ...] = (),
         countdown: float = COUNTDOWN,
-        on_action: Callable[[Action, list[Event]], None] | None = None,
+        on_action: Callable[[actions.Action, list[events.Event]], None] | None = None,
     ) -> None:
         self.game = game
         """The round."""
@@ -80,7 +81,7 @@ class Table:
         """Seconds from the start of a count to its flip."""
         self.flip_at: float | None = None
         """When the pending flip is due (``None``: no count running)."""
-        self.pending: list[Action | None] = [None, None]
+        self.pending: list[actions.Action | None] = [None, None]
         """Each player's computer move under way, stamped with the time it lands
         (``None``: none)."""
         self.on_action = on_action
@@ -107,18 +108,18 @@ class Table:
                 best = action.time
         return best
 
-    def submit(self, action: Action) -> list[Event]:
+    def submit(self, action: actions.Action) -> list[events.Event]:
         """Apply an action that arrived from outside (a key, a replay)."""
-        events = self._apply(action)
+        happened = self._apply(action)
         self._settle(action.time)
-        return events
+        return happened
 
-    def advance(self, now: float) -> list[Event]:
+    def advance(self, now: float) -> list[events.Event]:
         """Carry out everything due by ``now``, in the order it falls due, each at its own
         time (a tie goes to the flip, then to player 1)."""
         # ``_apply`` and ``_settle`` in one loop: the simulator spends a good part of its
         # time here, once per action (bench/bench_sim.py --profile).
-        events: list[Event] = []
+        happened: list[events.Event] = []
         game = self.game
         apply = game.apply
         state = game.state
@@ -131,7 +132,7 @@ class Table:
             # The next action due: the flip first, then player 1, then player 2.
             flip_at = self.flip_at
             due = flip_at if flip_at is not None and flip_at < beyond else beyond
-            action: Action | None = None
+            action: actions.Action | None = None
             first, second = pending
             if first is not None and first.time < due:
                 due = first.time
@@ -143,14 +144,14 @@ class Table:
                 pending[0 if action is first else 1] = None
             elif due < beyond:
                 self.flip_at = None
-                action = Flip(due)
+                action = actions.Flip(due)
             else:
-                return events
+                return happened
             applied = apply(action)
             self.actions += 1
             if on_action is not None:
                 on_action(action, applied)
-            events += applied
+            happened += applied
             # Settle (``_settle``): a count if the piles wait for a flip, and a look for
             # every idle computer player.
             phase = state.phase
@@ -171,12 +172,12 @@ class Table:
                             raise ValueError(f"a driver planned into the past: {planned}")
                         pending[player] = planned
 
-    def _apply(self, action: Action) -> list[Event]:
-        events = self.game.apply(action)
+    def _apply(self, action: actions.Action) -> list[events.Event]:
+        happened = self.game.apply(action)
         self.actions += 1
         if self.on_action is not None:
-            self.on_action(action, events)
-        return events
+            self.on_action(action, happened)
+        return happened
 
     def _settle(self, now: float) -> None:
         """After a change: start a count if the piles wait for a flip, and let idle

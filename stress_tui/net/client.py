@@ -23,7 +23,8 @@ from typing import Any
 
 from stress_tui.core.choices import GUEST
 from stress_tui.core.codec import action_from_json
-from stress_tui.core.engine import Event, Game
+from stress_tui.core.engine import Game
+from stress_tui.core.events import Event
 from stress_tui.core.notation import NotationError, parse_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import COUNTDOWN, Table

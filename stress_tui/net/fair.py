@@ -15,7 +15,9 @@ import bisect
 import dataclasses
 from dataclasses import dataclass, field
 
-from stress_tui.core.engine import Action, Event, Flip, Game, Rejected
+from stress_tui.core.actions import Action, Flip
+from stress_tui.core.engine import Game
+from stress_tui.core.events import Event, Rejected
 from stress_tui.core.table import COUNTDOWN, Table
 
 MAX_DELAY = 0.15

@@ -31,21 +31,11 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
+from stress_tui.core.actions import Action, CallStress, Play, PlayTogether, ReadyToFlip, StopStress
 from stress_tui.core.choices import GUEST, OPEN_SEAT, SPECTATOR
 from stress_tui.core.codec import action_to_json, event_to_json
-from stress_tui.core.engine import (
-    Action,
-    CallStress,
-    Event,
-    Game,
-    Match,
-    Play,
-    PlayTogether,
-    ReadyToFlip,
-    RoundDrawn,
-    RoundWon,
-    StopStress,
-)
+from stress_tui.core.engine import Game, Match
+from stress_tui.core.events import Event, RoundDrawn, RoundWon
 from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import COUNTDOWN, StartGate

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from stress_tui.core.engine import Action, Game, MalformedActionError, Phase
+from stress_tui.core.actions import Action, MalformedActionError
+from stress_tui.core.engine import Game, Phase
 from stress_tui.core.notation import format_rules, parse_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.stats import RoundStats, round_stats

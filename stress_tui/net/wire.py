@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from stress_tui.core.codec import CodecError, event_from_json
-from stress_tui.core.engine import Event, Game, State
+from stress_tui.core.engine import Game, State
+from stress_tui.core.events import Event
 from stress_tui.core.rules import Rules
 from stress_tui.core.view import TableView, position, table_view
 from stress_tui.net.protocol import ProtocolError

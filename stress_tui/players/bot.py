@@ -23,20 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
+from stress_tui.core.actions import Action, CallStress, Play, PlayTogether, ReadyToFlip, StopStress
 from stress_tui.core.cards import Card
 from stress_tui.core.decks import JOKER
-from stress_tui.core.engine import (
-    Action,
-    CallStress,
-    Game,
-    Phase,
-    Play,
-    PlayerState,
-    PlayTogether,
-    ReadyToFlip,
-    State,
-    StopStress,
-)
+from stress_tui.core.engine import Game, Phase, PlayerState, State
 from stress_tui.core.table import Driver
 from stress_tui.core.view import PlayerView, position
 

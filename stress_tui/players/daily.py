@@ -14,8 +14,10 @@ import math
 import random
 from collections.abc import Sequence
 
+from stress_tui.core.actions import Action, Flip
 from stress_tui.core.daily import BOT_SIDE, DAILY_LEVEL, bot_seed
-from stress_tui.core.engine import Action, Event, Flip, Game, Phase
+from stress_tui.core.engine import Game, Phase
+from stress_tui.core.events import Event
 from stress_tui.core.table import Driver, Table
 from stress_tui.core.text import N_, Problem
 from stress_tui.players.bot import make_bot

@@ -28,7 +28,8 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
 from stress_tui.core.cards import DECKS, Card
-from stress_tui.core.engine import FlipAgreed, Game, Phase, Stalled, State, StressWon
+from stress_tui.core.engine import Game, Phase, State
+from stress_tui.core.events import FlipAgreed, Stalled, StressWon
 from stress_tui.core.houserules import HOUSE_RULES, RulesError
 from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules

@@ -28,6 +28,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from stress_tui.core.actions import Action, MalformedActionError, Play
 from stress_tui.core.choices import UNNAMED
 from stress_tui.core.codec import (
     action_from_json,
@@ -38,7 +39,8 @@ from stress_tui.core.codec import (
 )
 from stress_tui.core.daily import PLAYERS as DAILY_PLAYERS
 from stress_tui.core.daily import BadDate, daily_rules, daily_seed
-from stress_tui.core.engine import RULES_VERSION, Action, Event, Game, MalformedActionError, Play
+from stress_tui.core.engine import RULES_VERSION, Game
+from stress_tui.core.events import Event
 from stress_tui.core.notation import (
     NotationError,
     format_position,
@@ -143,7 +145,7 @@ def events_digest(events: Iterable[Event]) -> str:
     event's canonical JSON (``codec.canonical_line``), one a line, so that renaming a
     class or rewording a message does not change it.
 
-    >>> from stress_tui.core.engine import RoundWon, Stalled
+    >>> from stress_tui.core.events import RoundWon, Stalled
     >>> events_digest([Stalled(), RoundWon(0, 3.5)])[:20]
     'json-sha256:702fc357'
     >>> events_digest([Stalled(), RoundWon(1, 3.5)])[:20]

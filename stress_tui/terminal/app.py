@@ -30,7 +30,8 @@ from typing import Any
 
 from blessed import Terminal
 
-from stress_tui.core.engine import Event, Game, Match, RoundDrawn, RoundWon
+from stress_tui.core import events
+from stress_tui.core.engine import Game, Match
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, StartGate, Table
 from stress_tui.terminal.controller import QUIT_QUESTION, GameController, TogetherKey
@@ -210,19 +211,19 @@ class App(Screen):
         self.table = self.new_table()
         self.begin_round()
 
-    def after_events(self, events: list[Event], now: float) -> None:
+    def after_events(self, happened: list[events.Event], now: float) -> None:
         """Show what happened; end the round if it was won."""
-        if not events:
+        if not happened:
             return
-        self.notices.note(events, now, self.table.game)
-        for event in events:
-            if isinstance(event, (RoundWon, RoundDrawn)):
+        self.notices.note(happened, now, self.table.game)
+        for event in happened:
+            if isinstance(event, (events.RoundWon, events.RoundDrawn)):
                 self.controller.show_result(self.end_round(event))
         self.request_draw()
 
-    def end_round(self, event: RoundWon | RoundDrawn) -> Result:
+    def end_round(self, event: events.RoundWon | events.RoundDrawn) -> Result:
         """Count the round in the match; its result, with what the round log made of it."""
-        winner = event.player if isinstance(event, RoundWon) else None
+        winner = event.player if isinstance(event, events.RoundWon) else None
         if winner is not None:
             self.match.record(winner)
         match_over = winner is not None and self.match.winner is not None
@@ -312,7 +313,7 @@ class DailyApp(App):
 
         return (daily_bot(self.seed),)
 
-    def end_round(self, event: RoundWon | RoundDrawn) -> Result:
+    def end_round(self, event: events.RoundWon | events.RoundDrawn) -> Result:
         """The day's result, with the streak."""
         from stress_tui.core.daily import BOT_SIDE
 

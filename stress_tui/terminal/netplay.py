@@ -30,7 +30,9 @@ from typing import Any
 
 from blessed import Terminal
 
-from stress_tui.core.engine import Event, Game, Play, PlayerState, PlayTogether, State
+from stress_tui.core.actions import Play, PlayTogether
+from stress_tui.core.engine import Game, PlayerState, State
+from stress_tui.core.events import Event
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table

@@ -4,37 +4,13 @@ game's events only.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from stress_tui.core import actions, events
 from stress_tui.core.cards import Card
-from stress_tui.core.engine import (
-    STALE_PLAYS,
-    CallStress,
-    Drawn,
-    Event,
-    FalseStressCalled,
-    FlipAgreed,
-    Flipped,
-    Game,
-    NoProgress,
-    Phase,
-    PilesRecycled,
-    PilesTaken,
-    Play,
-    Played,
-    ReadyNoted,
-    ReadyToFlip,
-    Rejected,
-    RejectReason,
-    RoundWon,
-    Stalled,
-    StopDeclared,
-    StopStress,
-    StressStopped,
-    StressWon,
-    TableDead,
-)
+from stress_tui.core.engine import STALE_PLAYS, Game, Phase
 from stress_tui.core.houserules import FalseStress
 from stress_tui.terminal.lang import N_, _, ngettext, rank_name
 
@@ -87,27 +63,36 @@ def _rank(card: Card) -> str:
     return _("joker") if card.is_joker else rank_name(card.rank)
 
 
-_SHORT_REASONS: dict[RejectReason, str] = {
-    RejectReason.NOT_ADJACENT: N_("no fit"),
-    RejectReason.EMPTY_PILE: N_("empty place"),
-    RejectReason.LOST_RACE: N_("too late"),
-    RejectReason.STRESS_OPEN: N_("stress is open"),
-    RejectReason.NOT_PLAYING: N_("wait for the flip"),
-    RejectReason.ROUND_OVER: N_("round over"),
-    RejectReason.TOO_LATE: N_("too late"),
-    RejectReason.ALREADY: N_("already said"),
-    RejectReason.NO_STRESS_THREAT: N_("no stress to stop"),
-    RejectReason.RULE_OFF: N_("not in play"),
-    RejectReason.NOTHING_TO_FLIP: N_("flip not due"),
-    RejectReason.NO_CARD_TO_FLIP: N_("a card fits"),
-}
-"""Each reason said short, for a narrow screen (marked: translated where shown)."""
+@functools.cache
+def _short_reasons() -> dict[events.RejectReason, str]:
+    """Each reason said short, for a narrow screen (marked: translated where shown). Made
+    at the first rejection, not as the module loads: the reasons are the events', which
+    load after the first frame (``stress_tui.core``)."""
+    reason = events.RejectReason
+    return {
+        reason.NOT_ADJACENT: N_("no fit"),
+        reason.EMPTY_PILE: N_("empty place"),
+        reason.LOST_RACE: N_("too late"),
+        reason.STRESS_OPEN: N_("stress is open"),
+        reason.NOT_PLAYING: N_("wait for the flip"),
+        reason.ROUND_OVER: N_("round over"),
+        reason.TOO_LATE: N_("too late"),
+        reason.ALREADY: N_("already said"),
+        reason.NO_STRESS_THREAT: N_("no stress to stop"),
+        reason.RULE_OFF: N_("not in play"),
+        reason.NOTHING_TO_FLIP: N_("flip not due"),
+        reason.NO_CARD_TO_FLIP: N_("a card fits"),
+    }
 
-_PHASE_OF: dict[RejectReason, Phase] = {
-    RejectReason.NOT_PLAYING: Phase.WAITING_FLIP,
-    RejectReason.STRESS_OPEN: Phase.STRESS,
-}
-"""Reasons that are only true in one phase: their notice goes when the phase does."""
+
+@functools.cache
+def _phase_of() -> dict[events.RejectReason, Phase]:
+    """Reasons that are only true in one phase: their notice goes when the phase does
+    (made at the first rejection, as ``_short_reasons``)."""
+    return {
+        events.RejectReason.NOT_PLAYING: Phase.WAITING_FLIP,
+        events.RejectReason.STRESS_OPEN: Phase.STRESS,
+    }
 
 
 @dataclass
@@ -128,23 +113,23 @@ class Notices:
     refills: dict[tuple[int, int], Mark] = field(default_factory=dict)
     """Row piles (player, pile) just given a card from the draw pile."""
 
-    def note(self, events: Iterable[Event], now: float, game: Game) -> None:
+    def note(self, happened: Iterable[events.Event], now: float, game: Game) -> None:
         """Turn events (just applied to ``game`` at ``now``) into notices."""
-        events = list(events)
-        taken = {e.player: e.count for e in events if isinstance(e, PilesTaken)}
+        happened = list(happened)
+        taken = {e.player: e.count for e in happened if isinstance(e, events.PilesTaken)}
         names = self.names
         mark_until = now + MARK_SECONDS
-        for event in events:
-            if isinstance(event, Played):
+        for event in happened:
+            if isinstance(event, events.Played):
                 self.player[event.player] = None
                 self.piles[event.target] = Mark(names[event.player], event.player, mark_until)
                 self.refills.pop((event.player, event.pile), None)
-            elif isinstance(event, Drawn):
+            elif isinstance(event, events.Drawn):
                 text = "+1" if event.stacked else _("new")
                 self.refills[event.player, event.pile] = Mark(text, event.player, mark_until)
-            elif isinstance(event, Rejected) and event.player is not None:
+            elif isinstance(event, events.Rejected) and event.player is not None:
                 self._rejected(event, now, game)
-            elif isinstance(event, ReadyNoted):
+            elif isinstance(event, events.ReadyNoted):
                 other = names[1 - event.player]
                 waiting = (
                     _("ready to flip (waiting for you)")
@@ -157,14 +142,14 @@ class Notices:
                     sticky_until_flip=True,
                     short=_("ready: waiting"),
                 )
-            elif isinstance(event, StopDeclared):
+            elif isinstance(event, events.StopDeclared):
                 self.player[event.player] = Notice(
                     _("stress stop: the other's next stress does not count"),
                     "info",
                     sticky_until_flip=True,
                     short=_("stress stop called"),
                 )
-            elif isinstance(event, StressStopped):
+            elif isinstance(event, events.StressStopped):
                 stopped = (
                     _("You stopped the stress")
                     if self.you[event.by]
@@ -175,7 +160,7 @@ class Notices:
                     "good",
                     now + NOTICE_SECONDS,
                 )
-            elif isinstance(event, StressWon):
+            elif isinstance(event, events.StressWon):
                 count = taken.get(event.loser, 0)
                 winner, loser = names[event.winner], names[event.loser]
                 if self.you[event.winner]:
@@ -214,42 +199,42 @@ class Notices:
                     now + NOTICE_SECONDS,
                     short=_("too slow: +{count}").format(count=count),
                 )
-            elif isinstance(event, FalseStressCalled):
+            elif isinstance(event, events.FalseStressCalled):
                 self._false_stress(event, taken, now)
-            elif isinstance(event, (Stalled, FlipAgreed)):
+            elif isinstance(event, (events.Stalled, events.FlipAgreed)):
                 # Nobody waits for anyone any more: the ready notices are no longer true.
                 self._clear_ready()
-                if isinstance(event, FlipAgreed):
+                if isinstance(event, events.FlipAgreed):
                     text = _("Both ready: new cards on three")
                 else:
                     text = _("Nobody can play: new cards on three")
                 self.headline = Notice(text, "info", sticky_until_flip=True)
-            elif isinstance(event, PilesRecycled):
+            elif isinstance(event, events.PilesRecycled):
                 self.headline = Notice(
                     _("Both draw piles ran out: each took a play pile to draw from"),
                     "info",
                     now + NOTICE_SECONDS + 1.0,
                     short=_("Draw piles ran out: each took a play pile"),
                 )
-            elif isinstance(event, Flipped):
+            elif isinstance(event, events.Flipped):
                 self._clear_sticky()
                 for target, card in enumerate(event.cards):
                     if card is not None:
                         self.piles[target] = Mark(_("flip"), None, mark_until)
-            elif isinstance(event, RoundWon):
+            elif isinstance(event, events.RoundWon):
                 won = (
                     _("You win the round!")
                     if self.you[event.player]
                     else _("{name} wins the round!")
                 )
                 self.headline = Notice(won.format(name=names[event.player]), "good")
-            elif isinstance(event, TableDead):
+            elif isinstance(event, events.TableDead):
                 self.headline = Notice(
                     _("12 flips and no card played: the table is dead"),
                     "warn",
                     short=_("The table is dead"),
                 )
-            elif isinstance(event, NoProgress):
+            elif isinstance(event, events.NoProgress):
                 self.headline = Notice(
                     _("{count} plays and nobody nearer the end: the round is over").format(
                         count=STALE_PLAYS
@@ -258,13 +243,13 @@ class Notices:
                     short=_("No progress: the round is over"),
                 )
 
-    def _rejected(self, event: Rejected, now: float, game: Game) -> None:
+    def _rejected(self, event: events.Rejected, now: float, game: Game) -> None:
         """A refused action: said beside its player, unless it is only the lockout going on
         (then the lockout's reason stays)."""
         player = event.player
         assert player is not None
         shown = self.player[player]
-        if event.reason is RejectReason.LOCKED_OUT and shown is not None and shown.lockout:
+        if event.reason is events.RejectReason.LOCKED_OUT and shown is not None and shown.lockout:
             return
         text, short = self._rejection(event, game)
         locked_until = game.state.players[player].locked_until
@@ -275,11 +260,13 @@ class Notices:
             "warn",
             until,
             short=short,
-            phase=_PHASE_OF.get(event.reason),
-            lockout=locked and event.reason is not RejectReason.LOCKED_OUT,
+            phase=_phase_of().get(event.reason),
+            lockout=locked and event.reason is not events.RejectReason.LOCKED_OUT,
         )
 
-    def _false_stress(self, event: FalseStressCalled, taken: dict[int, int], now: float) -> None:
+    def _false_stress(
+        self, event: events.FalseStressCalled, taken: dict[int, int], now: float
+    ) -> None:
         who = event.player
         short = None
         if event.penalty is FalseStress.TAKE:
@@ -321,15 +308,15 @@ class Notices:
             lockout=event.penalty is FalseStress.LOCKOUT,
         )
 
-    def _rejection(self, event: Rejected, game: Game) -> tuple[str, str]:
+    def _rejection(self, event: events.Rejected, game: Game) -> tuple[str, str]:
         """A refused action in words, long and short."""
         action = event.action
         reason = event.reason
         said = _(reason.value)
-        short = _(_SHORT_REASONS.get(reason, reason.value))
+        short = _(_short_reasons().get(reason, reason.value))
         if (
-            isinstance(action, Play)
-            and reason is RejectReason.NOT_ADJACENT
+            isinstance(action, actions.Play)
+            and reason is events.RejectReason.NOT_ADJACENT
             and game.state.players[action.player].row[action.pile]
         ):
             card = game.state.players[action.player].row[action.pile][0]
@@ -341,11 +328,11 @@ class Notices:
                     on.format(card=card_name, top=top_name, reason=said),
                     on.format(card=card_name, top=top_name, reason=short),
                 )
-        if isinstance(action, CallStress):
+        if isinstance(action, actions.CallStress):
             what = _("stress: {reason}")
-        elif isinstance(action, ReadyToFlip):
+        elif isinstance(action, actions.ReadyToFlip):
             what = _("ready: {reason}")
-        elif isinstance(action, StopStress):
+        elif isinstance(action, actions.StopStress):
             return (
                 _("stress stop: {reason}").format(reason=said),
                 _("stop: {reason}").format(reason=short),

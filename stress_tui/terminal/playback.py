@@ -22,7 +22,9 @@ from typing import Any, Protocol
 
 from blessed import Terminal
 
-from stress_tui.core.engine import Action, Event, MalformedActionError, Phase, RoundDrawn, RoundWon
+from stress_tui.core.actions import Action, MalformedActionError
+from stress_tui.core.engine import Phase
+from stress_tui.core.events import Event, RoundDrawn, RoundWon
 from stress_tui.core.notation import format_position
 from stress_tui.core.settings import Settings
 from stress_tui.core.stats import RoundStats, round_stats

@@ -24,7 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from stress_tui.core.engine import Action, Event, Game, RoundDrawn, RoundWon
+from stress_tui.core import actions, events
+from stress_tui.core.engine import Game
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
@@ -80,7 +81,7 @@ class RoundLog:
         """The seed the round was dealt with (``None``: a position, not recorded)."""
         self.dealt: Game | None = None
         """The round as it began: its position and its random source's state."""
-        self.actions: list[Action] = []
+        self.actions: list[actions.Action] = []
         """Every action applied this round, for its statistics."""
         self.score = (0, 0)
         """The match's score when the round began."""
@@ -156,7 +157,7 @@ class RoundLog:
         except OSError as error:
             self.stop_recording(error)
 
-    def on_action(self, action: Action, events: list[Event]) -> None:
+    def on_action(self, action: actions.Action, happened: list[events.Event]) -> None:
         """Every action the table applies: kept for the statistics, written to the replay;
         the round's end is counted."""
         if not self.checked:
@@ -167,18 +168,18 @@ class RoundLog:
             self.open_replay()
         if self.recorder is not None:
             try:
-                self.recorder.record(action, events)
+                self.recorder.record(action, happened)
             except OSError as error:
                 self.stop_recording(error)
-        for event in events:
-            if isinstance(event, (RoundWon, RoundDrawn)):
+        for event in happened:
+            if isinstance(event, (events.RoundWon, events.RoundDrawn)):
                 self.end(event)
 
-    def end(self, event: RoundWon | RoundDrawn) -> None:
+    def end(self, event: events.RoundWon | events.RoundDrawn) -> None:
         """Write the replay's end, measure the round and count it in the record."""
         from stress_tui.core.stats import round_stats
 
-        winner = event.player if isinstance(event, RoundWon) else None
+        winner = event.player if isinstance(event, events.RoundWon) else None
         match_over = winner is not None and self.score[winner] + 1 >= self.rules.wins
         stats = round_stats(self.dealt_game(), self.actions)
         notes = [self.finish_recording(), self.count_in_record(stats, match_over)]
