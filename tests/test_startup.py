@@ -48,19 +48,20 @@ VALUES = {"dataclasses", "inspect", "typing"}
 ``tokenize``), and annotations would."""
 
 
-def imported(*args: str) -> set[str]:
-    """Every module ``stress-tui ARGS`` imports, by ``python -X importtime``."""
+def python(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python ARGS`` on this tree, in a fresh interpreter, which must succeed."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     env["PYTHONPATH"] = str(REPO)
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", COMMAND, *args],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=env,
-        timeout=30,
+        [sys.executable, *args], capture_output=True, text=True, cwd=REPO, env=env, timeout=30
     )
     assert done.returncode == 0, done.stderr
+    return done
+
+
+def imported(*args: str) -> set[str]:
+    """Every module ``stress-tui ARGS`` imports, by ``python -X importtime``."""
+    done = python("-X", "importtime", "-c", COMMAND, *args)
     names = set()
     for line in done.stderr.splitlines():
         if line.startswith("import time:") and "|" in line:
@@ -224,17 +225,7 @@ def test_the_engine_runs_the_actions_and_events_at_their_first_use_not_at_import
         "kinds = sorted({type(event).__module__ for event in happened})\n"
         "print(json.dumps([dealt, made, ran(), kinds]))\n"
     )
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
-    env["PYTHONPATH"] = str(REPO)
-    done = subprocess.run(
-        [sys.executable, "-c", f"LAZY = {sorted(LAZY)!r}\n{code}"],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=env,
-        timeout=30,
-    )
-    assert done.returncode == 0, done.stderr
+    done = python("-c", f"LAZY = {sorted(LAZY)!r}\n{code}")
     dealt, made, applied, kinds = json.loads(done.stdout)
     actions, events = "stress_tui.core.actions", "stress_tui.core.events"
     assert dealt == {actions: False, events: False}
