@@ -795,21 +795,22 @@ class Game:
     """Each kind of action's handler (``_handler`` fills it at the first action: naming the
     kinds here would load the actions with the engine)."""
 
-    @classmethod
-    def _handler(cls, action: object) -> Callable[[Game, Any], list[events.Event]]:
+    @staticmethod
+    def _handler(action: object) -> Callable[[Game, Any], list[events.Event]]:
         """The handler of ``action``'s kind; ``MalformedActionError`` if it is no action."""
-        if not cls._handlers:
-            cls._handlers.update(
+        handlers = Game._handlers
+        if not handlers:
+            handlers.update(
                 {
-                    actions.Play: cls._play,
-                    actions.PlayTogether: cls._play_together,
-                    actions.CallStress: cls._call,
-                    actions.ReadyToFlip: cls._ready,
-                    actions.StopStress: cls._stop,
-                    actions.Flip: cls._flip,
+                    actions.Play: Game._play,
+                    actions.PlayTogether: Game._play_together,
+                    actions.CallStress: Game._call,
+                    actions.ReadyToFlip: Game._ready,
+                    actions.StopStress: Game._stop,
+                    actions.Flip: Game._flip,
                 }
             )
-        handler = cls._handlers.get(type(action))
+        handler = handlers.get(type(action))
         if handler is None:
             raise actions.MalformedActionError(N_("not an action: {action}"), action=repr(action))
         return handler
