@@ -38,9 +38,10 @@ def test_a_finished_round_is_recorded_measured_and_counted(data: Path) -> None:
     log = RoundLog(Settings(names=NAMES), rules, warnings.append)
     table = bot_round(log, seed=7)
     ended = log.ended
-    assert ended is not None, "the log saw the round end by itself"
+    assert ended is not None and ended.stats is not None, "the log saw the round end by itself"
     assert warnings == []
     assert sum(p.cards_played for p in ended.stats.players) > 0
+    assert ended.winner == table.game.state.winner and not ended.match_over
     replays = sorted((data / "replays").glob("*.jsonl"))
     assert [f"replay: {replays[0].name}"] == [n for n in ended.notes if n.startswith("replay")]
     assert verify(load(replays[0])).ok

@@ -222,14 +222,12 @@ class App(Screen):
         self.request_draw()
 
     def end_round(self, event: events.RoundWon | events.RoundDrawn) -> Result:
-        """Count the round in the match; its result, with what the round log made of it."""
-        winner = event.player if isinstance(event, events.RoundWon) else None
-        if winner is not None:
-            self.match.record(winner)
-        match_over = winner is not None and self.match.winner is not None
+        """Count the round in the match; its result is what the round log made of it."""
+        if isinstance(event, events.RoundWon):
+            self.match.record(event.player)
         ended = self.log.ended
-        assert ended is not None
-        return Result(winner, match_over, stats=ended.stats, notes=ended.notes, charts=ended.charts)
+        assert ended is not None and ended.match_over == (self.match.winner is not None)
+        return ended
 
     def advance(self, now: float) -> None:
         """Carry out what the table has due by ``now``."""

@@ -5,7 +5,7 @@ action applied, with its events, is kept for the round's statistics and written 
 round's replay the moment it is applied (``stress_tui.storage.replay``). When an event
 ends the round, the log finishes the replay, measures the round (``stress_tui.core.stats``)
 and counts it in the record kept across matches (``stress_tui.storage.record``); the
-result screen reads what came of it from ``ended``.
+result screen shows what came of it, ``ended``.
 
 The files are first touched when the round's first action is applied: the replay is
 opened then (a round left during its first count leaves none), and, in the first round,
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from stress_tui.core import actions, events
@@ -30,27 +29,13 @@ from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
 from stress_tui.terminal.lang import _
+from stress_tui.terminal.scene import Result
 
 if TYPE_CHECKING:
     from stress_tui.core.stats import RoundStats
     from stress_tui.storage.ratings import Point
     from stress_tui.storage.record import Counted
     from stress_tui.storage.replay import Recorder
-
-
-@dataclass(frozen=True)
-class RoundEnd:
-    """What the log made of a round that ended."""
-
-    stats: RoundStats
-    """Both players' statistics of the round."""
-    notes: tuple[str, ...]
-    """Lines about the round's files: where its replay went, what could not be saved; and
-    how the ratings moved."""
-    counted: Counted | None = None
-    """What counting it did to the ratings and the daily streak (``None``: not counted)."""
-    charts: tuple[tuple[str, tuple[Point, ...]], ...] = ()
-    """Each person rated by the round, with their last rated rounds (for the chart)."""
 
 
 CHART_ROUNDS = 60
@@ -91,8 +76,8 @@ class RoundLog:
         """Why replays are not written this session (``None``: they are)."""
         self.record_off: str | None = None
         """Why the record is not updated this session (``None``: it is)."""
-        self.ended: RoundEnd | None = None
-        """What came of the round, once it has ended."""
+        self.ended: Result | None = None
+        """What came of the round, once it has ended: the result screen's."""
         self.round_number = 1
         """The round's number in the match (for its replay)."""
         self.checked = False
@@ -190,7 +175,13 @@ class RoundLog:
 
             notes += rating_notes(self.settings.names, counted.before, counted.after, _)
             charts = self.charts(counted)
-        self.ended = RoundEnd(stats, tuple(note for note in notes if note), counted, tuple(charts))
+        self.ended = Result(
+            winner,
+            match_over,
+            stats=stats,
+            notes=tuple(note for note in notes if note),
+            charts=tuple(charts),
+        )
 
     def charts(self, counted: Counted) -> list[tuple[str, tuple[Point, ...]]]:
         """The rated people's last rounds, read back from the record (none if it cannot
