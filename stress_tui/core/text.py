@@ -21,7 +21,6 @@ player's language (``problem.said(_)``); ``str(problem)`` is the English.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 
 CUT = "..."
@@ -176,6 +175,8 @@ def draws_something(text: str) -> bool:
     >>> draws_something("Bo"), draws_something("\u0301\u0301"), draws_something("\u2800")
     (True, False, False)
     """
+    import unicodedata  # loaded when a name is first checked: the default names need none
+
     return any(
         char not in BLANK_GLYPHS and unicodedata.category(char) not in _UNSEEN_CATEGORIES
         for char in text
