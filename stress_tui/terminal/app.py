@@ -38,7 +38,6 @@ from stress_tui.terminal.controller import QUIT_QUESTION, GameController, Togeth
 from stress_tui.terminal.keys import Binding, settings_keymap
 from stress_tui.terminal.lang import _, addressed, shown_names
 from stress_tui.terminal.layout import Layout
-from stress_tui.terminal.overlays import help_page
 from stress_tui.terminal.roundlog import RoundLog
 from stress_tui.terminal.scene import Result, Scene
 from stress_tui.terminal.screen import Screen
@@ -269,6 +268,8 @@ class App(Screen):
             self.clock.pause("pause")
 
     def help_offset(self, offset: int) -> int:
+        from stress_tui.terminal.overlays import help_page  # (loaded once the help shows)
+
         width, height = self.size
         first, _ = help_page(self.view(), min(width - 6, 90), height, offset)
         return first

@@ -11,7 +11,6 @@ from __future__ import annotations
 from stress_tui.terminal.draw.canvas import Canvas, Frame
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.layout import flipped, layout
-from stress_tui.terminal.overlays import draw_help, draw_pause, draw_result, draw_too_small
 from stress_tui.terminal.pieces import draw_middle, draw_player, draw_title
 from stress_tui.terminal.scene import Overlay, Scene
 
@@ -20,7 +19,9 @@ def render(view: Scene, palette: Palette, canvas: Canvas) -> Frame:
     """Draw ``view`` on ``canvas`` (a blank canvas of the screen's size); return its rows."""
     lay = layout(canvas.width, canvas.height, view.rules.row_size)
     if lay is None:
-        draw_too_small(view, palette, canvas)
+        from stress_tui.terminal import overlays  # (not before one shows: see below)
+
+        overlays.draw_too_small(view, palette, canvas)
         return canvas.frame()
     if view.bottom == 0:  # seen from player 1's chair: their row at the bottom
         lay = flipped(lay)
@@ -29,10 +30,14 @@ def render(view: Scene, palette: Palette, canvas: Canvas) -> Frame:
         for player in (0, 1):
             draw_player(view, palette, canvas, lay, player)
         draw_middle(view, palette, canvas, lay)
+        return canvas.frame()
+    # The overlays' module loads when one first shows: a game's first frame has none.
+    from stress_tui.terminal import overlays
+
     if view.overlay == Overlay.HELP:
-        draw_help(view, palette, canvas)
+        overlays.draw_help(view, palette, canvas)
     elif view.overlay == Overlay.PAUSE:
-        draw_pause(view, palette, canvas)
+        overlays.draw_pause(view, palette, canvas)
     elif view.overlay == Overlay.RESULT and view.result is not None:
-        draw_result(view, palette, canvas)
+        overlays.draw_result(view, palette, canvas)
     return canvas.frame()
