@@ -53,14 +53,21 @@ from bench.latency import (
 )
 from stress_tui.core.cards import Card, Suit
 from stress_tui.core.decks import RANK_NAMES
-from stress_tui.terminal.layout import layout
+from stress_tui.terminal.layout import Layout, layout
 from tests.tty import TtySession
 
 ROWS, COLS = 24, 80
 BLOCK = 40
 """Keys measured in a row for one program before the other has its turn."""
-LAY = layout(COLS, ROWS, 4)
-assert LAY is not None
+
+
+def _layout() -> Layout:
+    lay = layout(COLS, ROWS, 4)
+    assert lay is not None, "80x24 holds a row of four"
+    return lay
+
+
+LAY = _layout()
 GAME = [sys.executable, "-m", "stress_tui"]
 
 
@@ -143,7 +150,11 @@ def bytes_per_play() -> tuple[int, int]:
         for i in range(5):
             mark = len(s.log)
             s.send("q")
-            s.wait_for(lambda i=i: left_top(s) == label(run[i]), 2, "the play")
+
+            def played(card: str = label(run[i])) -> bool:
+                return left_top(s) == card
+
+            s.wait_for(played, 2, "the play")
             quiet(s)
             plays.append(len(s.log) - mark)
         mark = len(s.log)
