@@ -131,12 +131,14 @@ LATER = {
     "stress_tui.storage.record",
     "stress_tui.storage.replay",
     "stress_tui.terminal.netplay",
+    "stress_tui.terminal.overlays",
     "stress_tui.terminal.playback",
     "stress_tui.terminal.ratingchart",
 }
 """Our modules a game needs only after its first frame (the round's replay and record, its
-statistics, the ratings, the notation and the JSON form a replay and a network peer read)
-or not at all (the daily deal, the replay viewer, the network)."""
+statistics, the ratings, the notation and the JSON form a replay and a network peer read,
+the overlays: help, pause, the result) or not at all (the daily deal, the replay viewer,
+the network)."""
 
 
 LAZY = {"stress_tui.core.actions", "stress_tui.core.events"}
@@ -201,7 +203,7 @@ def test_a_game_s_first_frame_waits_for_nothing_it_needs_later(
     assert ours(names) & LATER == set()
     players_or_network = ("stress_tui.players", "stress_tui.net")
     assert {name for name in names if name.startswith(players_or_network)} == set()
-    later = {"json", "sqlite3", "datetime", "tomllib", "statistics", "decimal"}
+    later = {"json", "sqlite3", "datetime", "tomllib", "statistics", "decimal", "unicodedata"}
     assert tops(names) & later == set()
     assert first.lazy & LAZY == LAZY, f"not lazy at the first frame: {sorted(LAZY - first.lazy)}"
     assert warm.run & LAZY == LAZY
