@@ -173,8 +173,9 @@ def result_with_charts(height: int, people: int, ascii: bool = False) -> str:
     from stress_tui.terminal.draw.palette import Palette
     from stress_tui.terminal.keys import default_keymap
     from stress_tui.terminal.notices import Notices
+    from stress_tui.terminal.overlays import Result
     from stress_tui.terminal.render import render
-    from stress_tui.terminal.scene import Overlay, Result, Scene
+    from stress_tui.terminal.scene import Overlay, Scene
 
     term = Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
     position = (

@@ -29,8 +29,9 @@ from stress_tui.terminal.draw.theme import (
 )
 from stress_tui.terminal.layout import flipped, layout
 from stress_tui.terminal.notices import Notices
+from stress_tui.terminal.overlays import Result
 from stress_tui.terminal.render import render
-from stress_tui.terminal.scene import Overlay, Result, Scene
+from stress_tui.terminal.scene import Overlay, Scene
 from tests.test_render import table_at as render_table_at
 from tests.test_render import view_of
 

@@ -23,10 +23,10 @@ from stress_tui.terminal.keys import default_keymap
 from stress_tui.terminal.layout import MIN_HEIGHT, MIN_WIDTH, layout
 from stress_tui.terminal.layout import flipped as turned
 from stress_tui.terminal.notices import Notices
-from stress_tui.terminal.overlays import help_lines
+from stress_tui.terminal.overlays import Result, help_lines
 from stress_tui.terminal.pieces import countdown_text
 from stress_tui.terminal.render import render
-from stress_tui.terminal.scene import Overlay, Result, Scene, person_at_bottom
+from stress_tui.terminal.scene import Overlay, Scene, person_at_bottom
 
 PLAYING = (
     "rules: standard; phase: playing;"

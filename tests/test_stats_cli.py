@@ -23,9 +23,9 @@ from stress_tui.terminal.draw.canvas import Canvas, plain_lines
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import default_keymap
 from stress_tui.terminal.notices import Notices
-from stress_tui.terminal.overlays import stats_lines
+from stress_tui.terminal.overlays import Result, stats_lines
 from stress_tui.terminal.render import render
-from stress_tui.terminal.scene import Overlay, Result, Scene
+from stress_tui.terminal.scene import Overlay, Scene
 from tests.test_stats import RACE, RACE_ACTIONS, STRESS
 
 

@@ -26,7 +26,7 @@ import random
 import sys
 import traceback
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from blessed import Terminal
 
@@ -39,7 +39,7 @@ from stress_tui.terminal.keys import Binding, settings_keymap
 from stress_tui.terminal.lang import _, addressed, shown_names
 from stress_tui.terminal.layout import Layout
 from stress_tui.terminal.roundlog import RoundLog
-from stress_tui.terminal.scene import Result, Scene
+from stress_tui.terminal.scene import Scene
 from stress_tui.terminal.screen import Screen
 from stress_tui.terminal.session import (
     EXIT_CRASH,
@@ -51,6 +51,9 @@ from stress_tui.terminal.session import (
     make_terminal,
     unfit_terminal,
 )
+
+if TYPE_CHECKING:  # made once a round has ended (the round log makes it, the overlays draw it)
+    from stress_tui.terminal.overlays import Result
 
 POSITION_ENV = "STRESS_TUI_POSITION"
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from stress_tui.core import actions
 from stress_tui.core.rules import Rules
@@ -36,8 +36,11 @@ from stress_tui.terminal.keys import (
     key_name,
 )
 from stress_tui.terminal.lang import N_
-from stress_tui.terminal.scene import Overlay, Result
+from stress_tui.terminal.scene import Overlay
 from stress_tui.terminal.session import EXIT_QUIT, EXIT_SIGINT
+
+if TYPE_CHECKING:  # made once a round has ended (the overlays draw it)
+    from stress_tui.terminal.overlays import Result
 
 RESULT_GRACE = 0.5
 """Seconds after a round ends during which the result screen ignores keys, so that a

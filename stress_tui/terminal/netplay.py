@@ -43,8 +43,8 @@ from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import GameController, TogetherKey
 from stress_tui.terminal.keys import Binding, Intent, keymap_for
 from stress_tui.terminal.lang import _, addressed, shown_names
-from stress_tui.terminal.overlays import help_page
-from stress_tui.terminal.scene import Overlay, Result, Scene
+from stress_tui.terminal.overlays import Result, help_page
+from stress_tui.terminal.scene import Overlay, Scene
 from stress_tui.terminal.screen import Screen, count_shown
 from stress_tui.terminal.session import EXIT_QUIT, make_terminal
 

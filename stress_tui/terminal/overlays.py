@@ -1,11 +1,13 @@
 """The overlays drawn over the table: the help screen, the pause box, the round's result
-with its statistics, and the note that the window is too small.
+with its statistics (``Result``, what that screen shows), and the note that the window is
+too small. Loaded when one first shows: a game's first frame has none.
 """
 
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from stress_tui.core.keyboards import KEYBOARDS
@@ -15,10 +17,34 @@ from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import Intent, key_label
 from stress_tui.terminal.lang import N_, _, ngettext
 from stress_tui.terminal.layout import minimum_size
-from stress_tui.terminal.scene import Result, Scene
+from stress_tui.terminal.scene import Scene
 
-if TYPE_CHECKING:  # a round's statistics, loaded once a round has ended
+if TYPE_CHECKING:  # a round's statistics and ratings, loaded once a round has ended
     from stress_tui.core.stats import PlayerStats, RoundStats
+    from stress_tui.storage.ratings import Point
+
+
+@dataclass
+class Result:
+    """The end of a round, for the result screen."""
+
+    winner: int | None
+    """Who won the round (``None``: drawn on a dead table)."""
+    match_over: bool
+    """Whether that round won the match."""
+    keys_live: bool = False
+    """Whether the result screen takes keys yet (a moment after the round ends)."""
+    stats: RoundStats | None = None
+    """Both players' statistics of the round."""
+    notes: tuple[str, ...] = ()
+    """Lines about the round's files: where its replay went, what could not be saved."""
+    headline: str | None = None
+    """Said instead of who won (a replay that stops before the end)."""
+    again: str | None = None
+    """What Enter does instead of the next round (a replay: watch it again)."""
+    charts: tuple[tuple[str, tuple[Point, ...]], ...] = ()
+    """The people the round rated, each with their last rated rounds: drawn as charts of
+    their rating and median reaction when the window has room."""
 
 
 def draw_too_small(view: Scene, palette: Palette, canvas: Canvas) -> None:

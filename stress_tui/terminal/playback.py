@@ -35,7 +35,8 @@ from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import Controller, Handler, Host
 from stress_tui.terminal.keys import Binding, Intent, KeyMap, replay_keymap
 from stress_tui.terminal.lang import _
-from stress_tui.terminal.scene import Overlay, Result, Scene
+from stress_tui.terminal.overlays import Result
+from stress_tui.terminal.scene import Overlay, Scene
 from stress_tui.terminal.screen import Screen
 from stress_tui.terminal.session import EXIT_QUIT
 

@@ -29,13 +29,13 @@ from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
 from stress_tui.terminal.lang import _
-from stress_tui.terminal.scene import Result
 
 if TYPE_CHECKING:
     from stress_tui.core.stats import RoundStats
     from stress_tui.storage.ratings import Point
     from stress_tui.storage.record import Counted
     from stress_tui.storage.replay import Recorder
+    from stress_tui.terminal.overlays import Result
 
 
 CHART_ROUNDS = 60
@@ -163,6 +163,7 @@ class RoundLog:
     def end(self, event: events.RoundWon | events.RoundDrawn) -> None:
         """Write the replay's end, measure the round and count it in the record."""
         from stress_tui.core.stats import round_stats
+        from stress_tui.terminal.overlays import Result
 
         winner = event.player if isinstance(event, events.RoundWon) else None
         match_over = winner is not None and self.score[winner] + 1 >= self.rules.wins

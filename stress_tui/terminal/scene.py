@@ -16,11 +16,10 @@ from stress_tui.core.view import TableView, table_view
 from stress_tui.terminal.keys import Intent, KeyMap, key_label
 from stress_tui.terminal.notices import Notices
 
-if TYPE_CHECKING:  # a round's statistics, loaded once a round has ended; the bars of the
-    # replay viewer and of a network table, loaded by those alone
-    from stress_tui.core.stats import RoundStats
-    from stress_tui.storage.ratings import Point
+if TYPE_CHECKING:  # a round's result, loaded once a round has ended (with the overlays
+    # that draw it); the bars of the replay viewer and of a network table, made by those alone
     from stress_tui.terminal.netplay import LinkBar
+    from stress_tui.terminal.overlays import Result
     from stress_tui.terminal.playback import ReplayBar
 
 
@@ -30,29 +29,6 @@ class Overlay:
     HELP = "help"
     PAUSE = "pause"
     RESULT = "result"
-
-
-@dataclass
-class Result:
-    """The end of a round, for the result screen."""
-
-    winner: int | None
-    """Who won the round (``None``: drawn on a dead table)."""
-    match_over: bool
-    """Whether that round won the match."""
-    keys_live: bool = False
-    """Whether the result screen takes keys yet (a moment after the round ends)."""
-    stats: RoundStats | None = None
-    """Both players' statistics of the round."""
-    notes: tuple[str, ...] = ()
-    """Lines about the round's files: where its replay went, what could not be saved."""
-    headline: str | None = None
-    """Said instead of who won (a replay that stops before the end)."""
-    again: str | None = None
-    """What Enter does instead of the next round (a replay: watch it again)."""
-    charts: tuple[tuple[str, tuple[Point, ...]], ...] = ()
-    """The people the round rated, each with their last rated rounds: drawn as charts of
-    their rating and median reaction when the window has room."""
 
 
 def person_at_bottom(kinds: tuple[str, str]) -> int:
