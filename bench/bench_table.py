@@ -54,7 +54,8 @@ from bench.latency import (
 from stress_tui.core.cards import Card, Suit
 from stress_tui.core.decks import RANK_NAMES
 from stress_tui.terminal.layout import Layout, layout
-from tests.tty import TtySession
+from stress_tui.terminal.notices import MARK_SECONDS
+from tests.tty import TtySession, say_ready
 
 ROWS, COLS = 24, 80
 BLOCK = 40
@@ -108,6 +109,7 @@ def game_session(
 ) -> TtySession:
     s = TtySession(GAME, args=["--seed", str(seed)], rows=ROWS, cols=COLS, env=env, cwd=cwd)
     s.wait_for(lambda: "STRESS" in s.row(0), 10, "the first frame")
+    say_ready(s)  # the round waits for both players' ready keys
     return s
 
 
@@ -179,7 +181,7 @@ def idle_cpu(seconds: float) -> tuple[float, int]:
     bytes it wrote meanwhile."""
     with game_session(seed=12) as s:
         s.wait_for(lambda: left_top(s) == "10♣", 5, "the first flip")
-        quiet(s, 0.3)
+        quiet(s, MARK_SECONDS + 0.5)  # the flip's marks on the piles go, then nothing does
         mark = len(s.log)
         before = cpu_seconds(s.pid)
         start = time.monotonic()
