@@ -24,6 +24,7 @@ if __package__ in (None, ""):  # run as a script: make `bench` and `tests` impor
 
 from bench.bench_table import COLS, GAME, ROWS
 from bench.latency import BASELINES, echo_ready
+from stress_tui.terminal.notices import MARK_SECONDS
 from tests.tty import TtySession, say_ready
 
 
@@ -61,7 +62,8 @@ def one_run(idle: float) -> dict[str, tuple[float, int]]:
                     raise SystemExit("the table never came up:\n" + joiner.dump())
                 for s in sessions.values():
                     s.pump(0.01)
-            settle = time.monotonic() + 1.5  # the quick pings at connect are over
+            # The quick pings at connect are over, and the flip's marks on the piles gone.
+            settle = time.monotonic() + MARK_SECONDS + 0.5
             while time.monotonic() < settle:
                 for s in sessions.values():
                     s.pump(0.05)
