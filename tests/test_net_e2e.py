@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tty import TtySession
+from tests.tty import READY_KEY, TtySession
 
 Table = tuple[TtySession, TtySession, str, str]
 """The host's session, the joiner's, the place they meet and the join code."""
@@ -36,11 +36,6 @@ def wait_all(
             dumps = "\n".join(s.dump() for s in sessions)
             raise AssertionError(f"timed out waiting for {what}\n{dumps}")
         pump_all(*sessions)
-
-
-READY_KEY = re.compile(r"press (\S+) when ready")
-"""What a round that waits for its players says beside the row of the person at this
-terminal (``tests/tty.py`` reads the same)."""
 
 
 def press_ready(session: TtySession, *others: TtySession) -> None:
@@ -75,6 +70,11 @@ def both_ready(host: TtySession, joiner: TtySession) -> None:
         host,
         joiner,
     )
+
+
+def first_flip(host: TtySession, joiner: TtySession, what: str = "the first flip") -> None:
+    """Wait until both screens show the first flip: the two play piles' sizes."""
+    wait_all(lambda: "1 card" in host.text() and "1 card" in joiner.text(), what, host, joiner)
 
 
 def hosting(
@@ -127,10 +127,7 @@ def started_table(tmp_path: Path) -> Iterator[Table]:
             lambda: "Bo v Ann" in joiner.row(0) and "Bo v Ann" in host.row(0), "join", host, joiner
         )
         both_ready(host, joiner)
-        # The first flip: both screens show the two play piles' sizes.
-        wait_all(
-            lambda: "1 card" in host.text() and "1 card" in joiner.text(), "flip", host, joiner
-        )
+        first_flip(host, joiner)
         yield host, joiner, where, code
     finally:
         joiner.close()

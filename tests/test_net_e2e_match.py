@@ -10,7 +10,14 @@ import time
 from pathlib import Path
 
 from stress_tui.storage import replay as replays
-from tests.test_net_e2e import both_ready, hosting, joining, right_pile_size, wait_all
+from tests.test_net_e2e import (
+    both_ready,
+    first_flip,
+    hosting,
+    joining,
+    right_pile_size,
+    wait_all,
+)
 
 LAST_CARD_OF_THE_MATCH = (
     "rules: standard wins=1; phase: playing; p1 row: 5C | - | - | -; piles: 4H | QD;"
@@ -48,12 +55,7 @@ def test_after_a_won_match_either_players_enter_deals_the_rematch(tmp_path: Path
             )
             # A new match: the score is back to nothing on both title lines.
             both_ready(host, joiner)
-            wait_all(
-                lambda: "1 card" in host.text() and "1 card" in joiner.text(),
-                "the rematch's first flip",
-                host,
-                joiner,
-            )
+            first_flip(host, joiner, "the rematch's first flip")
             for screen in (host, joiner):
                 assert "Bo wins" not in screen.text()
         finally:

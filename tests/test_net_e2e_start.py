@@ -15,6 +15,7 @@ import pytest
 from tests.test_net_e2e import (
     Table,
     both_ready,
+    first_flip,
     hosting,
     joining,
     press_ready,
@@ -95,12 +96,7 @@ def test_both_screens_say_who_is_ready_and_the_round_starts_when_both_are(
         assert "1 card" not in host.text() and "1 card" not in joiner.text()
         assert lower_half(host, "press g when ready") and upper_half(joiner, "not ready yet")
         press_ready(host, joiner)
-        wait_all(
-            lambda: "1 card" in host.text() and "1 card" in joiner.text(),
-            "the count and the first flip on both screens",
-            host,
-            joiner,
-        )
+        first_flip(host, joiner, "the count and the first flip on both screens")
         for screen in (host, joiner):
             assert "when ready" not in screen.text() and "not ready" not in screen.text()
     finally:

@@ -498,18 +498,20 @@ def settle(s: TtySession, quiet: float = 0.3, timeout: float = 5.0) -> None:
 
 # -- stress-tui ----------------------------------------------------------------------------------
 
-_READY_KEY = re.compile(r"press (\S+) when ready")
+READY_KEY = re.compile(r"press (\S+) when ready")
+"""What a round that waits for its players says beside the row of the person at the
+terminal: their ready key."""
 
 
 def say_ready(s: TtySession, timeout: float = 5.0) -> None:
     """A stress-tui round waits for the people at the table to say they are ready (beside
     each person's row: ``press c when ready``): press every ready key it asks for, and
     wait until the round has started. Nothing to do where computers play alone."""
-    s.wait_for(lambda: _READY_KEY.search(s.text()) is not None, timeout, "the ready banner")
+    s.wait_for(lambda: READY_KEY.search(s.text()) is not None, timeout, "the ready banner")
     sent: set[str] = set()
 
     def started() -> bool:
-        asked = set(_READY_KEY.findall(s.text()))
+        asked = set(READY_KEY.findall(s.text()))
         if not asked:
             return True
         if asked - sent:  # a frame may come in parts: each key as its line shows
