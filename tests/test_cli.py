@@ -492,9 +492,30 @@ def test_rules_prints_the_rules_in_plain_words(capsys: pytest.CaptureFixture[str
     assert "2 round wins take the match.\n" in out
 
 
-def test_version(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--version"]) == 0
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version(capsys: pytest.CaptureFixture[str], flag: str) -> None:
+    assert main([flag]) == 0
     assert capsys.readouterr().out == f"stress-tui {__version__}\n"
+    assert main(["--lang", "de", flag]) == 0
+    assert capsys.readouterr().out == f"stress-tui {__version__}\n"
+
+
+@pytest.mark.parametrize("argv", [[], ["--p2", "bot"], ["daily"], ["host"]])
+def test_without_a_unix_terminal_the_game_says_so_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    no_config: Path,
+    argv: list[str],
+) -> None:
+    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(no_config.parent / "data"))
+    monkeypatch.setitem(sys.modules, "termios", None)  # as on Windows outside WSL
+    assert main(["--lang", "en", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("stress-tui: needs a Unix terminal: Linux, macOS or a BSD"), err
+    assert "(on Windows, WSL works)" in err
+    assert err.count("\n") == 1
+    assert main(["--lang", "en", "--rules"]) == 0  # what needs no terminal still works
 
 
 def test_help_is_grouped_and_shows_every_default(capsys: pytest.CaptureFixture[str]) -> None:

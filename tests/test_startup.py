@@ -79,8 +79,9 @@ def ours(names: set[str]) -> set[str]:
     return {name for name in names if name.split(".")[0] == "stress_tui"}
 
 
-def test_version_loads_this_command_s_own_module_and_argparse_alone() -> None:
-    names = imported("--version")
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version_loads_this_command_s_own_module_and_argparse_alone(flag: str) -> None:
+    names = imported(flag)
     assert ours(names) == {"stress_tui", "stress_tui.cli", "stress_tui.cli.main"}
     assert tops(names) & (STORED | FOUND | SCREEN | VALUES) == set()
 

@@ -45,8 +45,23 @@ EXIT_USAGE = 2
 
 
 def _not_a_terminal() -> str:
-    """Why the game will not start with its input or output redirected."""
+    """Why the game will not start here: no Unix terminal on this system (no ``termios``:
+    Windows outside WSL), or its input or output redirected."""
+    if not _has_termios():
+        return _(
+            "needs a Unix terminal: Linux, macOS or a BSD (on Windows, WSL works); the "
+            "other commands (sim, stats, replay --list and --verify) work here"
+        )
     return _("not a terminal (stdin and stdout must be a terminal to play; try --help)")
+
+
+def _has_termios() -> bool:
+    """Whether this system has the terminal control the game drives the screen with."""
+    try:
+        import termios  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 SIM_DEFAULT_PLAYER = "bot:normal"
@@ -514,6 +529,7 @@ def _build(
     info = parser.add_argument_group(_("information"))
     _add_help_flag(info)
     info.add_argument(
+        "-V",
         "--version",
         action="version",
         version=VERSION,
@@ -976,6 +992,9 @@ def check_row_playable(settings: Settings, args: argparse.Namespace, config: Con
 
 
 def _is_terminal() -> bool:
+    """Whether stdin and stdout are a terminal the game can drive (a Unix one)."""
+    if not _has_termios():
+        return False
     try:
         return all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout))
     except ValueError:  # a closed stream
@@ -1569,7 +1588,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _answer(argv: list[str]) -> int:
     """What ``main`` does, its output aside."""
-    if argv == ["--version"]:  # answered without making the flags (from the rule table)
+    if argv in (["--version"], ["-V"]):  # answered without making the flags (the rule table)
         print(VERSION)
         return 0
     # Start-up makes many objects that live as long as the program (modules, classes, the
