@@ -13,6 +13,7 @@ are 10C | 4H and player 1's row JS | 2D | 9D | 4C (``q`` fits, ``w`` does not).
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -56,6 +57,20 @@ RUN_OUT = (
     " p2 row: 7C | 8C 8D | 9C | KC; p2 draw: JD QD KD AD 2C 5C"
 )
 RUN_OUT_KEYS = "qwerqwerqwe"
+
+LOCKED_OUT = re.compile(r"locked out (\d+\.\d)s")
+"""A lockout's countdown as a notice says it: a value that moves while the clock runs."""
+
+
+def without_countdowns(rows: list[str]) -> list[str]:
+    """The rows with every lockout's countdown blanked (what stands still as a clock runs)."""
+    return [LOCKED_OUT.sub("locked out -s", row) for row in rows]
+
+
+def countdowns(rows: list[str]) -> list[float]:
+    """The lockout countdowns the rows show, top to bottom."""
+    return [float(m.group(1)) for row in rows for m in LOCKED_OUT.finditer(row)]
+
 
 # Both draw piles empty and the table waiting for a flip: the flip gives each player a
 # play pile to draw from (10 and 6 cards), flips one of each and fills the rows' gaps.
@@ -127,7 +142,8 @@ def leaks(s: TtySession) -> list[str]:
 def test_pause_help_and_result_boxes_leave_nothing_of_the_table(
     tmp_path: Path, rows: int, cols: int
 ) -> None:
-    with at(tmp_path, RUN_OUT, rows, cols) as s:
+    # A lockout far longer than the test, so that it is still running after the pause.
+    with at(tmp_path, RUN_OUT.replace("lockout=3", "lockout=30"), rows, cols) as s:
         lay = table_layout(s)
         # A table with everything on it: player 2 locked out with a notice, player 1's
         # last play marked beside the left pile, a refill between the keys, two sizes.
@@ -137,10 +153,12 @@ def test_pause_help_and_result_boxes_leave_nothing_of_the_table(
         s.wait_for(lambda: pile_top(s, 0) == "5♥", timeout=2, what="the 5 played")
         s.wait_for(lambda: beside(s, 0, 1) == "Player 1", timeout=2, what="the last-play mark")
         assert beside(s, 0).split()[0] == "18" and beside(s, 1).split()[0] == "2"
+        # The lockout's countdown runs until the pause: everything else stands still.
         table = [s.row(y) for y in range(s.rows)]
         assert leaks(s)  # the check sees the table, when nothing covers it
         s.send("\x1b")
         s.wait_text("Paused", timeout=2)
+        paused_at = time.monotonic()
         settle(s, 0.2)
         assert not leaks(s), "\n".join([s.dump(), *leaks(s)[:8]])
         assert s.row(0).startswith(" STRESS")
@@ -154,8 +172,16 @@ def test_pause_help_and_result_boxes_leave_nothing_of_the_table(
         s.send("\r")
         s.wait_text("Play goes on in", timeout=2)
         s.wait_for(lambda: "Play goes on" not in s.text(), timeout=3, what="the count over")
-        # The table is whole again, as it was (the clock stood still meanwhile).
-        assert [s.row(y) for y in range(s.rows)] == table, s.dump()
+        paused_for = time.monotonic() - paused_at
+        # The table is whole again, as it was: the clock stood still meanwhile, so the
+        # lockout's countdown, which ran until the pause took hold, went on by far less than
+        # the pause lasted (two seconds and more: the settles and the count).
+        again = [s.row(y) for y in range(s.rows)]
+        assert without_countdowns(again) == without_countdowns(table), s.dump()
+        before, after = countdowns(table), countdowns(again)
+        assert len(after) == len(before) and all(
+            b - paused_for < a <= b for a, b in zip(after, before, strict=True)
+        ), (before, after, paused_for)
         s.send(RUN_OUT_KEYS[1:])
         s.wait_text("Player 1 wins the round!", timeout=3)
         s.wait_text("q: quit", timeout=2)
