@@ -16,7 +16,9 @@ import pytest
 
 from stress_tui import __version__
 from stress_tui.cli.config import load_config
-from stress_tui.cli.main import build_parser, main, settings_from_args
+from stress_tui.cli.main import main
+from stress_tui.cli.parser import build_parser
+from stress_tui.cli.settings import settings_from_args
 from stress_tui.core.actions import CallStress, Play, StopStress
 from stress_tui.core.cards import Card
 from stress_tui.core.engine import Game, Match
@@ -558,7 +560,7 @@ def test_the_game_gets_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
 
     app.run = run  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "stress_tui.terminal.app", app)
-    monkeypatch.setattr("stress_tui.cli.main._is_terminal", lambda: True)
+    monkeypatch.setattr("stress_tui.cli.tty.is_terminal", lambda: True)
     assert main(["--deck", "skat", "--seed", "3"]) == 7
     assert seen == [settings("--deck", "skat", "--seed", "3")]
 

@@ -18,7 +18,9 @@ from stress_tui.cli.config import (
     load_keys,
     to_toml,
 )
-from stress_tui.cli.main import build_parser, main, settings_from_args
+from stress_tui.cli.main import main
+from stress_tui.cli.parser import build_parser
+from stress_tui.cli.settings import settings_from_args
 from stress_tui.core.houserules import FalseStress, StressPenalty
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from blessed import Terminal
 
-from stress_tui.cli import main as cli
+from stress_tui.cli import tty
 from stress_tui.cli.main import main
 from stress_tui.core.daily import (
     BOT_SIDE,
@@ -220,7 +220,7 @@ def test_a_second_daily_the_same_day_is_refused_in_one_line(
 ) -> None:
     for day in _today():
         claim_daily("Ann", day)
-    monkeypatch.setattr(cli, "_is_terminal", lambda: True)
+    monkeypatch.setattr(tty, "is_terminal", lambda: True)
     assert main(["daily", "--name", "Ann"]) == 1
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1

@@ -19,7 +19,9 @@ from pathlib import Path
 import pytest
 
 from stress_tui.cli.config import load_config, to_toml
-from stress_tui.cli.main import build_parser, main, settings_from_args
+from stress_tui.cli.main import main
+from stress_tui.cli.parser import build_parser
+from stress_tui.cli.settings import settings_from_args
 from stress_tui.core.decks import DECK_FACTS
 from stress_tui.core.houserules import (
     BY_FIELD,

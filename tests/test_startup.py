@@ -13,6 +13,8 @@ from typing import NamedTuple
 
 import pytest
 
+from stress_tui.cli.commands import COMMANDS
+
 REPO = Path(__file__).resolve().parents[1]
 COMMAND = "import sys; from stress_tui.cli.main import main; sys.exit(main())"
 """What the ``stress-tui`` script runs."""
@@ -27,6 +29,12 @@ HELP_TEXT = {
     "stress_tui",
     "stress_tui.cli",
     "stress_tui.cli.main",
+    "stress_tui.cli.errors",
+    "stress_tui.cli.flags",
+    "stress_tui.cli.parser",
+    "stress_tui.cli.network",
+    "stress_tui.cli.commands",
+    *(f"stress_tui.cli.commands.{name}" for name in ("play", *COMMANDS)),
     "stress_tui.core",
     "stress_tui.core.choices",
     "stress_tui.core.decks",
@@ -40,7 +48,8 @@ HELP_TEXT = {
 }
 """The modules the help is made from: the house-rule table, the decks' facts, what a launch
 chooses among and what they are written with, and the language it is said in (which, in
-English, reads no catalogue); the network's package for its default port, not its
+English, reads no catalogue), and the command line's modules that make the flags and
+the commands' parsers; the network's package for its default port, not its
 protocol (nor asyncio). Not the values made from them (``Rules``, ``Card``, ``Deck``,
 ``Settings``): they are dataclasses."""
 VALUES = {"dataclasses", "inspect", "typing"}
@@ -109,6 +118,15 @@ def test_help_loads_the_rule_table_it_is_made_from_and_nothing_else(
     names = imported(*args)
     assert ours(names) <= HELP_TEXT, sorted(ours(names) - HELP_TEXT)
     assert tops(names) & (STORED | FOUND | SCREEN | VALUES) == set()
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_a_command_loads_its_own_module_and_no_other_command_s(name: str) -> None:
+    """Its help loads the program's own (``play``: the game's flags come before any
+    command) and its own, and none of the other commands' modules."""
+    prefix = "stress_tui.cli.commands."
+    names = imported(name, "--help")
+    assert {n.removeprefix(prefix) for n in names if n.startswith(prefix)} == {"play", name}
 
 
 def test_the_simulator_loads_no_terminal() -> None:

@@ -1,0 +1,272 @@
+"""The argument parser: the program's, with only the parser of the command asked for,
+and argparse's complaints said as one line (``--flag: problem``) in the player's language.
+
+Only the flags of the command asked for are made: the others' would cost time (their
+help texts, and what they are made from). ``--help`` loads only what its text is made
+from (``tests/test_startup.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+
+from stress_tui.cli.commands import COMMANDS, PLAY, command
+from stress_tui.cli.errors import CONFIG_VAR, PROG, UsageError, _
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing only for the annotations: --help loads no typing
+    from typing import Any, NoReturn
+
+
+class Answered(Exception):
+    """``--help`` or ``--version`` has been answered: leave with this status."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser that reports a bad command line as one ``UsageError`` line and
+    never exits the process itself."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(_one_line(self, message))
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            sys.stderr.write(message)
+        raise Answered(status)
+
+    def format_help(self) -> str:
+        # argparse's own words, in the player's language too.
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        return super().format_help().replace("usage: ", _("usage: "), 1)
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # As argparse's own, with the width found without shutil (which loads bz2, lzma
+        # and more).
+        formatter: Callable[..., argparse.HelpFormatter] = self.formatter_class
+        return formatter(prog=self.prog, width=_help_width())
+
+
+class _Program(Parser):
+    """The program's own parser: its usage is every command's line, read from their
+    modules only when the help shows it."""
+
+    def format_help(self) -> str:
+        lines = [command(name).USAGE for name in (PLAY, *COMMANDS)]
+        self.usage = f"\n{' ' * 7}".join(f"{PROG} {line}" for line in lines)
+        return super().format_help()
+
+
+def _help_width() -> int:
+    """The help's width, as argparse finds it: ``$COLUMNS``, else the terminal's, else
+    80; less 2."""
+    try:
+        return int(os.environ["COLUMNS"]) - 2
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns - 2  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80 - 2
+
+
+def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
+    """argparse's complaint, said as ``--flag: problem``."""
+    message = " ".join(message.split())
+    from stress_tui.core.text import harmless
+    from stress_tui.core.words import listed
+
+    found = re.match(r"argument (\S+?): (.*)", message)
+    if found:
+        name, problem = found.group(1).split("/")[0], found.group(2)
+        if name == "COMMAND":
+            bad = re.search(r"invalid choice: '?([^' ]*)'?", problem)
+            what = harmless(bad.group(1)) if bad else _("that")
+            return _("{what}: no such command (the commands are {commands}; try --help)").format(
+                what=what, commands=listed(COMMANDS, _)
+            )
+        return f"{name}: {_argparse_problem(problem)}"
+    found = re.match(r"the following arguments are required: (.*)", message)
+    if found:
+        return _("the following arguments are required: {names}").format(
+            names=harmless(found.group(1))
+        )
+    found = re.match(r"unrecognized arguments: (\S+)", message)
+    if found:
+        word = harmless(found.group(1))
+        if word.startswith("-"):
+            import difflib
+
+            flag = word.split("=")[0]
+            options = [s for a in parser._actions for s in a.option_strings]
+            close = difflib.get_close_matches(flag, options, n=1)
+            hint = _("did you mean {flag}?").format(flag=close[0]) if close else _("try --help")
+            return _("{flag}: no such option ({hint})").format(flag=flag, hint=hint)
+        return _("{word}: unexpected argument (try --help)").format(word=word)
+    return message
+
+
+def _argparse_problem(problem: str) -> str:
+    """argparse's complaint about one argument (after ``argument --flag:``) in the player's
+    language: argparse says it in English (its texts go through gettext's default domain,
+    which the game leaves alone), so its few fixed phrases are said again here; the
+    program's own complaints (a value's ``BadValue``) come through as they are."""
+    from stress_tui.core.text import harmless
+
+    if problem == "expected one argument":
+        return _("needs a value")
+    if problem == "expected at least one argument":
+        return _("needs at least one value")
+    found = re.fullmatch(r"not allowed with argument (\S+?)(?:/\S+)?", problem)
+    if found:
+        return _("not allowed with {flag}").format(flag=found.group(1))
+    if re.fullmatch(r"ignored explicit argument .*", problem):
+        return _("takes no value")
+    found = re.fullmatch(r"invalid choice: '?(.*?)'? \(choose from (.*)\)", problem)
+    if found:
+        return _("{value} is not one of {choices}").format(
+            value=harmless(found.group(1)), choices=found.group(2).replace("'", "")
+        )
+    return problem
+
+
+def _epilog() -> str:
+    # Where the config file is, said without looking for it (that takes platformdirs,
+    # and with it pathlib, tempfile, shutil, bz2, lzma, urllib...): --print-config says.
+    text = _(
+        "Settings not given as flags come from the config file, then from the deck's "
+        "defaults. The config file is config.toml in the folder for stress-tui among your "
+        "settings (~/.config/stress-tui on Linux; the environment variable {variable} "
+        "names another); --print-config prints one, with where to save it. "
+        "'stress-tui sim' plays "
+        "bots against each other without a screen: see 'stress-tui sim --help'. Every "
+        "round is recorded: 'stress-tui replay --list' lists them, 'stress-tui replay "
+        "FILE' shows one again, 'stress-tui stats' prints the record of wins and best "
+        "times."
+    ).format(variable=CONFIG_VAR)
+    return textwrap.fill(text, width=78, break_on_hyphens=False, break_long_words=False)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``stress-tui`` argument parser (with every command)."""
+    return build()[0]
+
+
+def build(
+    argv: Sequence[str] | None = None,
+) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The program's parser and its commands' parsers, by name: with ``argv``, only the
+    parser of the command it names (if any)."""
+    parser = _Program(
+        prog=PROG,
+        description=_("The card game Stress, in real time, in the terminal."),
+        epilog=_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+        add_help=False,
+    )
+    command(PLAY).declare(parser)
+    commands = parser.add_subparsers(
+        dest="command", metavar="COMMAND", help=argparse.SUPPRESS, parser_class=Parser
+    )
+    wanted = COMMANDS if argv is None else [_command(parser, argv)]
+    made = {name: command(name).declare(commands) for name in wanted if name is not None}
+    return parser, made
+
+
+def _command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names: its first word that is not a flag of ``parser`` or a
+    flag's value, if that is a command."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word == "--":
+            return None
+        elif word.startswith("-") and not re.fullmatch(r"-\d+(\.\d*)?|-\.\d+", word):
+            action = parser._option_string_actions.get(word.split("=", 1)[0])
+            skip = action is not None and action.nargs is None and "=" not in word
+        else:
+            return word if word in COMMANDS else None
+    return None
+
+
+def add_command(commands: Any, name: str, **texts: str) -> argparse.ArgumentParser:
+    """A command's parser (its ``help``, ``usage`` and ``description`` in ``texts``): a flag
+    not given leaves nothing in the namespace, so that the config file's value shows
+    through, and no flag is taken for an abbreviation of another."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name, argument_default=argparse.SUPPRESS, allow_abbrev=False, add_help=False, **texts
+    )
+    add_help_flag(parser)
+    return parser
+
+
+def add_help_flag(parser: argparse._ActionsContainer) -> None:
+    """``-h``/``--help``, said in the player's language (argparse's own says "show this
+    help message and exit" in English)."""
+    parser.add_argument("-h", "--help", action="help", help=_("show this help and exit"))
+
+
+def check_options(
+    parser: argparse.ArgumentParser,
+    commands: dict[str, argparse.ArgumentParser],
+    argv: Sequence[str],
+) -> None:
+    """Refuse an unknown option before argparse takes its value for a command name."""
+    current = parser
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+            continue
+        if word == "--":
+            return
+        if word.startswith("-") and not re.fullmatch(r"-\d+(\.\d*)?|-\.\d+", word):
+            flag = word.split("=", 1)[0]
+            action = current._option_string_actions.get(flag)
+            if action is None:
+                current.error(f"unrecognized arguments: {flag}")
+            if action.nargs == 0 and "=" in word:
+                raise UsageError(_("{flag}: takes no value").format(flag=flag))
+            skip = action.nargs is None and "=" not in word
+        elif current is parser and word in commands:
+            current = commands[word]
+
+
+def _lang_flag(argv: Sequence[str]) -> str | None:
+    """The value of ``--lang`` in ``argv`` (its last), looked for before the flags are made,
+    since their help is written in the language chosen."""
+    found = None
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--lang" and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif word.startswith("--lang="):
+            found = word.split("=", 1)[1]
+    return found
+
+
+def speak(argv: Sequence[str]) -> bool:
+    """Speak the language ``--lang`` names (``UsageError`` if the game does not speak
+    it); whether it named one."""
+    code = _lang_flag(argv)
+    if code is None:
+        return False
+    from stress_tui.terminal.lang import BadLanguage, choose
+
+    try:
+        choose(code)
+    except BadLanguage as error:
+        raise UsageError(f"--lang: {error}") from None
+    return True
