@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
+import signal
 import socket
 import sys
 from collections.abc import Callable, Coroutine
@@ -286,6 +287,15 @@ class NetScreen(Screen):
         self.shown_round = 0
         """The round the screen last began."""
         model.on_change = self.on_change
+
+    def stops(self) -> dict[signal.Signals, int]:
+        """The signals that end the game, SIGPIPE not among them: it stays ignored, as
+        Python starts it, since here it means a write to a connection whose other end has
+        gone, and that ends that connection alone (its write fails with ``EPIPE``, which
+        the connection's owner takes as its end), never the program."""
+        stops = super().stops()
+        del stops[signal.SIGPIPE]
+        return stops
 
     def make_controller(self) -> NetController:
         seat = self.seat

@@ -12,7 +12,8 @@ nothing runs. A frame is drawn only after something changed, and only the cells 
 changed are written, in one write.
 
 The terminal is put back on every way out: quit, Ctrl-C (exit 130), Ctrl-\\ (131),
-SIGTERM (143), SIGHUP (129), SIGPIPE (141) and a crash (the exception goes on to ``run``).
+SIGTERM (143), SIGHUP (129), SIGPIPE (141; not at a network table, ``stops``) and a crash
+(the exception goes on to ``run``).
 Ctrl-Z suspends with the terminal restored and draws everything again on ``fg`` (where a
 shell with job control can ``fg`` it; elsewhere it says so and plays on).
 
@@ -428,6 +429,18 @@ class Screen:
         except Exception as error:
             self.fail(error)
 
+    def stops(self) -> dict[signal.Signals, int]:
+        """The signals that end the game, each with its exit status. SIGPIPE is one here:
+        at one keyboard the game writes only to its terminal, so a SIGPIPE can only come
+        from outside (``kill -PIPE``), a request to stop."""
+        return {
+            signal.SIGINT: EXIT_SIGINT,
+            signal.SIGTERM: EXIT_SIGTERM,
+            signal.SIGHUP: EXIT_SIGHUP,
+            signal.SIGQUIT: EXIT_SIGQUIT,
+            signal.SIGPIPE: EXIT_SIGPIPE,
+        }
+
     def finish(self, code: int) -> None:
         if self.done is not None and not self.done.done():
             self.done.set_result(code)
@@ -443,14 +456,11 @@ class Screen:
         loop = asyncio.get_running_loop()
         self.loop = loop
         self.done = loop.create_future()
+        ending = {sig: functools.partial(self.finish, code) for sig, code in self.stops().items()}
         self.session.catch(
             loop,
             {
-                signal.SIGINT: functools.partial(self.finish, EXIT_SIGINT),
-                signal.SIGTERM: functools.partial(self.finish, EXIT_SIGTERM),
-                signal.SIGHUP: functools.partial(self.finish, EXIT_SIGHUP),
-                signal.SIGQUIT: functools.partial(self.finish, EXIT_SIGQUIT),
-                signal.SIGPIPE: functools.partial(self.finish, EXIT_SIGPIPE),
+                **ending,
                 signal.SIGWINCH: self.on_resize,
                 signal.SIGTSTP: self.suspend,
                 signal.SIGCONT: self.on_continue,
