@@ -120,7 +120,7 @@ def test_help_loads_the_rule_table_it_is_made_from_and_nothing_else(
     assert tops(names) & (STORED | FOUND | SCREEN | VALUES) == set()
 
 
-@pytest.mark.parametrize("name", COMMANDS)
+@pytest.mark.parametrize("name", list(COMMANDS))
 def test_a_command_loads_its_own_module_and_no_other_command_s(name: str) -> None:
     """Its help loads the program's own (``play``: the game's flags come before any
     command) and its own, and none of the other commands' modules."""

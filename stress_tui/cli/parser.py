@@ -56,16 +56,6 @@ class Parser(argparse.ArgumentParser):
         return formatter(prog=self.prog, width=_help_width())
 
 
-class _Program(Parser):
-    """The program's own parser: its usage is every command's line, read from their
-    modules only when the help shows it."""
-
-    def format_help(self) -> str:
-        lines = [command(name).USAGE for name in (PLAY, *COMMANDS)]
-        self.usage = f"\n{' ' * 7}".join(f"{PROG} {line}" for line in lines)
-        return super().format_help()
-
-
 def _help_width() -> int:
     """The help's width, as argparse finds it: ``$COLUMNS``, else the terminal's, else
     80; less 2."""
@@ -92,7 +82,7 @@ def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
             bad = re.search(r"invalid choice: '?([^' ]*)'?", problem)
             what = harmless(bad.group(1)) if bad else _("that")
             return _("{what}: no such command (the commands are {commands}; try --help)").format(
-                what=what, commands=listed(COMMANDS, _)
+                what=what, commands=listed(list(COMMANDS), _)
             )
         return f"{name}: {_argparse_problem(problem)}"
     found = re.match(r"the following arguments are required: (.*)", message)
@@ -166,8 +156,10 @@ def build(
 ) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The program's parser and its commands' parsers, by name: with ``argv``, only the
     parser of the command it names (if any)."""
-    parser = _Program(
+    lines = [f"{PROG} [OPTION...]", *(f"{PROG} {name} {line}" for name, line in COMMANDS.items())]
+    parser = Parser(
         prog=PROG,
+        usage=f"\n{' ' * 7}".join(lines),
         description=_("The card game Stress, in real time, in the terminal."),
         epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -1,9 +1,8 @@
 """The commands: one module each, ``stress_tui.cli.commands.NAME``, loaded only when its
-command is asked for (the program's help reads every one's usage line).
+command is asked for, and listed in ``COMMANDS`` with its line in the program's usage.
 
 Each module declares its arguments and its run:
 
-- ``USAGE``: its line in the program's usage, after ``stress-tui``;
 - ``declare(commands)``: makes its parser with ``cli.parser.add_command`` and adds its
   arguments (``play``, the game itself, adds them to the program's own parser instead);
 - ``run(args, flagged) -> int``: does it and gives the exit status (``flagged``: whether
@@ -21,16 +20,17 @@ if TYPE_CHECKING:  # typing only for the annotations
 PLAY = "play"
 """The command that runs without a name: the game, with the program's own flags."""
 
-COMMANDS = (
-    "sim",
-    "replay",
-    "stats",
-    "daily",
-    "host",
-    "join",
-    "watch",
-)
-"""The named commands, in the order the help lists them (one line each)."""
+COMMANDS = {
+    "sim": "[OPTION...]",
+    "replay": "FILE [--speed X] | --verify FILE | --list",
+    "stats": "[--json | --chart [NAME]]",
+    "daily": "[--name NAME]",
+    "host": "[--port N] [--name NAME] [OPTION...]",
+    "join": "HOST[:PORT] CODE [--name NAME]",
+    "watch": "HOST[:PORT] CODE",
+}
+"""The named commands, one line each: its name and its line in the program's usage, in
+the order the help lists them."""
 
 
 def command(name: str) -> ModuleType:

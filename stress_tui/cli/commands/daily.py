@@ -11,7 +11,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing only for the annotations
     from typing import Any
 
-USAGE = "daily [--name NAME]"
 SCREEN = True
 
 EXIT_TAKEN = 1

@@ -12,7 +12,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing only for the annotations
     from typing import Any
 
-USAGE = "host [--port N] [--name NAME] [OPTION...]"
 SCREEN = True
 
 

@@ -10,7 +10,6 @@ import sys
 from stress_tui.cli.errors import EXIT_USAGE, UsageError, _, said
 from stress_tui.cli.flags import add_display_flags, add_lang_flag, add_player_flags, add_rule_flags
 
-USAGE = "[OPTION...]"
 SCREEN = True
 
 POSITION_ENV = "STRESS_TUI_POSITION"

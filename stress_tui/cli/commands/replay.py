@@ -12,7 +12,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing only for the annotations
     from typing import Any
 
-USAGE = "replay FILE [--speed X] | --verify FILE | --list"
 SCREEN = True
 
 EXIT_DIFFERS = 1

@@ -19,7 +19,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing only for the annotations
     from typing import Any
 
-USAGE = "sim [OPTION...]"
 
 DEFAULT_PLAYER = "bot:normal"
 """Who plays a side when ``--p1``/``--p2`` is not given."""

@@ -14,8 +14,6 @@ if TYPE_CHECKING:  # typing only for the annotations
     from collections.abc import Mapping
     from typing import Any
 
-USAGE = "stats [--json | --chart [NAME]]"
-
 
 def declare(commands: Any) -> argparse.ArgumentParser:
     from stress_tui.cli.parser import add_command
