@@ -5,19 +5,30 @@ on the joiner's screen."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import random
 import signal
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from stress_tui.core.engine import Game, Phase
+from stress_tui.core.rules import Rules
+from stress_tui.net.host import HOST_SEAT, JOINER_SEAT
 from stress_tui.net.protocol import VERSION, code_key, encode, nonce, proof
+from stress_tui.net.wire import mirror_state
 from tests.test_net_e2e import (
     Table,
+    both_ready,
+    hosting,
+    joining,
+    pump_all,
     right_pile_size,
     started_table,
     wait_all,
@@ -31,13 +42,17 @@ def table(tmp_path: Path) -> Iterator[Table]:
 
 
 class RawSpectator:
-    """A spectator's connection made by hand: the handshake, then whatever the test says,
-    one line at a time."""
+    """A spectator's connection made by hand: the handshake, then whatever the test says.
+    It keeps the host's last ``state`` and answers pings as it reads (``poll``)."""
 
     def __init__(self, where: str, code: str) -> None:
         address, port = where.rsplit(":", 1)
         self.sock = socket.create_connection((address, int(port)), timeout=10)
-        self.lines = self.sock.makefile("rb")
+        self.buffer = b""
+        self.state: dict[str, Any] | None = None
+        """The host's last ``state``."""
+        self.states = 0
+        """``state`` messages read so far."""
         self.send({"t": "hello", "v": VERSION, "app": "stress-tui", "role": "watch"})
         challenge = self.read()
         key = code_key(code, bytes.fromhex(challenge["salt"]))
@@ -51,9 +66,34 @@ class RawSpectator:
         self.sock.sendall(encode(message))
 
     def read(self) -> dict[str, Any]:
-        line = self.lines.readline()
-        assert line, "the host closed the connection"
-        message: dict[str, Any] = json.loads(line)
+        """The next message (waiting for it)."""
+        while b"\n" not in self.buffer:
+            data = self.sock.recv(65536)
+            assert data, "the host closed the connection"
+            self.buffer += data
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return self._note(json.loads(line))
+
+    def poll(self) -> None:
+        """Every message there is to read now, without waiting; pings answered."""
+        self.sock.setblocking(False)
+        try:
+            while data := self.sock.recv(65536):
+                self.buffer += data
+        except BlockingIOError:
+            pass
+        finally:
+            self.sock.setblocking(True)
+        *lines, self.buffer = self.buffer.split(b"\n")
+        for line in lines:
+            message = self._note(json.loads(line))
+            if message["t"] == "ping":
+                self.send({"t": "pong", "id": message["id"]})
+
+    def _note(self, message: dict[str, Any]) -> dict[str, Any]:
+        if message["t"] == "state":
+            self.state = message
+            self.states += 1
         return message
 
     def read_until_ping(self, ping_id: int) -> None:
@@ -62,6 +102,48 @@ class RawSpectator:
             message = self.read()
             if message["t"] == "ping" and message["id"] == ping_id:
                 return
+
+
+PILE_KEYS = ("asdf", "jkl;")
+"""A player's keys (the one-player layout, both sides' by default): row pile *i* onto the
+left pile, onto the right pile."""
+
+
+def play_out_round(
+    host: TtySession, joiner: TtySession, watcher: RawSpectator, rules: Rules
+) -> dict[str, Any]:
+    """Play the round under way to its end from what ``watcher`` sees: the joiner plays
+    every card it can, the host one when the joiner cannot, both say ready when the piles
+    wait for a flip, the joiner calls stress. The host's ``state`` at the round's end."""
+    deadline = time.monotonic() + 180
+    seen, asked = -1, 0.0
+    while True:
+        assert time.monotonic() < deadline, f"the round never ended\n{joiner.dump()}"
+        pump_all(host, joiner)
+        watcher.poll()
+        message = watcher.state
+        if message is not None and message["status"] == "result":
+            return message
+        fresh = watcher.states != seen
+        if message is None or message["status"] != "playing":
+            continue
+        if not fresh and time.monotonic() - asked < 1.0:
+            continue  # the last key's answer is on its way (else: asked again)
+        seen, asked = watcher.states, time.monotonic()
+        game = Game(mirror_state(message["view"], rules), random.Random(0))
+        if game.phase is Phase.WAITING_FLIP:
+            for session, side in ((joiner, JOINER_SEAT), (host, HOST_SEAT)):
+                if not game.state.players[side].ready:
+                    session.send("g")
+        elif game.phase is Phase.STRESS:
+            joiner.send(" ")
+        elif game.phase is Phase.PLAYING:
+            for session, side in ((joiner, JOINER_SEAT), (host, HOST_SEAT)):
+                plays = game.legal_plays(side)
+                if plays:
+                    pile, target = plays[0]
+                    session.send(PILE_KEYS[target][pile])
+                    break
 
 
 def test_a_spectator_whose_connection_goes_as_the_host_writes_to_it_ends_only_itself(
@@ -75,16 +157,13 @@ def test_a_spectator_whose_connection_goes_as_the_host_writes_to_it_ends_only_it
     spectator = RawSpectator(where, code)
     spectator.read_until_ping(1)  # the host's second ping: two now wait for an answer
     spectator.sock.setblocking(False)
-    try:
+    with contextlib.suppress(BlockingIOError):
         while spectator.sock.recv(65536):  # nothing left unread: the close sends a FIN
             pass
-    except BlockingIOError:
-        pass
     # Corked, the answers leave with the close: the host reads them once nothing is
     # there to read what it sends back.
     spectator.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1)
     spectator.sock.sendall(b'{"t": "pong", "id": 0}\n{"t": "pong", "id": 1}\n')
-    spectator.lines.close()
     spectator.sock.close()
     # The match goes on: a pause and its count on both screens, then a card played.
     joiner.send("\x1b")
@@ -154,3 +233,29 @@ def test_a_joiner_stopped_past_the_hosts_patience_comes_back_to_the_match(
         host,
         joiner,
     )
+
+
+def test_the_end_of_a_round_shows_on_both_screens_at_once(tmp_path: Path) -> None:
+    """The joiner's result screen needs the round's seed (its replay is written from it,
+    its statistics read from that): the host sends it as the round ends, and the joiner
+    shows the result as soon as it has it, not a pause until the host's next word."""
+    host, where, code = hosting(tmp_path)
+    joiner = joining(tmp_path, where, code, "--name", "Bo")
+    try:
+        wait_all(lambda: "Bo v Ann" in joiner.row(0), "join", host, joiner)
+        watcher = RawSpectator(where, code)
+        both_ready(host, joiner)
+        end = play_out_round(host, joiner, watcher, Rules())
+        winner = ("Bo", "Ann")[end["result"]["winner"]]
+        shown: list[str] = []
+
+        def both_results() -> bool:
+            if "play on" in joiner.text():
+                shown.append(joiner.text())
+            return f"{winner} wins" in host.text() and f"{winner} wins" in joiner.text()
+
+        wait_all(both_results, "the result on both screens", host, joiner)
+        assert not shown, f"the joiner showed a pause, not the result:\n{shown[0]}"
+    finally:
+        joiner.close()
+        host.close()

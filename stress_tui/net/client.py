@@ -445,6 +445,7 @@ class Client:
         except ValueError as error:
             raise ProtocolError(f"reveal: {error}") from None
         self.result_round = message["round"]
+        self._changed([])  # the result screen waits for it
 
     # ------------------------------------------------------------------ keys
 

@@ -1021,7 +1021,8 @@ class Host:
     def _send_round(self, peer: Peer) -> None:
         """What the peer needs for its replay before the next ``state``: the round's
         ``deal`` (the commitment to its seed), the actions applied since the last (from
-        the first one taken back, if any was) and, once the round is over, its seed."""
+        the first one taken back, if any was) and, once the round is over, its seed, so
+        that the ``state`` that says the round is over finds its result ready to show."""
         if self.fair is None or self.commit is None:
             return
         if peer.dealt != self.round_number:
@@ -1050,6 +1051,9 @@ class Host:
                 }
             )
         peer.acts_sent = len(actions)
+        if self.reveal is not None and peer.revealed != self.reveal["round"]:
+            peer.send(self.reveal)
+            peer.revealed = self.reveal["round"]
 
     def _send_state(self, peer: Peer, events: list[Event]) -> None:
         if self.fair is None:
@@ -1084,9 +1088,6 @@ class Host:
                 },
             }
         )
-        if self.reveal is not None and peer.revealed != self.reveal["round"]:
-            peer.send(self.reveal)
-            peer.revealed = self.reveal["round"]
 
 
 def describe(
