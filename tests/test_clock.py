@@ -1,9 +1,11 @@
-"""The round's clock, driven by hand: game time stops while paused and never runs back."""
+"""The round's clock, driven by hand: game time stops while paused and never runs back; a
+round paused goes on after the count."""
 
 from __future__ import annotations
 
 import pytest
 
+from stress_tui.core.lifecycle import Lifecycle
 from stress_tui.terminal.clock import Clock
 
 
@@ -18,9 +20,12 @@ class Outside:
 
 
 def clock_at(game_time: float = 0.0, speed: float = 1.0) -> tuple[Clock, Outside]:
+    """A clock showing ``game_time``, its round under way (going on at once after a
+    pause, as a replay's does)."""
     outside = Outside()
-    clock = Clock(outside, speed=speed)
+    clock = Clock(outside, Lifecycle(speed=speed, count=0.0))
     clock.set(game_time)
+    clock.life.deal(outside.now)
     return clock, outside
 
 
@@ -106,3 +111,18 @@ def test_game_time_never_runs_back() -> None:
     assert clock.now() == 2.25  # the outside clock has not caught up yet
     outside.now += 0.2
     assert clock.now() == pytest.approx(2.3)
+
+
+def test_a_round_paused_goes_on_after_the_count() -> None:
+    outside = Outside()
+    clock = Clock(outside, Lifecycle(count=1.5))
+    clock.set(0.0)
+    clock.life.deal(outside.now)
+    clock.pause("pause")
+    outside.now += 5.0
+    clock.unpause("pause")
+    assert clock.paused == {"resume"}
+    outside.now += 1.0
+    assert clock.now() == 0.0
+    clock.life.advance(outside.now + 0.5)
+    assert clock.paused == set()

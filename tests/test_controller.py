@@ -10,11 +10,11 @@ from blessed import Terminal
 from blessed.keyboard import Keystroke
 
 from stress_tui.core.actions import CallStress, Play, PlayTogether, ReadyToFlip, StopStress
+from stress_tui.core.lifecycle import RESULT_GRACE, Lifecycle
 from stress_tui.core.rules import Rules
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import (
     MENU_GRACE,
-    RESULT_GRACE,
     GameController,
     TogetherKey,
     action_for,
@@ -85,8 +85,9 @@ def term() -> Terminal:
 @pytest.fixture
 def setup() -> tuple[GameController, Host, Clock]:
     host = Host()
-    clock = Clock(Outside())
+    clock = Clock(Outside(), Lifecycle(count=0.0))  # play goes on at once: no count here
     clock.set(0.0)
+    clock.life.deal(0.0)
     return GameController(host, clock, default_keymap()), host, clock
 
 
@@ -216,10 +217,11 @@ def test_the_question_says_no_to_any_other_key_and_ctrl_c_still_leaves(
 def test_a_match_that_is_over_quits_at_once(
     term: Terminal, setup: tuple[GameController, Host, Clock]
 ) -> None:
-    controller, host, _ = setup
+    controller, host, clock = setup
     host.in_play = False
+    clock.life.round_over(0.0, match_over=True)
+    clock.life.advance(RESULT_GRACE)  # the result takes keys
     controller.show_result(Result(0, True))
-    host.run_later()
     press(term, controller, "q")
     assert host.finished == [0]
 
@@ -264,15 +266,14 @@ def test_help_scrolls_within_its_lines(
 def test_the_result_screen_ignores_keys_for_a_moment(
     term: Terminal, setup: tuple[GameController, Host, Clock]
 ) -> None:
-    controller, host, _ = setup
+    controller, host, clock = setup
     result = Result(0, False)
+    clock.life.round_over(0.0, match_over=False)
     controller.show_result(result)
     assert controller.overlay == Overlay.RESULT
-    assert [delay for delay, _ in host.later] == [RESULT_GRACE]
     press(term, controller, "\r", "q", "a")
     assert (host.rounds, host.finished, host.plays) == (0, [], [])
-    host.run_later()
-    assert result.keys_live
+    clock.life.advance(RESULT_GRACE)
     press(term, controller, "\r")
     assert host.rounds == 1
     press(term, controller, "q")  # between rounds of a match in play: asked first
@@ -287,6 +288,7 @@ def test_a_new_round_has_nothing_over_it(
     controller.show_result(Result(1, False))
     clock.pause("small")
     controller.new_round()
+    clock.life.deal(1.0)
     assert controller.result is None
     assert clock.paused == {"small"}  # the window is still too small
     assert controller.overlay is None

@@ -32,8 +32,9 @@ from blessed import Terminal
 
 from stress_tui.core import events
 from stress_tui.core.engine import Game, Match
+from stress_tui.core.lifecycle import Next
 from stress_tui.core.settings import Settings
-from stress_tui.core.table import Driver, StartGate, Table
+from stress_tui.core.table import Driver, Table
 from stress_tui.terminal.controller import QUIT_QUESTION, GameController, TogetherKey
 from stress_tui.terminal.keys import Binding, settings_keymap
 from stress_tui.terminal.lang import _, addressed, shown_names
@@ -71,9 +72,6 @@ class App(Screen):
         self.round_index = 0
         """Which round of the match's seed is on the table (0: the first): ``--seed
         SEED/N`` deals round N again (``seed_label``)."""
-        self.gate = StartGate()
-        """Before a round starts: which players the table still waits for (to say they are
-        ready)."""
         position = os.environ.get(POSITION_ENV)
         self.first_game: Game | None = None
         rules = settings.rules
@@ -147,7 +145,6 @@ class App(Screen):
         recording."""
         game = self.table.game
         self.clock.set(game.state.time)
-        self.controller.new_round()
         self.together = TogetherKey()
         self.notices.clear()
         self.cache.new_round()
@@ -165,10 +162,10 @@ class App(Screen):
         )
         # The table waits for every person at it to say they are ready; then its count.
         people = self.settings.players
-        self.gate = StartGate((people[0] == "human", people[1] == "human"))
-        if not self.gate.open:
-            self.clock.pause("start")
-        else:
+        self.controller.new_round()
+        self.life.deal(self.loop_time(), (people[0] == "human", people[1] == "human"))
+        self.schedule_life()
+        if self.life.waiting is None:
             self.start_table()
         self.schedule()
         self.request_draw()
@@ -188,8 +185,6 @@ class App(Screen):
 
     def start_table(self) -> None:
         """Everyone is ready: the round's clock goes, and the count to the first flip."""
-        self.gate = StartGate()
-        self.clock.unpause("start")
         self.seat_computers()
         self.table.start(self.clock.now())
         self.schedule()
@@ -197,14 +192,17 @@ class App(Screen):
 
     def ready_to_start(self, player: int) -> None:
         """A player said they are ready for the round to start."""
-        if self.gate.ready(player):
+        if self.life.ready(player, self.loop_time()):
             self.start_table()
         self.request_draw()
 
     def next_round(self) -> None:
         """After the result screen: the next round, or a new match once one is won (dealt
         from the same seed again if one was given: a rematch deals as the first match)."""
-        if self.match.winner is not None:
+        going = self.life.go_on()
+        if going is None:
+            return
+        if going is Next.REMATCH:
             self.seed = match_seed(self.settings)
             self.match = self.new_match()
             self.round_number = 1
@@ -220,7 +218,7 @@ class App(Screen):
         self.notices.note(happened, now, self.table.game)
         for event in happened:
             if isinstance(event, (events.RoundWon, events.RoundDrawn)):
-                self.controller.show_result(self.end_round(event))
+                self.show_result(self.end_round(event))
         self.request_draw()
 
     def end_round(self, event: events.RoundWon | events.RoundDrawn) -> Result:
@@ -260,10 +258,7 @@ class App(Screen):
 
     def match_in_play(self) -> bool:
         """A match is in play from its first deal until it is won."""
-        return self.match.winner is None
-
-    def wants_count(self) -> bool:
-        return super().wants_count() and "start" not in self.clock.paused
+        return self.life.in_play
 
     def back_from_suspend(self) -> None:
         """``fg`` comes back to a paused table: play goes on when a player says so."""
@@ -287,7 +282,7 @@ class App(Screen):
             help_offset=self.controller.help_offset,
             menu_keys=self.controller.menu_live,
             question=_(QUIT_QUESTION) if self.controller.quit_asked else None,
-            waiting=self.gate.shown(),
+            waiting=self.life.waiting,
         )
 
 

@@ -1,101 +1,86 @@
-"""The round's clock: game time, read from an outside clock, that stops while paused.
+"""The round's clock in a terminal: the match's lifecycle (``core/lifecycle.py``) read on an
+outside clock (the event loop's ``time``), so that a test can drive it by hand.
 
-Game time is seconds since the round began, not counting the time spent paused (help,
-pause, a window too small, a suspended game), times ``speed`` (a replay runs faster or
-slower). It never runs back. The outside clock is a function (the event loop's
-``time``), so a test can drive the clock by hand.
+Game time is the lifecycle's: seconds since the round began, not counting the time it
+stood still (the start gate, a hold: help, pause, a window too small, a suspended game;
+the count after one), times ``speed``. It never runs back.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-INTERRUPTIONS = frozenset({"help", "pause", "suspend", "small"})
-"""The reasons to stop the clock after which play resumes with a count (``on_resume``)."""
+from stress_tui.core.lifecycle import Hold, Lifecycle, Stage
 
 
 class Clock:
-    """A round's clock on an outside clock; several reasons to pause may hold at once."""
+    """A match's lifecycle on an outside clock: its game time, and its holds by name."""
 
     def __init__(
         self,
         time: Callable[[], float],
-        speed: float = 1.0,
+        life: Lifecycle | None = None,
         on_change: Callable[[], None] | None = None,
-        on_resume: Callable[[], bool] | None = None,
     ) -> None:
         self.time = time
         """The outside clock (seconds; only its differences count)."""
-        self.speed = speed
-        """Seconds of game time per second of the outside clock (a replay's ``--speed``)."""
+        self.life = life if life is not None else Lifecycle()
+        """The match's lifecycle, whose clock this reads."""
         self.on_change = on_change
-        """Called when the clock stops or goes again (to set the timer anew)."""
-        self.on_resume = on_resume
-        """Asked when the clock would go again after an interruption (``INTERRUPTIONS``):
-        ``True`` holds it, paused for ``resume``, until that reason is dropped (a count)."""
-        self.origin = 0.0
-        """What the clock showed at ``start``."""
-        self.start = 0.0
-        """When (on the outside clock) the clock last showed ``origin``."""
-        self.paused_total = 0.0
-        """Outside seconds spent paused since ``start``."""
-        self.paused_since = 0.0
-        """When the current pause began (on the outside clock)."""
-        self.paused: set[str] = set()
-        """Why the clock is stopped: ``help``, ``pause``, ``small``, ``suspend``; ``start``
-        (a round waiting for its players), ``resume`` (the count after an interruption)."""
-        self.last = 0.0
+        """Called when the clock stops or goes again (to set the timers anew)."""
+
+    @property
+    def speed(self) -> float:
+        """Seconds of game time per second of the outside clock (a replay's ``--speed``)."""
+        return self.life.speed
+
+    @speed.setter
+    def speed(self, speed: float) -> None:
+        self.life.set_speed(speed, self.time())
+
+    @property
+    def last(self) -> float:
         """The latest game time shown (the clock never runs back)."""
+        return self.life.last
+
+    @property
+    def paused(self) -> set[str]:
+        """Why the clock stands still, by name: the holds (``help``, ``pause``, ``small``,
+        ``suspend``...), ``start`` (a round waiting for its players) and ``resume`` (the
+        count after a hold)."""
+        life = self.life
+        why = {h.hold.value for h in life.holds}
+        if life.base in (Stage.WAITING, Stage.READY):
+            why.add("start")
+        if life.stage is Stage.COUNT:
+            why.add("resume")
+        return why
 
     def now(self) -> float:
         """The game time now."""
-        now = self.time()
-        paused = self.paused_total + (now - self.paused_since if self.paused else 0.0)
-        shown = self.origin + (now - self.start - paused) * self.speed
-        self.last = max(self.last, shown)
-        return self.last
+        return self.life.time(self.time())
 
     def reach(self, game_time: float) -> float:
         """The game time now, or ``game_time`` if the clock is just short of it (a timer
         set for it may fire a hair early); what it shows from then on."""
-        self.last = max(self.now(), game_time)
-        return self.last
+        return self.life.reach(game_time, self.time())
 
     def when(self, game_time: float) -> float:
         """When (on the outside clock) the clock shows ``game_time``, if it is not paused
         meanwhile."""
-        return self.start + self.paused_total + (game_time - self.origin) / self.speed
+        return self.life.when(game_time)
 
     def set(self, game_time: float) -> None:
         """Make the clock show ``game_time`` now (stopped still if paused)."""
-        now = self.time()
-        self.origin = game_time
-        self.start = now
-        self.paused_total = 0.0
-        self.paused_since = now
-        self.last = game_time
+        self.life.set_time(game_time, self.time())
 
     def pause(self, reason: str) -> None:
-        """Stop the clock for ``reason``."""
-        if not self.paused:
-            self.paused_since = self.time()
-        self.paused.add(reason)
-        if self.on_change is not None:
+        """Hold the clock for ``reason`` (a ``Hold``'s name)."""
+        if self.life.hold(Hold(reason), self.time()) and self.on_change is not None:
             self.on_change()
 
     def unpause(self, reason: str) -> None:
-        """Drop one reason to pause; the clock goes again when none is left."""
-        if reason not in self.paused:
-            return
-        self.paused.discard(reason)
-        if (
-            not self.paused
-            and reason in INTERRUPTIONS
-            and self.on_resume is not None
-            and self.on_resume()
-        ):
-            self.paused.add("resume")
-        if not self.paused:
-            self.paused_total += self.time() - self.paused_since
-        if self.on_change is not None:
+        """Drop one hold; the clock goes again when none is left (after the count, in a
+        round under way)."""
+        if self.life.release(Hold(reason), self.time()) and self.on_change is not None:
             self.on_change()

@@ -6,8 +6,9 @@ the overlays (help, pause, the result screen) or hands a player's key to the gam
 
 A screen that covers the table while players are at it ignores its menu keys (Enter, q,
 the arrows) for a moment, so that a player still playing does not act on it by their own
-play key (player 1's ``q`` is the menu's quit): the result screen for ``RESULT_GRACE``
-after the round ends, help and pause for ``MENU_GRACE`` after they open over the table.
+play key (player 1's ``q`` is the menu's quit): the result screen until the lifecycle says
+it takes keys (``core.lifecycle.RESULT_GRACE`` after the round ends), help and pause for
+``MENU_GRACE`` after they open over the table.
 Quitting a match that is not over asks once (``y`` says yes, any other key no). What is
 not a key press is not acted on: the rest of an escape sequence and the inside of a paste
 are dropped (``keys.SequenceFilter``), and a held key (the kitty keyboard protocol's
@@ -24,6 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from stress_tui.core import actions
+from stress_tui.core.lifecycle import Stage
 from stress_tui.core.rules import Rules
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.keys import (
@@ -41,10 +43,6 @@ from stress_tui.terminal.session import EXIT_QUIT, EXIT_SIGINT
 
 if TYPE_CHECKING:  # made once a round has ended (the overlays draw it)
     from stress_tui.terminal.overlays import Result
-
-RESULT_GRACE = 0.5
-"""Seconds after a round ends during which the result screen ignores keys, so that a
-player still hammering their keys does not skip it (or quit)."""
 
 MENU_GRACE = 0.5
 """Seconds after help or pause opens over the table during which its menu keys are
@@ -182,18 +180,20 @@ class Controller:
     # ------------------------------------------------------------------ the result
 
     def show_result(self, result: Result) -> None:
-        """Cover the table with the round's result; its keys work a moment later."""
+        """Cover the table with the round's result; its keys work once the lifecycle
+        says so (``Stage.RESULT``)."""
         self.result = result
-        self.host.call_later(RESULT_GRACE, functools.partial(self.result_keys_live, result))
+        result.keys_live = self.grace_over()
         self.host.request_draw()
 
-    def result_keys_live(self, result: Result) -> None:
-        result.keys_live = True
-        self.host.request_draw()
+    def new_round(self) -> None:
+        """A round begins: no result and no question over it (the lifecycle's deal closes
+        the help and the pause)."""
+        self.result = None
 
     def grace_over(self) -> bool:
         """Whether the result screen takes keys yet."""
-        return self.result is not None and self.result.keys_live
+        return self.result is not None and self.clock.life.stage is Stage.RESULT
 
 
 class GameController(Controller):
@@ -330,10 +330,7 @@ class GameController(Controller):
             self.host.ready_to_start(binding.player)
 
     def new_round(self) -> None:
-        """A round begins: no overlay over it, no count running."""
-        for reason in ("help", "pause", "resume", "start"):
-            self.clock.paused.discard(reason)
-        self.result = None
+        super().new_round()
         self.quit_asked = False
 
 

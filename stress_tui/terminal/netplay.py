@@ -34,6 +34,7 @@ from blessed import Terminal
 from stress_tui.core.actions import Play, PlayTogether
 from stress_tui.core.engine import Game, PlayerState, State
 from stress_tui.core.events import Event
+from stress_tui.core.lifecycle import Lifecycle, Stage
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
@@ -156,13 +157,31 @@ class NetClock(Clock):
     players. A local reason to stop (the help, a window too small, Ctrl-Z) asks the host
     to pause instead of stopping this screen's clock alone."""
 
-    def __init__(self, link: _Link, time: Callable[[], float], on_change: Callable[[], None]):
-        super().__init__(time, on_change=on_change)
+    def __init__(
+        self,
+        link: _Link,
+        time: Callable[[], float],
+        on_change: Callable[[], None],
+        life: Lifecycle,
+    ):
+        super().__init__(time, life, on_change=on_change)
         self.link = link
+        self.reasons: set[str] = set()
+        """Why this screen asked the host to hold the table (``help``, ``small``...)."""
+        self.shown = 0.0
+        """The host's game time last read."""
+
+    @property
+    def paused(self) -> set[str]:
+        return self.reasons
+
+    @property
+    def last(self) -> float:
+        return self.shown
 
     def now(self) -> float:
-        self.last = self.link.model.now()
-        return self.last
+        self.shown = self.link.model.now()
+        return self.shown
 
     def reach(self, game_time: float) -> float:
         return self.now()
@@ -174,16 +193,16 @@ class NetClock(Clock):
         """The host sets the time."""
 
     def pause(self, reason: str) -> None:
-        self.paused.add(reason)
+        self.reasons.add(reason)
         self.link.model.pause(hold=True)
         if self.on_change is not None:
             self.on_change()
 
     def unpause(self, reason: str) -> None:
-        if reason not in self.paused:
+        if reason not in self.reasons:
             return
-        self.paused.discard(reason)
-        if not self.paused:
+        self.reasons.discard(reason)
+        if not self.reasons:
             self.link.model.resume(hold=True)
         if self.on_change is not None:
             self.on_change()
@@ -262,6 +281,7 @@ class NetScreen(Screen):
     """A network table in this terminal."""
 
     controller: NetController
+    clock: NetClock
 
     def __init__(
         self,
@@ -279,7 +299,7 @@ class NetScreen(Screen):
         self.join_line = join_line
         """What the host's waiting panel tells the friend to type."""
         super().__init__(term, settings, colour)
-        self.clock = NetClock(self.link, self.loop_time, self.schedule)
+        self.clock = NetClock(self.link, self.loop_time, self.schedule, self.life)
         self.controller = self.make_controller()
         self.rules = model.rules
         """The table's rules: the host's."""
@@ -327,7 +347,9 @@ class NetScreen(Screen):
             self.notices.clear()
             self.cache.new_round()
             held = bool(self.clock.paused)
-            self.controller.new_round()  # the help closes
+            self.controller.new_round()
+            self.clock.reasons -= {"help", "pause"}  # the help closes
+            self.life.deal(self.loop_time())
             if held and not self.clock.paused:  # so nothing of ours holds a pause now
                 self.loop.call_soon(self.guarded, lambda: self.link.model.resume(hold=True))
             self.together = TogetherKey()  # no together key carried into the next round
@@ -344,7 +366,9 @@ class NetScreen(Screen):
         files = self.link.result()
         if files is None and not isinstance(model, Host):
             return  # the round's seed is on its way (its reveal)
-        self.controller.show_result(
+        if self.life.base is not Stage.PLAYING:  # joined as the round ended
+            self.life.deal(self.loop_time())
+        self.show_result(
             Result(
                 self.link.winner,
                 model.match_over,

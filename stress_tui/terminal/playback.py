@@ -25,6 +25,7 @@ from blessed import Terminal
 from stress_tui.core.actions import Action, MalformedActionError
 from stress_tui.core.engine import Phase
 from stress_tui.core.events import Event, RoundDrawn, RoundWon
+from stress_tui.core.lifecycle import Lifecycle
 from stress_tui.core.notation import format_position
 from stress_tui.core.settings import Settings
 from stress_tui.core.stats import RoundStats, round_stats
@@ -279,11 +280,15 @@ class ReplayApp(Screen):
         super().__init__(term, settings, colour)
         self.replay = replay
         """The recording."""
-        self.clock.speed = speed
+        self.life.speed = speed
         self.score = _score(header.get("score"))
         """The match's score when the round began."""
         self.playback = Playback(replay)
         self.table = self.playback.table
+
+    def make_lifecycle(self) -> Lifecycle:
+        """Nobody plays a replay: it goes on at once after a pause, with no count."""
+        return Lifecycle(count=0.0)
 
     def make_controller(self) -> ReplayController:
         return ReplayController(self, self.clock, replay_keymap())
@@ -292,8 +297,9 @@ class ReplayApp(Screen):
 
     def begin_round(self) -> None:
         self.clock.set(self.table.game.state.time)
-        self.clock.paused.discard("pause")
-        self.controller.result = None
+        self.controller.new_round()
+        self.life.deal(self.loop_time())
+        self.schedule_life()
         self.notices.clear()
         self.playback.start()
         self.schedule()
@@ -343,7 +349,7 @@ class ReplayApp(Screen):
             notes.append(_("these events differ from the recorded ones"))
         wins = self.rules.wins
         match_over = winner is not None and self.score[winner] + 1 >= wins
-        self.controller.show_result(
+        self.show_result(
             Result(
                 winner,
                 match_over,
@@ -398,9 +404,6 @@ class ReplayApp(Screen):
         self.clock.set(now)
         self.schedule()
         self.request_draw()
-
-    def wants_count(self) -> bool:
-        return False  # nobody plays: a replay goes on at once
 
     # ------------------------------------------------------------------ drawing
 

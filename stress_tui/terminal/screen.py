@@ -33,12 +33,13 @@ import gc
 import os
 import signal
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from blessed import Terminal
 from blessed.keyboard import Keystroke
 
 from stress_tui.core import load_lazy
+from stress_tui.core.lifecycle import RESUME_SECONDS, Lifecycle, Stage
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
@@ -65,12 +66,11 @@ from stress_tui.terminal.session import (
     Session,
 )
 
+if TYPE_CHECKING:  # made once a round has ended (the overlays draw it)
+    from stress_tui.terminal.overlays import Result
+
 WARNING_SECONDS = 5.0
 """How long a warning (replays off, a broken record file) stays on the banner line."""
-
-RESUME_SECONDS = 1.5
-"""How long the visible count lasts before play goes on after a pause, the help, a
-suspended game or a window too small: nobody gets a head start."""
 
 ASCII_NOTE = N_("suits as letters")
 """Said on the rule line when the terminal's character set has no suits."""
@@ -115,10 +115,12 @@ class Screen:
         self.done: asyncio.Future[int] | None = None
         self.table: Table
         """The round on the table (set by the subclass)."""
-        self.clock = Clock(self.loop_time, on_change=self.schedule, on_resume=self.count_in)
-        """The round's clock."""
-        self.resume_at: float | None = None
-        """When (on the loop's clock) the count before play goes on again ends."""
+        self.life = self.make_lifecycle()
+        """The match's life: its stage, what holds it, the start gate, the count."""
+        self.clock = Clock(self.loop_time, self.life, on_change=self.life_changed)
+        """The round's clock (the lifecycle's, on the loop's)."""
+        self.life_timer: asyncio.TimerHandle | None = None
+        """Set for the lifecycle's next move by itself, or the count's next figure."""
         self.session = Session(term)
         """The terminal: its modes, signals, keys and frames."""
         self.session.on_drained = self.drained
@@ -165,6 +167,10 @@ class Screen:
         self.request_draw()
 
     # ------------------------------------------------------------------ the round
+
+    def make_lifecycle(self) -> Lifecycle:
+        """The match's lifecycle (a replay's has no count after a pause)."""
+        return Lifecycle()
 
     def make_controller(self) -> Controller:
         """The controller that takes this screen's keys."""
@@ -379,38 +385,63 @@ class Screen:
         """After ``fg``, before the clock would go on: what the screen shows (the game: its
         pause box)."""
 
-    # ------------------------------------------------------------------ resuming
+    # ------------------------------------------------------------------ the lifecycle
 
-    def count_in(self) -> bool:
-        """The clock would go again after an interruption (``clock.INTERRUPTIONS``): hold it for
-        a visible count first. Whether the count was started (else it goes at once)."""
-        if self.loop is None or not self.wants_count():
-            return False
-        self.resume_at = self.loop.time() + RESUME_SECONDS
-        token = self.resume_at
-        for tick in (0.5, 1.0):
-            self.loop.call_later(tick, self.guarded, self.request_draw)
-        self.loop.call_later(RESUME_SECONDS, self.guarded, self.counted_in, token)
+    def life_changed(self) -> None:
+        """The lifecycle moved (a hold came or went, a round started or ended): set both
+        timers anew and draw."""
+        self.schedule_life()
+        self.schedule()
         self.request_draw()
-        return True
 
-    def wants_count(self) -> bool:
-        """Whether play going on now needs a count (a round under way, no result up)."""
-        return self.controller.result is None
-
-    def counted_in(self, token: float) -> None:
-        """The count is over: play goes on (unless another pause came meanwhile)."""
-        if self.resume_at != token:
+    def schedule_life(self) -> None:
+        """Set the lifecycle's timer: for its next move by itself (the count's end, the
+        result taking keys) or, while the count runs, its next figure (3, 2, 1)."""
+        if self.life_timer is not None:
+            self.life_timer.cancel()
+            self.life_timer = None
+        if self.loop is None:
             return
-        self.resume_at = None
-        self.clock.unpause("resume")
+        life = self.life
+        due = life.next_deadline()
+        at = self.loop.time()
+        left = life.count_left(at)
+        if left is not None and left > 0:
+            third = life.count / 3
+            step = left % third or third
+            due = at + step if due is None else min(due, at + step)
+        if due is None:
+            return
+        self.life_timer = self.loop.call_at(due, self.guarded, self.on_life_due, due)
+
+    def on_life_due(self, due: float) -> None:
+        assert self.loop is not None
+        self.life_timer = None
+        if self.life.advance(max(due, self.loop.time())):
+            self.life_moved()
+            self.schedule()
         self.request_draw()
+        self.schedule_life()
+
+    def show_result(self, result: Result) -> None:
+        """The round has ended: the lifecycle says so, and its result covers the table
+        (taking keys a moment later)."""
+        self.life.round_over(self.loop_time(), result.match_over)
+        self.controller.show_result(result)
+        self.schedule_life()
+
+    def life_moved(self) -> None:
+        """The lifecycle moved by itself (the count ended, the result takes keys)."""
+        result = self.controller.result
+        if result is not None and self.life.stage is Stage.RESULT:
+            result.keys_live = True
 
     def resume_left(self) -> int | None:
         """The count before play goes on, as shown: 3, 2, 1 (``None``: no count)."""
-        if self.resume_at is None or self.loop is None or "resume" not in self.clock.paused:
+        if self.loop is None:
             return None
-        return count_shown(self.resume_at - self.loop.time(), RESUME_SECONDS)
+        left = self.life.count_left(self.loop.time())
+        return None if left is None else count_shown(left, self.life.count)
 
     def on_continue(self) -> None:
         """SIGCONT: after our own stop, already handled; after a stop from outside
@@ -479,6 +510,8 @@ class Screen:
         finally:
             if self.timer is not None:
                 self.timer.cancel()
+            if self.life_timer is not None:
+                self.life_timer.cancel()
             if reader is not None:
                 reader.cancel()
             self.session.release()
