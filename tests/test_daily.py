@@ -28,15 +28,20 @@ from stress_tui.core.daily import (
     daily_seed,
 )
 from stress_tui.core.engine import Game, Phase
-from stress_tui.core.events import Event, RoundDrawn, RoundWon
+from stress_tui.core.events import Event, Played, RoundDrawn, RoundWon
 from stress_tui.core.notation import format_position
 from stress_tui.core.settings import Settings
 from stress_tui.core.stats import PlayerStats, RoundStats
 from stress_tui.core.table import Table
 from stress_tui.players.bot import make_bot
-from stress_tui.storage.record import DailyTaken, Record, claim_daily, count_round
+from stress_tui.storage.record import DailyTaken, Record, check_daily, claim_daily, count_round
 from stress_tui.storage.replay import Recorder, load, verify
 from stress_tui.terminal.app import DailyApp
+from stress_tui.terminal.draw.canvas import Canvas, plain_lines
+from stress_tui.terminal.draw.palette import Palette
+from stress_tui.terminal.notices import Notices
+from stress_tui.terminal.render import render
+from stress_tui.terminal.scene import Scene
 from tests.tty import TtySession
 
 DAY = "2024-03-01"
@@ -130,7 +135,7 @@ def test_a_daily_played_to_the_end_shows_the_result_and_the_streak_and_verifies(
     assert f"verified, the daily deal of {DAY} (dealt from its seed)" in done.stdout
 
 
-def test_the_day_is_taken_when_dealt_and_a_second_is_refused(data: Path) -> None:
+def test_the_day_taken_once_is_refused_a_second_time(data: Path) -> None:
     claim_daily("Ann", DAY)
     with pytest.raises(DailyTaken) as taken:
         claim_daily("Ann", DAY)
@@ -139,6 +144,37 @@ def test_the_day_is_taken_when_dealt_and_a_second_is_refused(data: Path) -> None
     claim_daily("Ann", "2024-03-02")
     # Left before its end: not won, the streak broken.
     assert Record.load().ratings["Ann"].dailies == [(DAY, False), ("2024-03-02", False)]
+
+
+def test_the_day_is_taken_at_the_first_card_played_not_at_the_deal(data: Path) -> None:
+    """Dealt, its computer seated and its clock started, the daily is not taken: left
+    then, it can be played again. The first card played takes it."""
+    app = DailyApp(a_terminal(), daily_settings(), DAY)
+    table = app.table
+    app.seat_computers()
+    table.drivers = (make_bot(1 - BOT_SIDE, "expert", random.Random(7)), *table.drivers)
+    table.start(table.game.state.time)
+    app.log.start(1, (0, 0))
+    check_daily("Ann", DAY)
+    happened: list[Event] = []
+    while not any(isinstance(event, Played) for event in happened):
+        check_daily("Ann", DAY)  # the flip shown, no card played: not taken yet
+        due = table.next_deadline()
+        assert due is not None
+        happened = table.advance(due)
+    with pytest.raises(DailyTaken) as taken:
+        check_daily("Ann", DAY)
+    assert taken.value.won is None  # being played
+    app.log.close()
+
+
+def test_the_daily_s_title_line_says_it_is_the_daily_and_the_day() -> None:
+    """(The pty test below sees it on the daily's own screen.)"""
+    app = DailyApp(a_terminal(), daily_settings(), DAY)
+    scene = Scene(table=app.table, now=0.0, keymap=app.keymap, notices=Notices(), daily=DAY)
+    palette = Palette(a_terminal(), True, False)
+    (title, *_) = plain_lines(render(scene, palette, Canvas(80, 24, a_terminal().length)))
+    assert f"STRESS  daily deal of {DAY}" in title, title
 
 
 def test_a_daily_already_over_is_not_counted_at_all(data: Path) -> None:
@@ -227,6 +263,20 @@ def test_a_second_daily_the_same_day_is_refused_in_one_line(
     assert "stress-tui: daily: Ann has had today's daily deal (left before the end)" in err
 
 
+def test_the_daily_s_person_is_you_as_against_the_computer_in_any_game(
+    data: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nobody named: the person is ``You``, one row in the standings and one rating with
+    their games against the computer, spoken to as you."""
+    for day in _today():
+        claim_daily("You", day)
+    monkeypatch.setattr(tty, "is_terminal", lambda: True)
+    assert main(["daily"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert "stress-tui: daily: you have had today's daily deal (left before the end)" in err
+
+
 @pytest.mark.parametrize(
     ("argv", "problem"),
     [
@@ -247,7 +297,7 @@ def test_a_daily_that_cannot_be_played_is_one_line_exit_2(
     assert not (data / "record.sqlite").exists()  # nothing taken
 
 
-def test_daily_reaches_the_table_with_the_days_cards_and_a_second_is_refused(
+def test_daily_reaches_the_table_with_the_days_cards_and_left_at_once_is_not_taken(
     tmp_path: Path,
 ) -> None:
     env = {
@@ -271,10 +321,12 @@ def test_daily_reaches_the_table_with_the_days_cards_and_a_second_is_refused(
             what="the table with the day's cards",
         )
         assert "STRESS" in s.row(0)
+        assert any(f"daily deal of {day}" in s.row(0) for day in days), s.row(0)
         assert "Computer" in s.text()
         s.send("\x03")
         assert s.wait_exit() == 130
+    # Left before its first card: not taken, the day's deal is there again.
     with TtySession(args=("daily", "--name", "Ann"), rows=24, cols=80, env=env) as s:
-        assert s.wait_exit() == 1
-        s.pump()
-        assert "Ann has had today's daily deal (left before the end)" in s.text()
+        s.wait_for(lambda: "daily deal of" in s.row(0), timeout=10, what="the daily again")
+        s.send("\x03")
+        assert s.wait_exit() == 130

@@ -12,8 +12,8 @@ Each round's row also keeps the ratings of the people who played it, as they sta
 it (``stress_tui.storage.ratings``: Glicko-2, a computer level a fixed anchor), worked out
 in the same transaction from their ratings in the rows before it, so that two games
 counting rounds at once never rate a round from a rating the other has since changed. A
-daily deal is taken in the ``dailies`` table when it is dealt (``claim_daily``), once a
-day per name, and its result written there with the round.
+daily deal is taken in the ``dailies`` table when its first card is played
+(``claim_daily``), once a day per name, and its result written there with the round.
 
 A record written by earlier versions (``record.json``, standings only) is carried over:
 read as long as there is no database, copied into its ``carried`` table in the same
@@ -286,7 +286,7 @@ class Counted:
 
 
 class DailyTaken(Exception):
-    """The day's daily deal has been dealt to this name already."""
+    """The day's daily deal has been taken by this name already."""
 
     def __init__(self, day: str, name: str, won: bool | None) -> None:
         super().__init__(day, name, won)
@@ -373,12 +373,25 @@ def count_round(
 def claim_daily(
     name: str, day: str, path: Path | None = None, when: datetime | None = None
 ) -> None:
-    """Take the daily deal of ``day`` for ``name`` as it is dealt: from now on it is
-    played (a round left before its end counts as not won, since its cards have been
+    """Take the daily deal of ``day`` for ``name`` as its first card is played: from now on
+    it is played (a round left before its end counts as not won, since its play has been
     seen). ``DailyTaken`` if it was taken already; ``StorageError`` and ``OSError`` as
     for ``count_round``."""
-    path = path if path is not None else record_path()
     started = (when or datetime.now(timezone.utc)).isoformat(timespec="seconds")
+    _daily(name, day, path, started)
+
+
+def check_daily(name: str, day: str, path: Path | None = None) -> None:
+    """What ``claim_daily`` checks before the deal is shown, taking nothing: ``DailyTaken``
+    if the daily deal of ``day`` was taken by ``name`` already; ``StorageError`` and
+    ``OSError`` if the record could not keep it."""
+    _daily(name, day, path, None)
+
+
+def _daily(name: str, day: str, path: Path | None, started: str | None) -> None:
+    """``DailyTaken`` if ``name`` has taken the daily of ``day``; else, with ``started``,
+    take it, in the same transaction."""
+    path = path if path is not None else record_path()
     if not _present(path):
         with contextlib.suppress(Missing):
             _read_legacy(legacy_path(path))
@@ -387,12 +400,13 @@ def claim_daily(
         if rows:
             won = rows[0][0]
             raise DailyTaken(day, name, None if won is None else bool(won))
-        _execute(
-            db,
-            path,
-            "INSERT INTO dailies (day, name, started) VALUES (?, ?, ?)",
-            (day, name, started),
-        )
+        if started is not None:
+            _execute(
+                db,
+                path,
+                "INSERT INTO dailies (day, name, started) VALUES (?, ?, ?)",
+                (day, name, started),
+            )
 
 
 def player_history(name: str, limit: int, path: Path | None = None) -> list[Point]:

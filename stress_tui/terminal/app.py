@@ -289,7 +289,9 @@ class App(Screen):
 class DailyApp(App):
     """The daily deal: one round, dealt from the day's seed (``settings.seed``) itself,
     against the computer at the daily's level with a random source of the day's; Enter
-    on its result leaves. The command line has taken the day for the player already."""
+    on its result leaves. The command line has checked that the player has not had the
+    day's deal; the round log takes the day at its first card played. The title line says
+    it is the daily."""
 
     def __init__(self, term: Terminal, settings: Settings, day: str, colour: bool = True) -> None:
         self.day = day
@@ -309,6 +311,11 @@ class DailyApp(App):
         from stress_tui.players.daily import daily_bot
 
         return (daily_bot(self.seed),)
+
+    def view(self) -> Scene:
+        scene = super().view()
+        scene.daily = self.day
+        return scene
 
     def end_round(self, event: events.RoundWon | events.RoundDrawn) -> Result:
         """The day's result, with the streak."""

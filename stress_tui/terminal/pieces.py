@@ -39,6 +39,7 @@ def draw_title(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> No
         view.rules,
         view.keymap,
         view.ascii_note,
+        view.daily,
         palette.title,
         palette.hint,
     )
@@ -103,8 +104,8 @@ def _rule_line(view: Scene, room: int) -> str:
 
 
 def _draw_title(view: Scene, palette: Palette, canvas: Canvas) -> None:
-    """The game's name, the rules (in short forms where the line is narrow, never cut
-    mid-word), and the keys everyone has on the right."""
+    """The game's name, the daily deal's day if it is one, the rules (in short forms where
+    the line is narrow, never cut mid-word), and the keys everyone has on the right."""
     keys = view.keymap
     parts = []
     for intent, what in (
@@ -117,6 +118,8 @@ def _draw_title(view: Scene, palette: Palette, canvas: Canvas) -> None:
             parts.append(f"{key_label(key)} {what}")
     right = "  ".join(parts)
     x = canvas.put(0, 0, _(" STRESS "), palette.title)
+    if view.daily is not None:
+        x = canvas.put(0, x + 1, _("daily deal of {day}").format(day=view.daily), palette.plain)
     room = canvas.width - x - canvas.text_width(right) - 3
     if room > 8:  # the rules said short rather than cut (the match length kept)
         canvas.put(0, x + 1, canvas.fit(room, _rule_line(view, room)), palette.hint)

@@ -10,9 +10,9 @@ result screen shows what came of it, ``ended``.
 The files are first touched when the round's first action is applied: the replay is
 opened then (a round left during its first count leaves none), and, in the first round,
 the record is checked; so nothing of the storage is loaded before the table is on
-screen. A recording or record problem (a data directory that cannot be written, a broken
-record file) is said once (``warn``) and the game plays on without it; it never ends the
-game.
+screen. A daily deal is taken in the record when its first card is played. A recording
+or record problem (a data directory that cannot be written, a broken record file) is said
+once (``warn``) and the game plays on without it; it never ends the game.
 Only a round dealt from a seed is recorded and counted: a position set up from notation
 has no seed to replay it from.
 """
@@ -86,6 +86,9 @@ class RoundLog:
         """The day of the daily deal being played (``None``: not a daily)."""
         self.counted: Counted | None = None
         """What counting the last round did (``None``: not counted)."""
+        self.daily_taken = False
+        """Whether the daily deal has been taken for its person (at its first card played,
+        or its end if none was)."""
 
     def watch(self, table: Table, round_seed: int | None) -> None:
         """Listen to a new round's table (dealt from ``round_seed``, if it was)."""
@@ -156,9 +159,30 @@ class RoundLog:
                 self.recorder.record(action, happened)
             except OSError as error:
                 self.stop_recording(error)
+        if self.daily is not None and not self.daily_taken:
+            ends = (events.Played, events.RoundWon, events.RoundDrawn)
+            if any(isinstance(event, ends) for event in happened):
+                self.take_daily(self.daily)
         for event in happened:
             if isinstance(event, (events.RoundWon, events.RoundDrawn)):
                 self.end(event)
+
+    def take_daily(self, day: str) -> None:
+        """The daily deal's first card has been played: the day is taken for its person,
+        and a round left from now on counts as not won. Taken meanwhile by another game of
+        the same name, this round is not counted when it ends (``count_round``); a record
+        that cannot be written is said then, on the result screen."""
+        from stress_tui.storage.files import StorageError
+        from stress_tui.storage.ratings import HUMAN
+        from stress_tui.storage.record import DailyTaken, claim_daily
+
+        self.daily_taken = True
+        if self.record_off is not None or self.round_seed is None:
+            return
+        kinds = self.settings.players
+        name = self.settings.names[kinds.index(HUMAN) if HUMAN in kinds else 0]
+        with contextlib.suppress(DailyTaken, StorageError, OSError):
+            claim_daily(name, day)
 
     def end(self, event: events.RoundWon | events.RoundDrawn) -> None:
         """Write the replay's end, measure the round and count it in the record."""

@@ -97,6 +97,8 @@ class Scene:
     together: tuple[bool, bool] = (False, False)
     """Each player's together key pressed: their next pile key lays the pile with its
     equals."""
+    daily: str | None = None
+    """The day of the daily deal being played (``YYYY-MM-DD``; said on the title line)."""
 
     def seat(self, player: int) -> str:
         """Where a player sits on screen: ``top`` or ``bottom``."""

@@ -29,7 +29,7 @@ def declare(commands: Any) -> argparse.ArgumentParser:
             "Play today's daily deal (the local date): one round dealt from the "
             "date alone, the same cards for everyone on any machine, against the computer at "
             "the normal level, by the standard deck's rules. Once a day per name: the day is "
-            "taken when the cards are dealt, and a second daily the same day is refused "
+            "taken when its first card is played, and a second daily the same day is refused "
             "(exit 1). The result screen shows the day's result, the daily streak and the "
             "best streak; the replay can be checked by anyone with 'replay --verify' "
             "(docs/ratings.md)."
@@ -40,7 +40,7 @@ def declare(commands: Any) -> argparse.ArgumentParser:
         metavar="NAME",
         help=_(
             "your name (the daily is once a day per name), 1 to 16 characters; default: "
-            "the config file's first name, else Player 1"
+            "the config file's first name, else You, as in a game against the computer"
         ),
     )
     daily.add_argument("--keys", metavar="FILE", help=_("a TOML file of keys ([keys.p1])"))
@@ -54,12 +54,13 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
     from stress_tui.cli import tty
     from stress_tui.cli.main import terminal_output
     from stress_tui.cli.settings import check_keymap, display, keymap_from, load_config
-    from stress_tui.core.daily import COMPUTER_NAME, PLAYERS, daily_rules, daily_seed
+    from stress_tui.core.choices import YOU
+    from stress_tui.core.daily import BOT_SIDE, COMPUTER_NAME, PLAYERS, daily_rules, daily_seed
     from stress_tui.core.houserules import HOUSE_RULES
-    from stress_tui.core.settings import Settings
+    from stress_tui.core.settings import Settings, default_names
     from stress_tui.core.text import BadName, check_name, harmless
     from stress_tui.storage.files import StorageError, reason
-    from stress_tui.storage.record import DailyTaken, claim_daily
+    from stress_tui.storage.record import DailyTaken, check_daily
 
     config = load_config(flagged)
     for key in ("seed", "p1", "p2", "names", *(rule.name for rule in HOUSE_RULES)):
@@ -73,7 +74,8 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
         raise not_with(args, "daily")
     given = getattr(args, "name", None)
     try:
-        name = check_name(given if given is not None else (config.names or Settings().names)[0])
+        person = (config.names or default_names(PLAYERS))[1 - BOT_SIDE]
+        name = check_name(given if given is not None else person)
     except BadName as error:
         raise UsageError(f"--name: {said(error)}") from None
     if name.casefold() == COMPUTER_NAME.casefold():
@@ -95,10 +97,13 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
     if tty.no_terminal():
         return EXIT_USAGE
     try:
-        claim_daily(name, day)
+        check_daily(name, day)
     except DailyTaken as taken:
         how = {True: _("won"), False: _("lost"), None: _("left before the end")}[taken.won]
-        line = _("daily: {name} has had today's daily deal ({how}); the next is tomorrow's")
+        if name == YOU:  # the person nobody named is spoken to
+            line = _("daily: you have had today's daily deal ({how}); the next is tomorrow's")
+        else:
+            line = _("daily: {name} has had today's daily deal ({how}); the next is tomorrow's")
         say(line.format(name=harmless(name), how=how))
         return EXIT_TAKEN
     except StorageError as error:
