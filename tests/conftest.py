@@ -3,6 +3,7 @@ no test reads or writes the real config and data directories."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -72,3 +73,46 @@ def cards(text: str) -> tuple[Card, ...]:
 def card(text: str) -> Card:
     """One card in notation."""
     return Card.parse(text)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the catalogues edited since the last install (``hatch_build.py``, as the
+    build does), so that no test reads a ``.mo`` file older than its ``.po``."""
+    root = Path(__file__).resolve().parents[1]
+    if (root / "hatch_build.py").is_file():
+        import sys
+
+        sys.path.insert(0, str(root))
+        try:
+            import hatch_build
+        finally:
+            sys.path.remove(str(root))
+        if hatch_build.stale_catalogues(root):
+            # without Babel (installed before it was a test tool) test_lang says to install
+            with contextlib.suppress(ImportError):
+                hatch_build.compile_catalogues(root)
+
+
+PTY_MODULES = ("tests.tty", "pexpect", "ptyprocess")
+"""The pseudo-terminal harness and what it is made of."""
+
+
+def _starts_a_pty(module: object) -> bool:
+    """Whether a test module imports the pseudo-terminal harness (or pexpect): its tests
+    run the real program in a pty."""
+    return any(
+        getattr(value, "__name__", None) in PTY_MODULES
+        or getattr(value, "__module__", None) in PTY_MODULES
+        for value in vars(module).values()
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``pty`` the tests of every module that runs the program in a pseudo-terminal,
+    so that ``-m 'not pty'`` runs the in-process tests alone (``scripts/test`` on the
+    other supported Pythons)."""
+    pty = pytest.mark.pty
+    for item in items:
+        module = getattr(item, "module", None)
+        if module is not None and _starts_a_pty(module):
+            item.add_marker(pty)

@@ -4,8 +4,6 @@ the other end sends reaches the terminal raw."""
 from __future__ import annotations
 
 import asyncio
-import gettext
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -28,15 +26,14 @@ from stress_tui.net.texts import (
     said,
     said_from_json,
 )
-from stress_tui.terminal.lang import catalogue_path, compile_po
+from stress_tui.terminal.lang import translation
 from tests.test_net import SEED, run, seated, until
 
 
 def language(code: str) -> Say:
     """The translation of one language, apart from the program's chosen one (a host and a
     joiner in one process speak two)."""
-    with open(catalogue_path(code), encoding="utf-8") as file:
-        return gettext.GNUTranslations(io.BytesIO(compile_po(file.read()))).gettext
+    return translation(code).gettext
 
 
 SV, DE = language("sv"), language("de")

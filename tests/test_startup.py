@@ -129,6 +129,20 @@ def test_a_command_loads_its_own_module_and_no_other_command_s(name: str) -> Non
     assert {n.removeprefix(prefix) for n in names if n.startswith(prefix)} == {"play", name}
 
 
+GETTEXT_READS = {"struct", "_struct", "copy", "weakref", "_weakrefset"}
+"""What ``gettext`` loads to read a compiled catalogue (a ``.mo`` file), beyond itself."""
+
+
+def test_german_reads_a_compiled_catalogue_and_loads_nothing_english_does_not() -> None:
+    """``--lang de --version`` makes every help text in German: from the ``.mo`` file the
+    build made, with what gettext needs to read one, and nothing that would compile the
+    catalogue (``ast``, which parses its quoted texts)."""
+    english = imported("--lang", "en", "--version")
+    german = imported("--lang", "de", "--version")
+    beyond = {name for name in german - english if name.split(".")[0] != "org"}  # copy's
+    assert beyond <= GETTEXT_READS, sorted(beyond)
+
+
 def test_the_simulator_loads_no_terminal() -> None:
     names = imported("sim", "--games", "1", "--seed", "1", "--jobs", "1")
     assert "stress_tui.players.sim" in names

@@ -4,11 +4,12 @@
 English is the source language: the texts in the code are the English ones, and anything a
 catalogue lacks stays English. The catalogues are ``.po`` files in the repository
 (``terminal/locale/LANG/LC_MESSAGES/stress_tui.po``), the source a translator edits; the
-first text looked up compiles the chosen one in memory (``compile_po``, the logic of
-CPython's ``Tools/i18n/msgfmt.py``) into the ``.mo`` form that ``gettext.GNUTranslations``
-reads, so that gettext's own machinery (plural forms from the header, contexts, fallback)
-does the lookups and no build step can leave a stale ``.mo`` behind. Nothing is read
-before a text is wanted: ``--version`` loads none of this, and English loads no catalogue.
+build compiles each to the ``.mo`` file beside it (``hatch_build.py``, for every wheel and
+every ``pip install -e``), and the first text looked up reads the chosen one with
+``gettext.translation``, whose machinery (plural forms from the header, contexts,
+fallback) does the lookups. Nothing is read before a text is wanted: ``--version`` loads
+none of this, and English loads no catalogue. A tree never built has no ``.mo`` files and
+speaks English (``tests/test_lang.py`` fails on a ``.mo`` older than its ``.po``).
 
 The language is ``choose``'s (``--lang``, else the config file's ``lang``), else the
 environment's as gettext finds it: the first of ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``,
@@ -129,23 +130,23 @@ def language() -> str:
 def _translations() -> gettext.NullTranslations:
     global _loaded
     if _loaded is None:
-        import gettext
-        import io
-
-        code = language()
-        path = catalogue_path(code)
-        if code == SOURCE or not os.path.isfile(path):
-            _loaded = gettext.NullTranslations()
-        else:
-            with open(path, encoding="utf-8") as file:
-                mo = compile_po(file.read())
-            _loaded = gettext.GNUTranslations(io.BytesIO(mo))
+        _loaded = translation(language())
     return _loaded
 
 
-def catalogue_path(code: str) -> str:
-    """The catalogue of the language ``code``."""
-    return os.path.join(LOCALE_DIR, code, "LC_MESSAGES", f"{DOMAIN}.po")
+def translation(code: str) -> gettext.NullTranslations:
+    """The compiled catalogue of the language ``code``, read by gettext; English (no
+    catalogue) for the source language or where none was built."""
+    import gettext
+
+    if code == SOURCE:
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[code], fallback=True)
+
+
+def catalogue_path(code: str, compiled: bool = False) -> str:
+    """The catalogue of the language ``code`` (``compiled``: the ``.mo`` file made from it)."""
+    return os.path.join(LOCALE_DIR, code, "LC_MESSAGES", f"{DOMAIN}.{'mo' if compiled else 'po'}")
 
 
 def _in_english() -> bool:
@@ -317,39 +318,3 @@ def messages_in(source: str) -> list[tuple[str | None, str, str | None, int]]:
         found.append((context, texts[where[0]] or "", plural, node.lineno))
     found.sort(key=lambda entry: entry[3])
     return found
-
-
-def compile_po(text: str) -> bytes:
-    """A ``.po`` file's text as the ``.mo`` bytes ``gettext.GNUTranslations`` reads
-    (untranslated entries left out, so that the English stands)."""
-    import struct
-
-    messages: dict[bytes, bytes] = {}
-    for context, msgid, plural, forms in parse_po(text):
-        if not any(forms) or (msgid and not all(forms)):
-            continue
-        name = msgid if plural is None else f"{msgid}\0{plural}"
-        if context is not None:
-            name = f"{context}\x04{name}"
-        messages[name.encode()] = "\0".join(forms).encode()
-    keys = sorted(messages)
-    ids = strs = b""
-    offsets = []
-    for key in keys:
-        offsets.append((len(ids), len(key), len(strs), len(messages[key])))
-        ids += key + b"\0"
-        strs += messages[key] + b"\0"
-    start = 7 * 4 + 16 * len(keys)
-    table_ids: list[int] = []
-    table_strs: list[int] = []
-    for id_at, id_len, str_at, str_len in offsets:
-        table_ids += [id_len, start + id_at]
-        table_strs += [str_len, start + len(ids) + str_at]
-    header = struct.pack("Iiiiiii", 0x950412DE, 0, len(keys), 7 * 4, 7 * 4 + 8 * len(keys), 0, 0)
-    return (
-        header
-        + struct.pack(f"{len(table_ids)}i", *table_ids)
-        + struct.pack(f"{len(table_strs)}i", *table_strs)
-        + ids
-        + strs
-    )

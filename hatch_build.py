@@ -1,0 +1,107 @@
+"""The build's own steps, as hatchling's custom hooks (``pyproject.toml`` names them):
+
+- the translations: every ``.po`` catalogue compiled to the ``.mo`` file gettext reads,
+  beside it, whenever a wheel is built (an editable install too: ``pip install -e .``), so
+  that the game reads a compiled catalogue and never compiles one itself. The ``.mo``
+  files are made, never kept in git (``.gitignore``); a wheel carries them, the sdist does
+  not (it carries the ``.po`` files and this hook).
+- the package's long description: README.md without its screenshots (see
+  ``long_description``).
+
+Babel compiles the catalogues (``babel.messages``: the standard library reads ``.mo``
+files but has no compiler); it is a build requirement and a test tool, never one of the
+game's. The tests compile again any catalogue edited since (``tests/conftest.py``), so
+that they never read a ``.mo`` older than its ``.po``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+try:
+    from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+    from hatchling.metadata.plugin.interface import MetadataHookInterface
+except ImportError:  # not a build: the tests compile the catalogues with this module too
+    BuildHookInterface = MetadataHookInterface = object  # type: ignore[assignment,misc]
+
+LOCALE = Path("stress_tui", "terminal", "locale")
+"""Where the catalogues are: ``LANG/LC_MESSAGES/stress_tui.po``."""
+
+SCREENSHOTS = re.compile(r"\n## What it looks like\n.*?(?=\n## )", re.S)
+"""README's section of pictures."""
+
+INSTEAD = """
+## What it looks like
+
+Screenshots of the table on a dark and a white terminal, of stress and of the result
+screen are in the source distribution, `docs/screenshots/`, and in README.md where the
+repository is published.
+"""
+
+
+def compile_catalogues(root: Path) -> list[Path]:
+    """Compile every catalogue under ``root`` to its ``.mo`` file (rewritten only when its
+    bytes change, else only touched); the ``.mo`` files, relative to ``root``."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    made = []
+    for po in sorted((root / LOCALE).glob("*/LC_MESSAGES/*.po")):
+        with po.open("rb") as file:
+            catalog = read_po(file, locale=po.parent.parent.name)
+        buffer = io.BytesIO()
+        write_mo(buffer, catalog)  # untranslated and fuzzy entries left out: English stands
+        mo = po.with_suffix(".mo")
+        if not mo.is_file() or mo.read_bytes() != buffer.getvalue():
+            part = mo.with_suffix(".mo.part")
+            part.write_bytes(buffer.getvalue())
+            os.replace(part, mo)
+        else:
+            mo.touch()  # newer than its .po: nothing to compile next time
+        made.append(mo.relative_to(root))
+    return made
+
+
+def stale_catalogues(root: Path) -> list[Path]:
+    """The catalogues under ``root`` whose ``.mo`` file is missing or older than the
+    ``.po`` file."""
+    return [
+        po
+        for po in sorted((root / LOCALE).glob("*/LC_MESSAGES/*.po"))
+        if not po.with_suffix(".mo").is_file()
+        or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime
+    ]
+
+
+def long_description(readme: str) -> str:
+    """README.md as a package index shows it: its pictures are relative paths into the
+    repository, which no index can show, so their section says where they are instead."""
+    return SCREENSHOTS.sub(INSTEAD, readme, count=1)
+
+
+class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
+    """Compiles the catalogues for every wheel, editable or not."""
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if self.target_name != "wheel":
+            return
+        root = Path(self.root)
+        for mo in compile_catalogues(root):
+            if version != "editable":  # an editable install reads them where they are
+                # git-ignored, so named here to go into the wheel
+                build_data["force_include"][str(root / mo)] = mo.as_posix()
+
+
+class CustomMetadataHook(MetadataHookInterface):
+    """The long description (``readme``, dynamic in ``pyproject.toml``)."""
+
+    def update(self, metadata: dict[str, Any]) -> None:
+        readme = Path(self.root, "README.md").read_text(encoding="utf-8")
+        metadata["readme"] = {
+            "content-type": "text/markdown",
+            "text": long_description(readme),
+        }
