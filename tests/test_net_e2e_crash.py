@@ -19,13 +19,14 @@ from typing import Any
 import pytest
 
 from stress_tui.core.engine import Game, Phase
-from stress_tui.core.rules import Rules
+from stress_tui.core.notation import parse_rules
 from stress_tui.net.host import HOST_SEAT, JOINER_SEAT
 from stress_tui.net.protocol import VERSION, code_key, encode, nonce, proof
 from stress_tui.net.wire import mirror_state
 from tests.test_net_e2e import (
     Table,
     both_ready,
+    first_flip,
     hosting,
     joining,
     pump_all,
@@ -60,7 +61,10 @@ class RawSpectator:
         self.send(
             {"t": "auth", "nonce": mine, "proof": proof(key, "peer", challenge["nonce"], mine)}
         )
-        assert self.read()["t"] == "welcome"
+        welcome = self.read()
+        assert welcome["t"] == "welcome"
+        self.rules = parse_rules(welcome["rules"])
+        """The table's rules."""
 
     def send(self, message: dict[str, Any]) -> None:
         self.sock.sendall(encode(message))
@@ -109,13 +113,16 @@ PILE_KEYS = ("asdf", "jkl;")
 left pile, onto the right pile."""
 
 
-def play_out_round(
-    host: TtySession, joiner: TtySession, watcher: RawSpectator, rules: Rules
-) -> dict[str, Any]:
+KEY_GAP = 0.05
+"""Seconds at least between two keys the round's players press (a fast person's 20 a
+second: half what the host lets a player send)."""
+
+
+def play_out_round(host: TtySession, joiner: TtySession, watcher: RawSpectator) -> dict[str, Any]:
     """Play the round under way to its end from what ``watcher`` sees: the joiner plays
     every card it can, the host one when the joiner cannot, both say ready when the piles
     wait for a flip, the joiner calls stress. The host's ``state`` at the round's end."""
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + 120
     seen, asked = -1, 0.0
     while True:
         assert time.monotonic() < deadline, f"the round never ended\n{joiner.dump()}"
@@ -129,8 +136,10 @@ def play_out_round(
             continue
         if not fresh and time.monotonic() - asked < 1.0:
             continue  # the last key's answer is on its way (else: asked again)
+        if time.monotonic() - asked < KEY_GAP:
+            continue  # a person's pace: the host's rate limit lets a flood go
         seen, asked = watcher.states, time.monotonic()
-        game = Game(mirror_state(message["view"], rules), random.Random(0))
+        game = Game(mirror_state(message["view"], watcher.rules), random.Random(0))
         if game.phase is Phase.WAITING_FLIP:
             for session, side in ((joiner, JOINER_SEAT), (host, HOST_SEAT)):
                 if not game.state.players[side].ready:
@@ -245,7 +254,7 @@ def test_the_end_of_a_round_shows_on_both_screens_at_once(tmp_path: Path) -> Non
         wait_all(lambda: "Bo v Ann" in joiner.row(0), "join", host, joiner)
         watcher = RawSpectator(where, code)
         both_ready(host, joiner)
-        end = play_out_round(host, joiner, watcher, Rules())
+        end = play_out_round(host, joiner, watcher)
         winner = ("Bo", "Ann")[end["result"]["winner"]]
         shown: list[str] = []
 
@@ -256,6 +265,46 @@ def test_the_end_of_a_round_shows_on_both_screens_at_once(tmp_path: Path) -> Non
 
         wait_all(both_results, "the result on both screens", host, joiner)
         assert not shown, f"the joiner showed a pause, not the result:\n{shown[0]}"
+    finally:
+        joiner.close()
+        host.close()
+
+
+def test_the_rematch_is_played_on_both_screens(tmp_path: Path) -> None:
+    """A match of one round won, then the rematch: its rounds are numbered from 1 again,
+    and the joiner is sent the rematch's first deal all the same (not taken for the first
+    match's round 1), so that its first flip and its plays go on as in any round."""
+    host, where, code = hosting(tmp_path, "--wins", "1")
+    joiner = joining(tmp_path, where, code, "--name", "Bo")
+    try:
+        wait_all(lambda: "Bo v Ann" in joiner.row(0), "join", host, joiner)
+        watcher = RawSpectator(where, code)
+        both_ready(host, joiner)
+        end = play_out_round(host, joiner, watcher)
+        assert end["result"]["match_over"]
+        wait_all(lambda: "Enter: rematch" in joiner.text(), "the rematch key", host, joiner)
+        joiner.send("\r")
+        wait_all(
+            lambda: "wins the match" not in host.text() + joiner.text(),
+            "the rematch dealt on both screens",
+            host,
+            joiner,
+        )
+        both_ready(host, joiner)
+        first_flip(host, joiner, "the rematch's first flip")
+        watcher.poll()
+        assert watcher.state is not None
+        game = Game(mirror_state(watcher.state["view"], watcher.rules), random.Random(0))
+        side = JOINER_SEAT if game.legal_plays(JOINER_SEAT) else HOST_SEAT
+        pile, target = game.legal_plays(side)[0]
+        (joiner if side == JOINER_SEAT else host).send(PILE_KEYS[target][pile])
+        wait_all(
+            lambda: "2 cards" in host.text() and "2 cards" in joiner.text(),
+            "the card on both screens",
+            host,
+            joiner,
+        )
+        assert "broke the protocol" not in joiner.text()
     finally:
         joiner.close()
         host.close()

@@ -406,6 +406,7 @@ class Client:
             return  # the same round again (we came back)
         if journal is not None:
             journal.close()
+        self.result, self.result_round = None, 0  # the last round's, not this one's
         score = message.get("score") or [0, 0]
         self.journal = Journal(
             self.rules,

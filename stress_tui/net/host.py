@@ -199,12 +199,13 @@ class Peer:
         self.closed = False
         self.quick = QUICK_PINGS
         """Pings still to send back to back (one on each answer)."""
-        self.dealt = 0
-        """The round whose ``deal`` it was sent (0: none)."""
+        self.dealt: str | None = None
+        """The round whose ``deal`` it was sent, by its commitment: unlike the round's
+        number, which starts again at 1 with each rematch, one of its own (``None``: none)."""
         self.acts_sent = 0
         """The round's actions it holds (as they were when last sent)."""
-        self.revealed = 0
-        """The round whose seed it was sent (0: none)."""
+        self.revealed: str | None = None
+        """The round whose seed it was sent, by its commitment (``None``: none)."""
 
     @property
     def delay(self) -> float | None:
@@ -1025,7 +1026,7 @@ class Host:
         that the ``state`` that says the round is over finds its result ready to show."""
         if self.fair is None or self.commit is None:
             return
-        if peer.dealt != self.round_number:
+        if peer.dealt != self.commit:
             peer.send(
                 {
                     "t": "deal",
@@ -1034,7 +1035,7 @@ class Host:
                     "score": list(self.deal_score),
                 }
             )
-            peer.dealt, peer.acts_sent = self.round_number, 0
+            peer.dealt, peer.acts_sent = self.commit, 0
         actions = self.fair.actions()
         start = peer.acts_sent if self.rewound is None else min(peer.acts_sent, self.rewound)
         firsts = list(range(start, len(actions), ACTS_CHUNK))
@@ -1051,9 +1052,9 @@ class Host:
                 }
             )
         peer.acts_sent = len(actions)
-        if self.reveal is not None and peer.revealed != self.reveal["round"]:
+        if self.reveal is not None and peer.revealed != self.reveal["commit"]:
             peer.send(self.reveal)
-            peer.revealed = self.reveal["round"]
+            peer.revealed = self.reveal["commit"]
 
     def _send_state(self, peer: Peer, events: list[Event]) -> None:
         if self.fair is None:
