@@ -328,7 +328,7 @@ DEAD_TABLE = (
 
 def test_a_dead_table_ends_the_round_drawn() -> None:
     with game(env={"STRESS_TUI_POSITION": DEAD_TABLE}) as s:
-        s.wait_text("a drawn round", timeout=3)
+        s.wait_text("Drawn, for nobody: 12 flips and no card played", timeout=3)
         s.wait_text("Player 1 0 : 0 Player 2", timeout=2)
         s.wait_text("Enter: next round", timeout=2)
         quit_cleanly(s)

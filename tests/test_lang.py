@@ -582,8 +582,9 @@ def test_the_simulator_s_summary_is_said_in_the_language(
     assert main(["sim", "--lang", "de", "--games", "2", "--seed", "1", "--jobs", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "Regeln:       standard"
-    assert lines[5].startswith("Siege:        p1 ") and "unentschieden" in lines[5]
-    assert lines[6].endswith(" je Spiel")
+    assert lines[5].startswith("Enden:        letzte Karte 2 (100.0%), unentschieden am toten")
+    assert lines[6].startswith("Siege:        p1 ") and "unentschieden" in lines[6]
+    assert lines[7].endswith(" je Spiel")
 
 
 @pytest.mark.parametrize(

@@ -251,6 +251,36 @@ def test_stress_then_who_won_it(term: Terminal) -> None:
     assert "too slow" in lines[lay.notice_y[0]]
 
 
+def test_a_round_without_progress_is_drawn_and_the_table_and_the_result_say_why(
+    term: Terminal,
+) -> None:
+    """000 and 001 name only the player who lays the last card as the round's winner: a
+    round ended by the guard is drawn, the banner says so and stays (p2, with one card
+    fewer, does not win it), and the result screen says why."""
+    from stress_tui.terminal.roundlog import drawn_because
+
+    limit = Rules.for_deck("standard").stale_limit
+    position = (
+        f"rules: standard; phase: playing; stale: {limit - 1};"
+        " p1 row: 5H | 7C | 8C | 6C; p1 draw: 2C; p1 state: fewest=3;"
+        " piles: 4S | 2D; p2 row: 9D | - | - | -"
+    )
+    table = table_at(position)
+    notices = Notices()
+    happened = table.submit(Play(0, 0, 0, 1.0))
+    notices.note(happened, 1.0, table.game)
+    lay = layout(80, 24, 4)
+    assert lay is not None
+    lines = plain_lines(draw(term, view_of(table, now=1.0, notices=notices)))
+    banner = f"{limit} plays and nobody nearer the end: a drawn round, dealt again"
+    assert banner in lines[lay.banner_y]
+    why = drawn_because(happened, table.game.rules)
+    assert why == f"Drawn, for nobody: {limit} plays and nobody nearer the end"
+    result = Result(None, False, keys_live=True, headline=why)
+    shown = text(draw(term, view_of(table, now=1.0, overlay=Overlay.RESULT, result=result)))
+    assert why in shown and "wins the" not in shown and "Enter: next round" in shown
+
+
 def test_ready_to_flip_waits_for_the_other(term: Terminal) -> None:
     table = table_at()
     notices = Notices()

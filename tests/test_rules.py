@@ -23,7 +23,7 @@ from stress_tui.core.actions import (
 )
 from stress_tui.core.cards import DECKS, JOKER_CARD, Suit
 from stress_tui.core.decks import RANK_LETTERS
-from stress_tui.core.engine import DEAD_FLIPS, STALE_PLAYS, Game, Match, Phase
+from stress_tui.core.engine import Game, Match, Phase
 from stress_tui.core.events import (
     Drawn,
     FalseStressCalled,
@@ -46,7 +46,7 @@ from stress_tui.core.events import (
     StressWon,
     TableDead,
 )
-from stress_tui.core.houserules import FalseStress
+from stress_tui.core.houserules import DEAD_FLIPS, FalseStress
 from stress_tui.core.rules import Rules
 from tests.conftest import card, cards, game, line, position
 
@@ -1126,7 +1126,7 @@ DEAD = """
 def test_a_table_that_no_flip_can_change_dies_and_the_round_is_drawn() -> None:
     """Our choice, where the seeds are silent: both draw piles are empty, each play pile
     holds one card and nobody can play, so every flip gives back the same table. After
-    DEAD_FLIPS flips without a card played the round ends; equal cards left: a draw."""
+    DEAD_FLIPS flips without a card played the round ends, drawn."""
     g = game(DEAD.format(p1="-"))
     now = 0.0
     for flips in range(1, DEAD_FLIPS + 1):
@@ -1143,10 +1143,13 @@ def test_a_table_that_no_flip_can_change_dies_and_the_round_is_drawn() -> None:
     assert line(g, "winner") == "none"
 
 
-def test_a_dead_table_goes_to_the_player_with_fewer_cards() -> None:
+def test_a_dead_table_is_drawn_even_when_one_player_holds_fewer_cards() -> None:
+    """000: "Den som först blivit av med alla sina kort ... har vunnit"; 001: "Der Spieler
+    der die letzte Karte gelegt hat, ruft: "Sieg!". Damit beendet er das Spiel und ist Sieger
+    dieser Runde." Only the last card wins a round: p2 holding one card fewer wins nothing."""
     g = game(DEAD.format(p1="7C") + "\nflips: " + str(DEAD_FLIPS))
-    assert g.apply(Flip(1.0)) == [TableDead((2, 1)), RoundWon(1, 1.0)]
-    assert g.winner == 1
+    assert g.apply(Flip(1.0)) == [TableDead((2, 1)), RoundDrawn(1.0)]
+    assert g.winner is None
 
 
 def test_a_card_played_starts_the_count_of_flips_again() -> None:
@@ -1174,35 +1177,40 @@ STALE = """
 """
 
 
-def test_a_round_that_makes_no_progress_ends_on_card_counts() -> None:
-    """Our choice, where the seeds are silent: after STALE_PLAYS plays in a row without a
-    player coming down to fewer cards than they had ever held, the round ends as a dead
-    table does. p1 once held 3 cards and holds 5; the five leaves 4, no progress, and it
-    is the hundredth such play: p2, with one card, wins."""
-    g = game(STALE.format(stale=STALE_PLAYS - 1, fewest=3))
+def test_a_round_that_makes_no_progress_is_drawn_for_nobody() -> None:
+    """000: "Den som först blivit av med alla sina kort ... har vunnit"; 001: "Der Spieler
+    der die letzte Karte gelegt hat ... ist Sieger dieser Runde." Our choice, where the
+    seeds are silent: after the rules' stale limit of plays in a row without a player
+    coming down to fewer cards than they had ever held, the round is drawn. p1 once held 3
+    cards and holds 5; the five leaves 4, no progress, and it is the last such play: p2,
+    with one card, wins nothing, since nobody laid a last card."""
+    limit = Rules.for_deck("standard").stale_limit
+    g = game(STALE.format(stale=limit - 1, fewest=3))
     assert g.apply(Play(0, 0, 0, 1.0)) == [
         Played(0, 0, 0, cards("5H"), 1.0),
         Drawn(0, 0, card("2C"), False),
         NoProgress((4, 1)),
-        RoundWon(1, 1.0),
+        RoundDrawn(1.0),
     ]
     assert g.phase is Phase.ROUND_OVER
-    assert line(g, "winner") == "p2"
+    assert line(g, "winner") == "none"
 
 
-def test_with_as_many_cards_each_a_round_without_progress_is_drawn() -> None:
-    g = game(
-        STALE.format(stale=STALE_PLAYS - 1, fewest=3).replace("9D | - | - | -", "9D | TD | JD | QD")
-    )
-    events = g.apply(Play(0, 0, 0, 1.0))
-    assert events[-2:] == [NoProgress((4, 4)), RoundDrawn(1.0)]
-    assert g.winner is None
+def test_the_stale_limit_is_ten_plays_for_every_card_dealt() -> None:
+    """Our choice: the limit grows with the cards dealt, since a round's length does (a
+    deck each, jokers); 100 plays, a fixed limit, drew one round in three of 001's game
+    with four jokers."""
+    assert Rules.for_deck("standard").stale_limit == 10 * 52
+    assert Rules.for_deck("standard", deal="each", jokers=4).stale_limit == 10 * 112
+    g = game(STALE.format(stale=98, fewest=3))
+    g.apply(Play(0, 0, 0, 1.0))
+    assert g.phase is Phase.PLAYING, "99 plays without progress: the round goes on"
 
 
 def test_a_play_that_leaves_fewer_cards_than_ever_is_progress_and_starts_the_count_again() -> None:
     """p1 holds 5 and never held fewer: the five leaves 4, the fewest yet, so the round
     goes on and the count of plays without progress starts again."""
-    g = game(STALE.format(stale=STALE_PLAYS - 1, fewest=5))
+    g = game(STALE.format(stale=Rules.for_deck("standard").stale_limit - 1, fewest=5))
     assert g.apply(Play(0, 0, 0, 1.0)) == [
         Played(0, 0, 0, cards("5H"), 1.0),
         Drawn(0, 0, card("2C"), False),
@@ -1260,19 +1268,30 @@ def test_anything_goes_on_a_joker() -> None:
     assert g.apply(Play(1, 1, 1, 1.2))[0] == Played(1, 1, 1, cards("AD"), 1.2)
 
 
-def test_a_flipped_joker_opens_stress() -> None:
+def test_a_flipped_joker_opens_no_stress_and_anything_goes_on_it() -> None:
+    """001: "jedes Mal, wenn ein Joker gespielt wird, kann „Stress" gerufen werden": a
+    joker *played* makes stress; one flipped had no player to give it a value ("Diese
+    können einen beliebigen Wert annehmen"), so it lies on its pile as a wild card that
+    anything fits, and calling stress on it is a false call."""
     g = game(JOKERS.replace("phase: playing", "phase: waiting").replace("AS", "**"))
-    assert g.apply(Flip(1.0)) == [
-        Flipped((JOKER_CARD, card("AH")), (0, 1), 1.0),
-        StressOpened(1.0),
-    ]
+    assert g.apply(Flip(1.0)) == [Flipped((JOKER_CARD, card("AH")), (0, 1), 1.0)]
+    assert g.phase is Phase.PLAYING
+    assert (2, 0) in g.legal_plays(0), "the nine goes on the flipped joker"
+    assert g.apply(CallStress(1, 1.5))[0] == FalseStressCalled(1, g.rules.false_stress)
+
+
+def test_two_equal_ranks_flipped_are_stress() -> None:
+    """000: "Får de två spelhögarna samma valör överst gäller det att säga stress"; 001:
+    "Wenn beide Stapel in der Mitte den gleichen Wert zeigen": however the ranks came there."""
+    g = game(JOKERS.replace("phase: playing", "phase: waiting").replace("AS", "AC"))
+    assert g.apply(Flip(1.0)) == [Flipped((card("AC"), card("AH")), (0, 1), 1.0), StressOpened(1.0)]
 
 
 def test_a_stopped_joker_that_stays_on_top_does_not_reopen_stress_at_a_flip() -> None:
     """001: "jedes Mal, wenn ein Joker gespielt wird, kann „Stress" gerufen werden": a
-    joker played or flipped opens stress. This one was played earlier and its stress
-    stopped; the flip puts the one card left on p1's pile and leaves the joker on top of
-    the other: no stress."""
+    joker played opens stress. This one was played earlier and its stress stopped; the
+    flip puts the one card left on p1's pile and leaves the joker on top of the other: no
+    stress."""
     g = game("""
         rules: standard jokers=1
         phase: waiting

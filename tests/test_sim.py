@@ -26,6 +26,7 @@ from stress_tui.players import sim
 from stress_tui.players.bot import LEVELS, make_bot
 from stress_tui.players.sim import (
     SimResult,
+    format_result,
     play_round,
     rule_variants,
     run_cli,
@@ -40,6 +41,7 @@ from tests.tty import TtySession
 KEYS = [
     "games",
     "finished",
+    "endings",
     "wins",
     "mean_actions",
     "mean_virtual_seconds",
@@ -108,6 +110,27 @@ def test_json_has_exactly_the_documented_keys() -> None:
     assert [f.name for f in dataclasses.fields(SimResult)] == KEYS
     assert isinstance(data["wins"], list) and len(data["wins"]) == 2
     assert data["games"] == 5 and data["invariant_violations"] == 0
+    assert data["endings"] == {"last_card": 5, "dead_table": 0, "no_progress": 0}
+
+
+def test_the_endings_say_how_rounds_ended_and_the_summary_says_the_same() -> None:
+    """Issue 26: a round is won by a last card; the others are drawn, each way counted."""
+    dead = game("""
+        rules: standard
+        phase: waiting
+        p1 row: 5H | - | - | -
+        piles: 9C | JD
+        p2 row: 5S | - | - | -
+    """)
+    bots = (make_bot(0, "easy", random.Random(1)), make_bot(1, "easy", random.Random(2)))
+    assert run_round(dead, bots).ending == "dead_table"
+    result = simulate(STANDARD, NORMAL, 6, seed=1)
+    result.endings = {"last_card": 4, "dead_table": 1, "no_progress": 1}
+    summary = format_result(result, NORMAL, STANDARD, 1)
+    assert (
+        "endings:     last card 4 (66.7%), drawn on a dead table 1, drawn without progress 1"
+        in summary
+    )
 
 
 def test_no_games_is_an_empty_result() -> None:
@@ -324,8 +347,8 @@ def test_every_deck_and_house_rule_combination_is_in_the_soak() -> None:
 
 def test_sixteen_jokers_with_doppelkopf_dealt_each_end_within_the_bounds() -> None:
     """With 32 jokers among 128 cards every few plays open stress and the slower takes
-    the piles back: rounds used to go round in circles past the simulator's bounds (4 of
-    50). The rule of no progress ends them (docs/rules.md)."""
+    the piles back: rounds go on for long (docs/rules.md), but end, by a last card or,
+    seldom, drawn without progress."""
     rules = Rules.for_deck("doppelkopf", jokers=16, deal="each")
     result = simulate(rules, NORMAL, 50, seed=1)
     assert result.invariant_violations == 0
@@ -350,7 +373,7 @@ def test_a_stress_with_the_draw_piles_empty_and_penalty_one_still_ends_the_round
 
 def test_a_dead_table_ends_the_round_drawn_and_that_is_finished() -> None:
     """Nothing fits and nothing is left to flip but the same cards: after the engine's
-    dead-table count of flips the round ends on card counts, here equal: a draw."""
+    dead-table count of flips the round ends drawn, for nobody."""
     g = game("""
         rules: standard
         phase: waiting
@@ -361,6 +384,7 @@ def test_a_dead_table_ends_the_round_drawn_and_that_is_finished() -> None:
     bots = (make_bot(0, "easy", random.Random(1)), make_bot(1, "easy", random.Random(2)))
     result = run_round(g, bots)
     assert result.violation is None and result.finished and result.winner is None
+    assert result.ending == "dead_table"
 
 
 class _Meddler:

@@ -29,7 +29,13 @@ from typing import Any, ClassVar
 from stress_tui.core import actions, events
 from stress_tui.core.cards import Card, format_cards
 from stress_tui.core.decks import JOKER
-from stress_tui.core.houserules import Deal, FalseStress, StressPenalty, Taken
+from stress_tui.core.houserules import (
+    DEAD_FLIPS,
+    Deal,
+    FalseStress,
+    StressPenalty,
+    Taken,
+)
 from stress_tui.core.rules import Rules
 from stress_tui.core.text import Problem
 from stress_tui.core.words import N_
@@ -37,14 +43,16 @@ from stress_tui.core.words import N_
 PLAYERS = (0, 1)
 """The two players' numbers."""
 
-RULES_VERSION = 3
+RULES_VERSION = 4
 """Which rules this engine plays, raised whenever the same seed and timed actions could give
 other events or another final position. A replay records it; ``docs/replays.md`` lists what
 each version changed. 1: up to 2026-11-30. 2: the rule fixes of issue 12 (races against any
 recent cover, no recycling while a card fits, a stopped joker stays stopped, Jass without
 row stacking) and the round without progress (``STALE_PLAYS``). 3: Skat and Doppelkopf deal
 open cards without row stacking and lay ready cards of one rank together by default
-(001's Stapel, the ``together`` rule; issue 12)."""
+(001's Stapel, the ``together`` rule; issue 12). 4: a round that cannot end by a last card
+(a dead table, a round without progress) is drawn for nobody, and a round without progress
+is one of ``STALE_PLAYS_PER_CARD`` plays for every card dealt (issue 26)."""
 
 _NOTHING: frozenset[int] = frozenset()
 
@@ -53,17 +61,6 @@ _INFINITY = math.inf
 _EMPTY = -1
 """Stands for the rank on top of an empty play pile in ``_either_fits``."""
 
-DEAD_FLIPS = 12
-"""Flips in a row without a card played after which the table is dead and the round ends:
-some positions (one card left on each pile, nothing fits, or the same card flipped back
-into the same stress) would otherwise repeat for ever."""
-
-STALE_PLAYS = 100
-"""Plays in a row without progress after which the round ends: a play is progress when it
-leaves its player with fewer cards (draw pile and row) than they had ever held before in
-the round. With many jokers every joker opens stress and the slower takes the piles back,
-so a round could otherwise go round in circles for thousands of plays while the dead
-table's count of flips starts again at every play."""
 
 UNCOUNTED = 1 << 62
 """``PlayerState.fewest`` of a position that has not counted it: the next play is progress."""
@@ -164,7 +161,7 @@ class State:
     """Flips since a card was last played (the table dies at ``DEAD_FLIPS``)."""
     stale: int = 0
     """Plays since a player last came down to fewer cards than they had ever held (the
-    round ends at ``STALE_PLAYS``)."""
+    round is drawn at ``Rules.stale_limit``)."""
 
     def cards(self) -> Counter[Card]:
         """Every card in the position, counted."""
@@ -302,6 +299,8 @@ class Game:
         self._fits_either = _either_fits(state.rules.fits)
         """For the tops of the two play piles, the ranks that fit on either (the stall
         check's table)."""
+        self._stale_limit = state.rules.stale_limit
+        """Plays in a row without progress after which the round is drawn."""
 
     def copy(self) -> Game:
         """A copy at the same position with the same random state: the same actions give
@@ -543,10 +542,10 @@ class Game:
                 return happened
         else:
             state.stale += 1
-            if state.stale >= STALE_PLAYS:
+            if state.stale >= self._stale_limit:
                 counts = (one.card_total(), two.card_total())
                 happened.append(events.NoProgress(counts))
-                happened += self._end_on_counts(counts, time)
+                happened.append(self._draw(time))
                 return happened
         opponent = two if player == 0 else one
         stopped = opponent.stop
@@ -738,11 +737,9 @@ class Game:
             held = someone.card_total()
             if held < someone.fewest:
                 someone.fewest = held
-        # A joker opens stress when it is flipped (or played), not when it stays on top
-        # of a pile whose stress was stopped.
-        if any(card is not None and card.is_joker for card in cards) or (
-            left and right and left[-1].rank == right[-1].rank != JOKER
-        ):
+        # Two equal ranks flipped are stress; a flipped joker is not: 001 makes stress of a
+        # joker "gespielt" (played), and one flipped had no player to give it a value.
+        if left and right and left[-1].rank == right[-1].rank != JOKER:
             state.phase = _STRESS
             happened.append(events.StressOpened(action.time))
             return happened
@@ -751,15 +748,15 @@ class Game:
 
     def _dead(self, time: float) -> list[events.Event]:
         counts = (self.state.players[0].card_total(), self.state.players[1].card_total())
-        return [events.TableDead(counts), *self._end_on_counts(counts, time)]
+        return [events.TableDead(counts), self._draw(time)]
 
-    def _end_on_counts(self, counts: tuple[int, int], time: float) -> list[events.Event]:
-        """End the round: the player holding fewer cards wins; as many each, a draw."""
+    def _draw(self, time: float) -> events.Event:
+        """End the round drawn, for nobody: the seeds name only the player who lays the
+        last card as its winner (000 "Den som först blivit av med alla sina kort ... har
+        vunnit"; 001 "Der Spieler der die letzte Karte gelegt hat ... ist Sieger dieser
+        Runde"), so a round that cannot come to that is no one's, and is dealt again."""
         self.state.phase = _ROUND_OVER
-        if counts[0] == counts[1]:
-            return [events.RoundDrawn(time)]
-        self.state.winner = 0 if counts[0] < counts[1] else 1
-        return [events.RoundWon(self.state.winner, time)]
+        return events.RoundDrawn(time)
 
     def _refill(self, player: int, happened: list[events.Event] | None) -> None:
         """Fill the row's empty places from the draw pile, left to right, stacking equal

@@ -192,7 +192,8 @@ class Flipped:
 
 @dataclass(slots=True, unsafe_hash=True)
 class TableDead:
-    """``DEAD_FLIPS`` flips in a row and no card played: the round ends on card counts."""
+    """``DEAD_FLIPS`` flips in a row and no card played: the round is drawn (a
+    ``RoundDrawn`` follows)."""
 
     counts: tuple[int, int]
     """Cards each player still holds (draw pile and row)."""
@@ -200,8 +201,8 @@ class TableDead:
 
 @dataclass(slots=True, unsafe_hash=True)
 class NoProgress:
-    """``STALE_PLAYS`` plays in a row and nobody came down to fewer cards than before: the
-    round ends on card counts, as on a dead table."""
+    """``Rules.stale_limit`` plays in a row and nobody came down to fewer cards than
+    before: the round is drawn (a ``RoundDrawn`` follows)."""
 
     counts: tuple[int, int]
     """Cards each player still holds (draw pile and row)."""
@@ -209,7 +210,8 @@ class NoProgress:
 
 @dataclass(slots=True, unsafe_hash=True)
 class RoundDrawn:
-    """The table died with both players holding as many cards: nobody wins the round."""
+    """The round ended without a last card laid (a dead table, no progress): nobody wins
+    it, and the match deals the next."""
 
     time: float
     """When."""

@@ -30,6 +30,21 @@ if TYPE_CHECKING:  # typing only for the annotations: the help loads this module
 
     from stress_tui.core.rules import Rules
 
+DEAD_FLIPS = 12
+"""Flips in a row without a card played after which the table is dead and the round is
+drawn: some positions (one card left on each pile, nothing fits, or the same card flipped
+back into the same stress) would otherwise repeat for ever."""
+
+STALE_PLAYS_PER_CARD = 10
+"""Plays in a row without progress, for every card dealt, after which the round is drawn
+(``Rules.stale_limit``: 520 with the standard deck split): a play is progress when it
+leaves its player with fewer cards (draw pile and row) than they had ever held before in
+the round. Long rounds are no loop: every stress hands the middle back to one player, so
+the cards held wander up and down, the more so the more cards are dealt and the more
+stresses jokers open; measured with ``stress-tui sim``, bot:normal against bot:normal, the
+longest such run was under 6 plays a card dealt with four jokers and a deck each
+(``docs/rules.md``). The limit only stops a round that would never end."""
+
 RULE_NAME = "rule"
 """The placeholder where a ``RulesError``'s problem names its own rule again (``({rule} at
 most 15)``): ``said_as`` fills it in with the name the flag or the config entry has."""
@@ -586,8 +601,8 @@ def _joker_sentences(rules: Rules, _: Say = N_) -> list[str]:
         return []
     return [
         _(
-            "A joker is wild: it goes on any card, any card goes on it, and a joker played or "
-            "flipped is stress."
+            "A joker is wild: it goes on any card, any card goes on it, and a joker played is "
+            "stress (one flipped is not)."
         )
     ]
 
@@ -672,9 +687,16 @@ def _false_sentences(rules: Rules, _: Say = N_) -> list[str]:
 
 def _wins_sentences(rules: Rules, _: Say = N_) -> list[str]:
     if rules.wins == 1:
-        return [_("Play out all your cards to win a round; 1 round win takes the match.")]
-    text = _("Play out all your cards to win a round; {wins} round wins take the match.")
-    return [text.format(wins=rules.wins)]
+        won = _("Play out all your cards to win a round; 1 round win takes the match.")
+    else:
+        text = _("Play out all your cards to win a round; {wins} round wins take the match.")
+        won = text.format(wins=rules.wins)
+    drawn = _(
+        "A round nobody can finish is drawn, for nobody, and the next is dealt: after "
+        "{flips} flips in a row with no card played, or after {plays} plays in a row in "
+        "which nobody came down to fewer cards than before."
+    )
+    return [won, drawn.format(flips=DEAD_FLIPS, plays=rules.stale_limit)]
 
 
 def _both(rules: Rules) -> tuple[object, ...]:
@@ -892,7 +914,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "wins",
         "wins",
         Whole(1, 99),
-        N_("round wins that take the match"),
+        N_(
+            "round wins that take the match; a round is won by laying the last card, and one "
+            "nobody can finish (a dead table, no progress) is drawn and dealt again"
+        ),
         Section.MATCH,
         _wins_sentences,
         lambda r, _: (

@@ -18,6 +18,7 @@ from stress_tui.core.houserules import (
     DECK_RULE,
     DEFAULTS,
     HOUSE_RULES,
+    STALE_PLAYS_PER_CARD,
     Deal,
     FalseStress,
     RulesError,
@@ -106,6 +107,20 @@ class Rules:
     def cards_per_deck(self) -> int:
         """Cards in one deck, jokers included."""
         return len(self.spec) + self.jokers
+
+    @property
+    def cards_dealt(self) -> int:
+        """Cards in the round: one deck split, or a deck each."""
+        return self.cards_per_deck * (2 if self.deal is Deal.EACH else 1)
+
+    @property
+    def stale_limit(self) -> int:
+        """Plays in a row without progress after which the round is drawn.
+
+        >>> Rules.for_deck("standard").stale_limit, Rules.for_deck("jass", deal="each").stale_limit
+        (520, 720)
+        """
+        return STALE_PLAYS_PER_CARD * self.cards_dealt
 
     @property
     def smallest_share(self) -> int:

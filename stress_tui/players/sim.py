@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from stress_tui.core.cards import DECKS, Card
 from stress_tui.core.engine import Game, Phase, State
-from stress_tui.core.events import FlipAgreed, Stalled, StressWon
+from stress_tui.core.events import FlipAgreed, NoProgress, Stalled, StressWon, TableDead
 from stress_tui.core.houserules import HOUSE_RULES, RulesError
 from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
@@ -46,15 +46,26 @@ if TYPE_CHECKING:
 MAX_ACTIONS = 20_000
 """A round with more actions than this counts as an invariant violation, not finished."""
 
-MAX_SECONDS = 3_600.0
-"""A round lasting longer than this many virtual seconds counts as a violation too."""
+MAX_SECONDS = 14_400.0
+"""A round lasting longer than this many virtual seconds counts as a violation too: four
+hours, since with sixteen jokers a deck and a deck each a round that does end by a last
+card can take an hour and a half (every fourth card is a joker, and each played opens
+stress)."""
 
 STEP = 4.0
 """Virtual seconds the clock moves past the table's next deadline at each step; after each
 step the simulator checks that the number of cards is unchanged and the bounds."""
 
-_TALLIED = frozenset({StressWon, Stalled, FlipAgreed})
-"""The events a round's result counts: stresses won, and stalls and agreed flips."""
+_TALLIED = frozenset({StressWon, Stalled, FlipAgreed, TableDead, NoProgress})
+"""The events a round's result counts: stresses won, stalls and agreed flips, and the ends
+of a round drawn without a last card."""
+
+ENDINGS = ("last_card", "dead_table", "no_progress")
+"""How a finished round can end: a player laid their last card (the only way the seeds
+know), or it was drawn, for nobody, on a dead table or after too many plays without
+progress (``docs/rules.md``)."""
+
+_ENDING_OF = {TableDead: "dead_table", NoProgress: "no_progress"}
 
 Progress = Callable[[int, int], None]
 """Called now and then with (rounds done, rounds in all)."""
@@ -78,9 +89,12 @@ class SimResult:
     games: int
     """Rounds played."""
     finished: int
-    """Rounds that ended within the bounds with every invariant kept: won, or drawn (a dead
-    table, or a round without progress, with both players holding as many cards;
-    ``finished - sum(wins)`` of them)."""
+    """Rounds that ended within the bounds with every invariant kept: won by a last card,
+    or drawn for nobody (a dead table, a round without progress; ``finished - sum(wins)``
+    of them)."""
+    endings: dict[str, int]
+    """How the finished rounds ended, by ``ENDINGS``: ``last_card`` (won), ``dead_table``
+    and ``no_progress`` (drawn); every key is there, 0 or more."""
     wins: list[int]
     """Rounds won by player 1 and by player 2."""
     mean_actions: float
@@ -119,6 +133,8 @@ class RoundResult:
     """Stresses won."""
     stalls: int
     """Stalls and agreed flips."""
+    ending: str = "last_card"
+    """How it ended, one of ``ENDINGS`` (when finished)."""
     violation: str | None = None
     """The invariant it broke, if any."""
     state: State | None = field(default=None, repr=False)
@@ -207,6 +223,7 @@ def run_round(
     table = Table(game, drivers)
     stride = STEP if step is None else step
     stresses = stalls = 0
+    ending = ENDINGS[0]
     violation: str | None = None
     over = Phase.ROUND_OVER
     start = state.time
@@ -222,6 +239,8 @@ def run_round(
                 if kind in tallied:
                     if kind is StressWon:
                         stresses += 1
+                    elif kind in _ENDING_OF:
+                        ending = _ENDING_OF[kind]
                     else:
                         stalls += 1
             # The cards on the table (``_count``, inline: this runs at every step).
@@ -258,6 +277,7 @@ def run_round(
         state.time - start,
         stresses,
         stalls,
+        ending,
         violation,
         state if keep_state else None,
     )
@@ -306,6 +326,7 @@ class _Tally:
         self.wins = [0, 0]
         self.actions = self.stresses = self.stalls = 0
         self.seconds = 0.0
+        self.endings = dict.fromkeys(ENDINGS, 0)
 
     def add(self, result: RoundResult) -> None:
         self.games += 1
@@ -317,6 +338,7 @@ class _Tally:
             self.violations += 1
         elif result.finished:
             self.finished += 1
+            self.endings[result.ending] += 1
             if result.winner is not None:
                 self.wins[result.winner] += 1
 
@@ -325,6 +347,7 @@ class _Tally:
         return SimResult(
             games=self.games,
             finished=self.finished,
+            endings=dict(self.endings),
             wins=list(self.wins),
             mean_actions=self.actions / games,
             mean_virtual_seconds=self.seconds / games,
@@ -658,6 +681,13 @@ def format_result(
         (_("seed:"), str(seed)),
         (_("games:"), str(result.games)),
         (_("finished:"), str(result.finished)),
+        (
+            _("endings:"),
+            _(
+                "last card {last_card} ({share}), drawn on a dead table {dead_table}, "
+                "drawn without progress {no_progress}"
+            ).format(share=f"{100 * result.endings['last_card'] / games:.1f}%", **result.endings),
+        ),
         (
             _("wins:"),
             _("p1 {p1} ({p1_share}), p2 {p2} ({p2_share}), drawn {drawn}").format(

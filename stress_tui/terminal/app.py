@@ -326,9 +326,7 @@ class DailyApp(App):
         you = addressed(self.settings.names)[1 - BOT_SIDE]
         if result.winner is None:
             said = _("drawn")
-            result.headline = _("The daily deal of {day}: nobody can play on, a draw").format(
-                day=self.day
-            )
+            result.headline = _("The daily deal of {day}: a drawn round").format(day=self.day)
         elif result.winner != BOT_SIDE:
             said = _("won")
             headline = (

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from stress_tui.core import actions, events
 from stress_tui.core.cards import Card
-from stress_tui.core.engine import STALE_PLAYS, Game, Phase
-from stress_tui.core.houserules import FalseStress
+from stress_tui.core.engine import Game, Phase
+from stress_tui.core.houserules import DEAD_FLIPS, FalseStress
 from stress_tui.terminal.lang import N_, _, ngettext, rank_name
 
 NOTICE_SECONDS = 2.0
@@ -235,17 +235,19 @@ class Notices:
                 self.headline = Notice(won.format(name=names[event.player]), "good")
             elif isinstance(event, events.TableDead):
                 self.headline = Notice(
-                    _("12 flips and no card played: the table is dead"),
+                    _("{count} flips and no card played: a drawn round, dealt again").format(
+                        count=DEAD_FLIPS
+                    ),
                     "warn",
-                    short=_("The table is dead"),
+                    short=_("Dead table: a drawn round"),
                 )
             elif isinstance(event, events.NoProgress):
                 self.headline = Notice(
-                    _("{count} plays and nobody nearer the end: the round is over").format(
-                        count=STALE_PLAYS
+                    _("{count} plays and nobody nearer the end: a drawn round, dealt again").format(
+                        count=game.rules.stale_limit
                     ),
                     "warn",
-                    short=_("No progress: the round is over"),
+                    short=_("No progress: a drawn round"),
                 )
 
     def _rejected(self, event: events.Rejected, now: float, game: Game) -> None:

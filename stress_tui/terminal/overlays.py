@@ -29,7 +29,7 @@ class Result:
     """The end of a round, for the result screen."""
 
     winner: int | None
-    """Who won the round (``None``: drawn on a dead table)."""
+    """Who won the round (``None``: drawn, for nobody)."""
     match_over: bool
     """Whether that round won the match."""
     keys_live: bool = False
@@ -39,7 +39,8 @@ class Result:
     notes: tuple[str, ...] = ()
     """Lines about the round's files: where its replay went, what could not be saved."""
     headline: str | None = None
-    """Said instead of who won (a replay that stops before the end)."""
+    """Said instead of who won (why a round was drawn; a replay that stops before the
+    end)."""
     again: str | None = None
     """What Enter does instead of the next round (a replay: watch it again)."""
     charts: tuple[tuple[str, tuple[Point, ...]], ...] = ()
@@ -272,7 +273,7 @@ def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
     if result.headline is not None:
         head = result.headline
     elif result.winner is None:
-        head = _("Nobody can play on: a drawn round")
+        head = _("A drawn round, for nobody: the next is dealt")
     else:
         if view.you[result.winner]:
             head = _("You win the match!") if result.match_over else _("You win the round!")

@@ -42,6 +42,20 @@ CHART_ROUNDS = 60
 """The most rounds a result screen's chart looks back on."""
 
 
+def drawn_because(happened: list[events.Event], rules: Rules) -> str | None:
+    """Why a round was drawn, for the result screen, if one of ``happened`` says it."""
+    for event in happened:
+        if isinstance(event, events.TableDead):
+            from stress_tui.core.houserules import DEAD_FLIPS
+
+            return _("Drawn, for nobody: {count} flips and no card played").format(count=DEAD_FLIPS)
+        if isinstance(event, events.NoProgress):
+            return _("Drawn, for nobody: {count} plays and nobody nearer the end").format(
+                count=rules.stale_limit
+            )
+    return None
+
+
 class RoundLog:
     """Every round's actions, replay, statistics and place in the record."""
 
@@ -165,7 +179,7 @@ class RoundLog:
                 self.take_daily(self.daily)
         for event in happened:
             if isinstance(event, (events.RoundWon, events.RoundDrawn)):
-                self.end(event)
+                self.end(event, drawn_because(happened, self.rules))
 
     def take_daily(self, day: str) -> None:
         """The daily deal's first card has been played: the day is taken for its person,
@@ -184,8 +198,9 @@ class RoundLog:
         with contextlib.suppress(DailyTaken, StorageError, OSError):
             claim_daily(name, day)
 
-    def end(self, event: events.RoundWon | events.RoundDrawn) -> None:
-        """Write the replay's end, measure the round and count it in the record."""
+    def end(self, event: events.RoundWon | events.RoundDrawn, why: str | None = None) -> None:
+        """Write the replay's end, measure the round and count it in the record; ``why``
+        a round was drawn is said instead of a winner."""
         from stress_tui.core.stats import round_stats
         from stress_tui.terminal.overlays import Result
 
@@ -203,6 +218,7 @@ class RoundLog:
         self.ended = Result(
             winner,
             match_over,
+            headline=why,
             stats=stats,
             notes=tuple(note for note in notes if note),
             charts=tuple(charts),
