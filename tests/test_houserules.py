@@ -360,3 +360,56 @@ def test_a_record_with_the_older_names_counts_under_today_s(tmp_path: Path) -> N
     merged = record.standings["Ann"]["skat stress-penalty=give"]
     assert (merged.matches_won, merged.rounds_won, merged.rounds_lost) == (2, 4, 2)
     assert merged.best_reaction == 0.4
+
+
+# --------------------------------------------------------------------------- what the texts say
+
+
+def test_the_rules_in_words_say_when_cards_are_flipped() -> None:
+    """000: "Kör spelet fast ... tar båda ett nytt kort från plockhögen och lägger samtidigt
+    på var sin spelhög"; 001: "oder ein Spieler einen möglichen Zug nicht wahrnehmen will";
+    000: "Har den ena spelaren fått slut på kort i plockhögen ger den andra över ett kort"."""
+    words = plain_words(Rules.for_deck("standard"))
+    assert (
+        "New cards are flipped, one from each draw pile onto each play pile, at the start, "
+        "after stress, when nobody can play, and when both players say they are ready."
+    ) in words
+    assert (
+        "A player whose draw pile is empty flips the top card of the other's; with both "
+        "empty and nobody able to play, each takes up a play pile as a new draw pile."
+    ) in words
+
+
+@pytest.mark.parametrize(
+    ("penalty", "said"),
+    [
+        (
+            "one",
+            "The slower player takes only the smaller pile; both, when it is a single card "
+            "and the slower's draw pile is empty.",
+        ),
+        (
+            "give",
+            "The faster player hands the slower the larger pile; both, when it is a single "
+            "card and the slower's draw pile is empty.",
+        ),
+    ],
+)
+def test_the_penalty_s_words_say_when_the_slower_takes_both_piles(penalty: str, said: str) -> None:
+    """What --rules says is what the engine does: with a one-card pile named and the
+    slower's draw pile empty, the slower takes both piles."""
+    from stress_tui.core.actions import CallStress
+    from stress_tui.core.events import PilesTaken
+    from tests.conftest import game
+
+    assert said in plain_words(Rules.for_deck("standard", stress_penalty=penalty))
+    g = game(f"""
+        rules: standard stress-penalty={penalty}
+        phase: stress
+        p1 row: 3S | - | - | -
+        piles: 7H | 7D
+        p2 row: 9C | - | - | -
+        p2 draw: 2C
+    """)
+    taken = [e for e in g.apply(CallStress(1, 1.0)) if isinstance(e, PilesTaken)]
+    assert taken == [PilesTaken(0, (0, 1), 2)]

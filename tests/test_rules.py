@@ -830,6 +830,15 @@ def test_after_the_race_window_the_same_card_is_a_misplay() -> None:
     assert g.apply(late) == [Rejected(0, late, NOT_ADJACENT), LockedOut(0, 2.25)]
 
 
+def test_a_card_that_fit_a_card_covered_exactly_the_race_window_before_lost_the_race() -> None:
+    """The race window is "at most": a card covered exactly --race-window seconds before
+    still counts (the engine, --help and --rules say it one way)."""
+    g = game(RACE.replace("rules: standard", "rules: standard race-window=0.25"))
+    g.apply(Play(1, 0, 0, 1.0))
+    slower = Play(0, 0, 0, 1.25)
+    assert g.apply(slower) == [Rejected(0, slower, RejectReason.LOST_RACE)]
+
+
 def test_a_card_that_fit_neither_card_is_a_misplay_even_in_the_race_window() -> None:
     g = game(RACE)
     g.apply(Play(1, 0, 0, 1.0))

@@ -153,7 +153,7 @@ class State:
     time: float = 0.0
     """The time of the last action."""
     covers: list[list[Cover]] = field(default_factory=lambda: [[], []])
-    """For each play pile, the plays onto it within the race window of the latest,
+    """For each play pile, the plays onto it at most the race window before the latest,
     oldest first (none after a flip): what a late play may have been aimed at."""
     winner: int | None = None
     """Who won the round, once it is over (``None`` after a drawn round)."""

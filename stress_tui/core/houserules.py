@@ -659,8 +659,14 @@ def _race_short(rules: Rules, _: Say = N_) -> tuple[str, str] | None:
 
 _PENALTY_SENTENCES = {
     StressPenalty.BOTH: N_("The slower player takes both piles."),
-    StressPenalty.ONE: N_("The slower player takes only the smaller pile."),
-    StressPenalty.GIVE: N_("The faster player hands the slower the larger pile."),
+    StressPenalty.ONE: N_(
+        "The slower player takes only the smaller pile; both, when it is a single card "
+        "and the slower's draw pile is empty."
+    ),
+    StressPenalty.GIVE: N_(
+        "The faster player hands the slower the larger pile; both, when it is a single card "
+        "and the slower's draw pile is empty."
+    ),
 }
 _PENALTY_SHORTS = {
     StressPenalty.ONE: (N_("stress: smaller pile"), N_("stress: 1 pile")),
@@ -820,7 +826,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         Choice.of(StressPenalty, N_("{value} is not a stress penalty (choose from {choices})")),
         N_(
             "when stress is won: the slower player takes both play piles, or only the smaller "
-            "one, or the faster gives the slower the larger one"
+            "one, or the faster gives the slower the larger one (both, when that one is a "
+            "single card and the slower's draw pile is empty)"
         ),
         Section.STRESS,
         lambda r, _: [_(_PENALTY_SENTENCES[r.stress_penalty])],

@@ -19,6 +19,20 @@ _INTROS = {
 }
 """The sentences that open a section whatever the rules."""
 
+_CLOSINGS = {
+    Section.PLAY: (
+        N_(
+            "New cards are flipped, one from each draw pile onto each play pile, at the start, "
+            "after stress, when nobody can play, and when both players say they are ready."
+        ),
+        N_(
+            "A player whose draw pile is empty flips the top card of the other's; with both "
+            "empty and nobody able to play, each takes up a play pile as a new draw pile."
+        ),
+    ),
+}
+"""The sentences that close a section whatever the rules: when cards are flipped."""
+
 
 def _parts(rules: Rules, _: Say) -> tuple[list[tuple[str, str]], list[int]]:
     """The short line's parts, most important first, each in a long and a short form; and
@@ -83,4 +97,5 @@ def plain_words(rules: Rules, _: Say = N_) -> list[str]:
         for rule in HOUSE_RULES:
             if rule.section is section:
                 lines += rule.sentences(rules, _)
+        lines += [_(text) for text in _CLOSINGS.get(section, ())]
     return lines
