@@ -624,7 +624,7 @@ def test_a_played_round_leaves_a_replay_that_verifies_and_counts_in_the_record(
 ) -> None:
     from stress_tui.core.stats import round_stats
     from stress_tui.storage.replay import load
-    from stress_tui.terminal.overlays import stats_lines
+    from stress_tui.terminal.screens.result import stats_lines
 
     with game(BOTS_SEED, args=BOTS) as s:
         s.wait_text("Player 2 wins the match!", timeout=60)

@@ -173,9 +173,9 @@ def result_with_charts(height: int, people: int, ascii: bool = False) -> str:
     from stress_tui.terminal.draw.palette import Palette
     from stress_tui.terminal.keys import default_keymap
     from stress_tui.terminal.notices import Notices
-    from stress_tui.terminal.overlays import Result
     from stress_tui.terminal.render import render
-    from stress_tui.terminal.scene import Overlay, Scene
+    from stress_tui.terminal.scene import Scene
+    from stress_tui.terminal.screens.result import Result, ResultScreen
 
     term = Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
     position = (
@@ -199,7 +199,7 @@ def result_with_charts(height: int, people: int, ascii: bool = False) -> str:
         keymap=default_keymap(),
         notices=Notices(("Ann", "Bo")),
         names=("Ann", "Bo"),
-        overlay=Overlay.RESULT,
+        overlay=ResultScreen(),
         result=result,
         seed="42",
         ascii=ascii,

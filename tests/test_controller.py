@@ -20,8 +20,8 @@ from stress_tui.terminal.controller import (
     action_for,
 )
 from stress_tui.terminal.keys import Binding, Intent, default_keymap
-from stress_tui.terminal.overlays import Result
 from stress_tui.terminal.scene import Overlay
+from stress_tui.terminal.screens.result import Result
 from tests.test_clock import Outside
 
 

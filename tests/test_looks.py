@@ -29,9 +29,12 @@ from stress_tui.terminal.draw.theme import (
 )
 from stress_tui.terminal.layout import flipped, layout
 from stress_tui.terminal.notices import Notices
-from stress_tui.terminal.overlays import Result
 from stress_tui.terminal.render import render
-from stress_tui.terminal.scene import Overlay, Scene
+from stress_tui.terminal.scene import Scene
+from stress_tui.terminal.screens.base import ModalScreen
+from stress_tui.terminal.screens.help import HelpScreen
+from stress_tui.terminal.screens.pause import PauseScreen
+from stress_tui.terminal.screens.result import Result, ResultScreen
 from tests.test_render import table_at as render_table_at
 from tests.test_render import view_of
 
@@ -173,7 +176,7 @@ def test_no_text_of_the_light_table_is_too_close_to_white(
     notices = Notices()
     notices.note(table.submit(Play(0, 1, 0, 1.0)), 1.0, table.game)  # a misplay: a warning
     notices.note(table.submit(ReadyToFlip(1, 1.1)), 1.1, table.game)
-    for overlay in (None, Overlay.PAUSE, Overlay.HELP):
+    for overlay in (None, PauseScreen(), HelpScreen()):
         view = view_of(table, now=1.2, notices=notices, overlay=overlay, seed=7)
         frame = draw(term, view, width, height, theme=LIGHT)
         bad = low_contrast_cells(screen_after(frame, term, width, height), light=True)
@@ -188,9 +191,9 @@ def card_marks(lines: list[str], lay_rows: range) -> list[str]:
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
-@pytest.mark.parametrize("overlay", [Overlay.PAUSE, Overlay.HELP, Overlay.RESULT])
+@pytest.mark.parametrize("overlay", [PauseScreen(), HelpScreen(), ResultScreen()])
 def test_an_overlay_hides_the_whole_table(
-    term: Terminal, width: int, height: int, overlay: str
+    term: Terminal, width: int, height: int, overlay: ModalScreen
 ) -> None:
     table = table_at()
     result = Result(0, False, keys_live=True)
@@ -387,7 +390,7 @@ def test_the_result_table_lines_up_wide_names(term: Terminal) -> None:
     names = ("漢字の名前", "Bo")
     view = view_of(
         table_at(),
-        overlay=Overlay.RESULT,
+        overlay=ResultScreen(),
         result=Result(0, True, keys_live=True, stats=stats),
         names=names,
     )

@@ -23,10 +23,12 @@ from stress_tui.terminal.keys import default_keymap
 from stress_tui.terminal.layout import MIN_HEIGHT, MIN_WIDTH, layout
 from stress_tui.terminal.layout import flipped as turned
 from stress_tui.terminal.notices import Notices
-from stress_tui.terminal.overlays import Result, help_lines
 from stress_tui.terminal.pieces import countdown_text
 from stress_tui.terminal.render import render
-from stress_tui.terminal.scene import Overlay, Scene, person_at_bottom
+from stress_tui.terminal.scene import Scene, person_at_bottom
+from stress_tui.terminal.screens.help import HelpScreen, help_lines
+from stress_tui.terminal.screens.pause import PauseScreen
+from stress_tui.terminal.screens.result import Result, ResultScreen
 
 PLAYING = (
     "rules: standard; phase: playing;"
@@ -277,7 +279,7 @@ def test_a_round_without_progress_is_drawn_and_the_table_and_the_result_say_why(
     why = drawn_because(happened, table.game.rules)
     assert why == f"Drawn, for nobody: {limit} plays and nobody nearer the end"
     result = Result(None, False, keys_live=True, headline=why)
-    shown = text(draw(term, view_of(table, now=1.0, overlay=Overlay.RESULT, result=result)))
+    shown = text(draw(term, view_of(table, now=1.0, overlay=ResultScreen(), result=result)))
     assert why in shown and "wins the" not in shown and "Enter: next round" in shown
 
 
@@ -312,7 +314,7 @@ def test_the_count_before_a_flip() -> None:
 
 
 def test_the_help_lists_every_key_and_the_rules(term: Terminal) -> None:
-    view = view_of(table_at(), overlay=Overlay.HELP)
+    view = view_of(table_at(), overlay=HelpScreen())
     lines = "\n".join(t for t, _ in help_lines(view, 80))
     for keys in (
         "q w e r",
@@ -349,7 +351,7 @@ def test_the_together_key_is_shown_only_where_the_rule_is_in_play(term: Terminal
 def test_the_result_screen(term: Terminal) -> None:
     view = view_of(
         table_at(),
-        overlay=Overlay.RESULT,
+        overlay=ResultScreen(),
         result=Result(0, True, keys_live=True),
         score=(3, 1),
         seed=42,
@@ -404,14 +406,14 @@ def test_a_game_of_frames_stays_true_to_the_screen(term: Terminal, colour: bool)
     steps: list[tuple[object, dict[str, object]]] = [
         (None, {}),
         (Play(0, 1, 0, 1.0), {}),  # the 2 on the K: rejected, locked out
-        (None, {"overlay": Overlay.HELP}),
+        (None, {"overlay": HelpScreen()}),
         (None, {"size": (120, 40)}),  # larger cards
         (Play(0, 0, 0, 2.0), {}),  # the Q on the K: stress
         (None, {"size": (50, 12)}),  # too small
         (None, {"size": (80, 24)}),
         (CallStress(1, 2.2), {}),
-        (None, {"overlay": Overlay.PAUSE}),
-        (None, {"overlay": Overlay.RESULT, "result": Result(1, True, keys_live=True)}),
+        (None, {"overlay": PauseScreen()}),
+        (None, {"overlay": ResultScreen(), "result": Result(1, True, keys_live=True)}),
         ("new round", {}),
         (Play(0, 0, 0, 1.0), {}),  # the J on the 10
         (Play(1, 0, 0, 1.5), {}),  # the J on the J: rejected

@@ -164,14 +164,19 @@ LATER = {
     "stress_tui.storage.record",
     "stress_tui.storage.replay",
     "stress_tui.terminal.netplay",
-    "stress_tui.terminal.overlays",
+    "stress_tui.terminal.screens.help",
+    "stress_tui.terminal.screens.netpanel",
+    "stress_tui.terminal.screens.pause",
+    "stress_tui.terminal.screens.question",
+    "stress_tui.terminal.screens.result",
+    "stress_tui.terminal.screens.small",
     "stress_tui.terminal.playback",
     "stress_tui.terminal.ratingchart",
 }
 """Our modules a game needs only after its first frame (the round's replay and record, its
 statistics, the ratings, the notation and the JSON form a replay and a network peer read,
-the overlays: help, pause, the result) or not at all (the daily deal, the replay viewer,
-the network)."""
+the screens over the table: help, pause, the result) or not at all (the daily deal, the
+replay viewer, the network)."""
 
 
 LAZY = {"stress_tui.core.actions", "stress_tui.core.events"}

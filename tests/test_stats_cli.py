@@ -23,9 +23,9 @@ from stress_tui.terminal.draw.canvas import Canvas, plain_lines
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import default_keymap
 from stress_tui.terminal.notices import Notices
-from stress_tui.terminal.overlays import Result, stats_lines
 from stress_tui.terminal.render import render
-from stress_tui.terminal.scene import Overlay, Scene
+from stress_tui.terminal.scene import Scene
+from stress_tui.terminal.screens.result import Result, ResultScreen, stats_lines
 from tests.test_stats import RACE, RACE_ACTIONS, STRESS
 
 
@@ -220,7 +220,7 @@ def result_screen(term: Terminal, width: int, height: int, names: tuple[str, str
         notices=Notices(names),
         names=names,
         score=(3, 1),
-        overlay=Overlay.RESULT,
+        overlay=ResultScreen(),
         result=result,
         seed="42",
     )

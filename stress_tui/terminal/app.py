@@ -54,7 +54,7 @@ from stress_tui.terminal.session import (
 )
 
 if TYPE_CHECKING:  # made once a round has ended (the round log makes it, the overlays draw it)
-    from stress_tui.terminal.overlays import Result
+    from stress_tui.terminal.screens.result import Result
 
 POSITION_ENV = "STRESS_TUI_POSITION"
 
@@ -266,7 +266,7 @@ class App(Screen):
             self.clock.pause("pause")
 
     def help_offset(self, offset: int) -> int:
-        from stress_tui.terminal.overlays import help_page  # (loaded once the help shows)
+        from stress_tui.terminal.screens.help import help_page  # (loaded once the help shows)
 
         width, height = self.size
         first, _ = help_page(self.view(), min(width - 6, 90), height, offset)

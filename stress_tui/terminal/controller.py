@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from stress_tui.core import actions
-from stress_tui.core.lifecycle import Stage
+from stress_tui.core.lifecycle import Hold, Stage
 from stress_tui.core.rules import Rules
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.keys import (
@@ -39,10 +39,11 @@ from stress_tui.terminal.keys import (
 )
 from stress_tui.terminal.lang import N_
 from stress_tui.terminal.scene import Overlay
+from stress_tui.terminal.screens.base import ModalScreen, ScreenStack
 from stress_tui.terminal.session import EXIT_QUIT, EXIT_SIGINT
 
 if TYPE_CHECKING:  # made once a round has ended (the overlays draw it)
-    from stress_tui.terminal.overlays import Result
+    from stress_tui.terminal.screens.result import Result
 
 MENU_GRACE = 0.5
 """Seconds after help or pause opens over the table during which its menu keys are
@@ -50,9 +51,6 @@ ignored, so that the other player's next play key does not act on it."""
 
 QUIT_QUESTION = N_("Quit this match?  y: quit   any other key: no")
 """Asked when q would end a match that is not over."""
-
-YES = "y"
-"""The key that answers the question."""
 
 
 class Keystroke(KeystrokeLike, Protocol):
@@ -120,6 +118,8 @@ class Controller:
         """Drops escape sequences and pastes that are not key presses."""
         self.result: Result | None = None
         """The round's result, while its screen covers the table."""
+        self.stack = ScreenStack()
+        """The screens over the table (``wanted``)."""
         self.handlers: dict[Intent, Handler] = self.table()
         """What each intent does."""
 
@@ -127,10 +127,23 @@ class Controller:
         """The intents this screen answers, and their handlers."""
         return {Intent.QUIT: self.interrupt, Intent.REDRAW: self.redraw}
 
+    def wanted(self) -> list[type[ModalScreen]]:
+        """The screens over the table now, bottom first, as the lifecycle's stage and
+        holds (and a question asked) say: nothing over the table in play."""
+        return []
+
+    @property
+    def top(self) -> ModalScreen | None:
+        """The screen shown and taking keys (``None``: the table): the stack made to hold
+        what is ``wanted`` first."""
+        self.stack.show(self.wanted())
+        return self.stack.top
+
     @property
     def overlay(self) -> str | None:
-        """What covers the table now."""
-        return Overlay.RESULT if self.result is not None else None
+        """The name of the screen over the table (``Overlay``), if one is."""
+        top = self.top
+        return None if top is None else top.NAME
 
     # ------------------------------------------------------------------ keys in
 
@@ -143,20 +156,16 @@ class Controller:
         name = key_name(keystroke)
         if name is None:
             return
-        if self.answer(name):
+        top = self.top
+        if name == "ctrl+z" and (top is None or top.OTHER_KEYS is None):
+            self.host.suspend()  # only seen as a key with the kitty protocol
             return
-        if name == "ctrl+z":  # only seen as a key with the kitty protocol
-            self.host.suspend()
-            return
-        overlay = self.overlay
-        binding = self.keymap.lookup(name, menu=overlay is not None)
+        # The table takes the key map's keys (the players' and everyone's); a screen over
+        # it only its own.
+        binding = self.keymap.lookup(name) if top is None else top.lookup(name)
         if binding is None:
             return
-        self.on_binding(binding, overlay)
-
-    def answer(self, name: str) -> bool:
-        """Whether the key ``name`` answers a question on screen (and is taken by it)."""
-        return False
+        self.on_binding(binding, None if top is None else top.NAME)
 
     def on_binding(self, binding: Binding, overlay: str | None) -> None:
         """What a binding does, given the overlay showing when its key came."""
@@ -229,18 +238,27 @@ class GameController(Controller):
             Intent.READY: self.play,
             Intent.STOP: self.play,
             Intent.TOGETHER: self.play,
+            Intent.YES: self.yes,
+            Intent.NO: self.no,
         }
 
-    @property
-    def overlay(self) -> str | None:
-        paused = self.clock.paused
-        if "help" in paused:
-            return Overlay.HELP
-        if self.result is not None:
-            return Overlay.RESULT
-        if "pause" in paused:
-            return Overlay.PAUSE
-        return None
+    def wanted(self) -> list[type[ModalScreen]]:
+        """The pause under the result under the help, and the question over them."""
+        life = self.clock.life
+        asked = self.quit_asked
+        if not (life.holds or self.result is not None or asked):
+            return []  # the table (and no screen's module loaded)
+        from stress_tui.terminal.screens.help import HelpScreen
+        from stress_tui.terminal.screens.pause import PauseScreen
+        from stress_tui.terminal.screens.question import QuitScreen
+        from stress_tui.terminal.screens.result import ResultScreen
+
+        return [
+            *([PauseScreen] if life.held(Hold.PAUSE) else []),
+            *([ResultScreen] if self.result is not None else []),
+            *([HelpScreen] if life.held(Hold.HELP) else []),
+            *([QuitScreen] if asked else []),
+        ]
 
     def on_binding(self, binding: Binding, overlay: str | None) -> None:
         if (
@@ -251,18 +269,14 @@ class GameController(Controller):
             return  # help or pause just opened over the table: not yet
         super().on_binding(binding, overlay)
 
-    def answer(self, name: str) -> bool:
-        if not self.quit_asked:
-            return False
-        if name == YES:
-            self.host.finish(EXIT_QUIT)
-            return True
-        binding = self.keymap.lookup(name, menu=True)
-        if binding is not None and binding.intent in (Intent.QUIT, Intent.REDRAW):
-            return False  # Ctrl-C and Ctrl-L act as ever
-        self.quit_asked = False  # any other key: no
+    def yes(self, binding: Binding, overlay: str | None) -> None:
+        """Yes to the question whether to quit the match: quit."""
+        self.host.finish(EXIT_QUIT)
+
+    def no(self, binding: Binding, overlay: str | None) -> None:
+        """Any other key to the question: no, back to the screen it was asked on."""
+        self.quit_asked = False
         self.host.request_draw()
-        return True
 
     def cover(self) -> None:
         """Help or pause opens over the table: its menu keys work a moment later."""

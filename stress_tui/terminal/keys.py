@@ -83,6 +83,10 @@ class Intent(enum.Enum):
     """Watching a replay: play it faster."""
     SLOWER = "slower"
     """Watching a replay: play it slower."""
+    YES = "yes"
+    """Answer yes to the question on screen."""
+    NO = "no"
+    """Answer no to the question on screen (any key but yes)."""
 
 
 class Scope(enum.Enum):
@@ -121,6 +125,12 @@ class Binding:
     """The row pile (0 is leftmost) for ``LEFT`` and ``RIGHT``."""
     scope: Scope = Scope.PLAY
     """When it counts."""
+    description: str = ""
+    """What it does, in English marked ``N_`` (said in the player's language where shown:
+    the help's key lists, docs/keys.md); empty for a player's key, which the help lists
+    by its pile."""
+    show: bool = True
+    """Whether the help's key lists show it (Ctrl-C and Ctrl-L go without saying)."""
 
     @property
     def action(self) -> str:
@@ -154,6 +164,8 @@ _LABELS = {
     Intent.STEP_BACK: "one action back (paused)",
     Intent.FASTER: "faster",
     Intent.SLOWER: "slower",
+    Intent.YES: "yes",
+    Intent.NO: "no",
 }
 
 # ----------------------------------------------------------------------------- key names
@@ -451,11 +463,11 @@ def _whose(binding: Binding) -> Problem:
 
 
 GLOBAL_BINDINGS: tuple[Binding, ...] = (
-    Binding("?", Intent.HELP, scope=Scope.GLOBAL),
-    Binding("f1", Intent.HELP, scope=Scope.GLOBAL),
-    Binding("escape", Intent.PAUSE, scope=Scope.GLOBAL),
-    Binding("ctrl+c", Intent.QUIT, scope=Scope.GLOBAL),
-    Binding("ctrl+l", Intent.REDRAW, scope=Scope.GLOBAL),
+    Binding("?", Intent.HELP, scope=Scope.GLOBAL, description=N_("help")),
+    Binding("f1", Intent.HELP, scope=Scope.GLOBAL, description=N_("help")),
+    Binding("escape", Intent.PAUSE, scope=Scope.GLOBAL, description=N_("pause")),
+    Binding("ctrl+c", Intent.QUIT, scope=Scope.GLOBAL, description=N_("quit")),
+    Binding("ctrl+l", Intent.REDRAW, scope=Scope.GLOBAL, description=N_("redraw")),
     Binding("enter", Intent.CONFIRM, scope=Scope.MENU),
     Binding("q", Intent.MENU_QUIT, scope=Scope.MENU),
     Binding("up", Intent.SCROLL_UP, scope=Scope.MENU),
@@ -469,23 +481,27 @@ needs Ctrl). On the result, pause and help screens, where no card can be played,
 goes on and ``q`` quits; the arrow and page keys scroll the help."""
 
 REPLAY_BINDINGS: tuple[Binding, ...] = (
-    Binding("space", Intent.PAUSE, scope=Scope.GLOBAL),
-    Binding("right", Intent.STEP, scope=Scope.GLOBAL),
-    Binding(".", Intent.STEP, scope=Scope.GLOBAL),
-    Binding("left", Intent.STEP_BACK, scope=Scope.GLOBAL),
-    Binding(",", Intent.STEP_BACK, scope=Scope.GLOBAL),
-    Binding("+", Intent.FASTER, scope=Scope.GLOBAL),
-    Binding("=", Intent.FASTER, scope=Scope.GLOBAL),
-    Binding("up", Intent.FASTER, scope=Scope.GLOBAL),
-    Binding("-", Intent.SLOWER, scope=Scope.GLOBAL),
-    Binding("down", Intent.SLOWER, scope=Scope.GLOBAL),
-    Binding("?", Intent.HELP, scope=Scope.GLOBAL),
-    Binding("f1", Intent.HELP, scope=Scope.GLOBAL),
-    Binding("q", Intent.MENU_QUIT, scope=Scope.GLOBAL),
-    Binding("escape", Intent.MENU_QUIT, scope=Scope.GLOBAL),
-    Binding("ctrl+c", Intent.QUIT, scope=Scope.GLOBAL),
-    Binding("ctrl+l", Intent.REDRAW, scope=Scope.GLOBAL),
-    Binding("enter", Intent.CONFIRM, scope=Scope.MENU),
+    Binding("space", Intent.PAUSE, scope=Scope.GLOBAL, description=N_("pause, and go on")),
+    Binding("right", Intent.STEP, scope=Scope.GLOBAL, description=N_("one action on (paused)")),
+    Binding(".", Intent.STEP, scope=Scope.GLOBAL, description=N_("one action on (paused)")),
+    Binding(
+        "left", Intent.STEP_BACK, scope=Scope.GLOBAL, description=N_("one action back (paused)")
+    ),
+    Binding(",", Intent.STEP_BACK, scope=Scope.GLOBAL, description=N_("one action back (paused)")),
+    Binding("+", Intent.FASTER, scope=Scope.GLOBAL, description=N_("faster")),
+    Binding("=", Intent.FASTER, scope=Scope.GLOBAL, description=N_("faster")),
+    Binding("up", Intent.FASTER, scope=Scope.GLOBAL, description=N_("faster")),
+    Binding("-", Intent.SLOWER, scope=Scope.GLOBAL, description=N_("slower")),
+    Binding("down", Intent.SLOWER, scope=Scope.GLOBAL, description=N_("slower")),
+    Binding("?", Intent.HELP, scope=Scope.GLOBAL, description=N_("these keys, and back")),
+    Binding("f1", Intent.HELP, scope=Scope.GLOBAL, description=N_("these keys, and back")),
+    Binding("q", Intent.MENU_QUIT, scope=Scope.GLOBAL, description=N_("leave")),
+    Binding("escape", Intent.MENU_QUIT, scope=Scope.GLOBAL, description=N_("leave")),
+    Binding("ctrl+c", Intent.QUIT, scope=Scope.GLOBAL, description=N_("quit"), show=False),
+    Binding("ctrl+l", Intent.REDRAW, scope=Scope.GLOBAL, description=N_("redraw"), show=False),
+    Binding(
+        "enter", Intent.CONFIRM, scope=Scope.MENU, description=N_("watch it again (at the end)")
+    ),
 )
 """Keys while watching a replay, where nobody plays: Space pauses and resumes, Right or
 the period steps one recorded action on, Left or the comma one back, + (or =, Up) plays

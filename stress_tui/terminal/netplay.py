@@ -45,9 +45,12 @@ from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import GameController, TogetherKey
 from stress_tui.terminal.keys import Binding, Intent, keymap_for
 from stress_tui.terminal.lang import _, addressed, shown_names
-from stress_tui.terminal.overlays import Result, help_page
 from stress_tui.terminal.scene import Overlay, Scene
 from stress_tui.terminal.screen import Screen, count_shown
+from stress_tui.terminal.screens.base import ModalScreen
+from stress_tui.terminal.screens.help import HelpScreen, help_page
+from stress_tui.terminal.screens.netpanel import NetPanelScreen
+from stress_tui.terminal.screens.result import Result, ResultScreen
 from stress_tui.terminal.session import EXIT_QUIT, make_terminal
 
 SEED_ENV = "STRESS_TUI_NET_SEED"
@@ -217,16 +220,18 @@ class NetController(GameController):
         self.screen = host
         super().__init__(host, clock, keymap)
 
-    @property
-    def overlay(self) -> str | None:
-        if "help" in self.clock.paused:
-            return Overlay.HELP
+    def wanted(self) -> list[type[ModalScreen]]:
+        """The host's word on the match: the result, or the panel saying why the match
+        stands still (waiting for a player, paused, a player away); the help over it."""
         status = self.link.model.status
+        want: list[type[ModalScreen]] = []
         if status == "result":
-            return Overlay.RESULT if self.result is not None else Overlay.PAUSE
-        if status in ("playing", "starting", "counting"):
-            return None  # the table, with who is ready or the count to go on
-        return Overlay.PAUSE
+            want.append(ResultScreen if self.result is not None else NetPanelScreen)
+        elif status not in ("playing", "starting", "counting"):
+            want.append(NetPanelScreen)  # (the table, with who is ready or the count to go on)
+        if "help" in self.clock.paused:
+            want.append(HelpScreen)
+        return want
 
     def toggle_pause(self, binding: Binding, overlay: str | None) -> None:
         if self.link.model.status in ("waiting", "over"):
@@ -480,7 +485,8 @@ class NetScreen(Screen):
             you=addressed(model.names),
             kinds=("human", "human"),
             score=model.score,
-            overlay=self.controller.overlay,
+            overlay=self.controller.top,
+            beneath=self.controller.stack.beneath,
             result=self.controller.result,
             ascii=self.ascii,
             ascii_note=self.ascii_note,

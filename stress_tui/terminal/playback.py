@@ -25,7 +25,7 @@ from blessed import Terminal
 from stress_tui.core.actions import Action, MalformedActionError
 from stress_tui.core.engine import Phase
 from stress_tui.core.events import Event, RoundDrawn, RoundWon
-from stress_tui.core.lifecycle import Lifecycle
+from stress_tui.core.lifecycle import Hold, Lifecycle
 from stress_tui.core.notation import format_position
 from stress_tui.core.settings import Settings
 from stress_tui.core.stats import RoundStats, round_stats
@@ -36,9 +36,11 @@ from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import Controller, Handler, Host
 from stress_tui.terminal.keys import Binding, Intent, KeyMap, replay_keymap
 from stress_tui.terminal.lang import _
-from stress_tui.terminal.overlays import Result
 from stress_tui.terminal.scene import Overlay, Scene
 from stress_tui.terminal.screen import Screen
+from stress_tui.terminal.screens.base import ModalScreen
+from stress_tui.terminal.screens.help import ReplayHelpScreen
+from stress_tui.terminal.screens.result import ReplayResultScreen, Result
 from stress_tui.terminal.session import EXIT_QUIT
 
 
@@ -202,11 +204,12 @@ class ReplayController(Controller):
             Intent.HELP: self.toggle_help,
         }
 
-    @property
-    def overlay(self) -> str | None:
-        if "help" in self.clock.paused:
-            return Overlay.HELP
-        return super().overlay
+    def wanted(self) -> list[type[ModalScreen]]:
+        """The result at the end, the help over it: a paused replay is still watched."""
+        return [
+            *([ReplayResultScreen] if self.result is not None else []),
+            *([ReplayHelpScreen] if self.clock.life.held(Hold.HELP) else []),
+        ]
 
     def toggle_help(self, binding: Binding, overlay: str | None) -> None:
         if overlay == Overlay.HELP:

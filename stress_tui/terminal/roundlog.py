@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from stress_tui.storage.ratings import Point
     from stress_tui.storage.record import Counted
     from stress_tui.storage.replay import Recorder
-    from stress_tui.terminal.overlays import Result
+    from stress_tui.terminal.screens.result import Result
 
 
 CHART_ROUNDS = 60
@@ -202,7 +202,7 @@ class RoundLog:
         """Write the replay's end, measure the round and count it in the record; ``why``
         a round was drawn is said instead of a winner."""
         from stress_tui.core.stats import round_stats
-        from stress_tui.terminal.overlays import Result
+        from stress_tui.terminal.screens.result import Result
 
         winner = event.player if isinstance(event, events.RoundWon) else None
         match_over = winner is not None and self.score[winner] + 1 >= self.rules.wins

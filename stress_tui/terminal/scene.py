@@ -19,12 +19,13 @@ from stress_tui.terminal.notices import Notices
 if TYPE_CHECKING:  # a round's result, loaded once a round has ended (with the overlays
     # that draw it); the bars of the replay viewer and of a network table, made by those alone
     from stress_tui.terminal.netplay import LinkBar
-    from stress_tui.terminal.overlays import Result
     from stress_tui.terminal.playback import ReplayBar
+    from stress_tui.terminal.screens.base import ModalScreen
+    from stress_tui.terminal.screens.result import Result
 
 
 class Overlay:
-    """What is drawn over the table."""
+    """The names of the screens over the table (``ModalScreen.NAME``)."""
 
     HELP = "help"
     PAUSE = "pause"
@@ -62,8 +63,11 @@ class Scene:
     """``human`` or ``bot:LEVEL`` per side."""
     score: tuple[int, int] = (0, 0)
     """Rounds won in this match."""
-    overlay: str | None = None
-    """``Overlay.HELP``, ``PAUSE``, ``RESULT`` or nothing."""
+    overlay: ModalScreen | None = None
+    """The screen over the table (help, pause, the result...), if one is: the top of the
+    controller's stack."""
+    beneath: ModalScreen | None = None
+    """The screen under that one (what a question over it shows)."""
     result: Result | None = None
     """The round's end, for the result screen."""
     seed: str | None = None

@@ -67,7 +67,7 @@ from stress_tui.terminal.session import (
 )
 
 if TYPE_CHECKING:  # made once a round has ended (the overlays draw it)
-    from stress_tui.terminal.overlays import Result
+    from stress_tui.terminal.screens.result import Result
 
 WARNING_SECONDS = 5.0
 """How long a warning (replays off, a broken record file) stays on the banner line."""
@@ -203,7 +203,8 @@ class Screen:
             names=shown_names(self.settings.names),
             you=addressed(self.settings.names),
             kinds=self.settings.players,
-            overlay=self.controller.overlay,
+            overlay=self.controller.top,
+            beneath=self.controller.stack.beneath,
             ascii=self.ascii,
             ascii_note=self.ascii_note,
             keyboard=self.settings.keyboard,

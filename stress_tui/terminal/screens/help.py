@@ -1,0 +1,191 @@
+"""The help screen: every player's keys, everyone's, and the rules in play."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import ClassVar
+
+from stress_tui.core.keyboards import KEYBOARDS
+from stress_tui.core.rulestext import plain_words
+from stress_tui.terminal.draw.canvas import Canvas
+from stress_tui.terminal.draw.palette import Palette
+from stress_tui.terminal.keys import Binding, Intent, Scope, key_label
+from stress_tui.terminal.lang import N_, _
+from stress_tui.terminal.scene import Overlay, Scene
+from stress_tui.terminal.screens.base import ALWAYS, ModalScreen, key_list, panel
+
+_OTHER_KEYS = {
+    Intent.STRESS: N_("stress"),
+    Intent.READY: N_("ready to flip"),
+    Intent.STOP: N_("stress stop"),
+    Intent.TOGETHER: N_("equal cards together, then a pile key:"),
+}
+"""What the help calls a player's keys besides the piles'."""
+
+
+def _player_keys_lines(view: Scene, player: int) -> list[tuple[str, str]]:
+    keys = view.keymap
+    name = view.names[player]
+    where = _("bottom row") if player == view.bottom else _("top row")
+    head = f"{name} ({where})"
+    if not keys.has_player(player):
+        kind = view.kinds[player]
+        if kind == "human":  # a network table: the other player's keys are at their end
+            return [(_("{who}: plays from the other terminal").format(who=head), "title")]
+        level = kind[4:] if kind.startswith("bot:") else kind
+        return [(_("{who}: the computer ({level})").format(who=head, level=_(level)), "title")]
+    size = view.rules.row_size
+
+    def row(intent: Intent) -> str:
+        return " ".join(key_label(keys.key_for(intent, player, i) or "-") for i in range(size))
+
+    others = [f"{_(_OTHER_KEYS[intent])} {key}" for intent, key in view.other_keys(player)]
+    return [
+        (head, "title"),
+        (
+            "  "
+            + _("piles 1-{size} onto the left pile:").format(size=size)
+            + "  "
+            + row(Intent.LEFT),
+            "",
+        ),
+        (
+            "  "
+            + _("piles 1-{size} onto the right pile:").format(size=size)
+            + " "
+            + row(Intent.RIGHT),
+            "",
+        ),
+        ("  " + "   ".join(others), ""),
+    ]
+
+
+def _replay_help_lines(view: Scene) -> list[tuple[str, str]]:
+    """The replay viewer's keys, one intent a line, from its bindings."""
+    lines: list[tuple[str, str]] = [(_("Watching a replay"), "title")]
+    for keys, what in key_list(view.keymap.bindings):
+        lines.append((f"  {keys}: {what}", ""))
+    return lines
+
+
+def help_lines(view: Scene, width: int) -> list[tuple[str, str]]:
+    """The help screen's lines (text, kind) for a panel ``width`` columns wide; the kind is
+    ``title`` or ``""``."""
+    keys = view.keymap
+    if view.replay is not None:
+        return _replay_help_lines(view)
+    lines: list[tuple[str, str]] = []
+    for player in (0, 1) if view.bottom == 1 else (1, 0):  # the top row's player first
+        lines += _player_keys_lines(view, player)
+    from stress_tui.terminal.screens.table import TableScreen
+
+    shared = [f"{what} {' '.join(labels)}" for labels, what in table_keys(TableScreen.BINDINGS)]
+    lines.append((_("Everyone"), "title"))
+    lines.append(("  " + "   ".join(shared) + "   " + _("suspend ^Z"), ""))
+    board = KEYBOARDS.get(view.keyboard)
+    if board is not None and any(keys.has_player(p) for p in (0, 1)):
+        lines.append(
+            (
+                "  "
+                + _("keys placed for a {keyboard} keyboard (--keyboard: {names})").format(
+                    keyboard=board.title, names=", ".join(KEYBOARDS)
+                ),
+                "",
+            )
+        )
+    lines.append(("", ""))
+    lines.append((_("The rules in play"), "title"))
+    for sentence in plain_words(view.rules, _):
+        for part in textwrap.wrap(sentence, width - 2) or [""]:
+            lines.append(("  " + part, ""))
+    # A line too long for the panel (a longer language) goes on at the next, between words.
+    fitted: list[tuple[str, str]] = []
+    for text, kind in lines:
+        if len(text) <= width:
+            fitted.append((text, kind))
+            continue
+        indent = "    " if text.startswith("  ") else "  "
+        parts = textwrap.wrap(text, width, subsequent_indent=indent, drop_whitespace=False)
+        fitted += [(part.rstrip()[:width], kind) for part in parts]
+    return fitted
+
+
+def help_page(view: Scene, width: int, height: int, offset: int) -> tuple[int, int]:
+    """The first help line shown (``offset`` kept in range) and how many fit."""
+    total = len(help_lines(view, width))
+    room = max(1, height - 6)
+    return max(0, min(offset, total - room)), room
+
+
+def table_keys(bindings: tuple[Binding, ...]) -> list[tuple[list[str], str]]:
+    """The table's own keys (besides the players'), each intent's labels and what they do."""
+    found: dict[str, list[str]] = {}
+    for binding in bindings:
+        if binding.description:
+            found.setdefault(_(binding.description), []).append(key_label(binding.key))
+    return [(labels, what) for what, labels in found.items()]
+
+
+class HelpScreen(ModalScreen):
+    """The help: every player's keys, everyone's, and the rules in play; it stops the
+    round's clock (a hold), and scrolls where it does not fit."""
+
+    TITLE = "help"
+    NAME = Overlay.HELP
+    BINDINGS: ClassVar[tuple[Binding, ...]] = (
+        Binding("?", Intent.HELP, scope=Scope.GLOBAL, description=N_("back to the game")),
+        Binding("f1", Intent.HELP, scope=Scope.GLOBAL, description=N_("back to the game")),
+        Binding("escape", Intent.PAUSE, scope=Scope.GLOBAL, description=N_("back to the game")),
+        Binding("q", Intent.MENU_QUIT, scope=Scope.MENU, description=N_("quit")),
+        Binding("up", Intent.SCROLL_UP, scope=Scope.MENU, description=N_("scroll up")),
+        Binding("pageup", Intent.SCROLL_UP, scope=Scope.MENU, description=N_("scroll up")),
+        Binding("down", Intent.SCROLL_DOWN, scope=Scope.MENU, description=N_("scroll down")),
+        Binding("pagedown", Intent.SCROLL_DOWN, scope=Scope.MENU, description=N_("scroll down")),
+        *ALWAYS,
+    )
+
+    def draw(self, view: Scene, palette: Palette, canvas: Canvas) -> None:
+        draw_help(view, palette, canvas)
+
+
+class ReplayHelpScreen(HelpScreen):
+    """The help while a replay is watched: the viewer's keys."""
+
+    TITLE = "help, watching a replay"
+    BINDINGS = (
+        Binding("?", Intent.HELP, scope=Scope.GLOBAL, description=N_("these keys, and back")),
+        Binding("f1", Intent.HELP, scope=Scope.GLOBAL, description=N_("these keys, and back")),
+        Binding("space", Intent.PAUSE, scope=Scope.GLOBAL, description=N_("pause, and go on")),
+        Binding("q", Intent.MENU_QUIT, scope=Scope.GLOBAL, description=N_("leave")),
+        Binding("escape", Intent.MENU_QUIT, scope=Scope.GLOBAL, description=N_("leave")),
+        *ALWAYS,
+    )
+
+
+def draw_help(view: Scene, palette: Palette, canvas: Canvas) -> None:
+    width = min(canvas.width - 6, 90)
+    lines = help_lines(view, width)
+    first, room = help_page(view, width, canvas.height, view.help_offset)
+    shown = lines[first : first + room]
+    more = []
+    if first > 0:
+        more.append(_("Up/PgUp: earlier"))
+    if first + room < len(lines):
+        more.append(_("Down/PgDn: more"))
+    parts = [_("Paused.  ? or Esc: back to the game")]
+    if view.replay is not None:
+        parts = [_("?: back to the replay"), _("q or Esc: leave")]
+    elif view.menu_keys:
+        parts.append(_("q: quit"))
+        if more:
+            parts.append("  ".join(more))
+    # As many of the keys as the panel holds, whole (a longer language has less room).
+    while len(parts) > 1 and canvas.text_width("   ".join(parts)) > width:
+        parts.pop()
+    footer = "   ".join(parts)
+    if view.question is not None:
+        footer = view.question
+    styles = {"title": palette.panel_title, "": palette.panel}
+    boxed = [(t, styles[k]) for t, k in shown]
+    boxed += [("", ""), (canvas.fit(width, footer), palette.panel_key)]
+    panel(canvas, palette, boxed, min_w=width + 4)
