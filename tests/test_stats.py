@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 
 from stress_tui.core.actions import Action, CallStress, Flip, Play
-from stress_tui.core.engine import Game
+from stress_tui.core.engine import Game, Phase
 from stress_tui.core.notation import parse_position
+from stress_tui.core.rules import Rules
 from stress_tui.core.stats import PlayerStats, RoundStats, round_stats
+from stress_tui.core.table import Table
+from stress_tui.players.bot import FLOOR, make_bot
 from stress_tui.storage.files import StorageError
 from stress_tui.storage.record import Record, count_round
 
@@ -31,7 +34,8 @@ p2 row: QS | 2H | 7C | 8D
 p2 draw: AC 3S
 """
 
-# Each play's reaction, worked out by hand from when it became possible (see comments).
+# Each play's reaction, worked out by hand from when its card could first be played (see
+# comments).
 RACE_ACTIONS = [
     Play(0, 0, 0, 1.0),  # 5H on 4H, possible since 0: 1.0
     Play(0, 1, 0, 1.5),  # 6C on 5H, possible since 1.0: 0.5
@@ -45,7 +49,7 @@ RACE_ACTIONS = [
     Play(1, 1, 1, 3.6),  # 2H on 2C: too late, p1 covered the ace 0.1 s ago (no misplay)
     Play(1, 2, 1, 3.7),  # 3S on 2C, possible since 3.5: 0.2
     Play(0, 2, 0, 3.8),  # 9D on 8D, possible since 3.0: 0.8
-    Play(1, 1, 1, 4.0),  # 2H on 3S, possible since 3.7: 0.3; p2's last card
+    Play(1, 1, 1, 4.0),  # 2H on 3S: first playable at 3.3, on the ace: 0.7; p2's last card
 ]
 
 
@@ -58,13 +62,37 @@ def test_play_statistics_match_the_hand_computed_values() -> None:
     assert p1.cards_played == 5
     assert p2.cards_played == 6
     assert p1.reactions == pytest.approx([1.0, 0.5, 0.5, 0.2, 0.8])
-    assert p2.reactions == pytest.approx([0.7, 2.6, 0.8, 0.2, 0.2, 0.3])
+    assert p2.reactions == pytest.approx([0.7, 2.6, 0.8, 0.2, 0.2, 0.7])
     assert p1.median_reaction == pytest.approx(0.5)
-    assert p2.median_reaction == pytest.approx(0.5)
+    assert p2.median_reaction == pytest.approx(0.7)
     assert p1.best_reaction == pytest.approx(0.2)
     assert (p1.longest_chain, p2.longest_chain) == (2, 2)
     assert (p1.misplays, p1.lockouts) == (1, 1)
     assert (p2.misplays, p2.lockouts) == (0, 0)
+
+
+def bots_round(seed: int) -> tuple[Game, list[Action]]:
+    """A round between a normal and an easy computer: as dealt, and every action applied."""
+    game = Game.deal(Rules(), random.Random(seed))
+    dealt = game.copy()
+    played: list[Action] = []
+    bots = (make_bot(0, "normal", random.Random(seed)), make_bot(1, "easy", random.Random(seed)))
+    table = Table(game, bots, on_action=lambda action, _events: played.append(action))
+    table.start(0.0)
+    while game.state.phase is not Phase.ROUND_OVER:
+        due = table.next_deadline()
+        assert due is not None
+        table.advance(due)
+    return dealt, played
+
+
+def test_the_computer_s_reactions_are_measured_as_a_person_s_never_below_its_floor() -> None:
+    """A computer's play is stamped with when its reaction ends, decided on the table as it
+    was: a card covered and playable again meanwhile counts from its first moment, so no
+    reaction is quicker than the computer's floor (a person's motor floor)."""
+    for seed in range(12):
+        for player in round_stats(*bots_round(seed)).players:
+            assert min(player.reactions) >= FLOOR, (seed, sorted(player.reactions)[:3])
 
 
 STRESS = """

@@ -1,8 +1,11 @@
 """Statistics of a round, computed from its seed and timed actions.
 
-A reaction time is measured from the moment a play became possible for that player (the
-row pile fit the play pile, and stayed fitting) to the key that made it; a stress
-reaction from the moment stress opened to the call.
+A reaction time is measured from the moment the card played could first be played (its
+row pile fit a play pile, since the last flip) to the key that played it, the same way for
+a person and for the computer: a card covered for a while and playable again still counts
+from the first moment, so that a play decided before it became playable again (the
+computer's, stamped with when its reaction ends) is not taken for an instant reaction. A
+stress reaction runs from the moment stress opened to the call.
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ class PlayerStats:
     longest_chain: int = 0
     """Most plays in a row onto one play pile with nothing else landing there between."""
     reactions: list[float] = field(default_factory=list)
-    """Seconds from a play becoming possible to the key that made it, for every play."""
+    """Seconds from the card played first being playable to the key that played it, for
+    every play."""
     stresses_won: int = 0
     """Stresses called first."""
     stresses_lost: int = 0
@@ -85,7 +89,9 @@ def round_stats(game: Game, actions: Iterable[Action]) -> RoundStats:
     """Apply the actions to ``game`` (a round as it began) and measure both players."""
     stats = (PlayerStats(), PlayerStats())
     start = game.state.time
-    possible_since = [{play: start for play in game.legal_plays(p)} for p in (0, 1)]
+    # Per player, each row pile whose cards could be played, and since when.
+    playable_since: list[dict[int, float]] = [{}, {}]
+    _note_playable(game, playable_since, start)
     chains: list[tuple[int, int] | None] = [None, None]  # per play pile: (player, length)
     stress_opened: float | None = None
     last = start
@@ -96,7 +102,7 @@ def round_stats(game: Game, actions: Iterable[Action]) -> RoundStats:
             if isinstance(event, Played):
                 me = stats[event.player]
                 me.cards_played += len(event.cards)
-                since = possible_since[event.player].get((event.pile, event.target))
+                since = playable_since[event.player].pop(event.pile, None)
                 if since is not None:
                     me.reactions.append(now - since)
                 chain = chains[event.target]
@@ -105,6 +111,7 @@ def round_stats(game: Game, actions: Iterable[Action]) -> RoundStats:
                 me.longest_chain = max(me.longest_chain, length)
             elif isinstance(event, (Flipped, PilesRecycled)):
                 chains = [None, None]
+                playable_since = [{}, {}]
             elif isinstance(event, PilesTaken):
                 for target in event.piles:
                     chains[target] = None
@@ -131,9 +138,13 @@ def round_stats(game: Game, actions: Iterable[Action]) -> RoundStats:
                     stats[event.player].stress_reactions.append(now - stress_opened)
                     stats[event.player].late_reactions.append(now - stress_opened)
                     stress_opened = None
-        for player in (0, 1):
-            before = possible_since[player]
-            possible_since[player] = {
-                play: before.get(play, now) for play in game.legal_plays(player)
-            }
+        _note_playable(game, playable_since, now)
     return RoundStats(stats, game.state.winner, last)
+
+
+def _note_playable(game: Game, playable_since: list[dict[int, float]], now: float) -> None:
+    """Note ``now`` for each row pile that could be played and was not noted before (a
+    pile keeps its first moment until it is played, or the next flip)."""
+    for player, since in enumerate(playable_since):
+        for pile, _target in game.legal_plays(player):
+            since.setdefault(pile, now)
