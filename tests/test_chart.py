@@ -145,6 +145,19 @@ def test_stats_chart_falls_back_to_ascii_where_the_output_cannot_show_braille(
     assert len(text.splitlines()) == chart_height()
 
 
+def test_stats_chart_with_too_few_rounds_says_so_instead_of_an_empty_block(
+    data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    count_round(("Cy", "Bo"), "standard", RoundStats((PlayerStats(), PlayerStats()), 0, 9.0), True)
+    assert main(["stats", "--chart", "Cy"]) == 0
+    assert capsys.readouterr().out == (
+        "Cy: 1 rated round so far, too few to draw (a chart starts at 2)\n"
+    )
+    assert main(["stats", "--chart"]) == 0
+    cy = capsys.readouterr().out.split("\n\n")[2]
+    assert cy.startswith("Cy: 1 rated round so far"), cy
+
+
 def test_stats_chart_of_nobody_is_one_line_exit_2(
     data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

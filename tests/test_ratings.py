@@ -270,6 +270,7 @@ def test_stats_shows_each_rating_with_its_deviation_change_and_the_levels(
     ratings, levels = out.split("\n\n")[-2:]  # after the people and the computers
     head, *rows = ratings.splitlines()
     assert head.split()[:4] == ["player", "rating", "±", "RD"]
+    assert "change, last 5 matches" in head  # what the +150 beneath it is
     table = {row.split()[0]: row.split()[1:] for row in rows}
     assert table["Ann"][:4] == [
         f"{ann.rating:.0f}",

@@ -196,7 +196,7 @@ def ratings_table(
     head = (
         _("player"),
         _("rating {pm} RD").format(pm=plus_minus),
-        _("last {n} matches").format(n=CHANGE_MATCHES),
+        _("change, last {n} matches").format(n=CHANGE_MATCHES),
         _("rated rounds"),
         _("plays like"),
         _("daily streak"),

@@ -14,6 +14,10 @@ if TYPE_CHECKING:  # typing only for the annotations
     from collections.abc import Mapping
     from typing import Any
 
+CHART_FROM = 2
+"""The fewest rated rounds ``--chart`` draws a person's chart from (fewer: a line says so;
+one round makes a chart of a single dot)."""
+
 
 def declare(commands: Any) -> argparse.ArgumentParser:
     from stress_tui.cli.parser import add_command
@@ -111,9 +115,24 @@ def _charts(ratings: Mapping[str, Any], name: str, ascii_: bool) -> int:
         return 0
     width = output_width() or 80
     measure = display_width()
-    charts = [
-        "\n".join(rating_chart(who, ratings[who].history, width, ascii=ascii_, measure=measure))
-        for who in chosen
-    ]
+    charts = []
+    for who in chosen:
+        history = ratings[who].history
+        if 0 < len(history) < CHART_FROM:
+            charts.append(_too_few(shown_name(who, _), len(history)))
+        else:
+            lines = rating_chart(who, history, width, ascii=ascii_, measure=measure)
+            charts.append("\n".join(lines))
     print("\n\n".join(charts))
     return 0
+
+
+def _too_few(name: str, rounds: int) -> str:
+    """Why a person's chart is not drawn yet."""
+    from stress_tui.terminal.lang import ngettext
+
+    return ngettext(
+        "{name}: {n} rated round so far, too few to draw (a chart starts at {least})",
+        "{name}: {n} rated rounds so far, too few to draw (a chart starts at {least})",
+        rounds,
+    ).format(name=name, n=rounds, least=CHART_FROM)
