@@ -296,8 +296,13 @@ def test_the_list_shows_each_round_on_a_line(
     assert err == f"stress-tui: {folder / 'zz-broken.jsonl'}:1: not a replay line\n"
 
 
-def test_an_empty_list_is_empty(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "replay", "--list") == (0, "", "")
+def test_an_empty_list_says_so(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = data / "replays"
+    assert run(capsys, "replay", "--list") == (
+        0,
+        f"No rounds recorded yet (the replays are kept in {folder}).\n",
+        "",
+    )
 
 
 @pytest.mark.parametrize(
@@ -409,6 +414,27 @@ def quit_before_the_first_play(folder: Path, seed: int) -> Path:
     table.advance(deadline)  # the flip: an action, but no card played
     recorder.close()
     return recorder.part
+
+
+def test_a_round_being_played_is_listed_so_and_cut_short_once_its_game_is_gone(
+    data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = data / "replays"
+    game = Game.deal(Rules(), random.Random(4))
+    recorder = Recorder.start(game, 4, ("human", "human"), ("Ann", "Bo"), 1, (0, 0), folder)
+    table = Table(game, (Sloppy(0, 4),), on_action=recorder.record)
+    table.start(0.0)
+    while not any(isinstance(action, Play) for action in load(recorder.part).actions):
+        due = table.next_deadline()
+        assert due is not None
+        table.advance(due)
+    (playing,) = summaries(folder)[0]
+    assert playing.winner == "(being played)"
+    code, out, _ = run(capsys, "replay", "--list")
+    assert code == 0 and "(being played)" in out and "(cut short)" not in out
+    recorder.close()  # the game has gone (a crash, a kill: its file is closed as well)
+    (left,) = summaries(folder)[0]
+    assert left.winner == "(cut short)"
 
 
 def test_the_list_leaves_out_rounds_quit_before_the_first_play(

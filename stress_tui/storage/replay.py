@@ -18,6 +18,7 @@ and its actions can be read and listed but not played (``docs/network.md``).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -231,6 +232,7 @@ class Recorder:
         """Every event of the round, for the end line's digest."""
         self.header = {"format": FORMAT, "version": VERSION, **header}
         self._fd: int | None = _create(self.part, _line(self.header))
+        _hold(self._fd)
 
     @classmethod
     def start(
@@ -327,6 +329,7 @@ class Recorder:
         if self._fd is None:
             return
         fd, tmp = create_temporary(self.part.parent, self.part.name)
+        _hold(fd)
         try:
             _write_all(
                 fd, b"".join([_line(self.header), *(_line(action_to_json(a)) for a in actions)])
@@ -353,6 +356,41 @@ class Recorder:
     def _write(self, data: dict[str, Any]) -> None:
         if self._fd is not None:
             _write_all(self._fd, _line(data))
+
+
+def _hold(fd: int) -> None:
+    """Mark a replay open for writing as a round being played: an exclusive ``flock`` on
+    it, which goes when the writer closes it or ends, whichever way (``being_played``
+    asks for it). Where there is no ``flock`` (Windows), nothing marks it."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    with contextlib.suppress(OSError):
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def being_played(path: Path) -> bool:
+    """Whether the replay ``path`` (a ``.part`` file without its end) is being written by
+    a game playing its round now, on this machine (``_hold``), rather than cut short."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return False
 
 
 def _line(data: dict[str, Any]) -> bytes:
@@ -709,9 +747,11 @@ class Summary:
     rules: str
     """The rules in notation."""
     winner: str
-    """The winner's name, ``nobody`` (a drawn round) or ``(cut short)``."""
+    """The winner's name, ``nobody`` (a drawn round), ``(being played)`` (a game is playing
+    it now), ``(cut short)`` or ``(sealed)`` (a network joiner's, its seed never come)."""
     seconds: float | None
-    """How long the round lasted (to its last recorded action when cut short)."""
+    """How long the round lasted (to its last recorded action when cut short or being
+    played)."""
 
     def players(self, _: Say = N_) -> str:
         """``Ann (human) vs Bo (bot:hard)``, the names said with ``_``."""
@@ -751,12 +791,13 @@ def list_lines(
     _: Say = N_,
 ) -> list[str]:
     """``replay --list``: one line a round, in columns (date, players, rules, winner,
-    length, file name); ``_`` says a winner that is no name (``nobody``, ``(cut short)``).
+    length, file name); ``_`` says a winner that is no name (``nobody``, ``(cut short)``,
+    ``(being played)``).
     With ``width``, every line fits in that many columns (as ``measure`` counts them) as
     far as it can: the players are said by name only, then the rules lose their last words
     (``...`` says so), then the date its year; the file name is always whole (about 75
     columns are the least a line then takes)."""
-    unnamed = {N_("nobody"), N_("(cut short)"), N_("(sealed)")}
+    unnamed = {N_("nobody"), N_("(cut short)"), N_("(sealed)"), N_("(being played)")}
     if not found:
         return []
     rows = [  # a file name is outside text too: the folder may hold any
@@ -846,7 +887,10 @@ def summaries(
         header = replay.header
         names = header.get("names") or ["p1", "p2"]
         kinds = header.get("players") or ["?", "?"]
-        if replay.end is None:
+        if replay.end is None and being_played(path):
+            winner = N_("(being played)")
+            seconds = replay.actions[-1].time if replay.actions else 0.0
+        elif replay.end is None:
             winner = N_("(sealed)") if replay.sealed else N_("(cut short)")
             seconds = replay.actions[-1].time if replay.actions else 0.0
         else:

@@ -103,6 +103,13 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
         if given is not None:
             raise UsageError(_("{file}: --list takes no FILE").format(file=harmless(given)))
         found, problems = replays.summaries(_=_)
+        if not found and not problems:
+            folder = harmless(str(replays.replay_dir()), None)
+            print(
+                _("No rounds recorded yet (the replays are kept in {folder}).").format(
+                    folder=folder
+                )
+            )
         for line in replays.list_lines(found, tty.output_width(), tty.display_width(), _):
             print(line)
         for problem in problems:
