@@ -630,7 +630,7 @@ def _known_sequences() -> list[bytes]:
     name a forbidden key."""
     from blessed.keyboard import resolve_sequence
 
-    from stress_tui.terminal.keys import key_name
+    from stress_tui.terminal.keynames import key_name
 
     term = _parser()
     found = []
@@ -673,7 +673,7 @@ def parse_stream(data: bytes) -> Parsed:
     blessed calls incomplete is a stall of ``esc_delay``, then resolved with ``final``."""
     from blessed.keyboard import resolve_sequence
 
-    from stress_tui.terminal.keys import key_name
+    from stress_tui.terminal.keynames import key_name
 
     term = _parser()
     args = (term._keymap, term._keycodes, term._keymap_prefixes)

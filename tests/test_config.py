@@ -24,7 +24,7 @@ from stress_tui.cli.settings import settings_from_args
 from stress_tui.core.houserules import FalseStress, StressPenalty
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
-from stress_tui.terminal.keys import TWO_PLAYER_LAYOUT
+from stress_tui.terminal.layouts import TWO_PLAYER_LAYOUT
 
 
 @pytest.fixture(autouse=True)

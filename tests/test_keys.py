@@ -8,23 +8,19 @@ import pytest
 from blessed import Terminal
 
 from stress_tui.core.keyboards import KEYBOARDS
+from stress_tui.terminal.keynames import KeyMapError, key_label, key_name, normalize_key
 from stress_tui.terminal.keys import (
     GLOBAL_BINDINGS,
     REQUIRED_ACTIONS,
     RESERVED_KEYS,
-    SOLO_LAYOUT,
-    TWO_PLAYER_LAYOUT,
     Intent,
-    KeyMapError,
     default_keymap,
-    key_label,
-    key_name,
     keymap_for,
     keymap_from_config,
-    normalize_key,
     playable_row,
     unplayable_piles,
 )
+from stress_tui.terminal.layouts import SOLO_LAYOUT, TWO_PLAYER_LAYOUT
 
 # The letter keys of a QWERTY keyboard by column, left to right, and the halves.
 COLUMNS = ["1qaz", "2wsx", "3edc", "4rfv", "5tgb", "6yhn", "7ujm", "8ik,", "9ol.", "0p;/"]
@@ -281,7 +277,7 @@ def _keys_of(data: str) -> list[str]:
     from blessed import Terminal
     from blessed.keyboard import resolve_sequence
 
-    from stress_tui.terminal.keys import SequenceFilter
+    from stress_tui.terminal.keynames import SequenceFilter
 
     term = Terminal(force_styling=True)
     keep = SequenceFilter()
@@ -317,7 +313,7 @@ def test_keys_around_an_unknown_sequence_still_count() -> None:
 def test_a_sequence_or_paste_cut_off_ends_with_its_burst() -> None:
     from blessed.keyboard import Keystroke
 
-    from stress_tui.terminal.keys import SequenceFilter
+    from stress_tui.terminal.keynames import SequenceFilter
 
     keep = SequenceFilter()
     assert not keep.passes(Keystroke("\x1b[", name="CSI"))

@@ -148,7 +148,8 @@ def check_keymap(settings: Settings, sources: dict[str, Config]) -> None:
     """Have the key module check the key map the game will use; its complaint becomes
     ``FILE:LINE: keys: ...``, blaming the file the player's table it names came from."""
     from stress_tui.cli.config import ConfigError
-    from stress_tui.terminal.keys import KeyMapError, settings_keymap
+    from stress_tui.terminal.keynames import KeyMapError
+    from stress_tui.terminal.keys import settings_keymap
 
     try:
         settings_keymap(settings)

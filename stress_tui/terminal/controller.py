@@ -28,15 +28,8 @@ from stress_tui.core import actions
 from stress_tui.core.lifecycle import Hold, Stage
 from stress_tui.core.rules import Rules
 from stress_tui.terminal.clock import Clock
-from stress_tui.terminal.keys import (
-    Binding,
-    Intent,
-    KeyMap,
-    KeystrokeLike,
-    Scope,
-    SequenceFilter,
-    key_name,
-)
+from stress_tui.terminal.keynames import KeystrokeLike, SequenceFilter, key_name
+from stress_tui.terminal.keys import Binding, Intent, KeyMap, Scope
 from stress_tui.terminal.lang import N_
 from stress_tui.terminal.scene import Overlay
 from stress_tui.terminal.screens.base import ModalScreen, ScreenStack

@@ -1,12 +1,12 @@
 """The key map: which key does what for whom, as one table the hints, help and config share.
 
-A key is named by a short string (``q``, ``;``, ``space``, ``escape``, ``f1``, ``ctrl+c``);
-letters are always lower case, so Caps Lock changes nothing. A ``Binding`` says what a key
-does: play row pile *i* onto the left or right play pile, call stress, say ready to flip,
-declare a stress stop, or (for every player) quit, pause, show help. The default layouts
-are tables of action names to keys, the same shape a ``--keys`` file or the config's
-``[keys.p1]`` / ``[keys.p2]`` sections have, so everything goes through
-``keymap_from_config``. ``docs/keys.md`` pictures the layouts.
+A ``Binding`` says what a key does: play row pile *i* onto the left or right play pile,
+call stress, say ready to flip, declare a stress stop, or (for every player) quit, pause,
+show help; with a description, what the help and docs/keys.md say of it. A ``KeyMap`` is
+every binding in play, a key doing one thing. The players' keys come from the default
+layouts (``terminal/layouts.py``) or a ``--keys`` file or the config's ``[keys.p1]`` /
+``[keys.p2]`` sections, all through ``keymap_from_config``; what a key is called is
+``terminal/keynames.py``'s.
 """
 
 from __future__ import annotations
@@ -14,30 +14,22 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
-from stress_tui.core.keyboards import DEFAULT_KEYBOARD, KEYBOARDS, Keyboard
+from stress_tui.core.keyboards import DEFAULT_KEYBOARD, KEYBOARDS
 from stress_tui.core.text import N_, Problem
+from stress_tui.terminal.keynames import CONTROL_KEYS, KeyMapError, normalize_key
+from stress_tui.terminal.layouts import (
+    REQUIRED_PILES,
+    TWO_PLAYER_LAYOUT,
+    default_layout,
+)
 
 if TYPE_CHECKING:
     from stress_tui.core.settings import Settings
 
 MAX_PILES = 9
 """Row piles a key map can name (``left1`` .. ``left9``)."""
-
-REQUIRED_PILES = 4
-"""Row piles every player's key map must cover (a standard row)."""
-
-
-class KeyMapError(Problem, ValueError):
-    """A key map that cannot be used: a key given twice, a missing action, an unknown name
-    (an ``N_`` text and its values, said in the player's language where it is shown);
-    ``side`` is the player's table it is about (``p1``, ``p2``), if it is one table's."""
-
-    def __init__(self, text: str, /, side: str = "", **values: object) -> None:
-        super().__init__(text, side=side, **values)
-        self.side = side
-
 
 NOT_A_KEYS_TABLE = N_("keys must be a table with the sections p1 and p2")
 """What keys that are not a table of the players' tables are told."""
@@ -167,178 +159,6 @@ _LABELS = {
     Intent.YES: "yes",
     Intent.NO: "no",
 }
-
-# ----------------------------------------------------------------------------- key names
-
-_NAMED_KEYS = (
-    "space",
-    "enter",
-    "tab",
-    "backspace",
-    "escape",
-    "up",
-    "down",
-    "left",
-    "right",
-    "home",
-    "end",
-    "insert",
-    "delete",
-    "pageup",
-    "pagedown",
-    *(f"f{n}" for n in range(1, 13)),
-)
-_CONTROL_KEYS = ("ctrl+c", "ctrl+l", "ctrl+z")
-
-_ALIASES = {
-    "esc": "escape",
-    "return": "enter",
-    "del": "delete",
-    "ins": "insert",
-    "pgup": "pageup",
-    "pgdn": "pagedown",
-    "page_up": "pageup",
-    "page_down": "pagedown",
-    "semicolon": ";",
-    "comma": ",",
-    "period": ".",
-    "dot": ".",
-    "slash": "/",
-    "backslash": "\\",
-    "quote": "'",
-    "apostrophe": "'",
-    "minus": "-",
-    "equals": "=",
-    "equal": "=",
-    "backquote": "`",
-    "grave": "`",
-    "lbracket": "[",
-    "rbracket": "]",
-    "spacebar": "space",
-}
-
-# blessed's names for the keys we know by name (``Keystroke.key_name``).
-_BLESSED_NAMES = {
-    "KEY_ENTER": "enter",
-    "KEY_KP_ENTER": "enter",
-    "KEY_ESCAPE": "escape",
-    "KEY_TAB": "tab",
-    "KEY_BACKSPACE": "backspace",
-    "KEY_DELETE": "delete",
-    "KEY_INSERT": "insert",
-    "KEY_UP": "up",
-    "KEY_DOWN": "down",
-    "KEY_LEFT": "left",
-    "KEY_RIGHT": "right",
-    "KEY_HOME": "home",
-    "KEY_END": "end",
-    "KEY_PGUP": "pageup",
-    "KEY_PGDOWN": "pagedown",
-    "KEY_SPACE": "space",
-    "KEY_CTRL_C": "ctrl+c",
-    "KEY_CTRL_L": "ctrl+l",
-    "KEY_CTRL_Z": "ctrl+z",
-    **{f"KEY_F{n}": f"f{n}" for n in range(1, 13)},
-}
-
-# Kitty modifier bits that do not change what a key means to us: shift (the text already
-# carries it), caps lock, num lock.
-_IGNORED_MODIFIERS = 1 | 64 | 128
-
-
-class KeystrokeLike(Protocol):
-    """What ``key_name`` reads from a ``blessed.keyboard.Keystroke``."""
-
-    @property
-    def key_name(self) -> str | None: ...
-    @property
-    def value(self) -> str: ...
-    @property
-    def modifiers_bits(self) -> int: ...
-    @property
-    def released(self) -> bool: ...
-
-
-def key_name(keystroke: KeystrokeLike) -> str | None:
-    """The name of a key as the key map knows it, or ``None`` for a key it cannot name (a
-    modifier alone, Alt+letter, a key release). Repeats are named like presses: the caller
-    decides what to do with ``keystroke.repeated``.
-
-    Works the same for legacy input (``q``, ``\\x03``) and the kitty keyboard protocol
-    (``\\x1b[113u``, ``\\x1b[99;5u``).
-    """
-    if keystroke.released:
-        return None
-    known = _BLESSED_NAMES.get(keystroke.key_name or "")
-    if known is not None:
-        return known
-    text = keystroke.value
-    if len(text) != 1 or not text.isprintable():
-        return None
-    if keystroke.modifiers_bits & ~_IGNORED_MODIFIERS:
-        return None
-    if text == " ":
-        return "space"
-    return text.lower()
-
-
-def normalize_key(name: str) -> str:
-    """A key name from a config file in the canonical form; ``KeyMapError`` if unknown.
-
-    >>> normalize_key("Q"), normalize_key("semicolon"), normalize_key("Esc")
-    ('q', ';', 'escape')
-    """
-    if not isinstance(name, str):
-        raise KeyMapError(N_("a key name must be text, not {name}"), name=repr(name))
-    if len(name) == 1:
-        if name.isprintable() and name != " ":
-            return name.lower()
-        raise KeyMapError(
-            N_("unknown key name {name} (write 'space' for the space bar)"), name=repr(name)
-        )
-    lowered = name.strip().lower()
-    lowered = _ALIASES.get(lowered, lowered)
-    if lowered in _NAMED_KEYS or lowered in _CONTROL_KEYS:
-        return lowered
-    if len(lowered) == 1 and lowered.isprintable():
-        return lowered
-    raise KeyMapError(
-        N_("unknown key name {name} (a single character, or one of {names})"),
-        name=repr(name),
-        names=", ".join(_NAMED_KEYS),
-    )
-
-
-_SHORT_NAMES = {
-    "space": "Spc",
-    "enter": "Ent",
-    "tab": "Tab",
-    "backspace": "BkSp",
-    "escape": "Esc",
-    "up": "Up",
-    "down": "Dn",
-    "left": "Lt",
-    "right": "Rt",
-    "home": "Home",
-    "end": "End",
-    "insert": "Ins",
-    "delete": "Del",
-    "pageup": "PgUp",
-    "pagedown": "PgDn",
-    "ctrl+c": "^C",
-    "ctrl+l": "^L",
-    "ctrl+z": "^Z",
-}
-
-
-def key_label(key: str) -> str:
-    """A key as written on screen: ``q``, ``;``, ``Spc``, ``Esc``, ``F1``, ``^C``."""
-    if key in _SHORT_NAMES:
-        return _SHORT_NAMES[key]
-    if len(key) > 1 and key[0] == "f" and key[1:].isdigit():
-        return key.upper()
-    return key
-
 
 # ----------------------------------------------------------------------------- the map
 
@@ -517,123 +337,6 @@ def replay_keymap() -> KeyMap:
 RESERVED_KEYS = frozenset(b.key for b in GLOBAL_BINDINGS if b.scope is Scope.GLOBAL) | {"ctrl+z"}
 """Keys a player's map may not use (Ctrl-Z suspends)."""
 
-TWO_PLAYER_LAYOUT: dict[str, dict[str, str]] = {
-    "p1": {
-        "left1": "q",
-        "left2": "w",
-        "left3": "e",
-        "left4": "r",
-        "right1": "a",
-        "right2": "s",
-        "right3": "d",
-        "right4": "f",
-        "stress": "v",
-        "ready": "c",
-        "stop": "x",
-        "together": "z",
-    },
-    "p2": {
-        "left1": "u",
-        "left2": "i",
-        "left3": "o",
-        "left4": "p",
-        "right1": "j",
-        "right2": "k",
-        "right3": "l",
-        "right4": ";",
-        "stress": "m",
-        "ready": ",",
-        "stop": ".",
-        "together": "/",
-    },
-}
-"""Two people side by side on one QWERTY keyboard. Player 1 (top row on screen) has the left
-half, player 2 (bottom row) the right half; the columns T G B and Y H N between them are
-left free, so the hands never meet. For both, the upper letter row plays onto the left pile
-and the home row onto the right pile, one finger per pile from left to right; the index
-finger drops one row down for stress (V, M), the next fingers for ready (C, comma), for the
-stress stop (X, period) and for laying equal cards together (Z, slash)."""
-
-SOLO_LAYOUT: dict[str, str] = {
-    "left1": "a",
-    "left2": "s",
-    "left3": "d",
-    "left4": "f",
-    "right1": "j",
-    "right2": "k",
-    "right3": "l",
-    "right4": ";",
-    "stress": "space",
-    "ready": "g",
-    "stop": "h",
-    "together": "n",
-}
-"""One person against the computer, both hands on the home row: the left hand plays onto the
-left pile, the right hand onto the right pile, one finger per pile from left to right; the
-thumb calls stress on the space bar, the index fingers reach G (ready), H (stress stop) and N
-(laying equal cards together)."""
-
-
-LONG_ROW_LAYOUT: dict[str, dict[str, str]] = {
-    "p1": {"left5": "t", "right5": "g"},
-    "p2": {"left5": "[", "right5": "'"},
-}
-"""Two people with rows of five: player 1's fifth pile takes the free column T G (Y H N stay
-free between the hands), player 2's the keys right of P and of the fourth pile's key."""
-
-
-SOLO_LONG_ROW_LAYOUT: dict[str, str] = {
-    **{f"left{i + 1}": key for i, key in enumerate("qwertyuio")},
-    **{f"right{i + 1}": key for i, key in enumerate("asdfghjkl")},
-    "stress": "space",
-    "ready": "c",
-    "stop": "x",
-}
-"""One person against the computer with a row of five or more (up to nine): the upper letter
-row plays onto the left pile and the home row onto the right pile, both hands across the
-keyboard from left to right, as the piles lie; the thumb calls stress on the space bar."""
-
-
-def _translated(actions: Mapping[str, str], keyboard: Keyboard, row_size: int) -> dict[str, str]:
-    """A layout's actions with each key moved to the same place on ``keyboard`` (an action
-    whose place has no usable key there is left out), without piles past the row."""
-    out = {}
-    for action, key in actions.items():
-        moved = keyboard.translate(key)
-        pile = int(action[-1]) if action[-1].isdigit() else 0
-        if moved is not None and pile <= max(row_size, REQUIRED_PILES):
-            out[action] = moved
-    return out
-
-
-def default_layout(
-    players: tuple[str, str] = ("human", "human"),
-    keyboard: str = DEFAULT_KEYBOARD,
-    row_size: int = REQUIRED_PILES,
-) -> dict[str, dict[str, str]]:
-    """The default keys for who is playing, on ``keyboard``, in the shape
-    ``keymap_from_config`` reads: the two-player layout for two people (with keys for a
-    fifth pile when the row has five), the solo layout for one person against the computer
-    (on whichever side they sit; for rows of five or more, the long-row solo layout),
-    nothing when computers play each other.
-
-    >>> default_layout(("human", "bot:normal"), "de")["p1"]["right4"]
-    'ö'
-    """
-    board = KEYBOARDS[keyboard]
-    humans = [i for i, kind in enumerate(players) if kind == "human"]
-    if len(humans) == 1:
-        solo = SOLO_LAYOUT if row_size <= REQUIRED_PILES else SOLO_LONG_ROW_LAYOUT
-        return {f"p{humans[0] + 1}": _translated(solo, board, row_size)}
-    layout: dict[str, dict[str, str]] = {}
-    for i in humans:
-        side = f"p{i + 1}"
-        actions = dict(TWO_PLAYER_LAYOUT[side])
-        if row_size > REQUIRED_PILES:
-            actions.update(LONG_ROW_LAYOUT[side])
-        layout[side] = _translated(actions, board, row_size)
-    return layout
-
 
 def unplayable_piles(keymap: KeyMap, players: tuple[str, str], row_size: int) -> list[int]:
     """The human players (0, 1) who have a row pile without a key onto each play pile: a
@@ -760,7 +463,7 @@ def _player_bindings(player: int, actions: Mapping[str, str]) -> list[Binding]:
                 action=name,
                 key=repr(key),
             )
-        if key in _CONTROL_KEYS:
+        if key in CONTROL_KEYS:
             raise KeyMapError(
                 N_("[keys.{side}] {action}: control keys cannot play"), side=section, action=name
             )
@@ -841,54 +544,3 @@ def keymap_for(
     defaults = default_layout(players, keyboard, row_size)
     chosen = {s: v for s, v in config.items() if s in sections}
     return keymap_from_config(chosen, defaults=defaults)
-
-
-class SequenceFilter:
-    """Drops what a terminal sends that is not a key press: the rest of an escape sequence
-    blessed does not know (a mouse report, focus in and out, a late answer to a query), and
-    everything inside a bracketed paste.
-
-    blessed hands such a sequence over as a ``CSI`` keystroke (``ESC [``) followed by each
-    of its remaining characters as keys of their own: without this filter the ``m`` that
-    ends a mouse report would call player 2's stress. A control sequence is parameter
-    characters (``0``-``?``), then intermediates (space to ``/``), then one final
-    character (``@`` to ``~``), which ends it.
-    """
-
-    PASTE_START = "200~"
-    PASTE_END = "201~"
-
-    def __init__(self) -> None:
-        self._sequence: str | None = None
-        """The characters of an unknown sequence read so far (``None``: not in one)."""
-        self._pasting = False
-        """Inside a bracketed paste."""
-
-    def passes(self, keystroke: KeystrokeLike) -> bool:
-        """Whether this keystroke is a key press to act on."""
-        text = keystroke.value if keystroke.key_name is None else ""
-        if self._sequence is not None:
-            if len(text) != 1 or not " " <= text <= "~":
-                self._sequence = None  # not part of a sequence after all
-            else:
-                self._sequence += text
-                if "@" <= text <= "~":
-                    self._end(self._sequence)
-                return False
-        if keystroke.key_name == "CSI":
-            self._sequence = ""
-            return False
-        return not self._pasting
-
-    def burst_over(self) -> None:
-        """No more input is waiting: a sequence or paste cut off here is over (a terminal
-        sends each at once; one whose end never comes must not leave the game deaf)."""
-        self._sequence = None
-        self._pasting = False
-
-    def _end(self, sequence: str) -> None:
-        self._sequence = None
-        if sequence == self.PASTE_START:
-            self._pasting = True
-        elif sequence == self.PASTE_END:
-            self._pasting = False

@@ -14,7 +14,8 @@ from stress_tui.core.rulestext import short_line
 from stress_tui.core.table import Table
 from stress_tui.terminal.draw.canvas import Canvas, RenderCache
 from stress_tui.terminal.draw.palette import Palette
-from stress_tui.terminal.keys import Intent, KeyMap, key_label
+from stress_tui.terminal.keynames import key_label
+from stress_tui.terminal.keys import Intent, KeyMap
 from stress_tui.terminal.lang import N_, _, ngettext, rank_name
 from stress_tui.terminal.layout import Layout
 from stress_tui.terminal.scene import Scene

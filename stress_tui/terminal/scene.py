@@ -13,7 +13,8 @@ from stress_tui.core.engine import Game
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
 from stress_tui.core.view import TableView, table_view
-from stress_tui.terminal.keys import Intent, KeyMap, key_label
+from stress_tui.terminal.keynames import key_label
+from stress_tui.terminal.keys import Intent, KeyMap
 from stress_tui.terminal.notices import Notices
 
 if TYPE_CHECKING:  # a round's result, loaded once a round has ended (with the overlays

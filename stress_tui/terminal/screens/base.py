@@ -17,7 +17,8 @@ from typing import ClassVar
 
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
-from stress_tui.terminal.keys import Binding, Intent, Scope, key_label
+from stress_tui.terminal.keynames import key_label
+from stress_tui.terminal.keys import Binding, Intent, Scope
 from stress_tui.terminal.lang import N_, _
 from stress_tui.terminal.scene import Scene
 

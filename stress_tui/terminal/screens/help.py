@@ -9,7 +9,8 @@ from stress_tui.core.keyboards import KEYBOARDS
 from stress_tui.core.rulestext import plain_words
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
-from stress_tui.terminal.keys import Binding, Intent, Scope, key_label
+from stress_tui.terminal.keynames import key_label
+from stress_tui.terminal.keys import Binding, Intent, Scope
 from stress_tui.terminal.lang import N_, _
 from stress_tui.terminal.scene import Overlay, Scene
 from stress_tui.terminal.screens.base import ALWAYS, ModalScreen, key_list, panel

@@ -10,7 +10,7 @@ import importlib
 import pkgutil
 
 from stress_tui.terminal import screens
-from stress_tui.terminal.keys import key_label
+from stress_tui.terminal.keynames import key_label
 from stress_tui.terminal.screens.base import BaseScreen
 
 
