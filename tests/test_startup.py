@@ -96,18 +96,7 @@ def test_version_loads_this_command_s_own_module_and_argparse_alone(flag: str) -
 
 
 @pytest.mark.parametrize(
-    "args",
-    [
-        ("--help",),
-        ("-h",),
-        ("sim", "--help"),
-        ("stats", "--help"),
-        ("replay", "--help"),
-        ("daily", "--help"),
-        ("host", "--help"),
-        ("join", "--help"),
-        ("watch", "--help"),
-    ],
+    "args", [("--help",), ("-h",), *((name, "--help") for name in COMMANDS)], ids=" ".join
 )
 def test_help_loads_the_rule_table_it_is_made_from_and_nothing_else(
     args: tuple[str, ...],
