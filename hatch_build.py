@@ -5,6 +5,8 @@
   that the game reads a compiled catalogue and never compiles one itself. The ``.mo``
   files are made, never kept in git (``.gitignore``); a wheel carries them, the sdist does
   not (it carries the ``.po`` files and this hook).
+- the documents (``docs/*.md``) in the wheel as ``stress_tui/docs/``, where ``--help``
+  says they are (``cli.parser.docs_folder``; an editable install reads the tree's).
 - the package's long description: README.md without its screenshots (see
   ``long_description``).
 
@@ -90,10 +92,13 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         if self.target_name != "wheel":
             return
         root = Path(self.root)
-        for mo in compile_catalogues(root):
-            if version != "editable":  # an editable install reads them where they are
-                # git-ignored, so named here to go into the wheel
-                build_data["force_include"][str(root / mo)] = mo.as_posix()
+        made = compile_catalogues(root)
+        if version == "editable":  # an editable install reads them where they are
+            return
+        for mo in made:  # git-ignored, so named here to go into the wheel
+            build_data["force_include"][str(root / mo)] = mo.as_posix()
+        for doc in sorted((root / "docs").glob("*.md")):  # what the help names
+            build_data["force_include"][str(doc)] = f"stress_tui/docs/{doc.name}"
 
 
 class CustomMetadataHook(MetadataHookInterface):

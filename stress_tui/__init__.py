@@ -1,3 +1,3 @@
 """stress-tui: the card game Stress, played in a terminal in real time."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -143,7 +143,26 @@ def _epilog() -> str:
         "FILE' shows one again, 'stress-tui stats' prints the record of wins and best "
         "times."
     ).format(variable=CONFIG_VAR)
+    return _fill(f"{text} {_docs_line()}")
+
+
+def _fill(text: str) -> str:
     return textwrap.fill(text, width=78, break_on_hyphens=False, break_long_words=False)
+
+
+def _docs_line() -> str:
+    return _(
+        "The documents this help names (docs/keys.md, docs/network.md...) are installed "
+        "with the game: {folder}"
+    ).format(folder=docs_folder())
+
+
+def docs_folder() -> str:
+    """Where the documents the help names are: in the package, where a wheel installs
+    them (``hatch_build.py``), else the source tree's ``docs/`` (an editable install)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    installed = os.path.join(package, "docs")
+    return installed if os.path.isdir(installed) else os.path.join(os.path.dirname(package), "docs")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -175,6 +194,40 @@ def build(
     return parser, made
 
 
+SHELLS = ("bash", "zsh", "tcsh")
+"""The shells ``--print-completion`` writes a script for (shtab's)."""
+
+
+class PrintCompletion(argparse.Action):
+    """``--print-completion SHELL``: print the shell's completion script and exit."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option: Any = None
+    ) -> None:
+        sys.stdout.write(completion(str(values)))
+        parser.exit(0)
+
+
+def completion(shell: str) -> str:
+    """A script that completes the program's flags, their values where they are a set
+    (``--deck``, ``--theme``...), its commands and theirs, and file names where a file
+    goes, in ``shell``: made by shtab from the parser itself, with every command's."""
+    import shtab
+
+    parser, commands = build()
+    file_args = ("keys", "file")
+    for each in (parser, *commands.values()):
+        for action in each._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                action.help = None  # shtab lists the commands of a subparsers action it sees
+            elif action.choices is None and re.fullmatch(r"\{[^{}]+\}", str(action.metavar)):
+                action.choices = str(action.metavar)[1:-1].split(",")
+            elif action.dest in file_args:
+                action.complete = shtab.FILE  # type: ignore[attr-defined]
+    script: str = shtab.complete(parser, shell=shell)
+    return script
+
+
 def _command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
     """The command ``argv`` names: its first word that is not a flag of ``parser`` or a
     flag's value, if that is a command."""
@@ -195,9 +248,15 @@ def _command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None
 def add_command(commands: Any, name: str, **texts: str) -> argparse.ArgumentParser:
     """A command's parser (its ``help``, ``usage`` and ``description`` in ``texts``): a flag
     not given leaves nothing in the namespace, so that the config file's value shows
-    through, and no flag is taken for an abbreviation of another."""
+    through, and no flag is taken for an abbreviation of another; its help ends saying
+    where the documents are."""
     parser: argparse.ArgumentParser = commands.add_parser(
-        name, argument_default=argparse.SUPPRESS, allow_abbrev=False, add_help=False, **texts
+        name,
+        argument_default=argparse.SUPPRESS,
+        allow_abbrev=False,
+        add_help=False,
+        epilog=_fill(_docs_line()),
+        **texts,
     )
     add_help_flag(parser)
     return parser

@@ -19,7 +19,7 @@ POSITION_ENV = "STRESS_TUI_POSITION"
 def declare(parser: argparse.ArgumentParser) -> None:
     """The game's flags, on the program's own parser."""
     from stress_tui.cli.main import VERSION
-    from stress_tui.cli.parser import add_help_flag
+    from stress_tui.cli.parser import SHELLS, PrintCompletion, add_help_flag
 
     add_rule_flags(parser)
     add_player_flags(parser, keys=True)
@@ -34,6 +34,16 @@ def declare(parser: argparse.ArgumentParser) -> None:
         action="version",
         version=VERSION,
         help=_("show the version and exit"),
+    )
+    info.add_argument(
+        "--print-completion",
+        action=PrintCompletion,
+        choices=SHELLS,
+        metavar="{" + ",".join(SHELLS) + "}",
+        help=_(
+            "print a script that completes the flags and commands in that shell, and exit "
+            "(its first lines say where it goes)"
+        ),
     )
     shown = info.add_mutually_exclusive_group()
     shown.add_argument(
