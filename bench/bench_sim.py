@@ -45,8 +45,8 @@ from stress_tui.core.engine import Game
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Driver
 from stress_tui.players.bot import LEVELS, make_bot
+from stress_tui.players.parallel import available_cores
 from stress_tui.players.sim import (
-    available_cores,
     play_round,
     round_rngs,
     run_round,

@@ -7,25 +7,21 @@ within ``MAX_ACTIONS`` actions and ``MAX_SECONDS`` virtual seconds). Round ``i``
 with seed ``s`` is dealt and played from random sources derived from ``(s, i)`` alone, so
 the same seed gives the same result and any single round can be replayed with
 ``play_round``. For the same reason rounds can be played in several processes at once
-(``jobs``): the results are summed in the order of the rounds, so a run gives the same
-result however many processes play it.
+(``jobs``, ``players/parallel.py``): the results are summed in the order of the rounds, so
+a run gives the same result however many processes play it.
 """
 
 from __future__ import annotations
 
-import gc
 import itertools
 import json
-import os
 import random
-import signal
 import sys
-import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from stress_tui.core.cards import DECKS, Card
 from stress_tui.core.engine import Game, Phase, State
@@ -37,11 +33,7 @@ from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, Table
 from stress_tui.core.text import N_, Say
 from stress_tui.players.bot import make_bot
-
-if TYPE_CHECKING:
-    from multiprocessing.connection import Connection
-    from multiprocessing.context import ForkContext, SpawnContext
-    from multiprocessing.process import BaseProcess
+from stress_tui.players.parallel import available_cores, in_order
 
 MAX_ACTIONS = 20_000
 """A round with more actions than this counts as an invariant violation, not finished."""
@@ -72,10 +64,6 @@ Progress = Callable[[int, int], None]
 
 ViolationHook = Callable[[int, str], None]
 """Called with a round's index and what went wrong, for each invariant violation."""
-
-CHUNK = 8
-"""Rounds a worker process plays at a time when rounds are played in parallel: few enough
-that no process waits long for the last ones, enough that passing them costs little."""
 
 ROUNDS_PER_PROCESS = 50
 """The fewest rounds worth a process of their own: a worker process starts in about the
@@ -147,16 +135,6 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, result: SimResult) -> None:
         super().__init__(result)
         self.result = result
-
-
-def available_cores() -> int:
-    """The cores this process may run on (at least 1)."""
-    count: Callable[[], int | None] | None = getattr(os, "process_cpu_count", None)
-    if count is not None:  # Python 3.13 and later
-        return count() or 1
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0)) or 1
-    return os.cpu_count() or 1
 
 
 def round_rngs(seed: int, index: int) -> tuple[random.Random, random.Random, random.Random]:
@@ -439,7 +417,7 @@ def _run(
     step = max(1, games // 200)
     started = time.perf_counter()
     jobs = min(jobs, max(1, games // ROUNDS_PER_PROCESS))
-    results = _in_parallel(plan, games, jobs) if jobs > 1 else map(plan.play, range(games))
+    results = in_order(plan.play, games, jobs) if jobs > 1 else map(plan.play, range(games))
     try:
         for index, result in enumerate(results):
             tally.add(result)
@@ -455,125 +433,6 @@ def _run(
     if progress is not None and games % step:
         progress(games, games)
     return tally.result(time.perf_counter() - started)
-
-
-def _work(plan: Plan, games: int, conn: Connection) -> None:
-    """A worker process: play the chunks of rounds the parent sends (their first index),
-    send each chunk's results back, until told to stop (``None``)."""
-    # Ctrl-C is the parent's to answer (it ends the workers): a worker never sees it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        while (start := conn.recv()) is not None:
-            try:
-                results: list[RoundResult] | Exception = [
-                    plan.play(index) for index in range(start, min(start + CHUNK, games))
-                ]
-            except Exception as error:  # sent to the parent, which raises it
-                results = error
-            conn.send((start, results))
-    except (EOFError, OSError):  # the parent is gone: nobody is left to tell
-        return
-
-
-def _in_parallel(plan: Plan, games: int, jobs: int) -> Iterator[RoundResult]:
-    """The results of rounds ``0 .. games - 1`` in their order, played by ``jobs`` worker
-    processes in chunks of ``CHUNK`` rounds, each worker given the next chunk as it sends
-    one back (and one ahead, so that it never waits for this process). The workers are
-    ended when the iterator is closed or dropped, at the end or on Ctrl-C."""
-    import multiprocessing
-    from multiprocessing.connection import Connection, wait
-
-    # Forked workers start at once with everything imported; elsewhere (macOS, Windows)
-    # fork is unsafe or missing and each worker starts a fresh interpreter.
-    if sys.platform.startswith("linux"):
-        context: ForkContext | SpawnContext = multiprocessing.get_context("fork")
-    else:
-        context = multiprocessing.get_context("spawn")
-    for stream in (sys.stdout, sys.stderr):  # a forked worker must not write them again
-        if stream is not None:
-            stream.flush()
-    workers: list[tuple[BaseProcess, Connection]] = []
-    finished = False
-    try:
-        # The workers are started with Ctrl-C ignored, so that one pressed before a
-        # worker has set its own gives no traceback from it either; meanwhile it is held
-        # back and reaches this process just after.
-        # Everything made so far is frozen for the forked workers: their garbage
-        # collector then never walks (and writes to) the pages they share with this
-        # process, which would copy each page it touches into the worker.
-        gc.freeze()
-        try:
-            with _CtrlCHeld():
-                for _ in range(jobs):
-                    ours, theirs = context.Pipe()
-                    worker = context.Process(target=_work, args=(plan, games, theirs), daemon=True)
-                    worker.start()
-                    theirs.close()
-                    workers.append((worker, ours))
-        finally:
-            gc.unfreeze()
-        starts = iter(range(0, games, CHUNK))
-        for _, conn in workers * 2:
-            _give(conn, starts)
-        done: dict[int, list[RoundResult]] = {}
-        given = 0
-        while given < games:
-            for ready in wait([conn for _, conn in workers]):
-                assert isinstance(ready, Connection)
-                try:
-                    start, results = ready.recv()
-                except EOFError:
-                    raise RuntimeError("a worker process of the simulator ended") from None
-                if isinstance(results, Exception):
-                    raise results
-                done[start] = results
-                _give(ready, starts)
-            while given in done:
-                chunk = done.pop(given)
-                given += len(chunk)
-                yield from chunk
-        for _, conn in workers:
-            conn.send(None)  # done: each worker leaves on its own
-        finished = True
-    finally:
-        with _CtrlCHeld(deliver=False):  # a second Ctrl-C must not stop the cleaning up
-            for process, conn in workers:
-                process.join(None if finished else 0)
-                if process.is_alive():  # stopped early: ended from here
-                    process.terminate()
-                    process.join()
-                conn.close()
-
-
-def _give(conn: Connection, starts: Iterator[int]) -> None:
-    """Send a worker the next chunk to play, if any is left."""
-    start = next(starts, None)
-    if start is not None:
-        conn.send(start)
-
-
-class _CtrlCHeld:
-    """Within: SIGINT is ignored by this process and by the processes it starts; with
-    ``deliver``, one that arrives meanwhile is held back (where the platform can) and
-    delivered on leaving, else it is lost. Does nothing outside the main thread, where
-    signals cannot be handled."""
-
-    def __init__(self, deliver: bool = True) -> None:
-        self.active = threading.current_thread() is threading.main_thread()
-        self.mask = deliver and self.active and hasattr(signal, "pthread_sigmask")
-        self.previous: Callable[..., object] | int | None = None
-
-    def __enter__(self) -> None:
-        if self.mask:
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        if self.active:
-            self.previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.active:
-            signal.signal(signal.SIGINT, self.previous)
-        if self.mask:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 # --------------------------------------------------------------------------- soak
