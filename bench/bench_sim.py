@@ -44,6 +44,7 @@ from stress_tui.core.actions import Action
 from stress_tui.core.engine import Game
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Driver
+from stress_tui.core.view import PlayerView, player_view
 from stress_tui.players.bot import LEVELS, make_bot
 from stress_tui.players.parallel import available_cores
 from stress_tui.players.sim import (
@@ -83,17 +84,17 @@ def _profile(rules: Rules, players: tuple[str, str], games: int, seed: int) -> N
 
 
 class _Timed:
-    """A driver that adds up the time the driver it wraps takes to plan."""
+    """A driver that adds up the time the driver it wraps takes to decide."""
 
     def __init__(self, inner: Driver, spent: list[float]) -> None:
         self.inner = inner
         self.player = inner.player
         self.spent = spent
 
-    def plan(self, game: Game, now: float) -> Action | None:
+    def decide(self, view: PlayerView) -> Action | None:
         clock = time.perf_counter
         start = clock()
-        action = self.inner.plan(game, now)
+        action = self.inner.decide(view)
         self.spent[0] += clock() - start
         self.spent[1] += 1
         return action
@@ -104,12 +105,12 @@ class _Idle:
 
     player = 0
 
-    def plan(self, game: Game, now: float) -> Action | None:
+    def decide(self, view: PlayerView) -> Action | None:
         return None
 
 
 def _bot(rules: Rules, players: tuple[str, str], games: int, seed: int, repeat: int) -> None:
-    """The time spent in the bots' ``plan`` per round and per plan: the same rounds as the
+    """The time spent in the bots' ``decide`` per round and per decision: the same rounds as the
     benchmark, each bot wrapped in a timer (whose own cost is measured and taken off)."""
     levels = [kind.partition(":")[2] for kind in players]
     best = float("inf")
@@ -126,11 +127,11 @@ def _bot(rules: Rules, players: tuple[str, str], games: int, seed: int, repeat: 
             run_round(game, drivers)
         best, plans = min(best, spent[0]), spent[1]
     idle, idle_spent = _Timed(_Idle(), [0.0, 0.0]), float("inf")
-    game = Game.deal(rules, round_rngs(seed, 0)[0])
+    view = player_view(Game.deal(rules, round_rngs(seed, 0)[0]).state, 0)
     for _ in range(repeat):
         idle.spent[:] = [0.0, 0.0]
         for _ in range(int(plans)):
-            idle.plan(game, 0.0)
+            idle.decide(view)
         idle_spent = min(idle_spent, idle.spent[0])
     bots = best - idle_spent
     print(

@@ -43,6 +43,7 @@ try:
     from stress_tui.core.events import Event
     from stress_tui.core.notation import NotationError, parse_rules
     from stress_tui.core.table import Table
+    from stress_tui.core.view import player_view
     from stress_tui.players.bot import make_bot
     from stress_tui.players.sim import STEP, round_rngs
 except ImportError:  # the flat package before the layers (75261d1)
@@ -139,7 +140,10 @@ def _with_submit(table: Table, outside: Any) -> Iterator[None]:
     planned: Action | None = None
     while game.state.phase is not Phase.ROUND_OVER and table.actions <= MAX_ACTIONS:
         if planned is None:
-            planned = outside.plan(game, game.state.time)
+            if hasattr(outside, "plan"):  # a tree whose bots were asked of the game
+                planned = outside.plan(game, game.state.time)
+            else:
+                planned = outside.decide(player_view(game.state, outside.player))
         deadline = table.next_deadline()
         if planned is not None and (deadline is None or planned.time < deadline):
             table.submit(planned)

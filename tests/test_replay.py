@@ -28,6 +28,7 @@ from stress_tui.core.events import (
 )
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
+from stress_tui.core.view import PlayerView
 from stress_tui.storage.files import StorageError
 from stress_tui.storage.record import Record
 from stress_tui.storage.replay import (
@@ -51,17 +52,17 @@ class FirstPlay:
         self.player = player
         self.delay = delay
 
-    def plan(self, game: Game, now: float) -> Action | None:
-        me = game.state.players[self.player]
-        at = now + self.delay
-        if game.state.phase is Phase.STRESS:
+    def decide(self, view: PlayerView) -> Action | None:
+        me, table = view.me, view.table
+        at = table.time + self.delay
+        if table.phase is Phase.STRESS:
             return CallStress(self.player, at)
-        if game.state.phase is not Phase.PLAYING:
+        if table.phase is not Phase.PLAYING:
             return None
-        plays = game.legal_plays(self.player)
+        plays = table.legal_plays(self.player)
         if plays:
             # With the together rule (001's Stapel) it lays every card of the rank at once.
-            kind = PlayTogether if game.rules.together else Play
+            kind = PlayTogether if table.rules.together else Play
             return kind(self.player, *plays[0], max(at, me.locked_until))
         return None if me.ready else ReadyToFlip(self.player, at)
 

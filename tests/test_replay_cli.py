@@ -19,6 +19,7 @@ from stress_tui.core.engine import Game, Phase
 from stress_tui.core.events import Event, Flipped
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
+from stress_tui.core.view import PlayerView
 from stress_tui.storage.replay import Recorder, load, summaries
 from stress_tui.terminal.playback import Playback
 from tests.test_replay import RULE_SETS
@@ -32,30 +33,29 @@ class Sloppy:
         self.player = player
         self.rng = random.Random(seed)
 
-    def plan(self, game: Game, now: float) -> Action | None:
-        state = game.state
-        me = state.players[self.player]
-        at = now + 0.1 + self.rng.random() * 0.6
-        if state.phase is Phase.STRESS:
+    def decide(self, view: PlayerView) -> Action | None:
+        me, table = view.me, view.table
+        at = table.time + 0.1 + self.rng.random() * 0.6
+        if table.phase is Phase.STRESS:
             return CallStress(self.player, at)
-        if state.phase is not Phase.PLAYING:
+        if table.phase is not Phase.PLAYING:
             return None
         roll = self.rng.random()
         if roll < 0.05:
             return CallStress(self.player, at)  # no stress: a false call
-        if roll < 0.1 and game.rules.stress_stop:
+        if roll < 0.1 and table.rules.stress_stop:
             return StopStress(self.player, at)
         if roll < 0.2:
-            size = game.rules.row_size
+            legal = table.legal_plays(self.player)
             wrong = [
                 (pile, target)
-                for pile in range(size)
+                for pile in range(table.rules.row_size)
                 for target in (0, 1)
-                if not game.can_play(self.player, pile, target)
+                if (pile, target) not in legal
             ]
             if wrong:
                 return Play(self.player, *self.rng.choice(wrong), at)
-        plays = game.legal_plays(self.player)
+        plays = table.legal_plays(self.player)
         if plays:
             return Play(self.player, *self.rng.choice(plays), max(at, me.locked_until))
         return None if me.ready else ReadyToFlip(self.player, at)

@@ -22,6 +22,7 @@ from stress_tui.core.engine import Game
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver
+from stress_tui.core.view import PlayerView
 from stress_tui.players import sim
 from stress_tui.players.bot import LEVELS, make_bot
 from stress_tui.players.sim import (
@@ -390,17 +391,18 @@ def test_a_dead_table_ends_the_round_drawn_and_that_is_finished() -> None:
 class _Meddler:
     """A driver that passes for a bot but does something to the game when asked."""
 
-    def __init__(self, player: int, meddle: Callable[[Game], object]) -> None:
+    def __init__(self, g: Game, player: int, meddle: Callable[[Game], object]) -> None:
         self.inner = make_bot(player, "normal", random.Random(player))
+        self.game = g
         self.player = player
         self.meddle = meddle
         self.calls = 0
 
-    def plan(self, g: Game, now: float) -> Action | None:
+    def decide(self, view: PlayerView) -> Action | None:
         self.calls += 1
         if self.calls == 25:
-            self.meddle(g)
-        return self.inner.plan(g, now)
+            self.meddle(self.game)
+        return self.inner.decide(view)
 
 
 def _largest(g: Game) -> list[Card]:
@@ -411,7 +413,7 @@ def _largest(g: Game) -> list[Card]:
 
 def _with(meddle: Callable[[Game], object]) -> sim.RoundResult:
     g = Game.deal(STANDARD, random.Random(3))
-    drivers: tuple[Driver, ...] = (_Meddler(0, meddle), make_bot(1, "normal", random.Random(9)))
+    drivers: tuple[Driver, ...] = (_Meddler(g, 0, meddle), make_bot(1, "normal", random.Random(9)))
     return run_round(g, drivers)
 
 

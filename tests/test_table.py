@@ -4,9 +4,9 @@ and nothing before its time."""
 from __future__ import annotations
 
 from stress_tui.core.actions import Action, Flip, ReadyToFlip, StopStress
-from stress_tui.core.engine import Game
 from stress_tui.core.events import Event
 from stress_tui.core.table import Table
+from stress_tui.core.view import PlayerView
 from tests.conftest import game
 
 WAITING = """
@@ -29,7 +29,7 @@ class Once:
         self.player = action.player  # type: ignore[union-attr]
         self.action: Action | None = action
 
-    def plan(self, g: Game, now: float) -> Action | None:
+    def decide(self, view: PlayerView) -> Action | None:
         action, self.action = self.action, None
         return action
 

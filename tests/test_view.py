@@ -121,6 +121,31 @@ def _views(count: int) -> list[TableView]:
     return views
 
 
+def test_a_view_says_what_the_engine_allows_each_player() -> None:
+    """The plays a view allows, and those that make stress, are the engine's for the
+    position it shows, every deck, jokers, stacks, empty places and phases alike."""
+    compared = 0
+    for deck in ("standard", "jass", "skat", "doppelkopf"):
+        rules = Rules.for_deck(deck, jokers=2)
+        for seed in range(30):
+            g = Game.deal(rules, random.Random(seed))
+            for step in range(25):
+                view = table_view(g.state)
+                for side in (0, 1):
+                    assert view.legal_plays(side) == g.legal_plays(side)
+                    assert view.stress_threats(side) == g.stress_threats(side)
+                    compared += bool(g.legal_plays(side))
+                moves = [(side, play) for side in (0, 1) for play in g.legal_plays(side)]
+                if moves:
+                    side, (pile, target) = moves[(seed + step) % len(moves)]
+                    g.apply(Play(side, pile, target, g.state.time + 0.25))
+                elif g.phase is Phase.ROUND_OVER:
+                    break
+                else:
+                    g.apply(Flip(g.state.time + 0.5))
+    assert compared > 1000
+
+
 def test_a_view_goes_to_json_and_back_unchanged() -> None:
     views = _views(10)
     assert {view.phase for view in views} >= {Phase.WAITING_FLIP, Phase.PLAYING}

@@ -36,6 +36,7 @@ from stress_tui.core.houserules import (
     StressPenalty,
     Taken,
 )
+from stress_tui.core.legal import legal_plays, makes_stress
 from stress_tui.core.rules import Rules
 from stress_tui.core.text import Problem
 from stress_tui.core.words import N_
@@ -367,20 +368,16 @@ class Game:
         return bool(row_pile and on) and row_pile[0].rank in self.rules.fits[on[-1].rank]
 
     def legal_plays(self, player: int) -> list[tuple[int, int]]:
-        """Every (row pile, play pile) the rules allow ``player`` now, lockouts aside."""
+        """Every (row pile, play pile) the rules allow ``player`` now, lockouts aside
+        (``core.legal.legal_plays`` of what the position shows)."""
         state = self.state
         if state.phase is not _PLAYING:
             return []
-        fits = self.rules.fits
-        tops = [pile[-1].rank if pile else None for pile in state.play_piles]
-        plays = []
-        for i, row_pile in enumerate(state.players[player].row):
-            if row_pile:
-                rank = row_pile[0].rank
-                for target, top in enumerate(tops):
-                    if top is not None and rank in fits[top]:
-                        plays.append((i, target))
-        return plays
+        left, right = state.play_piles
+        row = [pile[0] if pile else None for pile in state.players[player].row]
+        return legal_plays(
+            self.rules, row, (left[-1] if left else None, right[-1] if right else None)
+        )
 
     def is_stalled(self) -> bool:
         """Whether no player could play anything on the play piles as they lie."""
@@ -407,14 +404,13 @@ class Game:
 
     def stress_threats(self, player: int) -> list[tuple[int, int]]:
         """The plays of ``player`` that would make stress (what a stress stop points at)."""
-        threats = []
         piles = self.state.play_piles
-        for pile, target in self.legal_plays(player):
-            card = self.state.players[player].row[pile][0]
-            other = piles[1 - target]
-            if card.is_joker or (other and other[-1].rank == card.rank):
-                threats.append((pile, target))
-        return threats
+        row = self.state.players[player].row
+        return [
+            (pile, target)
+            for pile, target in self.legal_plays(player)
+            if makes_stress(row[pile][0], piles[1 - target][-1] if piles[1 - target] else None)
+        ]
 
     def is_locked(self, player: int, time: float) -> bool:
         """Whether ``player``'s plays are refused at ``time``."""
@@ -551,8 +547,7 @@ class Game:
         stopped = opponent.stop
         opponent.stop = False
         other = piles[1 - target]
-        top = cards[-1].rank
-        if top == JOKER or (other and other[-1].rank == top):
+        if makes_stress(cards[-1], other[-1] if other else None):
             if stopped:
                 happened.append(events.StressStopped(1 - player))
             else:

@@ -3,8 +3,10 @@
 Every driver feeds the same table. Keys arrive through ``submit`` stamped with the time they
 came in; the table's own doings (the flip at the end of a countdown, a computer player's
 move at the end of its reaction) are due at times that ``next_deadline`` tells and
-``advance`` carries out. The app runs it on the event loop's clock, the simulator on a
-virtual one, and a replay feeds back the logged actions: the game's events are the same.
+``advance`` carries out. A computer player is shown its player's view of the table
+(``core/view.py``), made once for all of them after each change, never the game itself.
+The app runs it on the event loop's clock, the simulator on a virtual one, and a replay
+feeds back the logged actions: the game's events are the same.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Protocol
 
 from stress_tui.core import actions, events
 from stress_tui.core.engine import Game, Phase
+from stress_tui.core.view import PlayerView, table_view
 
 _WAITING_FLIP = Phase.WAITING_FLIP
 _ROUND_OVER = Phase.ROUND_OVER
@@ -56,10 +59,9 @@ class Driver(Protocol):
     player: int
     """The side it plays."""
 
-    def plan(self, game: Game, now: float) -> actions.Action | None:
-        """What to do next, stamped with the time it lands (not before ``now``), looking
-        only at what ``player`` can see of ``game``; ``None`` to wait until the table
-        changes."""
+    def decide(self, view: PlayerView) -> actions.Action | None:
+        """What to do next, stamped with the time it lands (not before the view's time),
+        from what its player sees (``view``); ``None`` to wait until the table changes."""
         ...
 
 
@@ -153,7 +155,7 @@ class Table:
                 on_action(action, applied)
             happened += applied
             # Settle (``_settle``): a count if the piles wait for a flip, and a look for
-            # every idle computer player.
+            # every idle computer player, at one view of the table made for all of them.
             phase = state.phase
             if phase is _WAITING_FLIP:
                 if self.flip_at is None:
@@ -163,10 +165,13 @@ class Table:
                 if phase is _ROUND_OVER:
                     pending[0] = pending[1] = None
                     continue
+            seen = None
             for driver in drivers:
                 player = driver.player
                 if pending[player] is None:
-                    planned = driver.plan(game, due)
+                    if seen is None:
+                        seen = table_view(state, due)
+                    planned = driver.decide(PlayerView(player, seen))
                     if planned is not None:
                         if planned.time < due:
                             raise ValueError(f"a driver planned into the past: {planned}")
@@ -181,7 +186,7 @@ class Table:
 
     def _settle(self, now: float) -> None:
         """After a change: start a count if the piles wait for a flip, and let idle
-        computer players look at the table."""
+        computer players look at the table (one view of it for all of them)."""
         phase = self.game.state.phase
         if phase is Phase.WAITING_FLIP:
             if self.flip_at is None:
@@ -191,9 +196,12 @@ class Table:
         if phase is Phase.ROUND_OVER:
             self.pending[0] = self.pending[1] = None
             return
+        seen = None
         for driver in self.drivers:
             if self.pending[driver.player] is None:
-                action = driver.plan(self.game, now)
+                if seen is None:
+                    seen = table_view(self.game.state, now)
+                action = driver.decide(PlayerView(driver.player, seen))
                 if action is not None:
                     if action.time < now:
                         raise ValueError(f"a driver planned into the past: {action}")

@@ -5,7 +5,8 @@ play pile and how high it is, how many cards each draw pile holds, who has said 
 stop, who is locked out, where the round stands. Never the order of a draw pile (nobody
 knows it), nor the cards under a top. ``table_view`` gives that for the table as a whole
 (what a spectator sees, both sides alike); ``player_view`` the same from one player's
-chair. The computer players decide from it, the screen draws from it, and a peer across a
+chair, with what the rules allow each player there (``TableView.legal_plays``). The
+computer players decide from it, the screen draws from it, and a peer across a
 network gets it as JSON (``TableView.to_json``), so that a draw pile cannot leak by
 accident through any of them.
 
@@ -28,6 +29,7 @@ from typing import Any
 from stress_tui.core.cards import Card, Suit
 from stress_tui.core.decks import MAX_CARDS
 from stress_tui.core.engine import PLAYERS, Phase, PlayerState, State
+from stress_tui.core.legal import legal_plays, makes_stress
 from stress_tui.core.rules import Rules
 
 STAND_IN = Card(2, Suit.CLUBS)
@@ -76,6 +78,23 @@ class TableView:
     def is_locked(self, player: int) -> bool:
         """Whether ``player``'s plays are refused at the view's time."""
         return self.time < self.sides[player].locked_until
+
+    def legal_plays(self, player: int) -> list[tuple[int, int]]:
+        """Every (row pile, play pile) the rules allow ``player`` at this view, lockouts
+        aside: what ``Game.legal_plays`` answers of any position that shows the same."""
+        if self.phase is not Phase.PLAYING:
+            return []
+        return legal_plays(self.rules, self.sides[player].row, self.tops)
+
+    def stress_threats(self, player: int) -> list[tuple[int, int]]:
+        """The plays of ``player`` that would make stress (``Game.stress_threats``)."""
+        row, tops = self.sides[player].row, self.tops
+        threats = []
+        for pile, target in self.legal_plays(player):
+            card = row[pile]
+            if card is not None and makes_stress(card, tops[1 - target]):
+                threats.append((pile, target))
+        return threats
 
     def to_json(self) -> dict[str, Any]:
         """The view as plain JSON values: cards in notation (``TH``, ``**``), the rules as
@@ -230,9 +249,10 @@ def position(view: TableView) -> State:
 
 
 def _side_of(player: PlayerState) -> SideView:
+    row = player.row
     return SideView(
-        tuple(pile[-1] if pile else None for pile in player.row),
-        tuple(map(len, player.row)),
+        tuple([pile[-1] if pile else None for pile in row]),
+        tuple(map(len, row)),
         len(player.draw_pile),
         player.ready,
         player.stop,
