@@ -53,7 +53,7 @@ from stress_tui.terminal.session import (
     unfit_terminal,
 )
 
-if TYPE_CHECKING:  # made once a round has ended (the round log makes it, the overlays draw it)
+if TYPE_CHECKING:  # made once a round has ended (by the round log, for the result screen)
     from stress_tui.terminal.screens.result import Result
 
 POSITION_ENV = "STRESS_TUI_POSITION"

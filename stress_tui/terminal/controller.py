@@ -1,8 +1,12 @@
-"""The controller: what a key does, and which screen covers the table.
+"""The controller: which screens cover the table, and what a key does there.
 
-A key press becomes a binding through the key map (``terminal/keys.py``); the binding's
-intent picks its handler from a table (``Controller.handlers``), which opens and closes
-the overlays (help, pause, the result screen) or hands a player's key to the game.
+Which screens are over the table comes from the match's lifecycle (``core/lifecycle.py``):
+``wanted`` says which for its stage and holds (the help, the pause, the result, the
+question whether to quit), and the stack of screens (``screens/base.py``) pushes and pops
+to match. A key press becomes a binding through the screen on top (``screens/``), or the
+key map (``terminal/keys.py``) on the table itself; the binding's intent picks its handler
+from a table (``Controller.handlers``), which holds or releases the lifecycle (help,
+pause), goes on, quits, or hands a player's key to the game.
 
 A screen that covers the table while players are at it ignores its menu keys (Enter, q,
 the arrows) for a moment, so that a player still playing does not act on it by their own
@@ -11,7 +15,7 @@ it takes keys (``core.lifecycle.RESULT_GRACE`` after the round ends), help and p
 ``MENU_GRACE`` after they open over the table.
 Quitting a match that is not over asks once (``y`` says yes, any other key no). What is
 not a key press is not acted on: the rest of an escape sequence and the inside of a paste
-are dropped (``keys.SequenceFilter``), and a held key (the kitty keyboard protocol's
+are dropped (``keynames.SequenceFilter``), and a held key (the kitty keyboard protocol's
 repeats) plays once.
 
 The controller holds no terminal and no event loop: it works on a ``Clock`` and asks its
@@ -35,7 +39,7 @@ from stress_tui.terminal.scene import Overlay
 from stress_tui.terminal.screens.base import ModalScreen, ScreenStack
 from stress_tui.terminal.session import EXIT_QUIT, EXIT_SIGINT
 
-if TYPE_CHECKING:  # made once a round has ended (the overlays draw it)
+if TYPE_CHECKING:  # made once a round has ended (the result screen draws it)
     from stress_tui.terminal.screens.result import Result
 
 MENU_GRACE = 0.5
@@ -93,7 +97,8 @@ class GameHost(Host, Protocol):
 
 
 Handler = Callable[[Binding, str | None], None]
-"""What an intent does, given its binding and the overlay showing when it came."""
+"""What an intent does, given its binding and the name of the screen over the table when
+it came (``Overlay``; ``None``: the table itself)."""
 
 
 class Controller:
@@ -104,7 +109,7 @@ class Controller:
     def __init__(self, host: Host, clock: Clock, keymap: KeyMap) -> None:
         self.host = host
         self.clock = clock
-        """The round's clock (an overlay may stop it)."""
+        """The round's clock, and through it the match's lifecycle."""
         self.keymap = keymap
         """Who presses what."""
         self.sequences = SequenceFilter()
@@ -161,7 +166,7 @@ class Controller:
         self.on_binding(binding, None if top is None else top.NAME)
 
     def on_binding(self, binding: Binding, overlay: str | None) -> None:
-        """What a binding does, given the overlay showing when its key came."""
+        """What a binding does, given the screen over the table when its key came."""
         handler = self.handlers.get(binding.intent)
         if handler is not None:
             handler(binding, overlay)
@@ -327,7 +332,7 @@ class GameController(Controller):
             self.host.finish(EXIT_QUIT)
 
     def play(self, binding: Binding, overlay: str | None) -> None:
-        """A player's key counts only on the table itself (no overlay, clock running);
+        """A player's key counts only on the table itself (no screen over it, clock running);
         before the round starts, a player's ready key says they are ready for it."""
         if binding.player is None or overlay is not None:
             return

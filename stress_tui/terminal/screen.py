@@ -66,7 +66,7 @@ from stress_tui.terminal.session import (
     Session,
 )
 
-if TYPE_CHECKING:  # made once a round has ended (the overlays draw it)
+if TYPE_CHECKING:  # made once a round has ended (the result screen draws it)
     from stress_tui.terminal.screens.result import Result
 
 WARNING_SECONDS = 5.0

@@ -1,0 +1,115 @@
+"""The screens over the table, in-process: which are on the stack comes from the match's
+lifecycle, only the top one takes keys, and each says what its keys do."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from blessed import Terminal
+
+from stress_tui.core.lifecycle import RESULT_GRACE, Hold, Lifecycle
+from stress_tui.terminal.clock import Clock
+from stress_tui.terminal.controller import GameController
+from stress_tui.terminal.keys import Intent, default_keymap
+from stress_tui.terminal.screens.base import ModalScreen, ScreenStack
+from stress_tui.terminal.screens.help import HelpScreen, ReplayHelpScreen
+from stress_tui.terminal.screens.pause import PauseScreen
+from stress_tui.terminal.screens.question import QuitScreen
+from stress_tui.terminal.screens.result import Result, ResultScreen
+from tests.test_clock import Outside
+from tests.test_controller import Host, press
+
+
+@pytest.fixture(scope="module")
+def term() -> Terminal:
+    return Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
+
+
+def game() -> tuple[GameController, Host, Lifecycle]:
+    host = Host()
+    life = Lifecycle()
+    clock = Clock(Outside(), life)
+    clock.set(0.0)
+    life.deal(100.0)
+    return GameController(host, clock, default_keymap()), host, life
+
+
+def kinds(controller: GameController) -> list[type[ModalScreen]]:
+    controller.top  # noqa: B018 - the stack is made to match the lifecycle when read
+    return [type(screen) for screen in controller.stack.screens]
+
+
+def test_nothing_covers_a_round_in_play() -> None:
+    controller, _, _ = game()
+    assert controller.top is None and kinds(controller) == []
+
+
+def test_the_lifecycles_holds_and_the_result_stack_their_screens_in_order() -> None:
+    controller, _, life = game()
+    life.hold(Hold.PAUSE, 101.0)
+    assert kinds(controller) == [PauseScreen]
+    life.hold(Hold.HELP, 102.0)
+    assert kinds(controller) == [PauseScreen, HelpScreen]
+    life.release(Hold.HELP, 103.0)
+    assert kinds(controller) == [PauseScreen]
+    life.release(Hold.PAUSE, 104.0)
+    life.advance(110.0)
+    life.round_over(111.0, match_over=False)
+    controller.show_result(Result(0, False))
+    assert kinds(controller) == [ResultScreen]
+
+
+def test_a_screen_still_wanted_stays_the_same_screen() -> None:
+    controller, _, life = game()
+    life.hold(Hold.PAUSE, 101.0)
+    pause = controller.top
+    life.hold(Hold.HELP, 102.0)
+    assert isinstance(controller.top, HelpScreen) and controller.stack.beneath is pause
+    life.release(Hold.HELP, 103.0)
+    assert controller.top is pause
+
+
+def test_the_question_whether_to_quit_takes_every_key_over_the_screen_it_was_asked_on(
+    term: Terminal,
+) -> None:
+    controller, host, life = game()
+    life.round_over(101.0, match_over=False)
+    life.advance(101.0 + RESULT_GRACE)
+    controller.show_result(Result(0, False))
+    press(term, controller, "q")
+    assert kinds(controller) == [ResultScreen, QuitScreen]
+    assert isinstance(controller.stack.beneath, ResultScreen)
+    press(term, controller, "\r")  # Enter answers no, and goes on to nothing else
+    assert kinds(controller) == [ResultScreen] and host.rounds == 0
+    press(term, controller, "q", "y")
+    assert host.finished == [0]
+
+
+def test_a_screen_takes_only_its_own_keys(term: Terminal) -> None:
+    controller, host, life = game()
+    life.hold(Hold.HELP, 101.0)
+    press(term, controller, "a", "\r")  # a player's key, and Enter: not the help's
+    assert host.plays == [] and host.rounds == 0
+    assert controller.overlay == HelpScreen.NAME
+    assert HelpScreen().lookup("a") is None
+
+
+def test_every_screens_keys_say_what_they_do() -> None:
+    for screen in (HelpScreen, ReplayHelpScreen, PauseScreen, ResultScreen, QuitScreen):
+        assert screen.BINDINGS
+        for binding in screen.BINDINGS:
+            assert binding.description, (screen, binding)
+    other = QuitScreen().lookup("x")  # any other key: no
+    assert other is not None and other.intent is Intent.NO
+
+
+def test_the_stack_pushes_and_pops_to_what_is_wanted() -> None:
+    stack = ScreenStack()
+    stack.show([PauseScreen, HelpScreen])
+    pause, help_ = stack.screens
+    stack.show([PauseScreen, ResultScreen])
+    assert stack.screens[0] is pause and isinstance(stack.top, ResultScreen)
+    assert help_ not in stack.screens
+    stack.show([])
+    assert stack.top is None
