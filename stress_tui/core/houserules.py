@@ -6,7 +6,7 @@ line and its sentences for ``--rules`` and the help screen.
 Everything that names a house rule is made from the table: the ``Rules`` a round is played
 by (``core/rules.py``, whose fields' defaults are the table's), the notation's ``rules:``
 line (``core/notation.py``), the config file's ``[rules]`` keys (``cli/config.py``), the
-flags (``cli/main.py``) and the rule texts (``core/rulestext.py``).
+flags (``cli/flags.py``) and the rule texts (``core/rulestext.py``).
 
 No dataclass here, nor anything that imports one: ``--help`` is made from this table, and
 ``dataclasses`` alone (with ``inspect``, ``ast``, ``dis`` and ``tokenize``) would cost it
