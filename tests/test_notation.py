@@ -39,7 +39,7 @@ time: 12.5
 stale: 7
 p1 row: 6C | ** | AH | 9D
 p1 draw: 7C 7C **
-p1 state: ready stop locked-until=13.25 fewest=4
+p1 state: ready stop=2,4 locked-until=13.25 fewest=4
 piles: 8H 9H | 8S 9S
 covers: p1 12 8 | p2 12.5 *
 p2 row: TD | JD | QD | KD
@@ -176,14 +176,31 @@ def test_the_state_line_says_ready_stop_and_locked_until() -> None:
     state = parse_position("""
         rules: jass
         p1 row: 6C | 7C | 8C | 9C
-        p1 state: stop locked-until=4.5
+        p1 state: stop=1,3 locked-until=4.5
         piles: 6H | 7H
         p2 row: 6D | 7D | 8D | 9D
         p2 state: ready
     """)
     p1, p2 = state.players
-    assert (p1.ready, p1.stop, p1.locked_until) == (False, True, 4.5)
-    assert (p2.ready, p2.stop, p2.locked_until) == (True, False, 0.0)
+    assert (p1.ready, p1.stop, p1.locked_until) == (False, (0, 2), 4.5)
+    assert (p2.ready, p2.stop, p2.locked_until) == (True, (), 0.0)
+
+
+@pytest.mark.parametrize("words", ["stop=0", "stop=5", "stop=2,1", "stop=1,1", "stop=", "stop=x"])
+def test_a_stop_names_places_of_the_opponent_s_row_in_order(words: str) -> None:
+    with pytest.raises(NotationError):
+        parse_position(
+            f"rules: jass; p1 row: 6C | 7C | 8C | 9C; p1 state: {words};"
+            " piles: 6H | 7H; p2 row: 6D | 7D | 8D | 9D"
+        )
+
+
+def test_a_bare_stop_of_an_older_position_points_at_every_place() -> None:
+    state = parse_position(
+        "rules: jass; p1 row: 6C | 7C | 8C | 9C; p1 state: stop;"
+        " piles: 6H | 7H; p2 row: 6D | 7D | 8D | 9D"
+    )
+    assert state.players[0].stop == (0, 1, 2, 3)
 
 
 def test_the_covers_line_says_who_covered_each_play_pile_when_and_what_lay_under() -> None:

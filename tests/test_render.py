@@ -10,7 +10,7 @@ import pyte
 import pytest
 from blessed import Terminal
 
-from stress_tui.core.actions import CallStress, Play, ReadyToFlip
+from stress_tui.core.actions import CallStress, Play, ReadyToFlip, StopStress
 from stress_tui.core.cards import Suit
 from stress_tui.core.engine import Game
 from stress_tui.core.notation import parse_position
@@ -281,6 +281,22 @@ def test_a_round_without_progress_is_drawn_and_the_table_and_the_result_say_why(
     result = Result(None, False, keys_live=True, headline=why)
     shown = text(draw(term, view_of(table, now=1.0, overlay=ResultScreen(), result=result)))
     assert why in shown and "wins the" not in shown and "Enter: next round" in shown
+
+
+def test_a_stress_stop_says_which_cards_it_points_at(term: Terminal) -> None:
+    """001 (Swiss): one points "auf die potentielle Stress-Karte des Gegenüber": the
+    screen says which of the opponent's cards the stop covers (both tens here)."""
+    position = (
+        "rules: jass; phase: playing; p1 row: 9H | 7H | QH | KH; p1 draw: 6C;"
+        " piles: 9C | TD; p2 row: TC | 8S | TS | 7S; p2 draw: AC QD"
+    )
+    table = table_at(position)
+    notices = Notices()
+    notices.note(table.submit(StopStress(0, 1.0)), 1.0, table.game)
+    lay = layout(80, 24, 4)
+    assert lay is not None
+    lines = plain_lines(draw(term, view_of(table, now=1.0, notices=notices)))
+    assert "stress stop on 10, 10: laid next, no stress" in "\n".join(lines)
 
 
 def test_ready_to_flip_waits_for_the_other(term: Terminal) -> None:

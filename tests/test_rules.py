@@ -1347,7 +1347,7 @@ def test_a_declared_stop_cancels_the_stress_the_opponent_s_next_play_makes() -> 
     opponent lays it, play goes on without penalty."""
     g = game(STOP)
     assert g.apply(StopStress(0, 1.0)) == [StopDeclared(0)]
-    assert line(g, "p1 state") == "stop"
+    assert line(g, "p1 state") == "stop=1", "it points at p2's ten, the one threat"
     again = StopStress(0, 1.1)
     assert g.apply(again) == [Rejected(0, again, RejectReason.ALREADY)]
     assert g.apply(Play(1, 0, 0, 2.0)) == [
@@ -1370,6 +1370,36 @@ def test_the_stop_is_spent_on_the_opponent_s_next_play_whatever_it_is() -> None:
     g.apply(Play(0, 0, 0, 3.0))
     assert line(g, "piles") == "9C 8S 9H | TD"
     assert g.apply(Play(1, 0, 0, 4.0))[-1] == StressOpened(4.0)
+
+
+def test_the_stop_covers_only_the_cards_that_were_a_threat_when_it_was_declared() -> None:
+    """001 (Swiss): one stops a stress "indem man auf die potentielle Stress-Karte des
+    Gegenüber zeigt", and "Sollte der Spieler nun diese Karte legen, geht das Spiel ohne
+    Strafe weiter". p1 points at p2's ten (the one threat: a ten on the nine makes ten and
+    ten), then plays an eight and a nine; p2's eight, no threat when the stop was declared,
+    now makes stress, and the stop does not cover it."""
+    g = game(STOP.replace("p1 row: 9H | 7H | QH | KH", "p1 row: 8H | 9H | QH | KH"))
+    assert g.stress_threats(1) == [(0, 0)]
+    g.apply(StopStress(0, 1.0))
+    assert line(g, "p1 state") == "stop=1"
+    g.apply(Play(0, 0, 0, 1.5))  # 8H on the nine: 8 | T
+    g.apply(Play(0, 1, 1, 1.6))  # 9H on the ten: 8 | 9
+    assert line(g, "piles") == "9C 8H | TD 9H"
+    assert line(g, "p1 state") == "stop=1", "p1's own plays leave the stop standing"
+    assert g.apply(Play(1, 1, 1, 2.0)) == [
+        Played(1, 1, 1, cards("8S"), 2.0),
+        Drawn(1, 1, card("QD"), False),
+        StressOpened(2.0),
+    ]
+    assert line(g, "p1 state") is None
+
+
+def test_a_stop_points_at_every_card_that_is_a_threat() -> None:
+    """Two tens in p2's row, both stress on the nine: the stop points at both."""
+    g = game(STOP.replace("p2 row: TC | 8S | 6S | 7S", "p2 row: TC | 8S | TS | 7S"))
+    g.apply(StopStress(0, 1.0))
+    assert line(g, "p1 state") == "stop=1,3"
+    assert g.apply(Play(1, 2, 0, 2.0))[-1] == StressStopped(0)
 
 
 # --------------------------------------------------------------------------- winning

@@ -32,7 +32,7 @@ POSITION = """
     piles: 4H 6D | 7D
     p2 row: 5C | QH | QS | 2H
     p2 draw: 3C AS 8C
-    p2 state: locked-until=2.5 stop
+    p2 state: locked-until=2.5 stop=2,3
 """
 
 
@@ -51,7 +51,7 @@ def test_a_player_sees_both_rows_the_tops_and_the_sizes() -> None:
                     row_sizes=(1, 2, 0, 1),
                     draw_count=2,
                     ready=True,
-                    stop=False,
+                    stop=(),
                     locked_until=0.0,
                 ),
                 SideView(
@@ -59,7 +59,7 @@ def test_a_player_sees_both_rows_the_tops_and_the_sizes() -> None:
                     row_sizes=(1, 1, 1, 1),
                     draw_count=3,
                     ready=False,
-                    stop=True,
+                    stop=(1, 2),
                     locked_until=2.5,
                 ),
             ),
@@ -170,7 +170,9 @@ def test_a_view_goes_to_json_and_back_unchanged() -> None:
         (lambda d: d["sides"][0]["row"].pop(), r"sides\[0\]: rows of 4"),
         (lambda d: d["sides"][1].update(row_sizes=[0, 1, 1, 1]), r"sides\[1\]: an empty place"),
         (lambda d: d["sides"][1].update(draw_count="3"), r"sides\[1\].draw_count"),
-        (lambda d: d["sides"][0].update(ready=1), r"sides\[0\]: ready and stop"),
+        (lambda d: d["sides"][0].update(ready=1), r"sides\[0\]: ready is true or false"),
+        (lambda d: d["sides"][0].update(stop=[3, 1]), r"sides\[0\]\.stop: places of a row"),
+        (lambda d: d["sides"][0].update(stop=True), r"sides\[0\]\.stop: places of a row"),
         (lambda d: d["sides"][0].update(row=[7, None, None, None]), r"sides\[0\].row: a card"),
     ],
 )

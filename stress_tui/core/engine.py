@@ -44,7 +44,7 @@ from stress_tui.core.words import N_
 PLAYERS = (0, 1)
 """The two players' numbers."""
 
-RULES_VERSION = 4
+RULES_VERSION = 5
 """Which rules this engine plays, raised whenever the same seed and timed actions could give
 other events or another final position. A replay records it; ``docs/replays.md`` lists what
 each version changed. 1: up to 2026-11-30. 2: the rule fixes of issue 12 (races against any
@@ -53,7 +53,8 @@ row stacking) and the round without progress (``STALE_PLAYS``). 3: Skat and Dopp
 open cards without row stacking and lay ready cards of one rank together by default
 (001's Stapel, the ``together`` rule; issue 12). 4: a round that cannot end by a last card
 (a dead table, a round without progress) is drawn for nobody, and a round without progress
-is one of ``STALE_PLAYS_PER_CARD`` plays for every card dealt (issue 26)."""
+is one of ``STALE_PLAYS_PER_CARD`` plays for every card dealt (issue 26). 5: the Swiss stress
+stop covers only the cards that would have made stress when it was declared (issue 26)."""
 
 _NOTHING: frozenset[int] = frozenset()
 
@@ -109,8 +110,10 @@ class PlayerState:
     """Said ready to flip since the last change to the play piles."""
     locked_until: float = 0.0
     """No play is accepted before this time."""
-    stop: bool = False
-    """Has declared a stress stop against the opponent's next play."""
+    stop: tuple[int, ...] = ()
+    """The places of the opponent's row this player's stress stop points at (empty: no
+    stop): the cards that would have made stress when it was declared. The opponent's
+    next play ends it; one of these cards played makes no stress."""
     fewest: int = UNCOUNTED
     """The fewest cards (draw pile and row) this player has held so far in the round
     (never more than they hold now)."""
@@ -245,6 +248,10 @@ class State:
             if complete and player.draw_pile and not all(player.row):
                 raise InvalidPositionError(
                     N_("{where}: a gap, with cards in the draw pile"), where=where
+                )
+            if any(not 0 <= place < rules.row_size for place in player.stop):
+                raise InvalidPositionError(
+                    N_("{name} state: a stop on no place of a row"), name=name
                 )
             if not math.isfinite(player.locked_until):
                 raise InvalidPositionError(N_("{name} state: locked out until no time"), name=name)
@@ -545,10 +552,12 @@ class Game:
                 return happened
         opponent = two if player == 0 else one
         stopped = opponent.stop
-        opponent.stop = False
+        opponent.stop = ()
         other = piles[1 - target]
         if makes_stress(cards[-1], other[-1] if other else None):
-            if stopped:
+            # 001: "Sollte der Spieler nun diese Karte legen, geht das Spiel ohne Strafe
+            # weiter": the card pointed at (with it, the others of its rank laid together).
+            if pile in stopped:
                 happened.append(events.StressStopped(1 - player))
             else:
                 state.phase = _STRESS
@@ -648,7 +657,7 @@ class Game:
         self.state.phase = _WAITING_FLIP
         for player in self.state.players:
             player.ready = False
-            player.stop = False
+            player.stop = ()
 
     def _ready(self, action: actions.ReadyToFlip) -> list[events.Event]:
         reason = self._phase_reason()
@@ -678,9 +687,10 @@ class Game:
         me = self.state.players[action.player]
         if me.stop:
             return self._reject(action, events.RejectReason.ALREADY)
-        if not self.stress_threats(1 - action.player):
+        threats = self.stress_threats(1 - action.player)
+        if not threats:
             return self._reject(action, events.RejectReason.NO_STRESS_THREAT)
-        me.stop = True
+        me.stop = tuple(sorted({pile for pile, _target in threats}))
         return [events.StopDeclared(action.player)]
 
     def _flip(self, action: actions.Flip) -> list[events.Event]:
@@ -727,7 +737,7 @@ class Game:
         state.phase = _PLAYING
         for someone in players:
             someone.ready = False
-            someone.stop = False
+            someone.stop = ()
             # A flipped card leaves its owner too: the fewest held is the fewest ever.
             held = someone.card_total()
             if held < someone.fewest:

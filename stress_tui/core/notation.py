@@ -100,7 +100,7 @@ def _format_state(player: PlayerState) -> str | None:
     if player.ready:
         parts.append("ready")
     if player.stop:
-        parts.append("stop")
+        parts.append("stop=" + ",".join(str(place + 1) for place in player.stop))
     if player.locked_until:
         parts.append(f"locked-until={number(player.locked_until)}")
     if player.fewest < player.card_total():
@@ -166,8 +166,17 @@ def _parse_state(text: str, player: PlayerState, where: str) -> None:
         name, eq, value = word.partition("=")
         if word == "ready":
             player.ready = True
-        elif word == "stop":
-            player.stop = True
+        elif word == "stop":  # every place: what a stop covered before it named cards
+            player.stop = tuple(range(len(player.row)))
+        elif name == "stop" and eq:
+            places = [_count(part, where) - 1 for part in value.split(",")]
+            if sorted(set(places)) != places or not 0 <= places[0] <= places[-1] < len(player.row):
+                raise NotationError(
+                    N_("{where}: stop=PLACES, the opponent's row places in order, 1 to {n}"),
+                    where=where,
+                    n=len(player.row),
+                )
+            player.stop = tuple(places)
         elif name == "locked-until" and eq:
             player.locked_until = _float(value, where)
         elif name == "fewest" and eq:

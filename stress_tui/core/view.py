@@ -49,8 +49,9 @@ class SideView:
     """How many cards the draw pile holds (never which, nor in what order)."""
     ready: bool
     """Has said ready to flip."""
-    stop: bool
-    """Has declared a stress stop against the opponent's next play."""
+    stop: tuple[int, ...]
+    """The places of the opponent's row this player's stress stop points at (empty: no
+    stop)."""
     locked_until: float
     """The player's plays are refused before this time."""
 
@@ -122,7 +123,7 @@ class TableView:
                     "row_sizes": list(side.row_sizes),
                     "draw_count": side.draw_count,
                     "ready": side.ready,
-                    "stop": side.stop,
+                    "stop": list(side.stop),
                     "locked_until": side.locked_until,
                 }
                 for side in self.sides
@@ -327,7 +328,14 @@ def _side(data: Any, rules: Rules, where: str) -> SideView:
     draw: Any = data.get("draw_count")
     if not _whole(draw) or not 0 <= draw <= MAX_CARDS:
         raise ValueError(f"{where}.draw_count: a whole number from 0 to {MAX_CARDS}")
-    flags: list[Any] = [data.get(name) for name in ("ready", "stop")]
-    if not all(isinstance(flag, bool) for flag in flags):
-        raise ValueError(f"{where}: ready and stop are true or false")
-    return SideView(row, sizes, draw, flags[0], flags[1], _time(data, "locked_until"))
+    ready: Any = data.get("ready")
+    if not isinstance(ready, bool):
+        raise ValueError(f"{where}: ready is true or false")
+    stop: Any = data.get("stop")
+    if (
+        not isinstance(stop, list)
+        or not all(_whole(place) and 0 <= place < rules.row_size for place in stop)
+        or sorted(set(stop)) != stop
+    ):
+        raise ValueError(f"{where}.stop: places of a row in order")
+    return SideView(row, sizes, draw, ready, tuple(stop), _time(data, "locked_until"))

@@ -148,11 +148,23 @@ class Notices:
                     short=_("ready: waiting"),
                 )
             elif isinstance(event, events.StopDeclared):
-                self.player[event.player] = Notice(
-                    _("stress stop: the other's next stress does not count"),
-                    "info",
-                    sticky_until_flip=True,
-                    short=_("stress stop called"),
+                # The cards pointed at: the opponent's, where the stop says (unless the
+                # stop is spent already, by a play noted with it).
+                row = game.state.players[1 - event.player].row
+                pointed = ", ".join(
+                    _rank(row[place][0])
+                    for place in game.state.players[event.player].stop
+                    if row[place]
+                )
+                self.player[event.player] = (
+                    Notice(
+                        _("stress stop on {cards}: laid next, no stress").format(cards=pointed),
+                        "info",
+                        sticky_until_flip=True,
+                        short=_("stop: {cards}").format(cards=pointed),
+                    )
+                    if pointed
+                    else Notice(_("stress stop called"), "info", sticky_until_flip=True)
                 )
             elif isinstance(event, events.StressStopped):
                 stopped = (
