@@ -4,12 +4,10 @@ lists for ``stress-tui --version``, ``--help`` and the commands' own ``--help``,
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 
@@ -168,38 +166,12 @@ the screens over the table: help, pause, the result) or not at all (the daily de
 replay viewer, the network)."""
 
 
-LAZY = {"stress_tui.core.actions", "stress_tui.core.events"}
-"""The engine's actions and events: lazy modules (``stress_tui.core``), in ``sys.modules``
-but not run until their first use."""
-
-
-class Noted(NamedTuple):
-    """The modules a program had loaded at some moment."""
-
-    run: set[str]
-    """Those that had run."""
-    lazy: set[str]
-    """Those in ``sys.modules`` that had not run yet (lazy modules not yet used)."""
-
-
-def noted(path: Path) -> Noted:
-    """The modules ``tests/fixtures/first_frame.py`` wrote to ``path``."""
-    run: set[str] = set()
-    lazy: set[str] = set()
-    for line in path.read_text(encoding="utf-8").splitlines():
-        name, _, state = line.partition(" ")
-        (lazy if state == "lazy" else run).add(name)
-    return Noted(run, lazy)
-
-
-def loaded_at_first_frame(tmp_path: Path, *args: str) -> tuple[Noted, Noted]:
+def loaded_at_first_frame(tmp_path: Path, *args: str) -> set[str]:
     """Every module ``stress-tui ARGS`` has loaded when its first frame is written, in an
-    80x24 pseudo-terminal, and once the screen has warmed up just after it
-    (``tests/fixtures/first_frame.py`` notes them)."""
+    80x24 pseudo-terminal (``tests/fixtures/first_frame.py`` notes them)."""
     from tests.tty import TtySession
 
     out = tmp_path / "modules.txt"
-    warm = tmp_path / "modules.txt.warm"
     env = {
         "PYTHONPATH": str(REPO),
         "STRESS_TUI_CONFIG": str(tmp_path / "config.toml"),
@@ -209,8 +181,7 @@ def loaded_at_first_frame(tmp_path: Path, *args: str) -> tuple[Noted, Noted]:
     with TtySession(argv, env=env, cwd=REPO) as session:
         session.wait_for(out.exists, 20, "the modules at the first frame")
         assert "STRESS" in session.row(0), session.dump()
-        session.wait_for(warm.exists, 20, "the modules once the screen has warmed up")
-    return noted(out), noted(warm)
+    return set(out.read_text(encoding="utf-8").splitlines())
 
 
 @pytest.mark.parametrize("players", [(), ("--p2", "bot:hard")], ids=["people", "computer"])
@@ -220,44 +191,11 @@ def test_a_game_s_first_frame_waits_for_nothing_it_needs_later(
     """Not the record (sqlite3), the replay (json, datetime), the statistics, the ratings,
     the network, a config file's reader (tomllib) when there is no config file, nor the
     computer (its module and ``statistics``): it sits down just after the first frame,
-    while the table waits for the person to say they are ready. Nor the engine's actions
-    and events (their 25 classes): nothing on the way to the first frame names one (the
-    deal makes no event), so their lazy modules have not run; the screen runs them as it
-    warms up just after it, before any key can need them."""
-    first, warm = loaded_at_first_frame(tmp_path, "--seed", "12", *players)
-    names = first.run
+    while the table waits for the person to say they are ready."""
+    names = loaded_at_first_frame(tmp_path, "--seed", "12", *players)
     assert "stress_tui.terminal.screen" in names
     assert ours(names) & LATER == set()
     players_or_network = ("stress_tui.players", "stress_tui.net")
     assert {name for name in names if name.startswith(players_or_network)} == set()
     later = {"json", "sqlite3", "datetime", "tomllib", "statistics", "decimal", "unicodedata"}
     assert tops(names) & later == set()
-    assert first.lazy & LAZY == LAZY, f"not lazy at the first frame: {sorted(LAZY - first.lazy)}"
-    assert warm.run & LAZY == LAZY
-
-
-def test_the_engine_runs_the_actions_and_events_at_their_first_use_not_at_import() -> None:
-    """Importing the engine and dealing a round run neither lazy module; making the first
-    action runs the actions, applying it the events, and what it gives is theirs."""
-    code = (
-        "import json, random, sys, types\n"
-        "from stress_tui.core import actions\n"
-        "from stress_tui.core.engine import Game\n"
-        "from stress_tui.core.rules import Rules\n"
-        "def ran():\n"
-        "    return {n: type(sys.modules[n]) is types.ModuleType for n in sorted(LAZY)}\n"
-        "game = Game.deal(Rules(), random.Random(12))\n"
-        "dealt = ran()\n"
-        "flip = actions.Flip(0.0)\n"
-        "made = ran()\n"
-        "happened = game.apply(flip)\n"
-        "kinds = sorted({type(event).__module__ for event in happened})\n"
-        "print(json.dumps([dealt, made, ran(), kinds]))\n"
-    )
-    done = python("-c", f"LAZY = {sorted(LAZY)!r}\n{code}")
-    dealt, made, applied, kinds = json.loads(done.stdout)
-    actions, events = "stress_tui.core.actions", "stress_tui.core.events"
-    assert dealt == {actions: False, events: False}
-    assert made == {actions: True, events: False}
-    assert applied == {actions: True, events: True}
-    assert kinds == [events]

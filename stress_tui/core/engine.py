@@ -8,10 +8,6 @@ gives. The same rules, seed and timed actions always give the same events.
 
 Players are numbered 0 and 1 (``p1`` and ``p2`` in the notation); play piles 0 (left)
 and 1 (right). Player 0 flips onto the left pile, player 1 onto the right.
-
-The actions and events are named through their modules (``events.Played``), which load
-lazily (``stress_tui.core``'s ``__init__``): importing the engine, or dealing a round, runs
-neither, so that a game's first frame does not wait for their classes to be made.
 """
 
 from __future__ import annotations
@@ -26,9 +22,43 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from stress_tui.core import actions, events
+from stress_tui.core.actions import (
+    Action,
+    CallStress,
+    Flip,
+    MalformedActionError,
+    NoSuchPileError,
+    NoSuchPlayerError,
+    Play,
+    PlayTogether,
+    ReadyToFlip,
+    StopStress,
+)
 from stress_tui.core.cards import Card, format_cards
 from stress_tui.core.decks import JOKER
+from stress_tui.core.events import (
+    Drawn,
+    Event,
+    FalseStressCalled,
+    FlipAgreed,
+    Flipped,
+    LockedOut,
+    NoProgress,
+    PilesRecycled,
+    PilesTaken,
+    Played,
+    ReadyNoted,
+    Rejected,
+    RejectReason,
+    RoundDrawn,
+    RoundWon,
+    Stalled,
+    StopDeclared,
+    StressOpened,
+    StressStopped,
+    StressWon,
+    TableDead,
+)
 from stress_tui.core.houserules import (
     DEAD_FLIPS,
     Deal,
@@ -316,9 +346,9 @@ class Game:
 
         >>> game = Game.deal(Rules.for_deck("jass"), random.Random(1))
         >>> twin = game.copy()
-        >>> game.apply(actions.Flip(0.0)) == twin.apply(actions.Flip(0.0))
+        >>> game.apply(Flip(0.0)) == twin.apply(Flip(0.0))
         True
-        >>> happened = twin.apply(actions.ReadyToFlip(0, 0.5))
+        >>> happened = twin.apply(ReadyToFlip(0, 0.5))
         >>> game.state.time, twin.state.time, game.state.players[0].ready
         (0.0, 0.5, False)
         """
@@ -425,79 +455,81 @@ class Game:
 
     # ------------------------------------------------------------------ applying
 
-    def apply(self, action: actions.Action) -> list[events.Event]:
+    def apply(self, action: Action) -> list[Event]:
         """Apply one action; return what happened. Illegal actions change nothing and
         come back as ``Rejected``; malformed ones raise ``MalformedActionError`` and
         change nothing either."""
-        handler = self._handlers.get(type(action)) or self._handler(action)
+        handler = self._handlers.get(type(action))
+        if handler is None:
+            raise MalformedActionError(N_("not an action: {action}"), action=repr(action))
         time = action.time
         # A float is finite when it lies between the infinities (NaN lies nowhere); an
         # int goes through ``math``, which refuses one too large for a float.
         if type(time) is float:
             if not -_INFINITY < time < _INFINITY:
-                raise actions.MalformedActionError(
+                raise MalformedActionError(
                     N_("time must be a finite number, not {time}"), time=repr(time)
                 )
         elif type(time) is not int or math.isnan(time) or math.isinf(time):
-            raise actions.MalformedActionError(
+            raise MalformedActionError(
                 N_("time must be a finite number, not {time}"), time=repr(time)
             )
         state = self.state
         if time < state.time:
-            raise actions.MalformedActionError(
+            raise MalformedActionError(
                 N_("time runs back: {time} after {before}"), time=time, before=state.time
             )
-        if not isinstance(action, actions.Flip):
+        if not isinstance(action, Flip):
             player = action.player
             if type(player) is not int or player not in PLAYERS:
-                raise actions.NoSuchPlayerError(
+                raise NoSuchPlayerError(
                     N_("no player {player} (players are 0 and 1)"), player=repr(player)
                 )
-            if isinstance(action, actions.Play):
+            if isinstance(action, Play):
                 size = self.rules.row_size
                 pile, target = action.pile, action.target
                 if type(pile) is not int or not 0 <= pile < size:
-                    raise actions.NoSuchPileError(
+                    raise NoSuchPileError(
                         N_("no row pile {pile} (row piles are 0..{last})"),
                         pile=repr(pile),
                         last=size - 1,
                     )
                 if type(target) is not int or target not in (0, 1):
-                    raise actions.NoSuchPileError(
+                    raise NoSuchPileError(
                         N_("no play pile {target} (play piles are 0 and 1)"), target=repr(target)
                     )
         state.time = time
         return handler(self, action)
 
-    def _reject(self, action: actions.Action, reason: events.RejectReason) -> list[events.Event]:
-        player = None if isinstance(action, actions.Flip) else action.player
-        return [events.Rejected(player, action, reason)]
+    def _reject(self, action: Action, reason: RejectReason) -> list[Event]:
+        player = None if isinstance(action, Flip) else action.player
+        return [Rejected(player, action, reason)]
 
-    def _phase_reason(self) -> events.RejectReason | None:
+    def _phase_reason(self) -> RejectReason | None:
         phase = self.state.phase
         if phase is _PLAYING:
             return None
         if phase is _STRESS:
-            return events.RejectReason.STRESS_OPEN
+            return RejectReason.STRESS_OPEN
         if phase is _ROUND_OVER:
-            return events.RejectReason.ROUND_OVER
-        return events.RejectReason.NOT_PLAYING
+            return RejectReason.ROUND_OVER
+        return RejectReason.NOT_PLAYING
 
-    def _play(self, action: actions.Play) -> list[events.Event]:
+    def _play(self, action: Play) -> list[Event]:
         state = self.state
         if state.phase is not _PLAYING:
-            return self._reject(action, self._phase_reason() or events.RejectReason.NOT_PLAYING)
+            return self._reject(action, self._phase_reason() or RejectReason.NOT_PLAYING)
         player, pile, target, time = action.player, action.pile, action.target, action.time
         players = state.players
         me = players[player]
         if time < me.locked_until:
-            return self._reject(action, events.RejectReason.LOCKED_OUT)
+            return self._reject(action, RejectReason.LOCKED_OUT)
         row = me.row
         row_pile = row[pile]
         left, right = piles = state.play_piles
         on = piles[target]
         if not row_pile:
-            return self._misplay(action, events.RejectReason.EMPTY_PILE)
+            return self._misplay(action, RejectReason.EMPTY_PILE)
         rank = row_pile[0].rank
         fits = self.rules.fits
         if not on or rank not in fits[on[-1].rank]:
@@ -509,8 +541,8 @@ class Game:
                 if cover.player == player or time - cover.time > window:
                     break
                 if rank in fits[cover.under]:
-                    return self._reject(action, events.RejectReason.LOST_RACE)
-            return self._misplay(action, events.RejectReason.NOT_ADJACENT)
+                    return self._reject(action, RejectReason.LOST_RACE)
+            return self._misplay(action, RejectReason.NOT_ADJACENT)
 
         cards = tuple(row_pile)
         covers = state.covers[target]
@@ -521,15 +553,15 @@ class Game:
         on += cards
         row[pile] = []
         state.flips = 0
-        happened: list[events.Event] = [events.Played(player, pile, target, cards, time)]
-        if type(action) is actions.PlayTogether and rank != JOKER:
+        happened: list[Event] = [Played(player, pile, target, cards, time)]
+        if type(action) is PlayTogether and rank != JOKER:
             # 001, Stapel: the other ready cards of the rank go down at the same time.
             for place, others in enumerate(row):
                 if others and others[0].rank == rank:
                     laid = tuple(others)
                     on += laid
                     row[place] = []
-                    happened.append(events.Played(player, place, target, laid, time))
+                    happened.append(Played(player, place, target, laid, time))
                     cards = laid
         self._refill(player, happened)
         one, two = players
@@ -541,13 +573,13 @@ class Game:
             if not held:
                 state.phase = _ROUND_OVER
                 state.winner = player
-                happened.append(events.RoundWon(player, time))
+                happened.append(RoundWon(player, time))
                 return happened
         else:
             state.stale += 1
             if state.stale >= self._stale_limit:
                 counts = (one.card_total(), two.card_total())
-                happened.append(events.NoProgress(counts))
+                happened.append(NoProgress(counts))
                 happened.append(self._draw(time))
                 return happened
         opponent = two if player == 0 else one
@@ -558,10 +590,10 @@ class Game:
             # 001: "Sollte der Spieler nun diese Karte legen, geht das Spiel ohne Strafe
             # weiter": the card pointed at (with it, the others of its rank laid together).
             if pile in stopped:
-                happened.append(events.StressStopped(1 - player))
+                happened.append(StressStopped(1 - player))
             else:
                 state.phase = _STRESS
-                happened.append(events.StressOpened(time))
+                happened.append(StressOpened(time))
                 return happened
         # Still playing: stalled if no card in either row fits either pile
         # (``is_stalled``, through the table of what fits one pile or the other).
@@ -575,49 +607,49 @@ class Game:
             if row_pile and row_pile[0].rank in fits_either:
                 return happened
         state.phase = _WAITING_FLIP
-        happened.append(events.Stalled())
+        happened.append(Stalled())
         return happened
 
-    def _play_together(self, action: actions.PlayTogether) -> list[events.Event]:
+    def _play_together(self, action: PlayTogether) -> list[Event]:
         if not self.rules.together:
-            return self._reject(action, events.RejectReason.RULE_OFF)
+            return self._reject(action, RejectReason.RULE_OFF)
         return self._play(action)
 
-    def _misplay(self, action: actions.Play, reason: events.RejectReason) -> list[events.Event]:
+    def _misplay(self, action: Play, reason: RejectReason) -> list[Event]:
         happened = self._reject(action, reason)
         if self.rules.lockout > 0:
             until = action.time + self.rules.lockout
             self.state.players[action.player].locked_until = until
-            happened.append(events.LockedOut(action.player, until))
+            happened.append(LockedOut(action.player, until))
         return happened
 
-    def _check_stall(self, happened: list[events.Event]) -> None:
+    def _check_stall(self, happened: list[Event]) -> None:
         if self.state.phase is _PLAYING and self.is_stalled():
             self.state.phase = _WAITING_FLIP
-            happened.append(events.Stalled())
+            happened.append(Stalled())
 
-    def _call(self, action: actions.CallStress) -> list[events.Event]:
+    def _call(self, action: CallStress) -> list[Event]:
         state = self.state
         phase = state.phase
         if phase is _ROUND_OVER:
-            return self._reject(action, events.RejectReason.ROUND_OVER)
+            return self._reject(action, RejectReason.ROUND_OVER)
         if phase is _WAITING_FLIP:
-            return self._reject(action, events.RejectReason.TOO_LATE)
+            return self._reject(action, RejectReason.TOO_LATE)
         if phase is _STRESS:
             loser = 1 - action.player
-            happened: list[events.Event] = [events.StressWon(action.player, loser, action.time)]
+            happened: list[Event] = [StressWon(action.player, loser, action.time)]
             self._take(loser, self._penalty_piles(loser), happened)
             self._await_flip()
             return happened
         penalty = self.rules.false_stress
-        happened = [events.FalseStressCalled(action.player, penalty)]
+        happened = [FalseStressCalled(action.player, penalty)]
         if penalty is FalseStress.TAKE:
             self._take(action.player, (0, 1), happened)
             self._await_flip()
         elif penalty is FalseStress.LOCKOUT and self.rules.lockout > 0:
             until = action.time + self.rules.lockout
             state.players[action.player].locked_until = until
-            happened.append(events.LockedOut(action.player, until))
+            happened.append(LockedOut(action.player, until))
         return happened
 
     def _penalty_piles(self, loser: int) -> tuple[int, ...]:
@@ -635,7 +667,7 @@ class Game:
             return (0, 1)
         return (named,)
 
-    def _take(self, player: int, piles: tuple[int, ...], happened: list[events.Event]) -> None:
+    def _take(self, player: int, piles: tuple[int, ...], happened: list[Event]) -> None:
         """``player`` takes play piles, shuffled, under their draw pile or (``taken``
         mixed) into all of it."""
         taken: list[Card] = []
@@ -650,7 +682,7 @@ class Game:
         else:
             self.rng.shuffle(taken)
             draw[:0] = taken
-        happened.append(events.PilesTaken(player, piles, len(taken)))
+        happened.append(PilesTaken(player, piles, len(taken)))
         self._refill(player, happened)
 
     def _await_flip(self) -> None:
@@ -659,45 +691,45 @@ class Game:
             player.ready = False
             player.stop = ()
 
-    def _ready(self, action: actions.ReadyToFlip) -> list[events.Event]:
+    def _ready(self, action: ReadyToFlip) -> list[Event]:
         reason = self._phase_reason()
         if reason is not None:
             return self._reject(action, reason)
         players = self.state.players
         me = players[action.player]
         if me.ready:
-            return self._reject(action, events.RejectReason.ALREADY)
+            return self._reject(action, RejectReason.ALREADY)
         if not players[0].draw_pile and not players[1].draw_pile and not self.is_stalled():
             # Without a card to flip the flip would take up the play piles, which 000
             # allows only when nobody can play.
-            return self._reject(action, events.RejectReason.NO_CARD_TO_FLIP)
+            return self._reject(action, RejectReason.NO_CARD_TO_FLIP)
         me.ready = True
-        happened: list[events.Event] = [events.ReadyNoted(action.player)]
+        happened: list[Event] = [ReadyNoted(action.player)]
         if all(player.ready for player in self.state.players):
             self._await_flip()
-            happened.append(events.FlipAgreed())
+            happened.append(FlipAgreed())
         return happened
 
-    def _stop(self, action: actions.StopStress) -> list[events.Event]:
+    def _stop(self, action: StopStress) -> list[Event]:
         if not self.rules.stress_stop:
-            return self._reject(action, events.RejectReason.RULE_OFF)
+            return self._reject(action, RejectReason.RULE_OFF)
         reason = self._phase_reason()
         if reason is not None:
             return self._reject(action, reason)
         me = self.state.players[action.player]
         if me.stop:
-            return self._reject(action, events.RejectReason.ALREADY)
+            return self._reject(action, RejectReason.ALREADY)
         threats = self.stress_threats(1 - action.player)
         if not threats:
-            return self._reject(action, events.RejectReason.NO_STRESS_THREAT)
+            return self._reject(action, RejectReason.NO_STRESS_THREAT)
         me.stop = tuple(sorted({pile for pile, _target in threats}))
-        return [events.StopDeclared(action.player)]
+        return [StopDeclared(action.player)]
 
-    def _flip(self, action: actions.Flip) -> list[events.Event]:
+    def _flip(self, action: Flip) -> list[Event]:
         state = self.state
         if state.phase is not _WAITING_FLIP:
-            return self._reject(action, events.RejectReason.NOTHING_TO_FLIP)
-        happened: list[events.Event] = []
+            return self._reject(action, RejectReason.NOTHING_TO_FLIP)
+        happened: list[Event] = []
         players = state.players
         if state.flips >= DEAD_FLIPS:
             return self._dead(action.time)
@@ -712,7 +744,7 @@ class Game:
                 self.rng.shuffle(taken)
                 players[player].draw_pile.extend(taken)
                 counts.append(len(taken))
-            happened.append(events.PilesRecycled((counts[0], counts[1])))
+            happened.append(PilesRecycled((counts[0], counts[1])))
         cards: list[Card | None] = [None, None]
         sources: list[int | None] = [None, None]
         # Empty play piles are served first, so that one last card starts a pile; then
@@ -729,7 +761,7 @@ class Game:
                 state.covers[target].clear()
                 cards[target] = card
                 sources[target] = source
-        happened.append(events.Flipped((cards[0], cards[1]), (sources[0], sources[1]), action.time))
+        happened.append(Flipped((cards[0], cards[1]), (sources[0], sources[1]), action.time))
         # Recycled piles refill the rows only after the flip, so that there is a card to
         # flip even when a pile is smaller than the row's gaps.
         for player in PLAYERS:
@@ -746,24 +778,24 @@ class Game:
         # joker "gespielt" (played), and one flipped had no player to give it a value.
         if left and right and left[-1].rank == right[-1].rank != JOKER:
             state.phase = _STRESS
-            happened.append(events.StressOpened(action.time))
+            happened.append(StressOpened(action.time))
             return happened
         self._check_stall(happened)
         return happened
 
-    def _dead(self, time: float) -> list[events.Event]:
+    def _dead(self, time: float) -> list[Event]:
         counts = (self.state.players[0].card_total(), self.state.players[1].card_total())
-        return [events.TableDead(counts), self._draw(time)]
+        return [TableDead(counts), self._draw(time)]
 
-    def _draw(self, time: float) -> events.Event:
+    def _draw(self, time: float) -> Event:
         """End the round drawn, for nobody: the seeds name only the player who lays the
         last card as its winner (000 "Den som först blivit av med alla sina kort ... har
         vunnit"; 001 "Der Spieler der die letzte Karte gelegt hat ... ist Sieger dieser
         Runde"), so a round that cannot come to that is no one's, and is dealt again."""
         self.state.phase = _ROUND_OVER
-        return events.RoundDrawn(time)
+        return RoundDrawn(time)
 
-    def _refill(self, player: int, happened: list[events.Event] | None) -> None:
+    def _refill(self, player: int, happened: list[Event] | None) -> None:
         """Fill the row's empty places from the draw pile, left to right, stacking equal
         ranks; each card drawn is a ``Drawn`` in ``happened`` (``None``: the deal, which
         makes no event, so that dealing a round does not load the events)."""
@@ -782,40 +814,26 @@ class Game:
                     if pile and pile[0].rank == rank:
                         pile.append(card)
                         if happened is not None:
-                            happened.append(events.Drawn(player, i, card, True))
+                            happened.append(Drawn(player, i, card, True))
                         break
                 else:
                     row[gap].append(card)
                     if happened is not None:
-                        happened.append(events.Drawn(player, gap, card, False))
+                        happened.append(Drawn(player, gap, card, False))
             else:
                 row[gap].append(card)
                 if happened is not None:
-                    happened.append(events.Drawn(player, gap, card, False))
+                    happened.append(Drawn(player, gap, card, False))
 
-    _handlers: ClassVar[dict[type, Callable[[Game, Any], list[events.Event]]]] = {}
-    """Each kind of action's handler (``_handler`` fills it at the first action: naming the
-    kinds here would load the actions with the engine)."""
-
-    @staticmethod
-    def _handler(action: object) -> Callable[[Game, Any], list[events.Event]]:
-        """The handler of ``action``'s kind; ``MalformedActionError`` if it is no action."""
-        handlers = Game._handlers
-        if not handlers:
-            handlers.update(
-                {
-                    actions.Play: Game._play,
-                    actions.PlayTogether: Game._play_together,
-                    actions.CallStress: Game._call,
-                    actions.ReadyToFlip: Game._ready,
-                    actions.StopStress: Game._stop,
-                    actions.Flip: Game._flip,
-                }
-            )
-        handler = handlers.get(type(action))
-        if handler is None:
-            raise actions.MalformedActionError(N_("not an action: {action}"), action=repr(action))
-        return handler
+    _handlers: ClassVar[dict[type, Callable[[Game, Any], list[Event]]]] = {
+        Play: _play,
+        PlayTogether: _play_together,
+        CallStress: _call,
+        ReadyToFlip: _ready,
+        StopStress: _stop,
+        Flip: _flip,
+    }
+    """Each kind of action's handler."""
 
 
 @functools.cache

@@ -15,8 +15,9 @@ import math
 from collections.abc import Callable
 from typing import Protocol
 
-from stress_tui.core import actions, events
+from stress_tui.core.actions import Action, Flip
 from stress_tui.core.engine import Game, Phase
+from stress_tui.core.events import Event
 from stress_tui.core.view import PlayerView, table_view
 
 _WAITING_FLIP = Phase.WAITING_FLIP
@@ -59,7 +60,7 @@ class Driver(Protocol):
     player: int
     """The side it plays."""
 
-    def decide(self, view: PlayerView) -> actions.Action | None:
+    def decide(self, view: PlayerView) -> Action | None:
         """What to do next, stamped with the time it lands (not before the view's time),
         from what its player sees (``view``); ``None`` to wait until the table changes."""
         ...
@@ -73,7 +74,7 @@ class Table:
         game: Game,
         drivers: tuple[Driver, ...] = (),
         countdown: float = COUNTDOWN,
-        on_action: Callable[[actions.Action, list[events.Event]], None] | None = None,
+        on_action: Callable[[Action, list[Event]], None] | None = None,
     ) -> None:
         self.game = game
         """The round."""
@@ -83,7 +84,7 @@ class Table:
         """Seconds from the start of a count to its flip."""
         self.flip_at: float | None = None
         """When the pending flip is due (``None``: no count running)."""
-        self.pending: list[actions.Action | None] = [None, None]
+        self.pending: list[Action | None] = [None, None]
         """Each player's computer move under way, stamped with the time it lands
         (``None``: none)."""
         self.on_action = on_action
@@ -110,18 +111,18 @@ class Table:
                 best = action.time
         return best
 
-    def submit(self, action: actions.Action) -> list[events.Event]:
+    def submit(self, action: Action) -> list[Event]:
         """Apply an action that arrived from outside (a key, a replay)."""
         happened = self._apply(action)
         self._settle(action.time)
         return happened
 
-    def advance(self, now: float) -> list[events.Event]:
+    def advance(self, now: float) -> list[Event]:
         """Carry out everything due by ``now``, in the order it falls due, each at its own
         time (a tie goes to the flip, then to player 1)."""
         # ``_apply`` and ``_settle`` in one loop: the simulator spends a good part of its
         # time here, once per action (bench/bench_sim.py --profile).
-        happened: list[events.Event] = []
+        happened: list[Event] = []
         game = self.game
         apply = game.apply
         state = game.state
@@ -134,7 +135,7 @@ class Table:
             # The next action due: the flip first, then player 1, then player 2.
             flip_at = self.flip_at
             due = flip_at if flip_at is not None and flip_at < beyond else beyond
-            action: actions.Action | None = None
+            action: Action | None = None
             first, second = pending
             if first is not None and first.time < due:
                 due = first.time
@@ -146,7 +147,7 @@ class Table:
                 pending[0 if action is first else 1] = None
             elif due < beyond:
                 self.flip_at = None
-                action = actions.Flip(due)
+                action = Flip(due)
             else:
                 return happened
             applied = apply(action)
@@ -177,7 +178,7 @@ class Table:
                             raise ValueError(f"a driver planned into the past: {planned}")
                         pending[player] = planned
 
-    def _apply(self, action: actions.Action) -> list[events.Event]:
+    def _apply(self, action: Action) -> list[Event]:
         happened = self.game.apply(action)
         self.actions += 1
         if self.on_action is not None:

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 from blessed import Terminal
 
-from stress_tui.core import events
 from stress_tui.core.engine import Game, Match
+from stress_tui.core.events import Event, RoundDrawn, RoundWon
 from stress_tui.core.lifecycle import Next
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, Table
@@ -211,19 +211,19 @@ class App(Screen):
         self.table = self.new_table()
         self.begin_round()
 
-    def after_events(self, happened: list[events.Event], now: float) -> None:
+    def after_events(self, happened: list[Event], now: float) -> None:
         """Show what happened; end the round if it was won."""
         if not happened:
             return
         self.notices.note(happened, now, self.table.game)
         for event in happened:
-            if isinstance(event, (events.RoundWon, events.RoundDrawn)):
+            if isinstance(event, (RoundWon, RoundDrawn)):
                 self.show_result(self.end_round(event))
         self.request_draw()
 
-    def end_round(self, event: events.RoundWon | events.RoundDrawn) -> Result:
+    def end_round(self, event: RoundWon | RoundDrawn) -> Result:
         """Count the round in the match; its result is what the round log made of it."""
-        if isinstance(event, events.RoundWon):
+        if isinstance(event, RoundWon):
             self.match.record(event.player)
         ended = self.log.ended
         assert ended is not None and ended.match_over == (self.match.winner is not None)
@@ -317,7 +317,7 @@ class DailyApp(App):
         scene.daily = self.day
         return scene
 
-    def end_round(self, event: events.RoundWon | events.RoundDrawn) -> Result:
+    def end_round(self, event: RoundWon | RoundDrawn) -> Result:
         """The day's result, with the streak."""
         from stress_tui.core.daily import BOT_SIDE
 

@@ -28,7 +28,7 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from stress_tui.core import actions
+from stress_tui.core.actions import Action, CallStress, Play, PlayTogether, ReadyToFlip, StopStress
 from stress_tui.core.lifecycle import Hold, Stage
 from stress_tui.core.rules import Rules
 from stress_tui.terminal.clock import Clock
@@ -355,7 +355,7 @@ class TogetherKey:
         self.armed = [False, False]
         """Whose next pile key lays together."""
 
-    def action(self, binding: Binding, now: float, rules: Rules) -> actions.Action | None:
+    def action(self, binding: Binding, now: float, rules: Rules) -> Action | None:
         """The action a player's key asks for (``action_for``), with the together key
         remembered: ``None`` for the together key itself (and where ``action_for`` gives
         none)."""
@@ -378,7 +378,7 @@ class TogetherKey:
 
 def action_for(
     binding: Binding, now: float, row_size: int, together: bool = False
-) -> actions.Action | None:
+) -> Action | None:
     """The engine action a player's key asks for, stamped ``now``: a pile key after the
     together key (``together``) lays the pile with its equals. ``None``: a pile key past
     the row's end, under rules with fewer piles than the key map, or the together key
@@ -391,12 +391,12 @@ def action_for(
         assert pile is not None
         if pile >= row_size:
             return None
-        kind = actions.PlayTogether if together else actions.Play
+        kind = PlayTogether if together else Play
         return kind(player, pile, 0 if intent is Intent.LEFT else 1, now)
     if intent is Intent.STRESS:
-        return actions.CallStress(player, now)
+        return CallStress(player, now)
     if intent is Intent.READY:
-        return actions.ReadyToFlip(player, now)
+        return ReadyToFlip(player, now)
     if intent is Intent.STOP:
-        return actions.StopStress(player, now)
+        return StopStress(player, now)
     return None  # pragma: no cover - the key map gives players no other intents

@@ -8,9 +8,29 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from stress_tui.core import actions, events
+from stress_tui.core.actions import CallStress, Play, ReadyToFlip, StopStress
 from stress_tui.core.cards import Card
 from stress_tui.core.engine import Game, Phase
+from stress_tui.core.events import (
+    Drawn,
+    Event,
+    FalseStressCalled,
+    FlipAgreed,
+    Flipped,
+    NoProgress,
+    PilesRecycled,
+    PilesTaken,
+    Played,
+    ReadyNoted,
+    Rejected,
+    RejectReason,
+    RoundWon,
+    Stalled,
+    StopDeclared,
+    StressStopped,
+    StressWon,
+    TableDead,
+)
 from stress_tui.core.houserules import DEAD_FLIPS, FalseStress
 from stress_tui.terminal.lang import N_, _, ngettext, rank_name
 
@@ -64,11 +84,11 @@ def _rank(card: Card) -> str:
 
 
 @functools.cache
-def _short_reasons() -> dict[events.RejectReason, str]:
+def _short_reasons() -> dict[RejectReason, str]:
     """Each reason said short, for a narrow screen (marked: translated where shown). Made
     at the first rejection, not as the module loads: the reasons are the events', which
     load after the first frame (``stress_tui.core``)."""
-    reason = events.RejectReason
+    reason = RejectReason
     return {
         reason.NOT_ADJACENT: N_("no fit"),
         reason.EMPTY_PILE: N_("empty place"),
@@ -86,12 +106,12 @@ def _short_reasons() -> dict[events.RejectReason, str]:
 
 
 @functools.cache
-def _phase_of() -> dict[events.RejectReason, Phase]:
+def _phase_of() -> dict[RejectReason, Phase]:
     """Reasons that are only true in one phase: their notice goes when the phase does
     (made at the first rejection, as ``_short_reasons``)."""
     return {
-        events.RejectReason.NOT_PLAYING: Phase.WAITING_FLIP,
-        events.RejectReason.STRESS_OPEN: Phase.STRESS,
+        RejectReason.NOT_PLAYING: Phase.WAITING_FLIP,
+        RejectReason.STRESS_OPEN: Phase.STRESS,
     }
 
 
@@ -118,23 +138,23 @@ class Notices:
         self.refills: dict[tuple[int, int], Mark] = {}
         """Row piles (player, pile) just given a card from the draw pile."""
 
-    def note(self, happened: Iterable[events.Event], now: float, game: Game) -> None:
+    def note(self, happened: Iterable[Event], now: float, game: Game) -> None:
         """Turn events (just applied to ``game`` at ``now``) into notices."""
         happened = list(happened)
-        taken = {e.player: e.count for e in happened if isinstance(e, events.PilesTaken)}
+        taken = {e.player: e.count for e in happened if isinstance(e, PilesTaken)}
         names = self.names
         mark_until = now + MARK_SECONDS
         for event in happened:
-            if isinstance(event, events.Played):
+            if isinstance(event, Played):
                 self.player[event.player] = None
                 self.piles[event.target] = Mark(names[event.player], event.player, mark_until)
                 self.refills.pop((event.player, event.pile), None)
-            elif isinstance(event, events.Drawn):
+            elif isinstance(event, Drawn):
                 text = "+1" if event.stacked else _("new")
                 self.refills[event.player, event.pile] = Mark(text, event.player, mark_until)
-            elif isinstance(event, events.Rejected) and event.player is not None:
+            elif isinstance(event, Rejected) and event.player is not None:
                 self._rejected(event, now, game)
-            elif isinstance(event, events.ReadyNoted):
+            elif isinstance(event, ReadyNoted):
                 other = names[1 - event.player]
                 waiting = (
                     _("ready to flip (waiting for you)")
@@ -147,7 +167,7 @@ class Notices:
                     sticky_until_flip=True,
                     short=_("ready: waiting"),
                 )
-            elif isinstance(event, events.StopDeclared):
+            elif isinstance(event, StopDeclared):
                 # The cards pointed at: the opponent's, where the stop says (unless the
                 # stop is spent already, by a play noted with it).
                 row = game.state.players[1 - event.player].row
@@ -166,7 +186,7 @@ class Notices:
                     if pointed
                     else Notice(_("stress stop called"), "info", sticky_until_flip=True)
                 )
-            elif isinstance(event, events.StressStopped):
+            elif isinstance(event, StressStopped):
                 stopped = (
                     _("You stopped the stress")
                     if self.you[event.by]
@@ -177,7 +197,7 @@ class Notices:
                     "good",
                     now + NOTICE_SECONDS,
                 )
-            elif isinstance(event, events.StressWon):
+            elif isinstance(event, StressWon):
                 count = taken.get(event.loser, 0)
                 winner, loser = names[event.winner], names[event.loser]
                 if self.you[event.winner]:
@@ -216,36 +236,36 @@ class Notices:
                     now + NOTICE_SECONDS,
                     short=_("too slow: +{count}").format(count=count),
                 )
-            elif isinstance(event, events.FalseStressCalled):
+            elif isinstance(event, FalseStressCalled):
                 self._false_stress(event, taken, now)
-            elif isinstance(event, (events.Stalled, events.FlipAgreed)):
+            elif isinstance(event, (Stalled, FlipAgreed)):
                 # Nobody waits for anyone any more: the ready notices are no longer true.
                 self._clear_ready()
-                if isinstance(event, events.FlipAgreed):
+                if isinstance(event, FlipAgreed):
                     text = _("Both ready: new cards on three")
                 else:
                     text = _("Nobody can play: new cards on three")
                 self.headline = Notice(text, "info", sticky_until_flip=True)
-            elif isinstance(event, events.PilesRecycled):
+            elif isinstance(event, PilesRecycled):
                 self.headline = Notice(
                     _("Both draw piles ran out: each took a play pile to draw from"),
                     "info",
                     now + NOTICE_SECONDS + 1.0,
                     short=_("Draw piles ran out: each took a play pile"),
                 )
-            elif isinstance(event, events.Flipped):
+            elif isinstance(event, Flipped):
                 self._clear_sticky()
                 for target, card in enumerate(event.cards):
                     if card is not None:
                         self.piles[target] = Mark(_("flip"), None, mark_until)
-            elif isinstance(event, events.RoundWon):
+            elif isinstance(event, RoundWon):
                 won = (
                     _("You win the round!")
                     if self.you[event.player]
                     else _("{name} wins the round!")
                 )
                 self.headline = Notice(won.format(name=names[event.player]), "good")
-            elif isinstance(event, events.TableDead):
+            elif isinstance(event, TableDead):
                 self.headline = Notice(
                     _("{count} flips and no card played: a drawn round, dealt again").format(
                         count=DEAD_FLIPS
@@ -253,7 +273,7 @@ class Notices:
                     "warn",
                     short=_("Dead table: a drawn round"),
                 )
-            elif isinstance(event, events.NoProgress):
+            elif isinstance(event, NoProgress):
                 self.headline = Notice(
                     _("{count} plays and nobody nearer the end: a drawn round, dealt again").format(
                         count=game.rules.stale_limit
@@ -262,13 +282,13 @@ class Notices:
                     short=_("No progress: a drawn round"),
                 )
 
-    def _rejected(self, event: events.Rejected, now: float, game: Game) -> None:
+    def _rejected(self, event: Rejected, now: float, game: Game) -> None:
         """A refused action: said beside its player, unless it is only the lockout going on
         (then the lockout's reason stays)."""
         player = event.player
         assert player is not None
         shown = self.player[player]
-        if event.reason is events.RejectReason.LOCKED_OUT and shown is not None and shown.lockout:
+        if event.reason is RejectReason.LOCKED_OUT and shown is not None and shown.lockout:
             return
         text, short = self._rejection(event, game)
         locked_until = game.state.players[player].locked_until
@@ -280,12 +300,10 @@ class Notices:
             until,
             short=short,
             phase=_phase_of().get(event.reason),
-            lockout=locked and event.reason is not events.RejectReason.LOCKED_OUT,
+            lockout=locked and event.reason is not RejectReason.LOCKED_OUT,
         )
 
-    def _false_stress(
-        self, event: events.FalseStressCalled, taken: dict[int, int], now: float
-    ) -> None:
+    def _false_stress(self, event: FalseStressCalled, taken: dict[int, int], now: float) -> None:
         who = event.player
         short = None
         if event.penalty is FalseStress.TAKE:
@@ -327,15 +345,15 @@ class Notices:
             lockout=event.penalty is FalseStress.LOCKOUT,
         )
 
-    def _rejection(self, event: events.Rejected, game: Game) -> tuple[str, str]:
+    def _rejection(self, event: Rejected, game: Game) -> tuple[str, str]:
         """A refused action in words, long and short."""
         action = event.action
         reason = event.reason
         said = _(reason.value)
         short = _(_short_reasons().get(reason, reason.value))
         if (
-            isinstance(action, actions.Play)
-            and reason is events.RejectReason.NOT_ADJACENT
+            isinstance(action, Play)
+            and reason is RejectReason.NOT_ADJACENT
             and game.state.players[action.player].row[action.pile]
         ):
             card = game.state.players[action.player].row[action.pile][0]
@@ -347,11 +365,11 @@ class Notices:
                     on.format(card=card_name, top=top_name, reason=said),
                     on.format(card=card_name, top=top_name, reason=short),
                 )
-        if isinstance(action, actions.CallStress):
+        if isinstance(action, CallStress):
             what = _("stress: {reason}")
-        elif isinstance(action, actions.ReadyToFlip):
+        elif isinstance(action, ReadyToFlip):
             what = _("ready: {reason}")
-        elif isinstance(action, actions.StopStress):
+        elif isinstance(action, StopStress):
             return (
                 _("stress stop: {reason}").format(reason=said),
                 _("stop: {reason}").format(reason=short),

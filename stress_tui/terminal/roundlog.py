@@ -23,8 +23,9 @@ import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from stress_tui.core import actions, events
+from stress_tui.core.actions import Action
 from stress_tui.core.engine import Game
+from stress_tui.core.events import Event, NoProgress, Played, RoundDrawn, RoundWon, TableDead
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
@@ -42,14 +43,14 @@ CHART_ROUNDS = 60
 """The most rounds a result screen's chart looks back on."""
 
 
-def drawn_because(happened: list[events.Event], rules: Rules) -> str | None:
+def drawn_because(happened: list[Event], rules: Rules) -> str | None:
     """Why a round was drawn, for the result screen, if one of ``happened`` says it."""
     for event in happened:
-        if isinstance(event, events.TableDead):
+        if isinstance(event, TableDead):
             from stress_tui.core.houserules import DEAD_FLIPS
 
             return _("Drawn, for nobody: {count} flips and no card played").format(count=DEAD_FLIPS)
-        if isinstance(event, events.NoProgress):
+        if isinstance(event, NoProgress):
             return _("Drawn, for nobody: {count} plays and nobody nearer the end").format(
                 count=rules.stale_limit
             )
@@ -80,7 +81,7 @@ class RoundLog:
         """The seed the round was dealt with (``None``: a position, not recorded)."""
         self.dealt: Game | None = None
         """The round as it began: its position and its random source's state."""
-        self.actions: list[actions.Action] = []
+        self.actions: list[Action] = []
         """Every action applied this round, for its statistics."""
         self.score = (0, 0)
         """The match's score when the round began."""
@@ -159,7 +160,7 @@ class RoundLog:
         except OSError as error:
             self.stop_recording(error)
 
-    def on_action(self, action: actions.Action, happened: list[events.Event]) -> None:
+    def on_action(self, action: Action, happened: list[Event]) -> None:
         """Every action the table applies: kept for the statistics, written to the replay;
         the round's end is counted."""
         if not self.checked:
@@ -174,11 +175,11 @@ class RoundLog:
             except OSError as error:
                 self.stop_recording(error)
         if self.daily is not None and not self.daily_taken:
-            ends = (events.Played, events.RoundWon, events.RoundDrawn)
+            ends = (Played, RoundWon, RoundDrawn)
             if any(isinstance(event, ends) for event in happened):
                 self.take_daily(self.daily)
         for event in happened:
-            if isinstance(event, (events.RoundWon, events.RoundDrawn)):
+            if isinstance(event, (RoundWon, RoundDrawn)):
                 self.end(event, drawn_because(happened, self.rules))
 
     def take_daily(self, day: str) -> None:
@@ -198,13 +199,13 @@ class RoundLog:
         with contextlib.suppress(DailyTaken, StorageError, OSError):
             claim_daily(name, day)
 
-    def end(self, event: events.RoundWon | events.RoundDrawn, why: str | None = None) -> None:
+    def end(self, event: RoundWon | RoundDrawn, why: str | None = None) -> None:
         """Write the replay's end, measure the round and count it in the record; ``why``
         a round was drawn is said instead of a winner."""
         from stress_tui.core.stats import round_stats
         from stress_tui.terminal.screens.result import Result
 
-        winner = event.player if isinstance(event, events.RoundWon) else None
+        winner = event.player if isinstance(event, RoundWon) else None
         match_over = winner is not None and self.score[winner] + 1 >= self.rules.wins
         stats = round_stats(self.dealt_game(), self.actions)
         notes = [self.finish_recording(), self.count_in_record(stats, match_over)]

@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING, Any
 from blessed import Terminal
 from blessed.keyboard import Keystroke
 
-from stress_tui.core import load_lazy
 from stress_tui.core.lifecycle import RESUME_SECONDS, Lifecycle, Stage
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
@@ -354,11 +353,9 @@ class Screen:
         self.size, self.origin = (width, height), (top, left)
 
     def warm_up(self, lay: Layout) -> None:
-        """After a frame is up: load the engine's actions and events, which the first frame
-        did without (``stress_tui.core``), and draw every card once, so that no key waits
-        for either; then set everything made so far aside from the garbage collector, whose
-        full collections would otherwise walk it all in the middle of some key press."""
-        load_lazy()
+        """After a frame is up: draw every card once, so that no key waits for it; then set
+        everything made so far aside from the garbage collector, whose full collections
+        would otherwise walk it all in the middle of some key press."""
         cards = self.rules.spec.cards(self.rules.jokers)
         warm_cards(self.cache, self.term.length, self.palette, lay, cards, self.ascii)
         if not gc.get_freeze_count():
