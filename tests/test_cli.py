@@ -97,7 +97,7 @@ def test_no_flags_gives_the_standard_rules_and_two_people() -> None:
 def test_deck_jass_deals_36_cards_and_plays_to_5_wins() -> None:
     r = rules("--deck", "jass")
     assert (r.deck, r.wins, r.row_size) == ("jass", 5, 4)
-    assert r.false_stress is FalseStress.IGNORE and r.stress_stop
+    assert r.false_stress is FalseStress.TAKE and r.stress_stop
     assert sum(dealt_cards(deal(r)).values()) == 36
     match = Match(r, random.Random(0))
     for _ in range(4):
@@ -527,7 +527,7 @@ def test_help_is_grouped_and_shows_every_default(capsys: pytest.CaptureFixture[s
         assert group in out
     assert "default: the deck's: 3 for skat, 4 for the others" in out
     assert "default: the deck's: 5 for jass, 3 for the others" in out
-    assert "default: the deck's: ignore for jass, take for the others" in out
+    assert "ignore for jass" not in out, "Jass reads 001's Strafen as every deck does"
     assert "default: the deck's: on for jass, off for the others" in out
     parser = build_parser()
     for action in parser._actions:

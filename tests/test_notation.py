@@ -33,7 +33,7 @@ p2 row: 6C | 8D | QS | 2H
 p2 draw: -""",
     # every line, every player state
     """rules: jass jokers=2 deal=each stacking=on wrap=off stress-penalty=give \
-false-stress=take stress-stop=off lockout=0.5 race-window=0.25 wins=2
+stress-stop=off lockout=0.5 race-window=0.25 wins=2
 phase: stress
 time: 12.5
 stale: 7
@@ -132,7 +132,8 @@ def test_the_names_older_notation_used_are_still_read_and_written_anew(old: str,
     ("text", "canonical"),
     [
         ("jass", "jass"),
-        ("jass wins=5 stress-stop=on false-stress=ignore", "jass"),
+        ("jass wins=5 stress-stop=on false-stress=take", "jass"),
+        ("jass false-stress=ignore", "jass false-stress=ignore"),
         ("skat row=3", "skat"),
         ("skat row=4", "skat row=4"),
         ("standard lockout=0.75 race-window=0.3", "standard"),

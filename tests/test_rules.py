@@ -730,6 +730,43 @@ def test_false_stress_ignore_costs_nothing() -> None:
     assert position(g) == before
 
 
+NO_STRESS_JASS = """
+    rules: jass
+    phase: playing
+    time: 1
+    p1 row: 6H | 7H | QH | KH
+    p1 draw: 9S
+    piles: 8C 9D | 6S 7D
+    p2 row: 6C | JC | QC | TC
+    p2 draw: KS
+"""
+
+
+def test_in_jass_a_false_stop_is_free_and_a_false_call_of_stress_costs_the_piles() -> None:
+    """001 (Swiss), closing the paragraph of the stop: "Bei falscher Nennung eines Stresses
+    bleibt dies für den Rufer folgenlos": a stop that names a stress that does not come
+    costs nothing. 001, Strafen, for the call itself: "Ruft ein Spieler aus Versehen
+    „Stress“, muss er als Strafe ebenfalls die Stapel aufnehmen"."""
+    g = game(NO_STRESS_JASS)
+    assert g.rules.false_stress is FalseStress.TAKE and g.rules.stress_stop
+    assert g.stress_threats(1) == []
+    before = position(g)
+    stop = StopStress(0, 1.0)
+    assert g.apply(stop) == [Rejected(0, stop, RejectReason.NO_STRESS_THREAT)]
+    assert position(g) == before
+    assert g.apply(CallStress(0, 1.5)) == [
+        FalseStressCalled(0, FalseStress.TAKE),
+        PilesTaken(0, (0, 1), 4),
+    ]
+
+
+def test_the_other_reading_of_the_swiss_sentence_is_a_choice_every_false_call_free() -> None:
+    """`--false-stress ignore` reads "Bei falscher Nennung eines Stresses" as any false
+    call of stress, as "die Nennung eines Stresses" in 001's Ende means calling stress."""
+    g = game(NO_STRESS_JASS.replace("rules: jass", "rules: jass false-stress=ignore"))
+    assert g.apply(CallStress(0, 1.0)) == [FalseStressCalled(0, FalseStress.IGNORE)]
+
+
 def test_false_stress_lockout_locks_the_caller_out_of_playing() -> None:
     g = game(NO_STRESS.format(rules=" false-stress=lockout"))
     assert g.apply(CallStress(0, 1.0)) == [

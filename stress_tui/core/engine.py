@@ -74,7 +74,7 @@ from stress_tui.core.words import N_
 PLAYERS = (0, 1)
 """The two players' numbers."""
 
-RULES_VERSION = 5
+RULES_VERSION = 6
 """Which rules this engine plays, raised whenever the same seed and timed actions could give
 other events or another final position. A replay records it; ``docs/replays.md`` lists what
 each version changed. 1: up to 2026-11-30. 2: the rule fixes of issue 12 (races against any
@@ -84,7 +84,8 @@ open cards without row stacking and lay ready cards of one rank together by defa
 (001's Stapel, the ``together`` rule; issue 12). 4: a round that cannot end by a last card
 (a dead table, a round without progress) is drawn for nobody, and a round without progress
 is one of ``STALE_PLAYS_PER_CARD`` plays for every card dealt (issue 26). 5: the Swiss stress
-stop covers only the cards that would have made stress when it was declared (issue 26)."""
+stop covers only the cards that would have made stress when it was declared (issue 26). 6:
+Jass costs a false call of stress the piles, as every deck (001's Strafen; issue 26)."""
 
 _NOTHING: frozenset[int] = frozenset()
 

@@ -130,7 +130,7 @@ class FalseStress(str, enum.Enum):
     TAKE = "take"
     """The caller takes both play piles (001, Strafen)."""
     IGNORE = "ignore"
-    """Nothing happens (001, Swiss variant)."""
+    """Nothing happens (001's Swiss sentence read as forgiving every false call)."""
     LOCKOUT = "lockout"
     """The caller may not play for the lockout time (our choice, a milder penalty)."""
 
@@ -867,8 +867,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         Section.STRESS,
         _false_sentences,
         lambda r, _: _said(_FALSE_SHORTS.get(r.false_stress), _),
+        # Jass too: 001's "Bei falscher Nennung eines Stresses bleibt dies für den Rufer
+        # folgenlos" closes the paragraph of the stop, read as a stop that names no stress
+        # (refused, free); a false call of stress costs as 001's Strafen say.
         default=FalseStress.TAKE,
-        per_deck={"jass": FalseStress.IGNORE},
         soak=lambda r: tuple(FalseStress),
     ),
     HouseRule(
@@ -876,14 +878,14 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "stress_stop",
         Switch(),
         N_(
-            "the Swiss stress stop: a player who sees the opponent about to make stress may "
-            "call stop, and that play makes no stress"
+            "the Swiss stress stop: a player who sees cards of the opponent's that would make "
+            "stress may call stop on them, and the next play of one makes no stress"
         ),
         Section.STRESS,
         lambda r, _: [
             _(
-                "Stress stop: if the opponent's next play could make stress, call stop, and it "
-                "makes none."
+                "Stress stop: call stop on the opponent's cards that would make stress, and the "
+                "next play of one makes none; a stop when none would is refused and free."
             )
             if r.stress_stop
             else _("No stress stop.")

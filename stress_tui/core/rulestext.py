@@ -56,7 +56,7 @@ def short_line(rules: Rules, width: int = SHORT_WIDTH, _: Say = N_) -> str:
     >>> short_line(Rules.for_deck("standard"))
     'standard, row 4, to 3 wins'
     >>> short_line(Rules.for_deck("jass"))
-    'jass, row 4, no stack, false: free, stop, 5 wins'
+    'jass, row 4, no stacking, stress stop, to 5 wins'
     """
     parts, first = _parts(rules, _)
     for form in (0, 1):
