@@ -336,9 +336,11 @@ class GameController(Controller):
         before the round starts, a player's ready key says they are ready for it."""
         if binding.player is None or overlay is not None:
             return
-        if not self.clock.paused:
+        life = self.clock.life
+        stage = life.stage
+        if stage is Stage.PLAYING:
             self.host.play(binding)
-        elif self.clock.paused == {"start"} and binding.intent is Intent.READY:
+        elif stage is Stage.READY and not life.holds and binding.intent is Intent.READY:
             self.host.ready_to_start(binding.player)
 
     def new_round(self) -> None:

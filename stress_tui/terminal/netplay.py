@@ -34,7 +34,7 @@ from blessed import Terminal
 from stress_tui.core.actions import Play, PlayTogether
 from stress_tui.core.engine import Game, PlayerState, State
 from stress_tui.core.events import Event
-from stress_tui.core.lifecycle import Lifecycle, Stage
+from stress_tui.core.lifecycle import Hold, Lifecycle, Stage
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
@@ -157,8 +157,9 @@ def _empty_table(rules: Rules) -> Table:
 
 class NetClock(Clock):
     """The round's clock as the network table keeps it: the host's, which stops for both
-    players. A local reason to stop (the help, a window too small, Ctrl-Z) asks the host
-    to pause instead of stopping this screen's clock alone."""
+    players. A local reason to stop (the help, a window too small, Ctrl-Z) is a hold of
+    this screen's lifecycle, and asks the host to pause instead of stopping this screen's
+    clock alone."""
 
     def __init__(
         self,
@@ -169,14 +170,8 @@ class NetClock(Clock):
     ):
         super().__init__(time, life, on_change=on_change)
         self.link = link
-        self.reasons: set[str] = set()
-        """Why this screen asked the host to hold the table (``help``, ``small``...)."""
         self.shown = 0.0
         """The host's game time last read."""
-
-    @property
-    def paused(self) -> set[str]:
-        return self.reasons
 
     @property
     def last(self) -> float:
@@ -196,16 +191,15 @@ class NetClock(Clock):
         """The host sets the time."""
 
     def pause(self, reason: str) -> None:
-        self.reasons.add(reason)
+        self.life.hold(Hold(reason), self.time())
         self.link.model.pause(hold=True)
         if self.on_change is not None:
             self.on_change()
 
     def unpause(self, reason: str) -> None:
-        if reason not in self.reasons:
+        if not self.life.release(Hold(reason), self.time()):
             return
-        self.reasons.discard(reason)
-        if not self.reasons:
+        if not self.life.holds:
             self.link.model.resume(hold=True)
         if self.on_change is not None:
             self.on_change()
@@ -229,7 +223,7 @@ class NetController(GameController):
             want.append(ResultScreen if self.result is not None else NetPanelScreen)
         elif status not in ("playing", "starting", "counting"):
             want.append(NetPanelScreen)  # (the table, with who is ready or the count to go on)
-        if "help" in self.clock.paused:
+        if self.clock.life.held(Hold.HELP):
             want.append(HelpScreen)
         return want
 
@@ -322,6 +316,10 @@ class NetScreen(Screen):
         del stops[signal.SIGPIPE]
         return stops
 
+    def make_lifecycle(self) -> Lifecycle:
+        """This end's holds and the result's moment; the host keeps the count for both."""
+        return Lifecycle(count=0.0)
+
     def make_controller(self) -> NetController:
         seat = self.seat
         if seat is None:
@@ -353,8 +351,7 @@ class NetScreen(Screen):
             self.cache.new_round()
             held = bool(self.clock.paused)
             self.controller.new_round()
-            self.clock.reasons -= {"help", "pause"}  # the help closes
-            self.life.deal(self.loop_time())
+            self.life.deal(self.loop_time())  # the help closes
             if held and not self.clock.paused:  # so nothing of ours holds a pause now
                 self.loop.call_soon(self.guarded, lambda: self.link.model.resume(hold=True))
             self.together = TogetherKey()  # no together key carried into the next round
@@ -450,7 +447,7 @@ class NetScreen(Screen):
     def back_from_suspend(self) -> None:
         """``fg`` comes back to the pause the stop asked the host for (as at one keyboard):
         play goes on when a player says so, with the count on both screens."""
-        self.clock.paused.discard("suspend")
+        self.life.release(Hold.SUSPEND, self.loop_time())
         self.link.model.pause()  # the stop becomes a pause either player's Enter ends
         self.link.model.resume(hold=True)  # and no longer one only we could end
 
