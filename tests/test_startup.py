@@ -50,9 +50,9 @@ English, reads no catalogue), and the command line's modules that make the flags
 the commands' parsers; the network's package for its default port, not its
 protocol (nor asyncio). Not the values made from them (``Rules``, ``Card``, ``Deck``,
 ``Settings``): they are dataclasses."""
-VALUES = {"dataclasses", "inspect", "typing"}
+VALUES = {"dataclasses", "inspect"}
 """What the value types load (``dataclasses`` brings ``inspect``, ``ast``, ``dis`` and
-``tokenize``), and annotations would."""
+``tokenize``)."""
 
 
 def python(*args: str) -> subprocess.CompletedProcess[str]:
@@ -101,7 +101,7 @@ def test_help_loads_the_rule_table_it_is_made_from_and_nothing_else(
 ) -> None:
     """Not the engine, the storage, the terminal or the players; not platformdirs to say
     where the files are (the help describes the folders), not shutil for its width, not
-    typing for annotations, not dataclasses for the values the table's defaults go into."""
+    dataclasses for the values the table's defaults go into."""
     names = imported(*args)
     assert ours(names) <= HELP_TEXT, sorted(ours(names) - HELP_TEXT)
     assert tops(names) & (STORED | FOUND | SCREEN | VALUES) == set()

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from stress_tui.cli.errors import UsageError, _, not_with_command
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing only for the annotations: --help loads no typing
-    from typing import Any
-
+if TYPE_CHECKING:
     from stress_tui.core.houserules import HouseRule
 
 MAX_ROUND = 10_000

@@ -23,12 +23,9 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator
+from typing import Any, TextIO
 
 from stress_tui import __version__
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing only for the annotations: --version loads no typing
-    from typing import Any, TextIO
 
 VERSION = f"stress-tui {__version__}"
 """What ``--version`` prints."""

@@ -14,13 +14,10 @@ import re
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from stress_tui.cli.commands import COMMANDS, PLAY, command
 from stress_tui.cli.errors import CONFIG_VAR, PROG, UsageError, _
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing only for the annotations: --help loads no typing
-    from typing import Any, NoReturn
 
 
 class Answered(Exception):

@@ -5,14 +5,12 @@ file and key where it was set."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, Any
 
 from stress_tui.cli.errors import UsageError, _
 from stress_tui.cli.flags import dest
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing only for the annotations
-    from typing import Any
-
+if TYPE_CHECKING:
     from stress_tui.cli.config import Config
     from stress_tui.core.houserules import RulesError
     from stress_tui.core.settings import Settings

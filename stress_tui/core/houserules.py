@@ -18,16 +18,14 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from stress_tui.core.decks import DECK_FACTS, deck_size
 from stress_tui.core.text import Problem
 from stress_tui.core.words import N_, Say, listed, number, quoted, rank_word, seconds, shown
 from stress_tui.core.words import with_article as a
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing only for the annotations: the help loads this module, not typing
-    from typing import Any, ClassVar
-
+if TYPE_CHECKING:
     from stress_tui.core.rules import Rules
 
 DEAD_FLIPS = 12

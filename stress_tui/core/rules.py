@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 from stress_tui.core.cards import DECKS, Deck
 from stress_tui.core.decks import JOKER
@@ -26,10 +27,6 @@ from stress_tui.core.houserules import (
     Taken,
 )
 from stress_tui.core.text import N_, Term
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 
 @dataclass(frozen=True, slots=True)

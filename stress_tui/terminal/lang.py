@@ -18,14 +18,11 @@ environment's as gettext finds it: the first of ``LANGUAGE``, ``LC_ALL``, ``LC_M
 
 from __future__ import annotations
 
+import gettext
 import os
 from collections.abc import Mapping
 
 from stress_tui.core.words import N_
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # not typing at run time: --help loads this module
-    import gettext
 
 __all__ = [
     "LANGUAGES",

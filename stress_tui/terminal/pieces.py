@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from stress_tui.core.cards import Card
 from stress_tui.core.engine import Phase
@@ -20,8 +21,7 @@ from stress_tui.terminal.lang import N_, _, ngettext, rank_name
 from stress_tui.terminal.layout import Layout
 from stress_tui.terminal.scene import Scene
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # made by the replay viewer and a network table alone
+if TYPE_CHECKING:
     from stress_tui.terminal.netplay import LinkBar
     from stress_tui.terminal.playback import ReplayBar
 

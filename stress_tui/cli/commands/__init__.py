@@ -13,9 +13,7 @@ Each module declares its arguments and its run:
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing only for the annotations
-    from types import ModuleType
+from types import ModuleType
 
 PLAY = "play"
 """The command that runs without a name: the game, with the program's own flags."""

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from stress_tui.cli.errors import EXIT_USAGE, PROG, UsageError, _, said, say
 from stress_tui.cli.flags import add_screen_flags, dest, not_with
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing only for the annotations
-    from typing import Any
 
 SCREEN = True
 

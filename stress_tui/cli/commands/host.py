@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from stress_tui.cli import network
 from stress_tui.cli.errors import PROG, _
 from stress_tui.cli.flags import add_rule_flags, add_screen_flags, typed, whole
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing only for the annotations
-    from typing import Any
 
 SCREEN = True
 

@@ -4,13 +4,10 @@ screen (``--verify``), or the recent rounds listed (``--list``)."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from stress_tui.cli.errors import DATA_VAR, EXIT_USAGE, PROG, UsageError, _, said, say
 from stress_tui.cli.flags import add_screen_flags, only_display_flags, typed
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing only for the annotations
-    from typing import Any
 
 SCREEN = True
 

@@ -4,6 +4,7 @@ computer levels' ratings measured (``--rate-levels``)."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from stress_tui.cli.errors import PROG, UsageError, _
 from stress_tui.cli.flags import (
@@ -14,11 +15,6 @@ from stress_tui.cli.flags import (
     positive,
     typed,
 )
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing only for the annotations
-    from typing import Any
-
 
 DEFAULT_PLAYER = "bot:normal"
 """Who plays a side when ``--p1``/``--p2`` is not given."""

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from stress_tui.cli.errors import DATA_VAR, EXIT_OUTPUT, EXIT_USAGE, PROG, UsageError, _
 from stress_tui.cli.flags import add_lang_flag, only_display_flags
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing only for the annotations
-    from collections.abc import Mapping
-    from typing import Any
 
 CHART_FROM = 2
 """The fewest rated rounds ``--chart`` draws a person's chart from (fewer: a line says so;

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from stress_tui.cli import network
 from stress_tui.cli.errors import PROG, _
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing only for the annotations
-    from typing import Any
 
 SCREEN = True
 
