@@ -5,6 +5,10 @@
   that the game reads a compiled catalogue and never compiles one itself. The ``.mo``
   files are made, never kept in git (``.gitignore``); a wheel carries them, the sdist does
   not (it carries the ``.po`` files and this hook).
+- the manual page, ``docs/stress-tui.1``, made from the argument parser by
+  ``scripts/manpage`` at every build, so that it never says other than ``--help``: the
+  sdist carries it, the wheel installs it as ``share/man/man1/stress-tui.1``. It is made,
+  never kept in git.
 - the documents (``docs/*.md``) in the wheel as ``stress_tui/docs/``, where ``--help``
   says they are (``cli.parser.docs_folder``; an editable install reads the tree's).
 - the package's long description: README.md without its screenshots (see
@@ -21,6 +25,8 @@ from __future__ import annotations
 import io
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +38,9 @@ except ImportError:  # not a build: the tests compile the catalogues with this m
 
 LOCALE = Path("stress_tui", "terminal", "locale")
 """Where the catalogues are: ``LANG/LC_MESSAGES/stress_tui.po``."""
+
+MANPAGE = Path("docs", "stress-tui.1")
+"""Where ``scripts/manpage`` writes the manual page."""
 
 SCREENSHOTS = re.compile(r"\n## What it looks like\n.*?(?=\n## )", re.S)
 """README's section of pictures."""
@@ -68,6 +77,18 @@ def compile_catalogues(root: Path) -> list[Path]:
     return made
 
 
+def make_manpage(root: Path) -> Path:
+    """Make the manual page from the parser of the tree at ``root`` (``scripts/manpage``,
+    run by this Python: the parser needs nothing but the standard library); its path,
+    relative to ``root``."""
+    subprocess.run(
+        [sys.executable, str(root / "scripts" / "manpage"), "--out", str(root / MANPAGE)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return MANPAGE
+
+
 def stale_catalogues(root: Path) -> list[Path]:
     """The catalogues under ``root`` whose ``.mo`` file is missing or older than the
     ``.po`` file."""
@@ -86,14 +107,20 @@ def long_description(readme: str) -> str:
 
 
 class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
-    """Compiles the catalogues for every wheel, editable or not."""
+    """Makes the manual page for the sdist and the wheel, and compiles the catalogues for
+    every wheel, editable or not."""
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        root = Path(self.root)
+        page = make_manpage(root)
+        if self.target_name == "sdist":  # git-ignored, so named here to go in
+            build_data["force_include"][str(root / page)] = page.as_posix()
+            return
         if self.target_name != "wheel":
             return
-        root = Path(self.root)
         made = compile_catalogues(root)
-        if version == "editable":  # an editable install reads them where they are
+        build_data["shared_data"][str(root / page)] = "share/man/man1/stress-tui.1"
+        if version == "editable":  # an editable install reads the rest where it is
             return
         for mo in made:  # git-ignored, so named here to go into the wheel
             build_data["force_include"][str(root / mo)] = mo.as_posix()

@@ -30,9 +30,10 @@ def test_the_changelog_s_newest_version_is_the_program_s() -> None:
     assert len(set(versions)) == len(versions)
 
 
-def test_the_manual_page_is_the_one_the_parser_makes_now() -> None:
-    """``docs/stress-tui.1`` is what ``scripts/manpage`` makes from the parser today: a
-    flag or a help text changed since fails here until it is made again."""
+def test_the_manual_page_is_made_from_the_parser_and_troff_reads_it() -> None:
+    """``scripts/manpage`` (which every build runs) makes the page from the parser, with
+    the standard library alone: every command is in it, and troff reads it without a
+    warning."""
     made = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "manpage"), "--out", "-"],
         capture_output=True,
@@ -40,8 +41,7 @@ def test_the_manual_page_is_the_one_the_parser_makes_now() -> None:
         check=True,
         timeout=60,
     ).stdout
-    kept = (ROOT / "docs" / "stress-tui.1").read_text(encoding="utf-8")
-    assert made == kept, "docs/stress-tui.1 is older than the parser: run scripts/manpage"
+    assert made.startswith('.\\" Made by scripts/manpage')
     for flag in ("\\-\\-deck", "\\-\\-print\\-completion", "\\-V, \\-\\-version"):
         assert flag in made
     for name in ("sim", "replay", "stats", "daily", "host", "join", "watch"):
