@@ -15,9 +15,11 @@ a fifth of its time. A rule's words read a ``Rules`` only when they are said.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from stress_tui.core.decks import DECK_FACTS, deck_size
@@ -148,24 +150,16 @@ class Section(enum.Enum):
     """Winning a round and the match."""
 
 
-# The kinds of values and ``HouseRule`` are declarations, made once at import and never
-# compared, hashed or copied: plain classes with slots, not dataclasses (each dataclass
-# costs about half a millisecond to make, and every start, ``--help`` too, loads this
-# table). ``Rules``, a value, stays a dataclass.
-
-
+@dataclass(frozen=True, slots=True)
 class Whole:
     """A whole number from ``low`` up to ``high`` (no end above if ``None``)."""
 
-    __slots__ = ("high", "low")
+    low: int
+    """The smallest allowed."""
+    high: int | None = None
+    """The largest allowed."""
     metavar: ClassVar[str | None] = "N"
     """What the flag's value is called in ``--help``."""
-
-    def __init__(self, low: int, high: int | None = None) -> None:
-        self.low = low
-        """The smallest allowed."""
-        self.high = high
-        """The largest allowed."""
 
     def from_text(self, text: str) -> int:
         """The value a flag or the notation writes."""
@@ -216,18 +210,16 @@ class Whole:
         return _(", {low} to {high}").format(low=self.low, high=self.high)
 
 
+@dataclass(frozen=True, slots=True)
 class Seconds:
     """A time in seconds from ``low`` to ``high``."""
 
-    __slots__ = ("high", "low")
+    low: float
+    """The shortest allowed."""
+    high: float
+    """The longest allowed."""
     metavar: ClassVar[str | None] = "SECONDS"
     """What the flag's value is called in ``--help``."""
-
-    def __init__(self, low: float, high: float) -> None:
-        self.low = low
-        """The shortest allowed."""
-        self.high = high
-        """The longest allowed."""
 
     def from_text(self, text: str) -> float:
         """The value a flag or the notation writes."""
@@ -284,7 +276,6 @@ class Seconds:
 class Switch:
     """On or off."""
 
-    __slots__ = ()
     metavar: ClassVar[str | None] = None
     """A switch is a flag with a ``--no-`` partner, without a value."""
 
@@ -324,17 +315,15 @@ class Switch:
         return "true" if value else "false"
 
 
+@dataclass(frozen=True, slots=True)
 class Choice:
     """One of a few words; ``options`` gives the value each word stands for."""
 
-    __slots__ = ("options", "refusal")
-
-    def __init__(self, options: Mapping[str, object], refusal: str) -> None:
-        self.options = options
-        """Each word and its value (an enum member, or the word itself)."""
-        self.refusal = refusal
-        """What a word that is none of them is told, an ``N_`` text with ``{value}`` and
-        ``{choices}``: ``{value} is not a deal (choose from {choices})``."""
+    options: Mapping[str, object]
+    """Each word and its value (an enum member, or the word itself)."""
+    refusal: str
+    """What a word that is none of them is told, an ``N_`` text with ``{value}`` and
+    ``{choices}``: ``{value} is not a deal (choose from {choices})``."""
 
     @classmethod
     def of(cls, kind: type[enum.Enum], refusal: str) -> Choice:
@@ -408,76 +397,44 @@ def _no_sentence(rules: Rules, _: Say = N_) -> list[str]:
     return []
 
 
+@dataclass(frozen=True, slots=True)
 class HouseRule:
     """One house rule, declared once; everything that names it is made from this."""
 
-    __slots__ = (
-        "default",
-        "field",
-        "group",
-        "help",
-        "keep_short",
-        "kind",
-        "name",
-        "old_names",
-        "per_deck",
-        "section",
-        "sentences",
-        "short",
-        "soak",
-    )
-
-    def __init__(
-        self,
-        name: str,
-        field: str,
-        kind: Kind,
-        help: str,
-        section: Section,
-        sentences: Callable[[Rules, Say], list[str]] = _no_sentence,
-        short: Callable[[Rules, Say], tuple[str, str] | None] = _no_short,
-        *,
-        default: object,
-        keep_short: bool = False,
-        per_deck: Mapping[str, object] | None = None,
-        group: str = N_("house rules"),
-        old_names: tuple[str, ...] = (),
-        soak: Callable[[Rules], tuple[object, ...]] | None = None,
-    ) -> None:
-        self.name = name
-        """Its one name: the notation's key (``row=3``), the config file's key in
-        ``[rules]`` (``row = 3``) and the flag (``--row 3``)."""
-        self.field = field
-        """The ``Rules`` field it sets."""
-        self.kind = kind
-        """How its values are read (from a flag, the notation, a config file), checked and
-        written."""
-        self.help = help
-        """What it does, for ``--help``; the allowed values and the default are added."""
-        self.section = section
-        """Where its sentences go among the rules in words."""
-        self.sentences = sentences
-        """What it means under some rules, in a card player's words, a sentence a line (for
-        ``--rules`` and the help screen), said with the ``Say`` given; empty if another
-        rule's sentence says it."""
-        self.short = short
-        """Its part of the rule line under some rules, in a long and a short form; ``None``
-        where the line says nothing of it (at the common value)."""
-        self.default = default
-        """Its default with the standard deck: the ``Rules`` field's default, and every
-        deck's but those in ``per_deck``."""
-        self.keep_short = keep_short
-        """Kept on a rule line too narrow for every part (the deck, the row, the match)."""
-        self.per_deck: Mapping[str, object] = {} if per_deck is None else per_deck
-        """The default of a deck whose default differs from the standard deck's."""
-        self.group = group
-        """The flags' help group it is listed in."""
-        self.old_names = old_names
-        """Names older notation used for it, still read (replays and records keep them)."""
-        self.soak = soak
-        """The values the simulator's soak plays in every combination with the other
-        rules', given a deck's default rules; ``None``: the soak leaves it at the deck's
-        default."""
+    name: str
+    """Its one name: the notation's key (``row=3``), the config file's key in ``[rules]``
+    (``row = 3``) and the flag (``--row 3``)."""
+    field: str
+    """The ``Rules`` field it sets."""
+    kind: Kind
+    """How its values are read (from a flag, the notation, a config file), checked and
+    written."""
+    help: str
+    """What it does, for ``--help``; the allowed values and the default are added."""
+    section: Section
+    """Where its sentences go among the rules in words."""
+    sentences: Callable[[Rules, Say], list[str]] = _no_sentence
+    """What it means under some rules, in a card player's words, a sentence a line (for
+    ``--rules`` and the help screen), said with the ``Say`` given; empty if another rule's
+    sentence says it."""
+    short: Callable[[Rules, Say], tuple[str, str] | None] = _no_short
+    """Its part of the rule line under some rules, in a long and a short form; ``None``
+    where the line says nothing of it (at the common value)."""
+    _: dataclasses.KW_ONLY
+    default: object
+    """Its default with the standard deck: the ``Rules`` field's default, and every deck's
+    but those in ``per_deck``."""
+    keep_short: bool = False
+    """Kept on a rule line too narrow for every part (the deck, the row, the match)."""
+    per_deck: Mapping[str, object] = dataclasses.field(default_factory=dict)
+    """The default of a deck whose default differs from the standard deck's."""
+    group: str = N_("house rules")
+    """The flags' help group it is listed in."""
+    old_names: tuple[str, ...] = ()
+    """Names older notation used for it, still read (replays and records keep them)."""
+    soak: Callable[[Rules], tuple[object, ...]] | None = None
+    """The values the simulator's soak plays in every combination with the other rules',
+    given a deck's default rules; ``None``: the soak leaves it at the deck's default."""
 
     @property
     def flag(self) -> str:

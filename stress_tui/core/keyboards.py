@@ -8,26 +8,22 @@ line names the layouts from it).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 
+@dataclass(frozen=True, slots=True)
 class Keyboard:
     """A national keyboard layout: what the keys where a US keyboard has the layouts' keys
     type there. The layouts are drawn for the place of each key on the keyboard, so a
-    German or French player's fingers sit where a US player's do.
+    German or French player's fingers sit where a US player's do."""
 
-    A declaration, made once at import and never compared, hashed or copied: a plain class
-    with slots, not a dataclass (``--help`` lists the layouts and loads no dataclass)."""
-
-    __slots__ = ("moved", "name", "title")
-
-    def __init__(self, name: str, title: str, moved: Mapping[str, str | None] | None = None):
-        self.name = name
-        """Its name for ``--keyboard`` and the config file (``us``, ``de``, ...)."""
-        self.title = title
-        """What it is, in a few words (for the help screen and ``--help``)."""
-        self.moved: Mapping[str, str | None] = {} if moved is None else moved
-        """US key -> the character the same key types here (``None``: nothing usable: a
-        dead key, or one that needs Shift); keys not named type what they type in the US."""
+    name: str
+    """Its name for ``--keyboard`` and the config file (``us``, ``de``, ...)."""
+    title: str
+    """What it is, in a few words (for the help screen and ``--help``)."""
+    moved: Mapping[str, str | None] = field(default_factory=dict)
+    """US key -> the character the same key types here (``None``: nothing usable: a dead
+    key, or one that needs Shift); keys not named type what they type in the US."""
 
     def translate(self, key: str) -> str | None:
         """The key at the place of the US keyboard's ``key``, here."""

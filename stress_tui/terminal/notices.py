@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from stress_tui.core.actions import CallStress, Play, ReadyToFlip, StopStress
 from stress_tui.core.cards import Card
@@ -115,28 +115,23 @@ def _phase_of() -> dict[RejectReason, Phase]:
     }
 
 
+@dataclass
 class Notices:
-    """What happened lately, in words, per player and for the table (from events only).
-    State the screen keeps and changes, not a value: nobody compares two of them."""
+    """What happened lately, in words, per player and for the table (from events only)."""
 
-    def __init__(
-        self,
-        names: tuple[str, str] = ("Player 1", "Player 2"),
-        you: tuple[bool, bool] = (False, False),
-    ) -> None:
-        self.names = names
-        """Who is who."""
-        self.you = you
-        """Which player the notices speak to as "you" (``lang.addressed``): ``You win the
-        round!``, not ``You wins``."""
-        self.player: list[Notice | None] = [None, None]
-        """The line next to each player's row."""
-        self.headline: Notice | None = None
-        """The banner line between the rows."""
-        self.piles: list[Mark | None] = [None, None]
-        """Who put the top card on each play pile, for a moment after."""
-        self.refills: dict[tuple[int, int], Mark] = {}
-        """Row piles (player, pile) just given a card from the draw pile."""
+    names: tuple[str, str] = ("Player 1", "Player 2")
+    """Who is who."""
+    you: tuple[bool, bool] = (False, False)
+    """Which player the notices speak to as "you" (``lang.addressed``): ``You win the
+    round!``, not ``You wins``."""
+    player: list[Notice | None] = field(default_factory=lambda: [None, None])
+    """The line next to each player's row."""
+    headline: Notice | None = None
+    """The banner line between the rows."""
+    piles: list[Mark | None] = field(default_factory=lambda: [None, None])
+    """Who put the top card on each play pile, for a moment after."""
+    refills: dict[tuple[int, int], Mark] = field(default_factory=dict)
+    """Row piles (player, pile) just given a card from the draw pile."""
 
     def note(self, happened: Iterable[Event], now: float, game: Game) -> None:
         """Turn events (just applied to ``game`` at ``now``) into notices."""

@@ -5,6 +5,7 @@ last frame and draws again only the pieces and rows that changed.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 Cell = tuple[str, str]
@@ -15,30 +16,28 @@ Frame = list[list[Cell]]
 """A whole screen, row by row."""
 
 
+@dataclass
 class RenderCache:
     """What one terminal's frames can share: glyph widths, styled text, drawn cards. Keep
-    one for the whole game and hand it to every frame's ``Canvas``. State that frames fill
-    and the game trims, not a value: nobody compares two of them."""
+    one for the whole game and hand it to every frame's ``Canvas``."""
+
+    widths: dict[str, int] = field(default_factory=dict)
+    """Columns of each non-ASCII character, as the terminal measures it."""
+    cells: dict[tuple[str, str], tuple[Cell, ...] | None] = field(default_factory=dict)
+    """Text and style -> its cells (``None`` when it holds a wide or zero-width glyph)."""
+    sprites: dict[tuple[object, ...], list[list[Cell]]] = field(default_factory=dict)
+    """Drawn cards by what they show."""
+    moves: dict[tuple[int, int], str] = field(default_factory=dict)
+    """The cursor move to each (row, column)."""
+    csi_moves: bool | None = None
+    """Whether the terminal moves the cursor with ``CSI row;col H`` (``None``: not asked)."""
+    switches: dict[tuple[str, str], str] = field(default_factory=dict)
+    """From one style to another: the sequence that does it."""
 
     cells_limit: ClassVar[int] = 1024
     """Past this many texts, ``trim`` forgets them all."""
     sprites_limit: ClassVar[int] = 256
     """Past this many drawn pieces, ``trim`` forgets them all."""
-
-    def __init__(self) -> None:
-        self.widths: dict[str, int] = {}
-        """Columns of each non-ASCII character, as the terminal measures it."""
-        self.cells: dict[tuple[str, str], tuple[Cell, ...] | None] = {}
-        """Text and style -> its cells (``None`` when it holds a wide or zero-width glyph)."""
-        self.sprites: dict[tuple[object, ...], list[list[Cell]]] = {}
-        """Drawn cards by what they show."""
-        self.moves: dict[tuple[int, int], str] = {}
-        """The cursor move to each (row, column)."""
-        self.csi_moves: bool | None = None
-        """Whether the terminal moves the cursor with ``CSI row;col H`` (``None``: not
-        asked)."""
-        self.switches: dict[tuple[str, str], str] = {}
-        """From one style to another: the sequence that does it."""
 
     def trim(self) -> None:
         """Forget the texts or the pieces if a long round has made many (scores and counts
