@@ -18,7 +18,6 @@ from __future__ import annotations
 import codecs
 import contextlib
 import errno
-import gc
 import os
 import signal
 import sys
@@ -159,12 +158,6 @@ def _answer(argv: list[str]) -> int:
     from stress_tui.cli.errors import EXIT_USAGE, UsageError, say
     from stress_tui.cli.parser import Answered
 
-    # Start-up makes many objects that live as long as the program (modules, classes, the
-    # rule table) and frees few: the garbage collector's passes over them meanwhile are
-    # wasted (about 6 ms of a game's start here). A screen turns it back on once its first
-    # frame is up and all that is frozen (``Screen.warm_up``); other commands at once.
-    enabled = gc.isenabled()
-    gc.disable()
     try:
         return _run(argv)
     except Answered as done:
@@ -172,9 +165,6 @@ def _answer(argv: list[str]) -> int:
     except (UsageError, _config_error()) as error:  # looked up only when one is raised
         say(str(error))
         return EXIT_USAGE
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _run(argv: list[str]) -> int:
@@ -187,8 +177,6 @@ def _run(argv: list[str]) -> int:
     check_options(parser, commands, argv)
     args = parser.parse_args(argv)
     chosen = command(args.command or PLAY)
-    if not getattr(chosen, "SCREEN", False):
-        gc.enable()  # no screen to warm up (see _answer)
     run: Callable[[Any, bool], int] = chosen.run
     return run(args, flagged)
 

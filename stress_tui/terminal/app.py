@@ -86,6 +86,8 @@ class App(Screen):
         self.match = self.new_match()
         self.round_number = 1
         """The round's number in the match."""
+        self.rounds_begun = 0
+        """Rounds begun since the program started (rematches too)."""
         self.log = RoundLog(settings, rules, self.warn)
         """The rounds' replays, statistics and record."""
         self.table = self.new_table(self.first_game)
@@ -135,8 +137,7 @@ class App(Screen):
             self.table.drivers = self.drivers()
 
     def warm_up(self, lay: Layout) -> None:
-        """After a frame is up: the computers sit down, then the screen warms up (which
-        sets what they made aside from the garbage collector too)."""
+        """After a frame is up: the computers sit down, then the screen warms up."""
         self.seat_computers()
         super().warm_up(lay)
 
@@ -151,12 +152,11 @@ class App(Screen):
         # Between rounds, before the first count: what the last round left for the garbage
         # collector (the record's JSON writer leaves cycles) and the free lists it filled
         # go now, instead of piling up until a full collection of Python's own choosing
-        # (docs/reliability.md, F15). With startup's objects frozen (``warm_up``) this
-        # takes 0.3-2 ms a round (8 ms for each of the first two). Not before the first
-        # frame: nothing has been played yet, and ``warm_up`` collects and freezes just
-        # after it (here the collection held the first frame back by 5-9 ms).
-        if gc.get_freeze_count():
+        # (docs/reliability.md, F15). Not before the first round: nothing has been played
+        # yet, and the first frame would wait for it.
+        if self.rounds_begun:
             gc.collect()
+        self.rounds_begun += 1
         self.log.start(
             self.round_number, (self.match.score[0], self.match.score[1]), self.deal_label()
         )

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import gc
 import os
 import signal
 from collections.abc import Callable
@@ -353,15 +352,9 @@ class Screen:
         self.size, self.origin = (width, height), (top, left)
 
     def warm_up(self, lay: Layout) -> None:
-        """After a frame is up: draw every card once, so that no key waits for it; then set
-        everything made so far aside from the garbage collector, whose full collections
-        would otherwise walk it all in the middle of some key press."""
+        """After a frame is up: draw every card once, so that no key waits for it."""
         cards = self.rules.spec.cards(self.rules.jokers)
         warm_cards(self.cache, self.term.length, self.palette, lay, cards, self.ascii)
-        if not gc.get_freeze_count():
-            gc.collect()
-            gc.freeze()
-        gc.enable()  # off while the program started (``cli.main``)
 
     # ------------------------------------------------------------------ the terminal
 
