@@ -5,7 +5,6 @@ the result screen, and a replay anyone can check was the day's."""
 from __future__ import annotations
 
 import datetime
-import io
 import json
 import random
 import subprocess
@@ -14,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from blessed import Terminal
 
 from stress_tui.cli import tty
 from stress_tui.cli.main import main
@@ -39,6 +37,7 @@ from stress_tui.storage.replay import Recorder, load, verify
 from stress_tui.terminal.app import DailyApp
 from stress_tui.terminal.draw.canvas import Canvas, plain_lines
 from stress_tui.terminal.draw.palette import Palette
+from stress_tui.terminal.endpoint import MemoryEndpoint
 from stress_tui.terminal.notices import Notices
 from stress_tui.terminal.render import render
 from stress_tui.terminal.scene import Scene
@@ -57,8 +56,8 @@ def daily_settings(name: str = "Ann", day: str = DAY) -> Settings:
     )
 
 
-def a_terminal() -> Terminal:
-    return Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
+def a_terminal() -> MemoryEndpoint:
+    return MemoryEndpoint()
 
 
 def play_out(app: DailyApp, person_level: str = "expert") -> RoundWon | RoundDrawn:
@@ -172,8 +171,8 @@ def test_the_daily_s_title_line_says_it_is_the_daily_and_the_day() -> None:
     """(The pty test below sees it on the daily's own screen.)"""
     app = DailyApp(a_terminal(), daily_settings(), DAY)
     scene = Scene(table=app.table, now=0.0, keymap=app.keymap, notices=Notices(), daily=DAY)
-    palette = Palette(a_terminal(), True, False)
-    (title, *_) = plain_lines(render(scene, palette, Canvas(80, 24, a_terminal().length)))
+    palette = Palette(a_terminal().term, True, False)
+    (title, *_) = plain_lines(render(scene, palette, Canvas(80, 24, a_terminal().term.length)))
     assert f"STRESS  daily deal of {DAY}" in title, title
 
 

@@ -292,7 +292,7 @@ def test_escape_sequences_blessed_does_not_know_do_not_hold_up_the_keys(
     (0.35 s by default) for more bytes although they are already there
     (``_is_incomplete_keystroke`` is true for any text that starts with a known prefix
     such as ``ESC [``): two pasted lines (their start and end markers: four sequences)
-    held up the next key for 1.4 s. The game now waits 30 ms (``session.ESC_DELAY``)."""
+    held up the next key for 1.4 s. The game now waits 30 ms (``keyinput.ESC_DELAY``)."""
     paste = b"\x1b[200~2024\x1b[201~"  # a bracketed paste of digits: no player's keys
     assert parse_stream(paste * 2).stalls == 4
     with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
@@ -303,10 +303,10 @@ def test_escape_sequences_blessed_does_not_know_do_not_hold_up_the_keys(
 
 def test_a_paste_start_without_its_end_does_not_make_the_game_deaf(tmp_path: Path) -> None:
     """Was F13: ``keys.SequenceFilter`` dropped every key from a bracketed-paste start
-    (``ESC [ 200 ~``) until its end (``ESC [ 201 ~``). The game never turns bracketed paste
-    on, so a start marker can only be noise, a cut-off paste or a stray sequence, and its
-    end may never come: one such 6-byte sequence leaves the game deaf to every key but the
-    signal keys, for good."""
+    (``ESC [ 200 ~``) until its end (``ESC [ 201 ~``), which may never come (a cut-off
+    paste, a stray sequence): one such 6-byte sequence left the game deaf to every key but
+    the signal keys, for good. A paste now also ends once the input has gone quiet
+    (``keyinput.PASTE_QUIET``): a terminal sends a paste in one go."""
     with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
         s.send(b"\x1b[200~")
         deadline = time.monotonic() + 0.3  # a player's next key comes later, on its own
@@ -324,7 +324,7 @@ def test_a_pasted_flood_does_not_make_the_game_deaf(tmp_path: Path) -> None:
 
     Was F4: ``async_inkey`` moves the whole read-ahead buffer into a string and back for
     every key (``flushinp``, ``ungetch``), so n bytes read together cost n² steps: this
-    paste took 16 s. The game now drops input past ``session.FLOOD`` characters read ahead."""
+    paste took 16 s. The game now drops input past ``keyinput.FLOOD`` characters waiting."""
     with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
         send_all(s, b"0123456789" * 2000)
         answered(s, timeout=2.0)  # Ctrl-L again and again: the flood may take one along

@@ -28,14 +28,13 @@ import traceback
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from blessed import Terminal
-
 from stress_tui.core.engine import Game, Match
 from stress_tui.core.events import Event, RoundDrawn, RoundWon
 from stress_tui.core.lifecycle import Next
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, Table
 from stress_tui.terminal.controller import QUIT_QUESTION, GameController, TogetherKey
+from stress_tui.terminal.endpoint import Endpoint
 from stress_tui.terminal.keys import Binding, settings_keymap
 from stress_tui.terminal.lang import _, addressed, shown_names
 from stress_tui.terminal.layout import Layout
@@ -49,7 +48,7 @@ from stress_tui.terminal.session import (
     EXIT_SIGHUP,
     EXIT_SIGINT,
     GONE,
-    make_terminal,
+    local_endpoint,
     unfit_terminal,
 )
 
@@ -64,7 +63,7 @@ class App(Screen):
 
     controller: GameController
 
-    def __init__(self, term: Terminal, settings: Settings, colour: bool = True) -> None:
+    def __init__(self, endpoint: Endpoint, settings: Settings, colour: bool = True) -> None:
         self.seed = match_seed(settings)
         """The match's seed: every round's deal is drawn from it in turn."""
         self.round_seed: int | None = None
@@ -81,7 +80,7 @@ class App(Screen):
             state = parse_position(position)
             rules = state.rules
             self.first_game = Game(state, random.Random(self.seed))
-        super().__init__(term, settings, colour)
+        super().__init__(endpoint, settings, colour)
         self.rules = rules
         self.match = self.new_match()
         self.round_number = 1
@@ -293,10 +292,12 @@ class DailyApp(App):
     day's deal; the round log takes the day at its first card played. The title line says
     it is the daily."""
 
-    def __init__(self, term: Terminal, settings: Settings, day: str, colour: bool = True) -> None:
+    def __init__(
+        self, endpoint: Endpoint, settings: Settings, day: str, colour: bool = True
+    ) -> None:
         self.day = day
         """The day of the deal (``YYYY-MM-DD``)."""
-        super().__init__(term, settings, colour)
+        super().__init__(endpoint, settings, colour)
         self.log.daily = day
 
     def new_table(self, game: Game | None = None) -> Table:
@@ -395,12 +396,12 @@ def run_daily(settings: Settings, day: str) -> int:
 
 
 def run_screen(make: Callable[..., Screen]) -> int:
-    """Run the screen ``make(term, colour=...)`` makes in this terminal until it ends;
+    """Run the screen ``make(endpoint, colour=...)`` makes in this terminal until it ends;
     return the exit status."""
 
     async def main() -> int:
-        term, colour = make_terminal()
-        return await make(term, colour=colour).main()
+        endpoint, colour = local_endpoint()
+        return await make(endpoint, colour=colour).main()
 
     return run_coroutine(main)
 

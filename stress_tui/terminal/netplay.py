@@ -23,13 +23,10 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
-import signal
 import socket
 import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
-
-from blessed import Terminal
 
 from stress_tui.core.actions import Play, PlayTogether
 from stress_tui.core.engine import Game, PlayerState, State
@@ -43,6 +40,7 @@ from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, RESUME_COUNT, Host, desc
 from stress_tui.net.records import RoundFiles
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import GameController, TogetherKey
+from stress_tui.terminal.endpoint import Endpoint
 from stress_tui.terminal.keys import Binding, Intent, keymap_for
 from stress_tui.terminal.lang import _, addressed, shown_names
 from stress_tui.terminal.scene import Overlay, Scene
@@ -51,7 +49,7 @@ from stress_tui.terminal.screens.base import ModalScreen
 from stress_tui.terminal.screens.help import HelpScreen, help_page
 from stress_tui.terminal.screens.netpanel import NetPanelScreen
 from stress_tui.terminal.screens.result import Result, ResultScreen
-from stress_tui.terminal.session import EXIT_QUIT, make_terminal
+from stress_tui.terminal.session import EXIT_QUIT, local_endpoint
 
 SEED_ENV = "STRESS_TUI_NET_SEED"
 POSITION_ENV = "STRESS_TUI_POSITION"
@@ -284,7 +282,7 @@ class NetScreen(Screen):
 
     def __init__(
         self,
-        term: Terminal,
+        endpoint: Endpoint,
         settings: Settings,
         colour: bool = True,
         *,
@@ -297,7 +295,7 @@ class NetScreen(Screen):
         """The engine player whose keys these are (``None``: a spectator)."""
         self.join_line = join_line
         """What the host's waiting panel tells the friend to type."""
-        super().__init__(term, settings, colour)
+        super().__init__(endpoint, settings, colour)
         self.clock = NetClock(self.link, self.loop_time, self.schedule, self.life)
         self.controller = self.make_controller()
         self.rules = model.rules
@@ -306,15 +304,6 @@ class NetScreen(Screen):
         self.shown_round = 0
         """The round the screen last began."""
         model.on_change = self.on_change
-
-    def stops(self) -> dict[signal.Signals, int]:
-        """The signals that end the game, SIGPIPE not among them: it stays ignored, as
-        Python starts it, since here it means a write to a connection whose other end has
-        gone, and that ends that connection alone (its write fails with ``EPIPE``, which
-        the connection's owner takes as its end), never the program."""
-        stops = super().stops()
-        del stops[signal.SIGPIPE]
-        return stops
 
     def make_lifecycle(self) -> Lifecycle:
         """This end's holds and the result's moment; the host keeps the count for both."""
@@ -552,8 +541,8 @@ def run_host(settings: Settings, name: str, port: int, bind: str) -> int:
         print(f"\n    {line}\n")
         print(_("(with this machine's address in place of its name if theirs cannot find it)"))
         sys.stdout.flush()
-        term, colour = make_terminal()
-        screen = NetScreen(term, settings, colour, model=host, seat=HOST_SEAT, join_line=line)
+        endpoint, colour = local_endpoint(pipe_ends=False)
+        screen = NetScreen(endpoint, settings, colour, model=host, seat=HOST_SEAT, join_line=line)
         try:
             return await screen.main()
         finally:
@@ -574,8 +563,8 @@ def run_join(
         except JoinError as error:
             _say(str(error))
             return EXIT_NETWORK
-        term, colour = make_terminal()
-        screen = NetScreen(term, settings, colour, model=client, seat=client.seat)
+        endpoint, colour = local_endpoint(pipe_ends=False)
+        screen = NetScreen(endpoint, settings, colour, model=client, seat=client.seat)
         try:
             code_ = await screen.main()
         finally:

@@ -20,8 +20,6 @@ import dataclasses
 import functools
 from typing import Any, Protocol
 
-from blessed import Terminal
-
 from stress_tui.core.actions import Action, MalformedActionError
 from stress_tui.core.engine import Phase
 from stress_tui.core.events import Event, RoundDrawn, RoundWon
@@ -34,6 +32,7 @@ from stress_tui.storage.replay import Replay, digest_matches
 from stress_tui.terminal.app import run_screen
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import Controller, Handler, Host
+from stress_tui.terminal.endpoint import Endpoint
 from stress_tui.terminal.keys import Binding, Intent, KeyMap, replay_keymap
 from stress_tui.terminal.lang import _
 from stress_tui.terminal.scene import Overlay, Scene
@@ -266,7 +265,7 @@ class ReplayApp(Screen):
 
     def __init__(
         self,
-        term: Terminal,
+        endpoint: Endpoint,
         replay: Replay,
         speed: float = 1.0,
         settings: Settings | None = None,
@@ -280,7 +279,7 @@ class ReplayApp(Screen):
             players=_pair(header.get("players"), Settings().players),
             keymap=None,
         )
-        super().__init__(term, settings, colour)
+        super().__init__(endpoint, settings, colour)
         self.replay = replay
         """The recording."""
         self.life.speed = speed

@@ -1,18 +1,20 @@
 """The screen: a round on the table in a terminal, on one asyncio loop.
 
-A ``Screen`` joins the round's ``Clock`` (``terminal/clock.py``), the terminal ``Session``
-(``terminal/session.py``: modes, signals, keys, frames) and a ``Controller``
-(``terminal/controller.py``: what a key does). It owns the one timer and the drawing.
+A ``Screen`` joins the round's ``Clock`` (``terminal/clock.py``), an ``Endpoint``
+(``terminal/endpoint.py``: the terminal it draws on and reads keys from, local or in-process)
+and a ``Controller`` (``terminal/controller.py``: what a key does). It owns the one timer and
+the drawing.
 
-One task reads the keyboard; every key is stamped with the round's clock and applied at
-once, in the order the keys arrived, so two keys in one burst are settled by their order.
+The endpoint tells every key as it arrives; each is stamped with the round's clock and
+applied at once, in the order the keys arrived, so two keys in one burst are settled by
+their order.
 The table's own doings (the flip after "1 2 3", a computer player's move) and the
 countdown's ticks are carried out by one timer set for the next of them; with nothing due,
 nothing runs. A frame is drawn only after something changed, and only the cells that
 changed are written, in one write.
 
 The terminal is put back on every way out: quit, Ctrl-C (exit 130), Ctrl-\\ (131),
-SIGTERM (143), SIGHUP (129), SIGPIPE (141; not at a network table, ``stops``) and a crash
+SIGTERM (143), SIGHUP (129), SIGPIPE (141; not at a network table: ``LocalEndpoint``) and a crash
 (the exception goes on to ``run``).
 Ctrl-Z suspends with the terminal restored and draws everything again on ``fg`` (where a
 shell with job control can ``fg`` it; elsewhere it says so and plays on).
@@ -28,13 +30,10 @@ the first key raise, to check the crash path.
 from __future__ import annotations
 
 import asyncio
-import functools
 import os
-import signal
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from blessed import Terminal
 from blessed.keyboard import Keystroke
 
 from stress_tui.core.lifecycle import RESUME_SECONDS, Lifecycle, Stage
@@ -46,7 +45,8 @@ from stress_tui.terminal.controller import Controller, TogetherKey
 from stress_tui.terminal.draw.canvas import Frame, FrameCanvas, RenderCache
 from stress_tui.terminal.draw.encode import encode
 from stress_tui.terminal.draw.palette import Palette
-from stress_tui.terminal.draw.theme import choose_theme, suits_encodable, terminal_encoding
+from stress_tui.terminal.draw.theme import asks_terminal, choose_theme, suits_encodable
+from stress_tui.terminal.endpoint import Endpoint, Listener
 from stress_tui.terminal.keys import KeyMap
 from stress_tui.terminal.lang import N_, addressed, shown_names
 from stress_tui.terminal.layout import Layout, drawn_area, layout
@@ -54,15 +54,7 @@ from stress_tui.terminal.notices import Notice, Notices
 from stress_tui.terminal.pieces import countdown_ticks, lockout_ticks, warm_cards
 from stress_tui.terminal.render import render
 from stress_tui.terminal.scene import Scene, person_at_bottom
-from stress_tui.terminal.session import (
-    EXIT_SIGHUP,
-    EXIT_SIGINT,
-    EXIT_SIGPIPE,
-    EXIT_SIGQUIT,
-    EXIT_SIGTERM,
-    GONE,
-    Session,
-)
+from stress_tui.terminal.session import EXIT_SIGHUP, GONE
 
 if TYPE_CHECKING:  # made once a round has ended (the result screen draws it)
     from stress_tui.terminal.screens.result import Result
@@ -91,10 +83,12 @@ def count_shown(left: float, seconds: float = RESUME_SECONDS) -> int:
 
 class Screen:
     """A round on the table in a terminal: the timer and the drawing, joining the clock,
-    the terminal session and the controller."""
+    the terminal endpoint and the controller."""
 
-    def __init__(self, term: Terminal, settings: Settings, colour: bool = True) -> None:
-        self.term = term
+    def __init__(self, endpoint: Endpoint, settings: Settings, colour: bool = True) -> None:
+        self.endpoint = endpoint
+        """The terminal: keys in, frames out."""
+        term = self.term = endpoint.term
         self.settings = settings
         self.rules: Rules = settings.rules
         """The rules of the round on the table."""
@@ -119,9 +113,7 @@ class Screen:
         """The round's clock (the lifecycle's, on the loop's)."""
         self.life_timer: asyncio.TimerHandle | None = None
         """Set for the lifecycle's next move by itself, or the count's next figure."""
-        self.session = Session(term)
-        """The terminal: its modes, signals, keys and frames."""
-        self.session.on_drained = self.drained
+        endpoint.on_drained = self.drained
         self.controller = self.make_controller()
         """What the keys do; what covers the table."""
         self.together = TogetherKey()
@@ -249,15 +241,6 @@ class Screen:
 
     # ------------------------------------------------------------------ keys
 
-    async def read_keys(self) -> None:
-        """The one task that reads the keyboard."""
-        try:
-            await self.session.read_keys(self.on_key, self.controller.burst_over)
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:
-            self.fail(error)
-
     def on_key(self, keystroke: Keystroke) -> None:
         """One key, as it arrived."""
         if self.crash_on_key:
@@ -265,7 +248,7 @@ class Screen:
         self.controller.key(keystroke)
         # The last key of a burst is drawn at once, without waiting for the loop to
         # come round; earlier keys of the burst leave the drawing to it.
-        if self.draw_pending and not self.session.input_pending():
+        if self.draw_pending and not self.endpoint.input_pending():
             self.draw()
 
     # ------------------------------------------------------------------ for the controller
@@ -295,9 +278,9 @@ class Screen:
     def draw(self) -> None:
         """Render a frame and write what differs from the screen, in one write."""
         self.draw_pending = False
-        if not self.session.is_open:
+        if not self.endpoint.is_open:
             return
-        if self.session.busy:  # the terminal has not taken the last frame yet
+        if self.endpoint.busy:  # the terminal has not taken the last frame yet
             self.draw_skipped = True  # this one is drawn once it has, as it is then
             return
         width, height = self.size
@@ -310,21 +293,16 @@ class Screen:
             self.frame, rows, self.term, clear=self.term.clear, cache=self.cache, origin=self.origin
         )
         self.frame = rows
-        if text and not self.session.write_frame(text):
+        if text and not self.endpoint.write_frame(text):
             self.finish(EXIT_SIGHUP)
 
     def choose_colours(self) -> None:
         """With the terminal ours: the theme asked for, or the one for the terminal's
-        background (which it is asked for, at most ``theme.QUERY_SECONDS``, where it
-        answers questions at all)."""
-        # A terminal that answered none of the session's questions is not asked this one
-        # either: it would only cost the wait.
-        asked = self.term if self.session.answers is not False else None
-        theme, _ = choose_theme(self.settings.theme, asked)
+        background as it answered (``Endpoint.open``)."""
+        theme, _ = choose_theme(self.settings.theme, self.endpoint.background())
         self.palette = Palette(
             self.term, colour=self.colour, four_colour=self.settings.four_colour, theme=theme
         )
-        self.session.encoding = terminal_encoding()
 
     def on_resize(self) -> None:
         """Lay the table out again for the terminal's size, pausing if it is too small."""
@@ -348,7 +326,7 @@ class Screen:
 
     def measure(self) -> None:
         """Ask the window's size; set the area the table is drawn in."""
-        width, height, top, left = drawn_area(*self.session.size())
+        width, height, top, left = drawn_area(*self.endpoint.size())
         self.size, self.origin = (width, height), (top, left)
 
     def warm_up(self, lay: Layout) -> None:
@@ -361,11 +339,11 @@ class Screen:
     def suspend(self) -> None:
         """Ctrl-Z: restore the terminal, stop; on ``fg`` take it again and draw it all,
         paused: play goes on when a player says so (with a count)."""
-        if not self.session.can_stop():
+        if not self.endpoint.can_stop():
             self.warn(NO_SUSPEND)
             return
         self.clock.pause("suspend")
-        self.session.suspend()
+        self.endpoint.suspend()
         # Here again after SIGCONT.
         self.resumed = True
         self.back_from_suspend()
@@ -451,18 +429,6 @@ class Screen:
         except Exception as error:
             self.fail(error)
 
-    def stops(self) -> dict[signal.Signals, int]:
-        """The signals that end the game, each with its exit status. SIGPIPE is one here:
-        at one keyboard the game writes only to its terminal, so a SIGPIPE can only come
-        from outside (``kill -PIPE``), a request to stop."""
-        return {
-            signal.SIGINT: EXIT_SIGINT,
-            signal.SIGTERM: EXIT_SIGTERM,
-            signal.SIGHUP: EXIT_SIGHUP,
-            signal.SIGQUIT: EXIT_SIGQUIT,
-            signal.SIGPIPE: EXIT_SIGPIPE,
-        }
-
     def finish(self, code: int) -> None:
         if self.done is not None and not self.done.done():
             self.done.set_result(code)
@@ -478,38 +444,40 @@ class Screen:
         loop = asyncio.get_running_loop()
         self.loop = loop
         self.done = loop.create_future()
-        ending = {sig: functools.partial(self.finish, code) for sig, code in self.stops().items()}
-        self.session.catch(
+        endpoint = self.endpoint
+        endpoint.listen(
             loop,
-            {
-                **ending,
-                signal.SIGWINCH: self.on_resize,
-                signal.SIGTSTP: self.suspend,
-                signal.SIGCONT: self.on_continue,
-            },
+            Listener(
+                key=self.on_key,
+                burst_over=self.controller.burst_over,
+                resize=self.on_resize,
+                end=self.finish,
+                suspend=self.suspend,
+                resume=self.on_continue,
+            ),
             self.guarded,
         )
-        reader: asyncio.Task[None] | None = None
         try:
-            self.session.enter()
+            # The terminal is taken and asked its questions while the end (a signal) is
+            # listened for: a terminal that answers slowly, or with junk, delays no exit.
+            opening = asyncio.ensure_future(endpoint.open(asks_terminal(self.settings.theme)))
+            await asyncio.wait((opening, self.done), return_when=asyncio.FIRST_COMPLETED)
+            if not opening.done():
+                opening.cancel()
+                return await self.done
+            opening.result()
             self.choose_colours()
             self.measure()
             self.begin_round()
             self.on_resize()
-            reader = asyncio.create_task(self.read_keys())
             return await self.done
         finally:
             if self.timer is not None:
                 self.timer.cancel()
             if self.life_timer is not None:
                 self.life_timer.cancel()
-            if reader is not None:
-                reader.cancel()
-            self.session.release()
+            endpoint.stop()
             try:
                 self.shut_down()
             finally:
-                try:
-                    self.session.leave()
-                finally:
-                    self.session.close()
+                endpoint.close()

@@ -1,30 +1,31 @@
-"""The terminal session: the terminal's modes, its signals, the keys read from it and the
-frames written to it.
+"""The local terminal: the endpoint (``terminal/endpoint.py``) for the terminal the game
+runs in, the only code that touches its file descriptors, termios and the process's
+signals.
 
-A ``Session`` takes the terminal (full screen, cbreak, hidden cursor, the kitty keyboard
-protocol, flow control off) and gives it back on every way out, as far as a terminal that
-has gone allows. One task reads the keyboard (``read_keys``); a flood of input larger than
-any typing is discarded. A frame is written in one go (inside a synchronized update where
-the terminal has them), through the terminal opened again, non-blocking, for the game
-alone: what the terminal cannot take yet waits for it, and no frame is drawn meanwhile, so
-the loop (keys, the clock, signals, quit) never waits for a terminal that stops reading.
-Ctrl-Z gives the terminal back, stops, and takes it again on ``fg``, where something can
-``fg`` it (``can_stop``: a shell with job control).
+A ``LocalEndpoint`` takes the terminal (full screen, cbreak, hidden cursor, bracketed paste,
+the kitty keyboard protocol where the terminal has it, flow control off) and gives it back
+on every way out, as far as a terminal that has gone allows. It reads the keyboard itself,
+``READ_SIZE`` bytes at a time as the loop finds them waiting, and hands them to the
+endpoint's decoder (bounded work whatever arrives; blessed never reads the keyboard:
+``GameTerminal``). A frame is written in one go, through the terminal opened again,
+non-blocking, for the game alone: what the terminal cannot take yet waits for it, and no
+frame is drawn meanwhile, so the loop (keys, the clock, signals, quit) never waits for a
+terminal that stops reading. Ctrl-Z gives the terminal back, stops, and takes it again on
+``fg``, where something can ``fg`` it (``can_stop``: a shell with job control). Signals
+become the listener's: the end with the shell's status (128 plus the signal), a resize, a
+stop, a continue.
 
-The game asks a terminal where its cursor is before anything else, and asks nothing more
-of one that does not answer (``answers_questions``); a terminal type that cannot move the
-cursor (``TERM=dumb``) is asked nothing at all and not played on (``unfit_terminal``). A
-terminal without an alternate screen is left blank on the way out.
-
-The exit statuses are the shell's: 128 plus the signal that ended the game.
+A terminal type that cannot move the cursor (``TERM=dumb``) is asked nothing at all and not
+played on (``unfit_terminal``). A terminal without an alternate screen is left blank on the
+way out.
 """
 
 from __future__ import annotations
 
 import asyncio
-import codecs
 import contextlib
 import errno
+import functools
 import os
 import select
 import signal
@@ -33,8 +34,19 @@ import termios
 from collections.abc import Callable
 
 from blessed import Terminal
-from blessed.keyboard import Keystroke
 
+from stress_tui.terminal.draw.theme import terminal_encoding
+from stress_tui.terminal.endpoint import (
+    ANSWER_LIMIT,
+    ANSWER_SECONDS,
+    KITTY_FLAGS,
+    Endpoint,
+    Listener,
+    answered,
+    parse_answers,
+    questions,
+)
+from stress_tui.terminal.keyinput import READ_SIZE
 from stress_tui.terminal.lang import _
 
 EXIT_QUIT = 0
@@ -46,23 +58,6 @@ EXIT_SIGTERM = 128 + signal.SIGTERM
 EXIT_SIGQUIT = 128 + signal.SIGQUIT
 EXIT_SIGPIPE = 128 + signal.SIGPIPE
 
-ESC_DELAY = 0.03
-"""Seconds to wait after Esc for the rest of a sequence. blessed's 0.35 s also holds up
-every key behind a sequence it does not know (a paste, a mouse report); a terminal sends
-a whole sequence at once, and 30 ms covers a slow link."""
-
-FLOOD = 512
-"""Characters read ahead past which the input is a flood (a paste, a stuck key repeating
-into a slow terminal), not typing: it is discarded, since blessed reads a burst in time
-that grows with the square of its length."""
-
-QUERY_TIMEOUT = 0.5
-"""Seconds to wait for the terminal to answer a question (kitty keyboard, sync output)."""
-
-PROBE_TIMEOUT = 0.2
-"""Seconds to wait for the first question, where the cursor is: a terminal that does not
-answer it is asked nothing more, so that it starts within a second."""
-
 CANNOT_DRAW = frozenset({"dumb"})
 """Terminal types that say they cannot move the cursor (nor answer a question)."""
 
@@ -72,30 +67,25 @@ GONE = (errno.EIO, errno.EPIPE, errno.ENXIO, errno.EBADF)
 CANCEL = b"\x18"
 """CAN: ends an escape sequence cut short (the rest of a frame thrown away)."""
 
-_SYNC_BEGIN = "\x1b[?2026h"
-_SYNC_END = "\x1b[?2026l"
-
-
-class KeyboardClosedError(OSError):
-    """The keyboard's end was read: the terminal has gone (a hangup)."""
+BRACKETED_PASTE_ON = "\x1b[?2004h"
+BRACKETED_PASTE_OFF = "\x1b[?2004l"
 
 
 class GameTerminal(Terminal):
-    """blessed's ``Terminal``, with the keyboard's end reported as the terminal gone.
+    """blessed's ``Terminal``, whose keyboard the game reads itself.
 
-    When the terminal closes, a read of the keyboard finds its end: blessed's ``getch``
-    raises ``EOFError``, which ``flushinp`` (run at the start of every ``async_inkey``)
-    swallows, after which ``async_inkey`` waits for a byte that never comes in a loop that
-    never sleeps: a game whose SIGHUP did not arrive spun at 100% of a core, and one whose
-    read came before its SIGHUP exited with 1 as if it had crashed. Raised as an
-    ``OSError`` with ``EIO`` instead, the end leaves ``async_inkey`` and the game ends as on
-    a hangup (129)."""
+    blessed reads the keyboard only while it is made (its own questions, bounded); after
+    that, ``kbhit`` says no key is waiting, so that ``inkey(timeout=0)`` resolves only the
+    text the endpoint hands it (``ungetch``) and never reads a byte past the endpoint's
+    bounds (blessed's own reading costs time growing with the square of a burst)."""
 
-    def getch(self, decode_latin1: bool = False) -> str:
-        try:
-            return super().getch(decode_latin1=decode_latin1)
-        except EOFError:
-            raise KeyboardClosedError(errno.EIO, "the keyboard has closed") from None
+    made = False
+    """Whether blessed is done making it (and so done reading the keyboard)."""
+
+    def kbhit(self, timeout: float | None = None) -> bool:
+        if self.made:
+            return False
+        return super().kbhit(timeout)
 
 
 def unfit_terminal() -> str | None:
@@ -110,7 +100,7 @@ def unfit_terminal() -> str | None:
     return None
 
 
-def make_terminal() -> tuple[Terminal, bool]:
+def make_terminal() -> tuple[GameTerminal, bool]:
     """A ``Terminal`` for the game, and whether colour may be used.
 
     ``NO_COLOR`` makes blessed drop every sequence, cursor moves included, which would leave
@@ -118,22 +108,21 @@ def make_terminal() -> tuple[Terminal, bool]:
     game honours it itself: no colours, only bold and reverse video.
     """
     no_color = bool(os.environ.get("NO_COLOR"))
-    if not no_color:
-        return _lenient(GameTerminal()), True
-    saved = os.environ.pop("NO_COLOR")
+    saved = os.environ.pop("NO_COLOR") if no_color else None
     try:
-        return _lenient(GameTerminal()), False
+        term = GameTerminal()
     finally:
-        os.environ["NO_COLOR"] = saved
+        if saved is not None:
+            os.environ["NO_COLOR"] = saved
+    term.made = True
+    return term, not no_color
 
 
-def _lenient(term: Terminal) -> Terminal:
-    """Keyboard bytes that are not valid in the terminal's encoding become U+FFFD (a key
-    nobody has) instead of an exception out of blessed's strict decoder."""
-    encoding = getattr(term, "_encoding", None)
-    if encoding and hasattr(term, "_keyboard_decoder"):
-        term._keyboard_decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
-    return term
+def local_endpoint(pipe_ends: bool = True) -> tuple[LocalEndpoint, bool]:
+    """The endpoint for the terminal the game runs in (``LocalEndpoint``), and whether
+    colour may be used."""
+    term, colour = make_terminal()
+    return LocalEndpoint(term, pipe_ends), colour
 
 
 def _no_flow_control() -> None:
@@ -170,45 +159,34 @@ def _writable(fd: int) -> bool:
         return True
 
 
-def answers_questions(term: Terminal) -> bool:
-    """Whether the terminal answers a question: asked once, where the cursor is (what every
-    VT100-like terminal answers), and only if its type says it can."""
-    if not term.u7:
-        return False  # its terminfo has no cursor position request
-    return term.get_location(timeout=PROBE_TIMEOUT) != (-1, -1)
+class LocalEndpoint(Endpoint):
+    """The game's hold on the terminal it runs in."""
 
-
-class Session:
-    """The game's hold on one terminal."""
-
-    def __init__(self, term: Terminal) -> None:
-        self.term = term
+    def __init__(self, term: Terminal, pipe_ends: bool = True) -> None:
+        super().__init__(term, terminal_encoding())
+        self.pipe_ends = pipe_ends
+        """Whether SIGPIPE ends the game (141). At one keyboard the game writes only to its
+        terminal, so a SIGPIPE can only come from outside (``kill -PIPE``), a request to
+        stop. At a network table it stays ignored, as Python starts it: there it means a
+        write to a connection whose other end has gone, which ends that connection alone
+        (its write fails with ``EPIPE``), never the program."""
+        self.in_fd = sys.stdin.fileno()
+        """Where keys are read."""
         self.out_fd, self.own_fd = _output_fd()
         """Where frames are written: the terminal opened again, non-blocking, for this
-        session alone (``own_fd``), or standard output if that cannot be done."""
+        endpoint alone (``own_fd``), or standard output if that cannot be done."""
         self.backlog: memoryview | None = None
         """The rest of a frame the terminal has not taken yet (``None``: all taken)."""
-        self.on_drained: Callable[[], None] | None = None
-        """Called once the terminal has taken the backlog."""
-        self.guard: Callable[..., None] | None = None
-        """Runs the loop's callbacks for the session (a crash in one ends the game)."""
-        self.sync = False
-        """Whether the terminal draws a frame at once (synchronized output)."""
         self.modes: contextlib.ExitStack | None = None
         """The terminal modes taken (``None``: the terminal is not ours now)."""
-        self.answers: bool | None = None
-        """Whether the terminal answers questions (``None``: not asked yet)."""
+        self.asked = False
+        """Whether the start-up questions have been asked (once a run)."""
         self.caught: list[signal.Signals] = []
         """The signals handled on the loop."""
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.encoding = "utf-8"
-        """The terminal's character set: text it cannot show is written as ``?``."""
-        self.bytes_written = 0
-        self.frames_written = 0
+        self.reading = False
 
     @property
     def is_open(self) -> bool:
-        """Whether the terminal is ours to draw on."""
         return self.modes is not None
 
     def size(self) -> tuple[int, int]:
@@ -217,8 +195,18 @@ class Session:
 
     # ------------------------------------------------------------------ modes
 
-    def enter(self) -> None:
-        """Full screen, cbreak, hidden cursor, kitty keys: all undone by ``leave``."""
+    async def open(self, ask_background: bool) -> None:
+        """Full screen, cbreak, hidden cursor, bracketed paste, kitty keys (all undone by
+        ``close``); the start-up questions asked the first time."""
+        self.take_modes()
+        if not self.asked:
+            self.asked = True
+            await self.ask(questions(ask_background))
+        if self.answers.kitty is not None:
+            self.enter_kitty()
+        self.start_reading()
+
+    def take_modes(self) -> None:
         term = self.term
         stack = contextlib.ExitStack()
         try:
@@ -228,30 +216,77 @@ class Session:
             stack.enter_context(term.cbreak())
             _no_flow_control()
             stack.enter_context(term.hidden_cursor())
-            if self.answers is None:
-                self.answers = answers_questions(term)
-            if self.answers:
-                stack.enter_context(
-                    term.enable_kitty_keyboard(
-                        report_events=True,
-                        report_all_keys=True,
-                        report_text=True,
-                        timeout=QUERY_TIMEOUT,
-                    )
-                )
-                self.sync = term.does_synchronized_output(timeout=QUERY_TIMEOUT)
+            self.put(BRACKETED_PASTE_ON)
+            stack.callback(self.put, BRACKETED_PASTE_OFF)
         except BaseException:
             stack.close()
             raise
         self.modes = stack
 
-    def leave(self) -> None:
-        """Put the terminal back as it was (as far as a terminal that has gone allows).
+    def enter_kitty(self) -> None:
+        """The kitty keyboard protocol's flags set, the terminal's own put back on leaving."""
+        assert self.modes is not None and self.answers.kitty is not None
+        self.put(f"\x1b[={KITTY_FLAGS};1u")
+        self.modes.callback(self.put, f"\x1b[={self.answers.kitty};1u")
+
+    def put(self, text: str) -> None:
+        """Write a mode's sequence through blessed's stream (as its own modes are)."""
+        self.term.stream.write(text)
+        self.term.stream.flush()
+
+    async def ask(self, asked: str) -> None:
+        """Ask the start-up questions; wait for the answer that closes them, at most
+        ``ANSWER_SECONDS`` and ``ANSWER_LIMIT`` bytes. Whatever else came is input."""
+        assert self.loop is not None
+        if not self.term.does_styling:
+            return
+        self.put(asked)
+        data = bytearray()
+        heard = self.loop.create_future()
+
+        def readable() -> None:
+            try:
+                chunk = os.read(self.in_fd, READ_SIZE)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            data.extend(chunk)
+            done = not chunk or answered(data) or len(data) >= ANSWER_LIMIT
+            if done and not heard.done():
+                heard.set_result(None)
+
+        self.loop.add_reader(self.in_fd, readable)
+        try:
+            await asyncio.wait_for(heard, ANSWER_SECONDS)
+        except TimeoutError:
+            pass
+        finally:
+            self.loop.remove_reader(self.in_fd)
+        self.answers, rest = parse_answers(bytes(data))
+        if rest:
+            self.decoder.feed(rest, self.loop.time())
+
+    def close(self) -> None:
+        """Put the terminal back as it was (as far as a terminal that has gone allows),
+        and let go of the terminal opened for output.
 
         A terminal that has stopped reading gets its untaken output thrown away first, a
         sequence cut short ended (CAN), so that putting it back neither blocks nor is
         garbled; one whose output cannot be written even so is left as it is, but its
         modes (termios) are put back all the same."""
+        try:
+            self.leave()
+        finally:
+            self.drop_backlog()
+            if self.own_fd:
+                with contextlib.suppress(OSError):
+                    os.close(self.out_fd)
+                self.own_fd = False
+
+    def leave(self) -> None:
+        """Give the terminal's modes back (it may be taken again: ``open``)."""
+        self.stop_reading()
         stack, self.modes = self.modes, None
         if stack is None:
             return
@@ -268,20 +303,10 @@ class Session:
             if (error.args or (None,))[0] not in (*GONE, errno.EAGAIN):
                 raise
 
-    def close(self) -> None:
-        """Let go of the terminal opened for output."""
-        self.drop_backlog()
-        if self.own_fd:
-            with contextlib.suppress(OSError):
-                os.close(self.out_fd)
-            self.own_fd = False
-
     def clean_screen(self) -> None:
         """Leave a blank screen, the cursor at its top (where the table was drawn on the
         terminal's only screen, the shell's prompt would land in the middle of it)."""
-        stream = self.term.stream
-        stream.write(self.term.normal + self.term.clear)
-        stream.flush()
+        self.put(self.term.normal + self.term.clear)
 
     def can_stop(self) -> bool:
         """Whether a stopped game would be brought back: it is the terminal's foreground
@@ -293,7 +318,7 @@ class Session:
         ever send it SIGCONT."""
         try:
             group = os.getpgrp()
-            if os.tcgetpgrp(sys.stdin.fileno()) != group:
+            if os.tcgetpgrp(self.in_fd) != group:
                 return False
             parent = os.getppid()
             return os.getsid(parent) == os.getsid(0) and os.getpgid(parent) != group
@@ -304,72 +329,85 @@ class Session:
         """Give the terminal back and stop; here again after SIGCONT, with it taken back."""
         self.leave()
         os.kill(os.getpid(), signal.SIGSTOP)
-        self.enter()
+        self.take_modes()
+        if self.answers.kitty is not None:
+            self.enter_kitty()
+        self.start_reading()
 
-    # ------------------------------------------------------------------ signals
+    # ------------------------------------------------------------------ signals, keys
 
-    def catch(
-        self,
-        loop: asyncio.AbstractEventLoop,
-        handlers: dict[signal.Signals, Callable[[], None]],
-        guard: Callable[..., None],
+    def listen(
+        self, loop: asyncio.AbstractEventLoop, listener: Listener, guard: Callable[..., None]
     ) -> None:
-        """Handle these signals on the loop, each callback run through ``guard``."""
-        self.loop = loop
-        self.guard = guard
+        """Tell ``listener`` of the signals from now on, and of the keys once the terminal
+        is taken (``open``)."""
+        super().listen(loop, listener, guard)
+        handlers: dict[signal.Signals, Callable[[], None]] = {
+            signal.SIGINT: functools.partial(self.ended, EXIT_SIGINT),
+            signal.SIGTERM: functools.partial(self.ended, EXIT_SIGTERM),
+            signal.SIGHUP: functools.partial(self.ended, EXIT_SIGHUP),
+            signal.SIGQUIT: functools.partial(self.ended, EXIT_SIGQUIT),
+            signal.SIGWINCH: listener.resize,
+            signal.SIGTSTP: listener.suspend,
+            signal.SIGCONT: listener.resume,
+        }
+        if self.pipe_ends:
+            handlers[signal.SIGPIPE] = functools.partial(self.ended, EXIT_SIGPIPE)
         for sig, callback in handlers.items():
             loop.add_signal_handler(sig, guard, callback)
             self.caught.append(sig)
 
-    def release(self) -> None:
-        """Stop handling the signals ``catch`` took."""
+    def ended(self, code: int) -> None:
+        if self.listener is not None:
+            self.listener.end(code)
+
+    def stop(self) -> None:
+        """Stop handling the signals and reading the keyboard."""
+        self.stop_reading()
         if self.loop is not None:
             for sig in self.caught:
                 self.loop.remove_signal_handler(sig)
         self.caught = []
+        super().stop()
 
-    # ------------------------------------------------------------------ keys
+    def start_reading(self) -> None:
+        if self.loop is not None and not self.reading:
+            self.reading = True
+            self.loop.add_reader(self.in_fd, self.guard, self.read)
+            if self.decoder.ready:
+                self.loop.call_soon(self.guard, self.turn)
 
-    async def read_keys(
-        self, on_key: Callable[[Keystroke], None], on_burst_end: Callable[[], None]
-    ) -> None:
-        """Read the keyboard for ever (the one task that does): each key to ``on_key``;
-        ``on_burst_end`` once the keys that came together are read (or thrown away as a
-        flood)."""
-        while True:
-            keystroke = await self.term.async_inkey(esc_delay=ESC_DELAY)
-            on_key(keystroke)
-            if self.buffered() > FLOOD:
-                self.term.flushinp()
-                on_burst_end()
-            elif not self.input_pending():
-                on_burst_end()
+    def stop_reading(self) -> None:
+        if self.loop is not None and self.reading:
+            self.reading = False
+            self.loop.remove_reader(self.in_fd)
 
-    def buffered(self) -> int:
-        """Characters blessed has read ahead (the rest of a burst), if it says."""
-        return len(getattr(self.term, "_keyboard_buf", ()))
-
-    def input_pending(self) -> bool:
-        """Whether more keys have already arrived: read ahead by blessed (it buffers the
-        rest of a burst) or waiting in the terminal."""
-        return self.buffered() > 0 or self.term.kbhit(timeout=0)
+    def read(self) -> None:
+        """The keyboard has bytes: read one block (the loop comes back for the rest)."""
+        try:
+            data = os.read(self.in_fd, READ_SIZE)
+        except BlockingIOError:
+            return
+        except OSError as error:
+            if error.errno not in GONE:
+                raise
+            data = b""
+        if not data:  # the keyboard's end: the terminal has gone, as on a hangup
+            self.stop_reading()
+            self.ended(EXIT_SIGHUP)
+            return
+        self.received(data)
 
     # ------------------------------------------------------------------ frames
 
     @property
     def busy(self) -> bool:
-        """Whether the last frame is still on its way (a new one would have to wait)."""
         return self.backlog is not None
-
-    def write_frame(self, text: str) -> bool:
-        """Write a frame's text in one go; ``False`` if the terminal has gone. What the
-        terminal cannot take yet is kept and written as it takes it (``busy`` meanwhile):
-        the loop never waits for the terminal."""
-        return self.write(_SYNC_BEGIN + text + _SYNC_END if self.sync else text)
 
     def write(self, text: str) -> bool:
         """Write ``text`` to the terminal without waiting for it; ``False`` if the terminal
-        has gone."""
+        has gone. What the terminal cannot take yet is kept and written as it takes it
+        (``busy`` meanwhile)."""
         data = text.encode(self.encoding, "replace")
         try:
             written = os.write(self.out_fd, data)
@@ -381,7 +419,7 @@ class Session:
             raise
         if written < len(data):
             self.backlog = memoryview(data)[written:]
-            assert self.loop is not None and self.guard is not None
+            assert self.loop is not None
             self.loop.add_writer(self.out_fd, self.guard, self.drain)
         self.bytes_written += len(data)
         self.frames_written += 1

@@ -4,7 +4,7 @@ A ``Theme`` is a table of roles (a card's face, a red suit, a player's name, a k
 warning, ...), each an ``Ink``: its look in a 256-colour terminal, in a 16- or 8-colour one,
 and without colour (bold, dim, reverse video only). Themes are data in ``THEMES`` (dark,
 light, high contrast), chosen by name (``--theme``, the config file) or by the terminal's
-background colour, which blessed asks the terminal for (``choose_theme``). ``Ink.sgr``
+background colour as the terminal says it (``choose_theme``). ``Ink.sgr``
 turns a role into one SGR sequence for the terminal's number of colours.
 
 ``suits_encodable`` says whether the terminal's character set (from the locale, which is
@@ -18,13 +18,8 @@ import codecs
 import dataclasses
 import locale
 import os
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from blessed import Terminal
 
 Colour = tuple[int, int]
 """A colour as (its number in a 256-colour terminal, its number among the 16 basic ones)."""
@@ -327,11 +322,6 @@ def styles(theme: Theme, colours: int) -> dict[str, str]:
 # ----------------------------------------------------------------------------- the background
 
 
-QUERY_SECONDS = 0.3
-"""How long to wait for the terminal to say its background colour (a terminal that answers
-queries answers in milliseconds; one that answers none costs this once, at start-up)."""
-
-
 def background_from_env(environ: Mapping[str, str] | None = None) -> str | None:
     """``light`` or ``dark`` from ``COLORFGBG`` (``15;0``: white on black), which rxvt,
     Konsole and others set; ``None`` if it does not say."""
@@ -348,39 +338,28 @@ def is_light(rgb: tuple[int, int, int]) -> bool:
     return relative_luminance(rgb) > relative_luminance((0x80, 0x80, 0x80))
 
 
-def ask_background(term: Terminal, timeout: float = QUERY_SECONDS) -> str | None:
-    """``light`` or ``dark`` as the terminal says (blessed's ``get_bgcolor``, then
-    ``get_color_scheme``), ``None`` if it does not. A terminal that answers no queries at
-    all costs ``timeout`` once: the second question is only asked if the first came back
-    at once without an answer (the terminal answers, only not that)."""
-    start = time.monotonic()
-    rgb = term.get_bgcolor(timeout=timeout, bits=8)
-    if rgb != (-1, -1, -1):
-        return "light" if is_light(rgb) else "dark"
-    if time.monotonic() - start >= timeout / 2:
-        return None
-    return term.get_color_scheme(timeout=timeout)
+def asks_terminal(name: str, environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the theme ``name`` is chosen by the terminal's background as the terminal
+    says it (``auto``, and ``COLORFGBG`` does not say)."""
+    return name == AUTO and background_from_env(environ) is None
 
 
 def choose_theme(
     name: str,
-    term: Terminal | None = None,
+    said: str | None = None,
     environ: Mapping[str, str] | None = None,
-    timeout: float = QUERY_SECONDS,
 ) -> tuple[Theme, str]:
     """The theme called ``name``, or for ``auto`` the one for the terminal's background
-    (``COLORFGBG``, else the terminal's answer, else dark); and how it was chosen, in a
-    few words (``asked the terminal``, ``chosen``...)."""
+    (``COLORFGBG``, else ``said``: ``light`` or ``dark`` as the terminal answered, else
+    dark); and how it was chosen, in a few words (``asked the terminal``, ``chosen``...)."""
     if name != AUTO:
         return THEMES[name], "chosen"
-    said = background_from_env(environ)
-    how = "from COLORFGBG"
-    if said is None and term is not None:
-        said = ask_background(term, timeout)
-        how = "the terminal's background"
+    from_env = background_from_env(environ)
+    if from_env is not None:
+        return (LIGHT if from_env == "light" else DARK), "from COLORFGBG"
     if said is None:
         return DARK, "the terminal did not say its background"
-    return (LIGHT if said == "light" else DARK), how
+    return (LIGHT if said == "light" else DARK), "the terminal's background"
 
 
 # ----------------------------------------------------------------------------- contrast

@@ -1,0 +1,365 @@
+"""Where a screen draws and what it reads keys from: an endpoint.
+
+A screen (``terminal/screen.py``) knows a terminal only as an ``Endpoint``: bytes in (read,
+decoded into keys by ``terminal/keyinput.py``), bytes out (a frame at a time), a size, the
+answers to the start-up questions (synchronized output, the background colour), and a
+``Listener`` it is told through: each key, a burst of keys over, a resize, the end (an exit
+status), a stop and a continue. The endpoints:
+
+- ``terminal/session.py``'s ``LocalEndpoint``: the terminal the game runs in (its tty,
+  termios, the process's signals, blessed). Nothing else touches file descriptors, termios
+  or signals.
+- ``MemoryEndpoint`` below: an in-process terminal for tests, fed keys and resized by the
+  test, its output handed to whatever reads it; no pty, no signals, no sleeping.
+- A network channel (an SSH session) fits the same shape: it receives bytes and a size
+  change, writes bytes, and asks its questions over the channel.
+
+The start-up questions are asked in one batch, the cursor position last: every VT100-like
+terminal answers that, and answers in order, so its answer closes the batch. They are
+read with a byte limit (``ANSWER_LIMIT``) and a deadline (``ANSWER_SECONDS``); whatever
+else arrived meanwhile is input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from blessed import Terminal
+from blessed.keyboard import Keystroke
+
+from stress_tui.terminal.draw.theme import is_light
+from stress_tui.terminal.keyinput import InputDecoder
+
+ANSWER_SECONDS = 0.2
+"""Seconds to wait for the answers to the start-up questions: a terminal that answers none
+costs this once."""
+
+ANSWER_LIMIT = 4096
+"""Bytes read at most while waiting for the answers (all of them take under 200): past it,
+what arrives is input, and the start goes on."""
+
+KITTY_FLAGS = 1 | 2 | 8 | 16
+"""Kitty keyboard flags asked for: disambiguated keys, repeats and releases reported, every
+key as a sequence, with its text."""
+
+ASK_POSITION = "\x1b[6n"
+ASK_KITTY = "\x1b[?u"
+ASK_SYNC = "\x1b[?2026$p"
+ASK_BACKGROUND = "\x1b]11;?\x07"
+ASK_SCHEME = "\x1b[?996n"
+
+_POSITION = re.compile(rb"\x1b\[(\d+);(\d+)R")
+_KITTY = re.compile(rb"\x1b\[\?(\d+)u")
+_SYNC = re.compile(rb"\x1b\[\?2026;(\d)\$y")
+_BACKGROUND = re.compile(
+    rb"\x1b\]11;rgb:([0-9a-fA-F]{1,4})/([0-9a-fA-F]{1,4})/([0-9a-fA-F]{1,4})(?:\x07|\x1b\\)"
+)
+_SCHEME = re.compile(rb"\x1b\[\?997;([12])n")
+
+
+@dataclass
+class Answers:
+    """What the terminal said to the start-up questions."""
+
+    position: bool = False
+    """Whether it said where its cursor is (it answers questions at all)."""
+    kitty: int | None = None
+    """Its kitty keyboard flags before the game's (``None``: no kitty keyboard protocol)."""
+    sync: bool = False
+    """Whether it draws a frame at once (synchronized output, mode 2026)."""
+    background: tuple[int, int, int] | None = None
+    """Its background colour, 0-255 a channel (``None``: not said)."""
+    scheme: str | None = None
+    """``light`` or ``dark`` as its colour scheme report says (``None``: not said)."""
+
+
+def questions(background: bool) -> str:
+    """The start-up questions, the cursor position last (its answer closes the batch)."""
+    asked = ASK_KITTY + ASK_SYNC
+    if background:
+        asked += ASK_BACKGROUND + ASK_SCHEME
+    return asked + ASK_POSITION
+
+
+def answered(data: bytes | bytearray) -> bool:
+    """Whether ``data`` holds the answer that closes the batch."""
+    return _POSITION.search(data) is not None
+
+
+def _channel(hex_digits: bytes) -> int:
+    return int(hex_digits, 16) * 255 // ((1 << (4 * len(hex_digits))) - 1)
+
+
+def parse_answers(data: bytes) -> tuple[Answers, bytes]:
+    """The answers in ``data``, and the rest of it (input that arrived meanwhile)."""
+    answers = Answers()
+    rest = data
+
+    def take(pattern: re.Pattern[bytes]) -> re.Match[bytes] | None:
+        nonlocal rest
+        match = pattern.search(rest)
+        if match is not None:
+            rest = rest[: match.start()] + rest[match.end() :]
+        return match
+
+    if take(_POSITION):
+        answers.position = True
+    if kitty := take(_KITTY):
+        answers.kitty = int(kitty.group(1))
+    if sync := take(_SYNC):
+        answers.sync = sync.group(1) in (b"1", b"2", b"3")
+    if rgb := take(_BACKGROUND):
+        r, g, b = (_channel(rgb.group(i)) for i in (1, 2, 3))
+        answers.background = (r, g, b)
+    if scheme := take(_SCHEME):
+        answers.scheme = "dark" if scheme.group(1) == b"1" else "light"
+    return answers, rest
+
+
+@dataclass
+class Listener:
+    """What an endpoint tells the screen."""
+
+    key: Callable[[Keystroke], None]
+    """A key, in the order the keys came."""
+    burst_over: Callable[[], None]
+    """The keys that came together have all been told."""
+    resize: Callable[[], None]
+    """The terminal's size changed."""
+    end: Callable[[int], None]
+    """The game must end, with this exit status (a signal, the terminal gone)."""
+    suspend: Callable[[], None]
+    """The player asked to stop the game for a while (Ctrl-Z)."""
+    resume: Callable[[], None]
+    """The game goes on after a stop (from outside or its own)."""
+
+
+class Endpoint:
+    """A terminal the game draws on and reads keys from (see the module's docstring).
+
+    Subclasses write (``write``), say the size (``size``), take and give back the
+    terminal (``open``, ``close``), start and stop telling (``listen``, ``stop``), and hand
+    what they read to ``received``; the decoding into keys, bounded, is done here.
+    """
+
+    def __init__(self, term: Terminal, encoding: str = "utf-8") -> None:
+        self.term = term
+        """Makes the sequences of a frame and measures text (never reads a keyboard)."""
+        self.encoding = encoding
+        """The terminal's character set: text it cannot show is written as ``?``."""
+        self.decoder = InputDecoder(term, encoding)
+        self.answers = Answers()
+        """What the terminal said to the start-up questions."""
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.listener: Listener | None = None
+        self.guard: Callable[..., None] = _call
+        """Runs the loop's callbacks for the endpoint (a crash in one ends the game)."""
+        self.on_drained: Callable[[], None] | None = None
+        """Called once the terminal has taken a frame it could not take at once."""
+        self.turn_pending = False
+        self.release_timer: asyncio.TimerHandle | None = None
+        self.bytes_written = 0
+        self.frames_written = 0
+
+    # ------------------------------------------------------------------ what a screen asks
+
+    @property
+    def sync(self) -> bool:
+        """Whether the terminal draws a frame at once (synchronized output)."""
+        return self.answers.sync
+
+    @property
+    def answers_questions(self) -> bool:
+        """Whether the terminal answered the start-up questions at all."""
+        return self.answers.position
+
+    def background(self) -> str | None:
+        """``light`` or ``dark`` as the terminal said, if it did."""
+        if self.answers.background is not None:
+            return "light" if is_light(self.answers.background) else "dark"
+        return self.answers.scheme
+
+    def size(self) -> tuple[int, int]:
+        """The terminal's width and height."""
+        raise NotImplementedError
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the terminal is the game's to draw on."""
+        raise NotImplementedError
+
+    @property
+    def busy(self) -> bool:
+        """Whether the last frame is still on its way (a new one would have to wait)."""
+        return False
+
+    def listen(
+        self, loop: asyncio.AbstractEventLoop, listener: Listener, guard: Callable[..., None]
+    ) -> None:
+        """Tell ``listener`` from now on, each callback run through ``guard``."""
+        self.loop, self.listener, self.guard = loop, listener, guard
+
+    async def open(self, ask_background: bool) -> None:
+        """Take the terminal (its modes) and ask the start-up questions; the background's
+        too if ``ask_background``."""
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        """Stop telling the listener (reading, signals)."""
+        if self.release_timer is not None:
+            self.release_timer.cancel()
+            self.release_timer = None
+        self.listener = None
+
+    def close(self) -> None:
+        """Give the terminal back as it was (as far as one that has gone allows)."""
+
+    def can_stop(self) -> bool:
+        """Whether a stopped game would be brought back (``suspend``)."""
+        return False
+
+    def suspend(self) -> None:
+        """Give the terminal back and stop; here again after a continue, taken back."""
+
+    def write_frame(self, text: str) -> bool:
+        """Write a frame's text in one go (inside a synchronized update where the terminal
+        has them); ``False`` if the terminal has gone."""
+        return self.write(_SYNC_BEGIN + text + _SYNC_END if self.sync else text)
+
+    def write(self, text: str) -> bool:
+        """Write ``text`` without waiting for the terminal; ``False`` if it has gone."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ keys
+
+    def received(self, data: bytes) -> None:
+        """Bytes from the terminal: decoded, and their keys told in turns."""
+        assert self.loop is not None
+        self.decoder.feed(data, self.loop.time())
+        if not self.turn_pending:  # else the keys are told in the turn to come
+            self.turn()
+
+    def input_pending(self) -> bool:
+        """Whether more keys have arrived than have been told."""
+        return self.decoder.ready
+
+    def turn(self) -> None:
+        """Tell the next keys (a bounded number); the rest in later turns of the loop, so
+        that signals, the clock and frames go on whatever is arriving."""
+        self.turn_pending = False
+        listener = self.listener
+        if listener is None or self.loop is None:
+            return
+        keys = self.decoder.take()
+        for key in keys:
+            listener.key(key)
+            if self.listener is None:
+                return
+        if keys:
+            listener.burst_over()
+        if self.decoder.ready and not self.turn_pending:
+            self.turn_pending = True
+            self.loop.call_soon(self.guard, self.turn)
+        self.set_release()
+
+    def set_release(self) -> None:
+        """Wake up when something held back (a cut-short sequence, a paste) is due."""
+        assert self.loop is not None
+        due = self.decoder.due()
+        if self.release_timer is not None:
+            if due is not None and self.release_timer.when() == due:
+                return
+            self.release_timer.cancel()
+            self.release_timer = None
+        if due is not None:
+            self.release_timer = self.loop.call_at(due, self.guard, self.release)
+
+    def release(self) -> None:
+        assert self.loop is not None
+        self.release_timer = None
+        self.decoder.release(self.loop.time())
+        self.turn()
+
+
+_SYNC_BEGIN = "\x1b[?2026h"
+_SYNC_END = "\x1b[?2026l"
+
+
+def _call(callback: Callable[..., None], *args: object) -> None:
+    callback(*args)
+
+
+class MemoryEndpoint(Endpoint):
+    """An in-process terminal: the test feeds it keys (``feed``), resizes it (``resize``)
+    and reads what is written (``output``, or ``on_output``); the start-up questions are
+    answered by ``reply`` (by default: the cursor position and nothing else)."""
+
+    def __init__(
+        self,
+        width: int = 80,
+        height: int = 24,
+        kind: str = "xterm-256color",
+        on_output: Callable[[bytes], None] | None = None,
+        reply: Callable[[str], bytes] | None = None,
+    ) -> None:
+        import io
+
+        super().__init__(Terminal(kind=kind, stream=io.StringIO(), force_styling=True))
+        self.width, self.height = width, height
+        self.on_output = on_output
+        """Given every write, as bytes."""
+        self.reply = reply or (lambda asked: b"\x1b[1;1R")
+        """What the terminal answers to the start-up questions."""
+        self.output = bytearray()
+        """Everything written, when nothing else takes it (``on_output``)."""
+        self.opened = False
+        self.closed = False
+        self.asked = ""
+        """The start-up questions asked."""
+
+    def size(self) -> tuple[int, int]:
+        return self.width, self.height
+
+    @property
+    def is_open(self) -> bool:
+        return self.opened and not self.closed
+
+    async def open(self, ask_background: bool) -> None:
+        self.asked = questions(ask_background)
+        self.answers, rest = parse_answers(self.reply(self.asked))
+        self.opened = True
+        if rest:
+            self.received(rest)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def write(self, text: str) -> bool:
+        data = text.encode(self.encoding, "replace")
+        if self.on_output is not None:
+            self.on_output(data)
+        else:
+            self.output += data
+        self.bytes_written += len(data)
+        self.frames_written += 1
+        return True
+
+    # ------------------------------------------------------------------ for the test
+
+    def feed(self, data: bytes | str) -> None:
+        """Keys typed (bytes as a terminal sends them)."""
+        self.received(data.encode() if isinstance(data, str) else data)
+
+    def resize(self, width: int, height: int) -> None:
+        """The window takes a new size."""
+        self.width, self.height = width, height
+        if self.listener is not None:
+            self.listener.resize()
+
+    def end(self, code: int) -> None:
+        """The terminal ends the game (as a signal would, with its exit status)."""
+        if self.listener is not None:
+            self.listener.end(code)

@@ -1,0 +1,212 @@
+"""Keys from a terminal's bytes, at a bounded cost whatever arrives.
+
+An endpoint (``terminal/endpoint.py``) hands an ``InputDecoder`` the bytes it reads and
+takes keys back a few at a time. Before blessed sees anything, the bytes are:
+
+- rid of bracketed pastes, each dropped whole as one event (``pastes``), never decoded key
+  by key; a paste whose end marker never comes ends once the input has been quiet for
+  ``PASTE_QUIET`` seconds (a terminal sends a paste in one go);
+- decoded leniently (a byte that is not valid in the terminal's character set becomes
+  U+FFFD, a key nobody has);
+- bounded: past ``FLOOD`` characters waiting, the rest of what arrives is dropped (a flood
+  of keys or a junk answer, not typing).
+
+Keys are then resolved by blessed (its public ``ungetch`` and ``inkey(timeout=0)``) at most
+``CHUNK`` characters at a time, never cutting an escape sequence in two; a sequence cut
+short at the end of what has arrived waits up to ``ESC_DELAY`` for its rest (a lone Esc is
+the Esc key once that has passed).
+
+The terminal given must never read its keyboard itself (``GameTerminal.kbhit``): every byte
+goes through here.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from blessed import Terminal
+from blessed.keyboard import Keystroke
+
+PASTE_START = b"\x1b[200~"
+PASTE_END = b"\x1b[201~"
+
+READ_SIZE = 4096
+"""Bytes an endpoint reads at a time: one read's work is small whatever is arriving."""
+
+FLOOD = 512
+"""Characters waiting to be resolved past which what arrives is dropped: more than any
+typing (two players mashing send a few dozen a second), and resolving a key costs blessed
+about 0.1 ms."""
+
+CHUNK = 64
+"""Characters handed to blessed at a time (its cost per key grows with what it holds)."""
+
+ESC_DELAY = 0.03
+"""Seconds a sequence cut short waits for the rest of it. blessed's 0.35 s also holds up
+every key behind a sequence it does not know; a terminal sends a whole sequence at once,
+and 30 ms covers a slow link."""
+
+PASTE_QUIET = 0.2
+"""Seconds without input that end a paste whose end marker never came."""
+
+LONGEST_SEQUENCE = 256
+"""Characters past which an unfinished escape sequence is not waited for (junk)."""
+
+_UNFINISHED = re.compile(
+    r"\x1b(?:\[[\x20-\x3f]*|O|[\]P_^X][^\x07\x1b]*)?\Z",
+)
+"""The tail of the input that may be an escape sequence cut short: a lone Esc, a CSI
+without its final byte, SS3 without its key, a string (OSC, DCS...) without its end."""
+
+
+def unfinished_tail(text: str) -> int:
+    """Where an escape sequence cut short starts at the end of ``text`` (``len(text)``:
+    none, or one too long to be waited for)."""
+    start = text.rfind("\x1b", max(0, len(text) - LONGEST_SEQUENCE))
+    if start < 0 or not _UNFINISHED.match(text, start):
+        return len(text)
+    return start
+
+
+def _partial_marker(data: bytes, marker: bytes) -> int:
+    """How many bytes at the end of ``data`` begin ``marker``."""
+    for size in range(min(len(marker) - 1, len(data)), 0, -1):
+        if data.endswith(marker[:size]):
+            return size
+    return 0
+
+
+class InputDecoder:
+    """A terminal's input bytes in, its keys out, with bounded work per step."""
+
+    def __init__(self, term: Terminal, encoding: str = "utf-8") -> None:
+        self.term = term
+        """Resolves keys (its keyboard never read by itself)."""
+        try:
+            self.decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        except LookupError:
+            self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self.text = ""
+        """Characters decoded and not yet resolved into keys."""
+        self.carry = b""
+        """Bytes at the end of the last read that may begin a paste's marker."""
+        self.in_paste = False
+        """Whether a paste is arriving (its bytes are dropped until its end)."""
+        self.held_since: float | None = None
+        """When the unfinished tail (a sequence cut short, a marker's start) began to wait."""
+        self.last_input = 0.0
+        """When bytes last arrived."""
+        self.pastes = 0
+        """Pastes dropped."""
+        self.dropped = 0
+        """Characters dropped as a flood."""
+
+    # ------------------------------------------------------------------ bytes in
+
+    def feed(self, data: bytes, now: float) -> None:
+        """Bytes read from the terminal at ``now``."""
+        if not data:
+            return
+        self.last_input = now
+        self._add(self._outside_pastes(self.carry + data), now)
+
+    def _outside_pastes(self, data: bytes) -> bytes:
+        """``data`` without the pastes in it; a marker cut short is carried to the next
+        read."""
+        kept = bytearray()
+        self.carry = b""
+        while data:
+            if self.in_paste:
+                end = data.find(PASTE_END)
+                if end < 0:
+                    self.carry = data[len(data) - _partial_marker(data, PASTE_END) :]
+                    return bytes(kept)
+                data = data[end + len(PASTE_END) :]
+                self.in_paste = False
+                self.pastes += 1
+            else:
+                start = data.find(PASTE_START)
+                if start < 0:
+                    cut = len(data) - _partial_marker(data, PASTE_START)
+                    kept += data[:cut]
+                    self.carry = data[cut:]
+                    break
+                kept += data[:start]
+                data = data[start + len(PASTE_START) :]
+                self.in_paste = True
+        return bytes(kept)
+
+    def _add(self, data: bytes, now: float) -> None:
+        """Decoded bytes join the text waiting; past ``FLOOD`` they are dropped."""
+        room = FLOOD - len(self.text)
+        if room <= 0:
+            self.dropped += len(data)
+            return
+        text = self.decoder.decode(data[: room * 4])  # at most 4 bytes a character
+        if len(data) > room * 4:
+            self.dropped += len(data) - room * 4
+        if len(text) > room:
+            self.dropped += len(text) - room
+            text = text[:room]
+            text = text[: unfinished_tail(text)]  # no sequence cut in two by the drop
+        self.text += text
+        if self.carry or unfinished_tail(self.text) < len(self.text):
+            if text or self.held_since is None:
+                self.held_since = now
+        else:
+            self.held_since = None
+
+    # ------------------------------------------------------------------ keys out
+
+    def due(self) -> float | None:
+        """When something held back must be let go (``release``), if anything is."""
+        if self.in_paste:
+            return self.last_input + PASTE_QUIET
+        if self.held_since is not None:
+            return self.held_since + ESC_DELAY
+        return None
+
+    def release(self, now: float) -> None:
+        """Let go of what has waited long enough: a cut-short sequence (or a lone Esc) is
+        resolved as it is; a paste that went quiet without its end is over."""
+        if self.in_paste and now >= self.last_input + PASTE_QUIET:
+            self.in_paste = False
+            self.carry = b""
+            self.pastes += 1
+        if self.held_since is not None and now >= self.held_since + ESC_DELAY:
+            self.held_since = None
+            if self.carry:
+                self.carry, carry = b"", self.carry
+                self._add(carry, now)
+                self.held_since = None
+
+    @property
+    def ready(self) -> bool:
+        """Whether keys can be taken now."""
+        end = len(self.text) if self.held_since is None else unfinished_tail(self.text)
+        return end > 0
+
+    def take(self) -> list[Keystroke]:
+        """The next keys (from at most ``CHUNK`` characters), in the order they came."""
+        end = len(self.text) if self.held_since is None else unfinished_tail(self.text)
+        if end <= 0:
+            return []
+        cut = min(end, CHUNK)
+        if cut < end:
+            # The sequence at the cut goes whole with the next chunk; one that starts the
+            # chunk goes whole with this one.
+            inner = unfinished_tail(self.text[:cut])
+            cut = inner if inner > 0 else min(end, CHUNK + LONGEST_SEQUENCE)
+        chunk, self.text = self.text[:cut], self.text[cut:]
+        term = self.term
+        term.ungetch(chunk)
+        keys = []
+        while key := term.inkey(timeout=0, esc_delay=0):
+            keys.append(key)
+        rest = term.flushinp()  # what blessed could not resolve yet
+        if rest and (self.text or self.held_since is not None):
+            self.text = rest + self.text  # kept, in order, for what comes after it
+        elif rest:
+            self.dropped += len(rest)  # all there was, and waited for: never a key
+        return keys

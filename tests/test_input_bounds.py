@@ -1,0 +1,177 @@
+"""Nothing arriving at the keyboard stops the game (issue 24, points 4 and 5), through the
+real program in a pseudo-terminal: a 1 MB bracketed paste mid-round (dropped whole, the
+game answering SIGTERM within 0.5 s of it being sent), a 400 kB flood of letters (frames
+still drawn: the count to the flip goes on), and a terminal whose answer to a start-up
+question goes on for 300 kB without its final byte (the first frame within 1 s of a normal
+start; Ctrl-C answered within 0.5 s). The bytes are written by a thread as fast as the
+terminal takes them, while the screen is read."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from bench.fuzz import REPO, private_env, wait_table
+from bench.resize_storm import after_first_flip
+from tests.test_reliability import game, left_pile
+from tests.tty import TtySession
+
+PASTE = b"\x1b[200~" + b"qwerasdf uiopjkl; vm " * (1024 * 1024 // 21) + b"\x1b[201~"
+"""A megabyte pasted: every player's keys, again and again, between the paste's markers."""
+
+FLOOD = b"by" * (200 * 1024)
+"""400 kB of letters nobody has."""
+
+JUNK_ANSWER = b"\x1b]11;rgb:" + b"0" * (300 * 1024)
+"""A background colour answer that goes on for 300 kB and never ends."""
+
+
+class Writer(threading.Thread):
+    """Writes ``data`` to the program's keyboard as fast as the terminal takes it, until
+    all is written, the program has gone, or ``stop``."""
+
+    def __init__(self, s: TtySession, data: bytes) -> None:
+        super().__init__(daemon=True)
+        self.fd = s.child.child_fd
+        self.data = memoryview(data)
+        self.stopped = threading.Event()
+        self.written = 0
+
+    def run(self) -> None:
+        while self.written < len(self.data) and not self.stopped.is_set():
+            try:
+                if not select.select([], [self.fd], [], 0.05)[1]:
+                    continue
+                self.written += os.write(self.fd, self.data[self.written : self.written + 1024])
+            except OSError:
+                return
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.join(timeout=2)
+
+
+@contextmanager
+def writing(s: TtySession, data: bytes) -> Iterator[Writer]:
+    writer = Writer(s, data)
+    writer.start()
+    try:
+        yield writer
+    finally:
+        writer.stop()
+
+
+def pump_for(s: TtySession, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        s.pump(min(left, 0.05))
+
+
+def ended_within(s: TtySession, since: float, seconds: float) -> float | None:
+    """Seconds from ``since`` until the program has ended (its terminal closed), reading
+    its screen meanwhile; ``None`` if it is still running ``seconds`` after ``since``."""
+    while not s.eof:
+        if time.monotonic() - since > seconds:
+            return None
+        s.pump(0.005)
+    return time.monotonic() - since
+
+
+def test_a_megabyte_pasted_mid_round_is_dropped_whole_and_sigterm_is_answered_at_once(
+    tmp_path: Path,
+) -> None:
+    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
+        assert left_pile(s) == "10♣"
+        with writing(s, PASTE):
+            pump_for(s, 1.0)
+            sent = time.monotonic()
+            os.kill(s.pid, signal.SIGTERM)
+            took = ended_within(s, sent, 0.5)
+        assert took is not None, f"still running 0.5 s after SIGTERM:\n{s.dump()}"
+        assert s.wait_exit(timeout=1) == 143
+
+
+def test_a_paste_plays_no_card_and_the_next_key_plays(tmp_path: Path) -> None:
+    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
+        with writing(s, PASTE) as writer:
+            s.wait_for(lambda: writer.written == len(PASTE), timeout=30, what="the paste taken")
+        pump_for(s, 0.3)
+        assert left_pile(s) == "10♣", s.dump()  # none of the pasted keys played
+        s.send("q")
+        s.wait_for(lambda: left_pile(s) == "J♠", timeout=2, what="J♠ on the left pile")
+        s.send(b"\x03")
+        assert s.wait_exit() == 130
+
+
+def test_a_flood_of_letters_leaves_the_count_going_and_the_flip_drawn(tmp_path: Path) -> None:
+    with game(tmp_path) as s:  # both ready: the count to the first flip runs
+        s.wait_text("New cards on three", timeout=3)
+        with writing(s, FLOOD) as writer:
+            s.wait_for(lambda: "10♣" in s.text(), timeout=5, what="the flip drawn in the flood")
+            assert writer.written < len(FLOOD) or writer.is_alive() is False
+        s.wait_for(lambda: writer.written == len(FLOOD), timeout=30, what="the flood taken")
+        s.send("q")
+        s.wait_for(lambda: left_pile(s) == "J♠", timeout=2, what="J♠ on the left pile")
+        s.send(b"\x03")
+        assert s.wait_exit() == 130
+
+
+class JunkAnswerSession(TtySession):
+    """A terminal that answers the background colour question with ``JUNK_ANSWER`` (and
+    the cursor position after it, as a terminal answers in order)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.junk_due = False
+        self.writers: list[Writer] = []
+
+    def _answer_background(self) -> None:
+        if self._filter.background_queries and not self.writers:
+            self.junk_due = True
+        super()._answer_background()
+
+    def _reply(self, data: bytes) -> None:
+        if self.junk_due:
+            self.junk_due = False
+            writer = Writer(self, JUNK_ANSWER + data)
+            self.writers.append(writer)
+            writer.start()
+            return
+        super()._reply(data)
+
+    def close(self, grace: float = 1.0) -> int | None:
+        for writer in self.writers:
+            writer.stop()
+        return super().close(grace)
+
+
+def first_frame_after(s: TtySession) -> float:
+    started = time.monotonic()
+    wait_table(s)
+    return time.monotonic() - started
+
+
+def test_an_answer_that_never_ends_neither_stalls_the_start_nor_deafens_ctrl_c(
+    tmp_path: Path,
+) -> None:
+    args = ["-m", "stress_tui", "--seed", "12"]
+    env = private_env(tmp_path)
+    with TtySession([sys.executable, *args], env=env, cwd=REPO) as s:
+        normal = first_frame_after(s)
+    junk_answering = JunkAnswerSession([sys.executable, *args], env=env, cwd=REPO)
+    with junk_answering as s:
+        junk = first_frame_after(s)
+        assert junk_answering.writers, "the background was never asked"
+        assert junk < normal + 1.0, f"first frame {junk:.2f} s, {normal:.2f} s normally"
+        sent = time.monotonic()  # the rest of the junk still arriving, as input
+        s.send(b"\x03")
+        took = ended_within(s, sent, 0.5)
+        assert took is not None, f"still running 0.5 s after Ctrl-C:\n{s.dump()}"
+        assert s.wait_exit(timeout=1) == 130

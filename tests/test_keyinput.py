@@ -1,0 +1,103 @@
+"""Keys from a terminal's bytes (``terminal/keyinput.py``): pastes dropped whole, floods
+bounded, sequences never cut in two, a lone Esc an Esc once its delay has passed, and the
+start-up answers (``terminal/endpoint.py``) read apart from the keys that came with them."""
+
+from __future__ import annotations
+
+import io
+import time
+
+from blessed import Terminal
+
+from stress_tui.terminal.endpoint import parse_answers, questions
+from stress_tui.terminal.keyinput import CHUNK, ESC_DELAY, FLOOD, PASTE_QUIET, InputDecoder
+
+
+def decoder() -> InputDecoder:
+    return InputDecoder(Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True))
+
+
+def all_keys(d: InputDecoder) -> list[str]:
+    """Every key that can be taken now, as text (a named key by its name)."""
+    keys: list[str] = []
+    while d.ready:
+        keys += [key.name or str(key) for key in d.take()]
+    return keys
+
+
+def test_keys_come_out_in_order_and_a_sequence_whole() -> None:
+    d = decoder()
+    d.feed(b"qa\x1b[Aw", 0.0)
+    assert all_keys(d) == ["q", "a", "KEY_UP", "w"]
+
+
+def test_a_sequence_split_between_two_reads_is_one_key() -> None:
+    d = decoder()
+    d.feed(b"q\x1b", 0.0)
+    assert all_keys(d) == ["q"]  # the Esc waits for what may follow it
+    assert d.due() == ESC_DELAY
+    d.feed(b"[A", 0.01)
+    assert all_keys(d) == ["KEY_UP"]
+
+
+def test_a_lone_esc_is_the_esc_key_once_its_delay_has_passed() -> None:
+    d = decoder()
+    d.feed(b"\x1b", 0.0)
+    assert all_keys(d) == []
+    d.release(ESC_DELAY / 2)
+    assert all_keys(d) == []
+    d.release(ESC_DELAY)
+    assert all_keys(d) == ["KEY_ESCAPE"]
+    assert d.due() is None
+
+
+def test_a_paste_is_dropped_whole_as_one_event_its_markers_split_anywhere() -> None:
+    paste = b"q" * 5000 + b"\x1b[A"
+    data = b"a\x1b[200~" + paste + b"\x1b[201~w"
+    for cut in (1, 3, 5, 7, 2000, len(data) - 3, len(data) - 1):
+        d = decoder()
+        d.feed(data[:cut], 0.0)
+        d.feed(data[cut:], 0.0)
+        d.release(ESC_DELAY)
+        assert all_keys(d) == ["a", "w"], cut
+        assert d.pastes == 1
+
+
+def test_a_paste_without_its_end_ends_when_the_input_goes_quiet() -> None:
+    d = decoder()
+    d.feed(b"\x1b[200~2024", 0.0)
+    assert all_keys(d) == [] and d.due() == PASTE_QUIET
+    d.release(PASTE_QUIET)
+    d.feed(b"q", PASTE_QUIET + 0.1)
+    assert all_keys(d) == ["q"] and d.pastes == 1
+
+
+def test_a_flood_keeps_what_came_first_and_drops_the_rest_at_a_bounded_cost() -> None:
+    d = decoder()
+    started = time.process_time()
+    for _ in range(100):  # 400 kB, as an endpoint reads it
+        d.feed(b"x" * 4096, 0.0)
+    fed = time.process_time() - started
+    assert len(d.text) == FLOOD and d.dropped == 400 * 1024 - FLOOD
+    keys = d.take()
+    assert len(keys) == CHUNK  # one turn's work, whatever is waiting
+    assert fed < 0.5, f"feeding 400 kB took {fed:.2f} s of CPU"
+
+
+def test_bytes_not_valid_in_the_character_set_are_a_key_nobody_has() -> None:
+    d = decoder()
+    d.feed(b"q\xff\xc0\xafw", 0.0)
+    keys = all_keys(d)
+    assert keys[0] == "q" and keys[-1] == "w" and set(keys[1:-1]) == {"\ufffd"}
+
+
+def test_the_start_up_answers_are_read_apart_from_keys_that_came_with_them() -> None:
+    assert questions(background=False).endswith("\x1b[6n")
+    data = b"q\x1b[?0u\x1b[?2026;2$y\x1b]11;rgb:ffff/ffff/ffff\x1b\\w\x1b[12;1R"
+    answers, rest = parse_answers(data)
+    assert answers.position and answers.kitty == 0 and answers.sync
+    assert answers.background == (255, 255, 255)
+    assert rest == b"qw"
+    answers, rest = parse_answers(b"\x1b]11;rgb:" + b"0" * 300_000)
+    assert not answers.position and answers.background is None
+    assert len(rest) == 300_009  # junk, handed on as input (and bounded there)
