@@ -1,9 +1,11 @@
-"""How the table reads (issue 15), through the real program in a pseudo-terminal at the
-sizes players use: overlays that leave nothing of the table around or inside their box,
-notices that say what is true now and go when it stops being true, ``xN`` with one
-meaning, the last play on each pile shown for a moment, lines shortened by words, rows
-nobody can play refused in one line, and no text of the light theme too close to the
-background. ``tests/test_looks.py`` draws the same points in-process, from positions.
+"""How the table reads (issue 15), played in-process at the sizes players use
+(``tests/pilot.py``: the game on an in-process terminal, its clock virtual): overlays that
+leave nothing of the table around or inside their box, notices that say what is true now
+and go when it stops being true, ``xN`` with one meaning, the last play on each pile shown
+for a moment, lines shortened by words, and no text of the light theme too close to the
+background. Rows nobody can play are refused in one line before the game takes the
+terminal: that, through the real program in a pseudo-terminal. ``tests/test_looks.py``
+draws the same points from positions, a frame at a time.
 
 Positions come in through the program's test hook, ``STRESS_TUI_POSITION`` (see
 docs/notation.md); where a dealt table does, ``--seed 12``: after its first flip the piles
@@ -13,7 +15,6 @@ are 10C | 4H and player 1's row JS | 2D | 9D | 4C (``q`` fits, ``w`` does not).
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,8 +23,9 @@ import pytest
 
 from stress_tui.core.houserules import HOUSE_RULES
 from stress_tui.core.rules import Rules
+from tests.pilot import Pilot, game
 from tests.test_looks import low_contrast_cells
-from tests.test_terminals import SIZES, WHITE, game
+from tests.test_terminals import SIZES, WHITE
 from tests.tty import (
     TtySession,
     banner,
@@ -87,14 +89,14 @@ NO_THREAT = (
 
 
 @contextmanager
-def at(tmp_path: Path, position: str, rows: int, cols: int, *args: str) -> Iterator[TtySession]:
+def at(tmp_path: Path, position: str, rows: int, cols: int, *args: str) -> Iterator[Pilot]:
     """The game at ``position`` (through the test hook), once both have said ready."""
     with game(tmp_path, *args, rows=rows, cols=cols, env={"STRESS_TUI_POSITION": position}) as s:
         say_ready(s)
         yield s
 
 
-def beside(s: TtySession, target: int, below: int = 0) -> str:
+def beside(s: Pilot, target: int, below: int = 0) -> str:
     """What is written beside a play pile on its middle line (its size), or ``below``
     lines under it (who played its top card): left of the left pile, right of the right."""
     lay = table_layout(s)
@@ -104,7 +106,7 @@ def beside(s: TtySession, target: int, below: int = 0) -> str:
     return line[lay.pile_x[1] + lay.card_w :].strip()
 
 
-def flipped_to(s: TtySession, left: str, right: str) -> None:
+def flipped_to(s: Pilot, left: str, right: str) -> None:
     s.wait_for(
         lambda: pile_top(s, 0) == left and pile_top(s, 1) == right,
         timeout=4,
@@ -115,7 +117,7 @@ def flipped_to(s: TtySession, left: str, right: str) -> None:
 # ----------------------------------------------------------------------------- overlays
 
 
-def leaks(s: TtySession) -> list[str]:
+def leaks(s: Pilot) -> list[str]:
     """What of the table shows with an overlay up: under the title line, the only thing
     drawn must be one box, a rectangle of its own background filled to its edges; every
     cell outside it blank, and no card's suit inside it."""
@@ -158,7 +160,7 @@ def test_pause_help_and_result_boxes_leave_nothing_of_the_table(
         assert leaks(s)  # the check sees the table, when nothing covers it
         s.send("\x1b")
         s.wait_text("Paused", timeout=2)
-        paused_at = time.monotonic()
+        paused_at = s.now()
         settle(s, 0.2)
         assert not leaks(s), "\n".join([s.dump(), *leaks(s)[:8]])
         assert s.row(0).startswith(" STRESS")
@@ -172,7 +174,7 @@ def test_pause_help_and_result_boxes_leave_nothing_of_the_table(
         s.send("\r")
         s.wait_text("Play goes on in", timeout=2)
         s.wait_for(lambda: "Play goes on" not in s.text(), timeout=3, what="the count over")
-        paused_for = time.monotonic() - paused_at
+        paused_for = s.now() - paused_at
         # The table is whole again, as it was: the clock stood still meanwhile, so the
         # lockout's countdown, which ran until the pause took hold, went on by far less than
         # the pause lasted (two seconds and more: the settles and the count).
@@ -444,7 +446,7 @@ def test_a_row_that_can_be_played_starts_with_a_key_for_every_pile(
 # ----------------------------------------------------------------------------- colours
 
 
-def reads(s: TtySession, what: str) -> None:
+def reads(s: Pilot, what: str) -> None:
     """Once the screen is all drawn, no cell with a letter on it is too close to white."""
     settle(s, 0.1)
     bad = low_contrast_cells(s.screen, light=True)

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 import pexpect  # type: ignore[import-untyped]  # no stubs in the test extras
 import pyte
@@ -228,6 +228,30 @@ def render_line(line: Mapping[int, Char], columns: int) -> str:
     return "".join(out)
 
 
+class Screenful(Protocol):
+    """A screen a test reads and types into: a program in a pty (``TtySession``) or a
+    screen in-process (``tests.pilot.Pilot``). Time is the session's own (``now``)."""
+
+    @property
+    def rows(self) -> int: ...
+    @property
+    def cols(self) -> int: ...
+    @property
+    def screen(self) -> pyte.Screen: ...
+    def row(self, y: int) -> str: ...
+    def text(self) -> str: ...
+    def dump(self) -> str: ...
+    def cell(self, y: int, x: int) -> Char: ...
+    def send(self, data: str | bytes) -> None: ...
+    def now(self) -> float: ...
+    def pump(self, timeout: float = 0.0) -> int: ...
+    def wait_for(
+        self, predicate: Callable[[], bool], timeout: float = 5.0, what: str = "condition"
+    ) -> None: ...
+    def wait_text(self, text: str, timeout: float = 5.0, row: int | None = None) -> None: ...
+    def wait_exit(self, timeout: float = 5.0) -> int: ...
+
+
 class TtySession:
     """A program running in a pseudo-terminal, its output rendered by pyte.
 
@@ -289,6 +313,10 @@ class TtySession:
         self.close()
 
     # -- reading ---------------------------------------------------------------------------------
+
+    def now(self) -> float:
+        """The session's clock: the wall's."""
+        return time.monotonic()
 
     def pump(self, timeout: float = 0.0) -> int:
         """Read what the child has written, waiting up to ``timeout`` seconds for the first
@@ -483,17 +511,17 @@ class TtySession:
         return self.exit_code
 
 
-def settle(s: TtySession, quiet: float = 0.3, timeout: float = 5.0) -> None:
+def settle(s: Screenful, quiet: float = 0.3, timeout: float = 5.0) -> None:
     """Read until the program has written nothing for ``quiet`` seconds (the frame and
     anything left to draw are all out); AssertionError if it never falls quiet within
-    ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    last = time.monotonic()
-    while time.monotonic() - last < quiet:
-        if time.monotonic() > deadline:
+    ``timeout`` seconds (of the session's clock)."""
+    deadline = s.now() + timeout
+    last = s.now()
+    while s.now() - last < quiet:
+        if s.now() > deadline:
             s.wait_for(lambda: False, 0, f"{quiet} s without output")
         if s.pump(0.05):
-            last = time.monotonic()
+            last = s.now()
 
 
 # -- stress-tui ----------------------------------------------------------------------------------
@@ -503,7 +531,7 @@ READY_KEY = re.compile(r"press (\S+) when ready")
 terminal: their ready key."""
 
 
-def say_ready(s: TtySession, timeout: float = 5.0) -> None:
+def say_ready(s: Screenful, timeout: float = 5.0) -> None:
     """A stress-tui round waits for the people at the table to say they are ready (beside
     each person's row: ``press c when ready``): press every ready key it asks for, and
     wait until the round has started. Nothing to do where computers play alone."""
@@ -535,36 +563,36 @@ def has_people(args: Sequence[str]) -> bool:
 # stress_tui/terminal/layout.py): for rows of ``row_size`` piles, player 1 at the top.
 
 
-def table_layout(s: TtySession, row_size: int = 4) -> Layout:
+def table_layout(s: Screenful, row_size: int = 4) -> Layout:
     """The table's layout at the session's size (the table must fit)."""
     lay = layout(s.cols, s.rows, row_size)
     assert lay is not None, f"no table fits {s.cols}x{s.rows}"
     return lay
 
 
-def card_label(s: TtySession, y: int, x: int, lay: Layout | None = None) -> str:
+def card_label(s: Screenful, y: int, x: int, lay: Layout | None = None) -> str:
     """The label at the top left of the card drawn at (y, x): ``10♣``, or ``""``."""
     width = (lay or table_layout(s)).card_w
     return s.row(y)[x + 1 : x + width - 1].strip()
 
 
-def pile_top(s: TtySession, target: int) -> str:
+def pile_top(s: Screenful, target: int) -> str:
     """The top card of a play pile (0 the left, 1 the right), as labelled."""
     lay = table_layout(s)
     return card_label(s, lay.piles_y, lay.pile_x[target], lay)
 
 
-def notice(s: TtySession, player: int) -> str:
+def notice(s: Screenful, player: int) -> str:
     """The notice line beside a player's row."""
     return s.row(table_layout(s).notice_y[player]).strip()
 
 
-def banner(s: TtySession) -> str:
+def banner(s: Screenful) -> str:
     """The banner line between the rows."""
     return s.row(table_layout(s).banner_y).strip()
 
 
-def draw_count(s: TtySession, player: int) -> int:
+def draw_count(s: Screenful, player: int) -> int:
     """The size of a player's draw pile, as said beside the row."""
     words = s.row(table_layout(s).rows_y[player] + 1).split()
     return int(words[words.index("draw") + 1])

@@ -10,7 +10,8 @@ status), a stop and a continue. The endpoints:
   termios, the process's signals, blessed). Nothing else touches file descriptors, termios
   or signals.
 - ``MemoryEndpoint`` below: an in-process terminal for tests, fed keys and resized by the
-  test, its output handed to whatever reads it; no pty, no signals, no sleeping.
+  test, its output handed to whatever reads it (``tests/pilot.py`` puts it on a pyte
+  screen); no pty, no signals, no sleeping.
 - A network channel (an SSH session) fits the same shape: it receives bytes and a size
   change, writes bytes, and asks its questions over the channel.
 
