@@ -1,10 +1,10 @@
 """The terminal game: a match of rounds on the table, keys in, frames out, on one loop.
 
 ``run(settings)`` owns the terminal from start to end (``terminal/screen.py`` has the loop,
-``terminal/session.py`` the terminal's modes and signals). ``App`` is the game: the match
-and its rounds, the computer players, and what a player's key does to the table. What is
-kept of each round (its replay, statistics and place in the record) is the round log's
-(``terminal/roundlog.py``), which listens to the table's actions.
+``terminal/session.py`` the local terminal's endpoint: its modes, signals and keyboard).
+``App`` is the game: the match and its rounds, the computer players, and what a player's
+key does to the table. What is kept of each round (its replay, statistics and place in the
+record) is the round log's (``terminal/roundlog.py``), which listens to the table's actions.
 
 A crash ends the game with exit 1: one line saying so, then the traceback, printed after
 the terminal is restored.
