@@ -105,13 +105,12 @@ def test_computers_alone_leave_only_the_shared_keys() -> None:
     assert keys.lookup("?") is not None
 
 
-def test_labels_and_action_names() -> None:
+def test_action_names_and_key_labels() -> None:
     keys = default_keymap()
     q = keys.lookup("q")
-    assert q is not None
-    assert (q.action, q.label) == ("left1", "pile 1 onto the left pile")
+    assert q is not None and q.action == "left1"
     m = keys.lookup("m")
-    assert m is not None and (m.action, m.label) == ("stress", "call stress")
+    assert m is not None and m.action == "stress"
     assert [key_label(k) for k in ("q", ";", "space", "escape", "f1", "ctrl+c")] == [
         "q",
         ";",

@@ -31,11 +31,6 @@ class Suit(enum.Enum):
     SPADES = "S"
 
     @property
-    def is_red(self) -> bool:
-        """Hearts and diamonds are red."""
-        return self in (Suit.HEARTS, Suit.DIAMONDS)
-
-    @property
     def symbol(self) -> str:
         """The suit's glyph."""
         return _SUIT_SYMBOLS[self]

@@ -9,7 +9,7 @@ a bad one raises ``RulesError`` carrying the rule it is about and the value refu
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from stress_tui.core.cards import DECKS, Deck
@@ -138,10 +138,6 @@ class Rules:
             for f in fields(self)
             if f.init and f.name != "deck" and getattr(self, f.name) != getattr(base, f.name)
         }
-
-    def with_changes(self, **changes: Any) -> Rules:
-        """A copy with some settings changed (checked like any other)."""
-        return replace(self, **_coerced(changes))
 
     def can_play_on(self, top: int, rank: int) -> bool:
         """Whether a card of ``rank`` may go on a play pile showing ``top``.

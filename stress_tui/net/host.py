@@ -359,8 +359,6 @@ class Host:
         self.result: RoundFiles | None = None
         self.result_winner: int | None = None
         self.match_over = False
-        self.unsent: list[Event] = []
-        """Events not yet sent to the joiner and the spectators."""
         self.timer: asyncio.TimerHandle | None = None
         self.pinger: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[Any]] = set()

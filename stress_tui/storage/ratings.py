@@ -14,7 +14,6 @@ reading of them, and has no database of its own.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -159,12 +158,6 @@ def rating_notes(
         if then is not None and now is not None
     ]
     return [_("rating: {moved}").format(moved=", ".join(moved))] if moved else []
-
-
-def median_of(points: Iterable[Point]) -> float | None:
-    """The median of the rounds' median reactions."""
-    values = [p.median for p in points if p.median is not None]
-    return statistics.median(values) if values else None
 
 
 # --------------------------------------------------------------------------- printing

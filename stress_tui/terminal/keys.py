@@ -12,7 +12,7 @@ layouts (``terminal/layouts.py``) or a ``--keys`` file or the config's ``[keys.p
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -92,17 +92,6 @@ class Scope(enum.Enum):
     """Only on a result, pause or help screen (where play keys do nothing)."""
 
 
-PLAYER_INTENTS = (
-    Intent.LEFT,
-    Intent.RIGHT,
-    Intent.STRESS,
-    Intent.READY,
-    Intent.STOP,
-    Intent.TOGETHER,
-)
-"""The intents a player's own keys carry."""
-
-
 @dataclass(frozen=True, slots=True)
 class Binding:
     """One key and what it does."""
@@ -131,34 +120,6 @@ class Binding:
             return f"{self.intent.value}{self.pile + 1}"
         return self.intent.value
 
-    @property
-    def label(self) -> str:
-        """What the action does, in a few words (for the help screen)."""
-        if self.pile is not None:
-            return f"pile {self.pile + 1} onto the {self.intent.value} pile"
-        return _LABELS[self.intent]
-
-
-_LABELS = {
-    Intent.STRESS: "call stress",
-    Intent.READY: "ready to flip",
-    Intent.STOP: "stress stop",
-    Intent.TOGETHER: "lay equal cards together (then a pile key)",
-    Intent.QUIT: "quit",
-    Intent.PAUSE: "pause",
-    Intent.HELP: "help",
-    Intent.REDRAW: "redraw",
-    Intent.CONFIRM: "go on",
-    Intent.MENU_QUIT: "quit",
-    Intent.SCROLL_UP: "scroll up",
-    Intent.SCROLL_DOWN: "scroll down",
-    Intent.STEP: "one action on (paused)",
-    Intent.STEP_BACK: "one action back (paused)",
-    Intent.FASTER: "faster",
-    Intent.SLOWER: "slower",
-    Intent.YES: "yes",
-    Intent.NO: "no",
-}
 
 # ----------------------------------------------------------------------------- the map
 
@@ -251,18 +212,9 @@ class KeyMap:
         """One player's own keys."""
         return tuple(b for b in self.bindings if b.player == player)
 
-    def global_bindings(self) -> tuple[Binding, ...]:
-        """The keys everyone shares (quit, pause, help, redraw) and the menu keys."""
-        return tuple(b for b in self.bindings if b.player is None)
-
     def has_player(self, player: int) -> bool:
         """Whether ``player`` has any keys (a computer player has none)."""
         return any(b.player == player for b in self.bindings)
-
-    def only_players(self, players: Iterable[int]) -> KeyMap:
-        """The same map without the keys of the other players (computer players)."""
-        keep = set(players)
-        return KeyMap(tuple(b for b in self.bindings if b.player is None or b.player in keep))
 
     def as_config(self) -> dict[str, dict[str, str]]:
         """The players' keys in the shape ``keymap_from_config`` reads."""
