@@ -39,6 +39,7 @@ class Host:
         self.rounds = 0
         self.help_lines = 30
         self.in_play = True
+        self.strays: list[str] = []
 
     def finish(self, code: int) -> None:
         self.finished.append(code)
@@ -69,6 +70,9 @@ class Host:
 
     def ready_to_start(self, player: int) -> None:
         self.ready.append(player)
+
+    def stray_key(self, name: str) -> None:
+        self.strays.append(name)
 
     def run_later(self) -> None:
         """The loop comes round to what was set for later."""
@@ -365,3 +369,15 @@ def test_the_together_key_then_a_pile_key_lays_the_pile_with_its_equals() -> Non
     assert together.action(z, 4.0, off) is None
     assert together.shown() == (False, False)
     assert together.action(q, 4.1, off) == Play(0, 0, 0, 4.1)
+
+
+def test_a_key_that_plays_nothing_on_the_table_is_said_to_the_game(
+    term: Terminal, setup: tuple[GameController, Host, Clock]
+) -> None:
+    """A key nobody has on the table goes to the game to be said (``stray_key``); a bound
+    key, Ctrl keys and keys over a screen do not."""
+    controller, host, _ = setup
+    press(term, controller, "1", "q", "\x07")
+    assert host.strays == ["1"]
+    press(term, controller, "?", "1")
+    assert host.strays == ["1"]

@@ -192,14 +192,14 @@ def add_player_flags(
     if keys:
         from stress_tui.core.keyboards import DEFAULT_KEYBOARD, KEYBOARDS
 
-        boards = "; ".join(f"{board.name}: {board.title}" for board in KEYBOARDS.values())
+        boards = "; ".join(f"{board.name}: {_(board.title)}" for board in KEYBOARDS.values())
         players.add_argument(
             "--keyboard",
             type=typed(lambda text: _choose(text, KEYBOARDS, "keyboard"), "keyboard"),
             metavar="{" + ",".join(KEYBOARDS) + "}",
             help=_(
                 "the keyboard the keys are placed for ({keyboards}); default: the config "
-                "file's, else {default}"
+                "file's, else the language's (de in German, se in Swedish), else {default}"
             ).format(keyboards=boards, default=DEFAULT_KEYBOARD),
         )
         players.add_argument(

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from stress_tui.core.text import N_
+
 
 @dataclass(frozen=True, slots=True)
 class Keyboard:
@@ -20,7 +22,10 @@ class Keyboard:
     name: str
     """Its name for ``--keyboard`` and the config file (``us``, ``de``, ...)."""
     title: str
-    """What it is, in a few words (for the help screen and ``--help``)."""
+    """What it is, in a few words (for the help screen and ``--help``; marked, said in the
+    language where shown)."""
+    short: str
+    """What it is in a word, as in "a German keyboard" (marked, said where shown)."""
     moved: Mapping[str, str | None] = field(default_factory=dict)
     """US key -> the character the same key types here (``None``: nothing usable: a dead
     key, or one that needs Shift); keys not named type what they type in the US."""
@@ -33,18 +38,20 @@ class Keyboard:
 KEYBOARDS: dict[str, Keyboard] = {
     board.name: board
     for board in (
-        Keyboard("us", "US or UK QWERTY"),
+        Keyboard("us", N_("US or UK QWERTY"), N_("US")),
         Keyboard(
             "de",
-            "German, Austrian or Swiss QWERTZ",
+            N_("German, Austrian or Swiss QWERTZ"),
+            N_("German"),
             {";": "ö", "'": "ä", "[": "ü", "y": "z", "z": "y"},
         ),
-        Keyboard("se", "Swedish or Finnish", {";": "ö", "'": "ä", "[": "å"}),
-        Keyboard("no", "Norwegian", {";": "ø", "'": "æ", "[": "å"}),
-        Keyboard("dk", "Danish", {";": "æ", "'": "ø", "[": "å"}),
+        Keyboard("se", N_("Swedish or Finnish"), N_("Swedish"), {";": "ö", "'": "ä", "[": "å"}),
+        Keyboard("no", N_("Norwegian"), N_("Norwegian"), {";": "ø", "'": "æ", "[": "å"}),
+        Keyboard("dk", N_("Danish"), N_("Danish"), {";": "æ", "'": "ø", "[": "å"}),
         Keyboard(
             "fr",
-            "French or Belgian AZERTY",
+            N_("French or Belgian AZERTY"),
+            N_("French"),
             {
                 "q": "a",
                 "a": "q",

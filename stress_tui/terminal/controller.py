@@ -95,6 +95,9 @@ class GameHost(Host, Protocol):
     def ready_to_start(self, player: int) -> None:
         """Before the round starts: a player says they are ready."""
 
+    def stray_key(self, name: str) -> None:
+        """A key that plays nothing on the table: say once what it is not."""
+
 
 Handler = Callable[[Binding, str | None], None]
 """What an intent does, given its binding and the name of the screen over the table when
@@ -162,6 +165,8 @@ class Controller:
         # it only its own.
         binding = self.keymap.lookup(name) if top is None else top.lookup(name)
         if binding is None:
+            if top is None and not name.startswith("ctrl+"):
+                self.stray(name)
             return
         self.on_binding(binding, None if top is None else top.NAME)
 
@@ -170,6 +175,9 @@ class Controller:
         handler = self.handlers.get(binding.intent)
         if handler is not None:
             handler(binding, overlay)
+
+    def stray(self, name: str) -> None:
+        """A key that plays nothing on the table (the game says what it is not)."""
 
     def burst_over(self) -> None:
         """The keys that arrived together have all been read."""
@@ -266,6 +274,9 @@ class GameController(Controller):
         ):
             return  # help or pause just opened over the table: not yet
         super().on_binding(binding, overlay)
+
+    def stray(self, name: str) -> None:
+        self.host.stray_key(name)
 
     def yes(self, binding: Binding, overlay: str | None) -> None:
         """Yes to the question whether to quit the match: quit."""

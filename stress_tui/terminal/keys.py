@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from stress_tui.core.keyboards import DEFAULT_KEYBOARD, KEYBOARDS
 from stress_tui.core.text import N_, Problem
-from stress_tui.terminal.keynames import CONTROL_KEYS, KeyMapError, normalize_key
+from stress_tui.terminal.keynames import CONTROL_KEYS, KeyMapError, key_label, normalize_key
 from stress_tui.terminal.layouts import (
     REQUIRED_PILES,
     TWO_PLAYER_LAYOUT,
@@ -496,3 +496,40 @@ def keymap_for(
     defaults = default_layout(players, keyboard, row_size)
     chosen = {s: v for s, v in config.items() if s in sections}
     return keymap_from_config(chosen, defaults=defaults)
+
+
+def stray_key_note(name: str, settings: Settings) -> tuple[str, str]:
+    """What a key that plays nothing on the table says (the whole line, and a short form):
+    that it is no key here and how to get it. A key that another keyboard's default keys
+    would take (``;`` where the keys are placed for a German keyboard, ``ö`` for a US one)
+    says which keyboard the keys are placed for and the flag that places them for that
+    one; any other key, that help shows the keys."""
+    from stress_tui.terminal.lang import _
+
+    label = key_label(name)
+    if not settings.keymap:
+        boards = sorted(KEYBOARDS, key=lambda board: board != DEFAULT_KEYBOARD)
+        for board in boards:
+            if board == settings.keyboard:
+                continue
+            keymap = default_keymap(settings.players, board, settings.rules.row_size)
+            binding = keymap.lookup(name)
+            if binding is None or binding.player is None:
+                continue
+            here, there = KEYBOARDS[settings.keyboard], KEYBOARDS[board]
+            whole = _(
+                "{key} is no key here: keys placed for a {keyboard} keyboard; "
+                "--keyboard {name} for a {other} one"
+            )
+            short = _("{key}: no key on a {keyboard} keyboard (--keyboard {name})")
+            said = {
+                "key": label,
+                "keyboard": _(here.short),
+                "name": board,
+                "other": _(there.short),
+            }
+            return whole.format(**said), short.format(**said)
+    return (
+        _("{key} is no key here (? shows the keys)").format(key=label),
+        _("{key}: no key (? keys)").format(key=label),
+    )

@@ -47,7 +47,7 @@ from stress_tui.terminal.draw.encode import encode
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.draw.theme import asks_terminal, choose_theme, suits_encodable
 from stress_tui.terminal.endpoint import Endpoint, Listener
-from stress_tui.terminal.keys import KeyMap
+from stress_tui.terminal.keys import KeyMap, stray_key_note
 from stress_tui.terminal.lang import N_, addressed, shown_names
 from stress_tui.terminal.layout import Layout, drawn_area, layout
 from stress_tui.terminal.notices import Notice, Notices
@@ -61,6 +61,10 @@ if TYPE_CHECKING:  # made once a round has ended (the result screen draws it)
 
 WARNING_SECONDS = 5.0
 """How long a warning (replays off, a broken record file) stays on the banner line."""
+
+STRAY_SECONDS = 4.0
+"""How long the banner says what a key that plays nothing is not (seconds, on the loop's
+clock: it goes also before a round starts, while the game's clock stands still)."""
 
 ASCII_NOTE = N_("suits as letters")
 """Said on the rule line when the terminal's character set has no suits."""
@@ -101,6 +105,8 @@ class Screen:
         self.ascii_note = ASCII_NOTE if settings.ascii is None and self.ascii else None
         """Why the suits are letters, when the game chose it (said on the rule line)."""
         self.notices = Notices(shown_names(settings.names), you=addressed(settings.names))
+        self.strays: set[str] = set()
+        """The keys that played nothing and have been said so (each is said once)."""
         self.crash_on_key = os.environ.get(CRASH_ENV) == "1"
 
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -145,6 +151,24 @@ class Screen:
     def loop_time(self) -> float:
         assert self.loop is not None
         return self.loop.time()
+
+    def stray_key(self, name: str) -> None:
+        """A key that plays nothing on the table: the banner says once, for a while, what
+        it is not and how to get it (``keys.stray_key_note``); the same key again says
+        nothing more."""
+        if name in self.strays:
+            return
+        self.strays.add(name)
+        whole, short = stray_key_note(name, self.settings)
+        notice = Notice(whole, "warn", short=short)
+        self.notices.headline = notice
+        self.call_later(STRAY_SECONDS, lambda: self.stray_gone(notice))
+        self.request_draw()
+
+    def stray_gone(self, notice: Notice) -> None:
+        if self.notices.headline is notice:
+            self.notices.headline = None
+            self.request_draw()
 
     def warn(self, text: str) -> None:
         """Say something went wrong outside the game (on the banner line, for a while)."""

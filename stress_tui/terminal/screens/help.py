@@ -89,7 +89,7 @@ def help_lines(view: Scene, width: int) -> list[tuple[str, str]]:
             (
                 "  "
                 + _("keys placed for a {keyboard} keyboard (--keyboard: {names})").format(
-                    keyboard=board.title, names=", ".join(KEYBOARDS)
+                    keyboard=_(board.title), names=", ".join(KEYBOARDS)
                 ),
                 "",
             )
