@@ -5,7 +5,7 @@ Each game is ``python -m stress_tui --deck skat --wins 1 --p1 bot:expert --p2 bo
 in a pseudo-terminal of its own (player names differ between the games), with the same
 ``STRESS_TUI_DATA_DIR``; Enter is pressed on every result screen until each game has
 finished ``--rounds`` rounds, then each quits. ``stress-tui stats --json`` must count every
-one of them (issue 14, point 1: the record as JSON counted 10 of 16).
+one of them.
 
     python bench/two_games.py [--rounds 8]
 """
