@@ -25,6 +25,7 @@ from stress_tui.core.notation import format_rules, parse_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.stats import RoundStats, round_stats
 from stress_tui.core.words import N_, Say
+from stress_tui.storage import pending
 from stress_tui.storage import replay as replays
 from stress_tui.storage.files import StorageError, reason
 from stress_tui.storage.ratings import rating_notes
@@ -68,6 +69,7 @@ def save_round(
     language of the notes (this side's player's)."""
     notes: list[str] = []
     replay: str | None = None
+    key: str | None = None
     game = dealt.copy()
     try:
         recorder = Recorder.start(game, seed, PLAYERS, names, round_number, score, extra=extra)
@@ -78,7 +80,9 @@ def save_round(
             for action in actions:
                 recorder.record(action, game.apply(action))
             if finished:
-                replay = str(recorder.finish(game))
+                key = str(recorder.header["id"])
+                to_count = count and game.state.winner is not None
+                replay = str(recorder.finish(game, count=to_count))
                 notes.append(_("replay: {file}").format(file=recorder.path.name))
             else:
                 recorder.close()
@@ -94,7 +98,7 @@ def save_round(
     if count and stats.winner is not None:
         rules = format_rules(dealt.rules)
         try:
-            counted = count_round(names, rules, stats, match_over, kinds=PLAYERS)
+            counted = count_round(names, rules, stats, match_over, kinds=PLAYERS, key=key)
         except StorageError:
             notes.append(
                 _("record not updated: the file cannot be read (stress-tui stats says why)")
@@ -102,6 +106,8 @@ def save_round(
         except OSError as error:
             notes.append(_("record not updated ({why})").format(why=reason(error)))
         else:
+            if replay is not None:
+                pending.settle(Path(replay))
             if counted is not None:
                 notes += rating_notes(names, counted.before, counted.after, _)
     return RoundFiles(stats, tuple(notes), replay)

@@ -140,6 +140,12 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (day, name)
     );
     """,
+    # 4: the round's own key (its replay's id), so that a round is counted once however
+    # often it is offered (storage.pending); rounds counted before have none.
+    """
+    ALTER TABLE rounds ADD COLUMN replay TEXT;
+    CREATE UNIQUE INDEX rounds_by_replay ON rounds (replay);
+    """,
 )
 """The schema, as the steps that build it; ``PRAGMA user_version`` is how many have run."""
 
@@ -283,6 +289,8 @@ class Counted:
     daily of the day was already over, so the round is not counted at all)."""
     streak: Streak | None = None
     """After a daily deal counted: the person's daily streak and best streak."""
+    again: bool = False
+    """Whether the record held the round already (by its key): nothing was changed."""
 
 
 class DailyTaken(Exception):
@@ -305,6 +313,8 @@ def count_round(
     when: datetime | None = None,
     kinds: tuple[str, str] = (HUMAN, HUMAN),
     daily: str | None = None,
+    key: str | None = None,
+    busy: float = BUSY_SECONDS,
 ) -> Counted | None:
     """Add a finished round (and whether it won the match), with who played each side
     (``human`` or ``bot:LEVEL``) and the people's ratings after it, to the record, in one
@@ -312,10 +322,12 @@ def count_round(
     it. A round without a winner is not counted (a daily's is, as not won). ``daily``: the
     day of the daily deal the round was (its person: the human side), whose result is
     written in the same transaction; a daily whose day is already over for that name is
-    not counted at all. Returns what it did to the ratings and the streak (``None``: not
-    counted). ``StorageError`` if the record cannot be read or is not one (it is then
-    left alone); ``OSError`` if it cannot be written (a file where the data folder should
-    be, a full disk, another program holding it)."""
+    not counted at all. ``key``: the round's own key (its replay's id): a round whose key the
+    record holds already is not counted again (``Counted.again``); ``busy``: how long to
+    wait for another program holding the record. Returns what it did to the ratings and
+    the streak (``None``: not counted). ``StorageError`` if the record cannot be read or
+    is not one (it is then left alone); ``OSError`` if it cannot be written (a file where
+    the data folder should be, a full disk, another program holding it: ``EBUSY``)."""
     if result.winner is None and daily is None:
         return None
     path = path if path is not None else record_path()
@@ -325,7 +337,9 @@ def count_round(
     if not _present(path):
         with contextlib.suppress(Missing):
             _read_legacy(legacy_path(path))  # broken: say so before making a database
-    with _open(path, create=True) as (db, _), _writing(db, path):
+    with _open(path, create=True, busy=busy) as (db, _), _writing(db, path):
+        if key is not None and _query(db, path, "SELECT 1 FROM rounds WHERE replay = ?", (key,)):
+            return Counted((None, None), (None, None), again=True)
         counted: bool | None = None
         streak: Streak | None = None
         if daily is not None:
@@ -346,8 +360,8 @@ def count_round(
             db,
             path,
             "INSERT INTO rounds (finished, rules, name1, name2, winner, seconds, reaction1, "
-            f"reaction2, match_over, kind1, kind2, daily, {_RATED_COLUMNS}) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"reaction2, match_over, kind1, kind2, daily, replay, {_RATED_COLUMNS}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 finished,
                 rules,
@@ -358,6 +372,7 @@ def count_round(
                 match_over,
                 *kinds,
                 daily,
+                key,
                 *_rating_values(after[0]),
                 *_rating_values(after[1]),
                 *medians,
@@ -589,7 +604,9 @@ def _present(path: Path) -> bool:
 
 
 @contextlib.contextmanager
-def _open(path: Path, *, create: bool) -> Iterator[tuple[sqlite3.Connection, int]]:
+def _open(
+    path: Path, *, create: bool, busy: float = BUSY_SECONDS
+) -> Iterator[tuple[sqlite3.Connection, int]]:
     """The record's database and its schema version (0: new and empty), checked to be a
     record (and made, with its folder, if ``create``); closed on leaving."""
     if create:
@@ -597,7 +614,7 @@ def _open(path: Path, *, create: bool) -> Iterator[tuple[sqlite3.Connection, int
     _present(path)  # a FIFO or a device is refused before SQLite would block on it
     uri = "file:" + urllib.parse.quote(str(path)) + ("?mode=rwc" if create else "?mode=rw")
     try:
-        db = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
+        db = sqlite3.connect(uri, uri=True, timeout=busy, isolation_level=None)
     except sqlite3.Error as error:
         raise _os_error(error, path) from None
     try:
@@ -687,11 +704,42 @@ def _execute(db: sqlite3.Connection, path: Path, sql: str, values: tuple[Any, ..
 _BROKEN = {"SQLITE_NOTADB", "SQLITE_CORRUPT", "SQLITE_ERROR", "SQLITE_MISMATCH"}
 """SQLite's errors that mean the file is not (or no longer) a record we can read."""
 
+_MESSAGES = {
+    "database is locked": "SQLITE_BUSY",
+    "database table is locked": "SQLITE_LOCKED",
+    "attempt to write a readonly database": "SQLITE_READONLY",
+    "database or disk is full": "SQLITE_FULL",
+    "unable to open database file": "SQLITE_CANTOPEN",
+    "file is not a database": "SQLITE_NOTADB",
+    "database disk image is malformed": "SQLITE_CORRUPT",
+    "datatype mismatch": "SQLITE_MISMATCH",
+    "disk I/O error": "SQLITE_IOERR",
+}
+"""SQLite's own words for its errors (``sqlite3_errstr``, the same in every version), by
+the name of the error: what Python before 3.11 gives of an error, which has no
+``sqlite_errorname``."""
+
+
+def error_name(error: sqlite3.Error) -> str:
+    """The name of SQLite's error (``SQLITE_BUSY``...), on every Python: its
+    ``sqlite_errorname`` (from 3.11), else told from its message, which is SQLite's own
+    words for it; an ``OperationalError`` in other words is a statement SQLite could not
+    run (``SQLITE_ERROR``: ``no such table: rounds``)."""
+    name = getattr(error, "sqlite_errorname", None)
+    if isinstance(name, str):
+        return name
+    text = str(error)
+    if text in _MESSAGES:
+        return _MESSAGES[text]
+    if text.startswith("database is locked"):  # "... (some detail)" in some builds
+        return "SQLITE_BUSY"
+    return "SQLITE_ERROR" if isinstance(error, sqlite3.OperationalError) else ""
+
 
 def _os_error(error: sqlite3.Error, path: Path) -> Exception:
     """An error of SQLite's as ours: ``StorageError`` for a file that is not a readable
     record, ``OSError`` for what stops a write (locked, read-only, a full disk)."""
-    name = getattr(error, "sqlite_errorname", "")
+    name = error_name(error)
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         return OSError(errno.EBUSY, "another program keeps the record locked")
     if name.startswith("SQLITE_READONLY"):

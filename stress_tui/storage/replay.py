@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import random
+import secrets
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -115,6 +116,13 @@ def _salt_text(value: Any) -> bool:
     return isinstance(value, str) and len(value) == 32 and set(value) <= set("0123456789abcdef")
 
 
+def new_id() -> str:
+    """A new round's own key: 32 random hex digits, in its replay's header (``id``) and
+    in the record's row of it, so that the record counts a round once
+    (``storage.pending``)."""
+    return secrets.token_hex(16)
+
+
 _HEADER_FIELDS: dict[str, Callable[[Any], bool]] = {
     "names": lambda v: _two(v, str),
     "players": lambda v: _two(v, str),
@@ -125,6 +133,7 @@ _HEADER_FIELDS: dict[str, Callable[[Any], bool]] = {
     "daily": lambda v: isinstance(v, str),
     "commit": _commitment_text,
     "salt": _salt_text,
+    "id": _salt_text,
 }
 """Header fields a reader may rely on, each with its check (when present)."""
 
@@ -299,6 +308,7 @@ class Recorder:
             "started": now.isoformat(timespec="seconds"),
             "round": round_number,
             "score": list(score),
+            "id": new_id(),
             **(extra or {}),
         }
         return cls(folder / f"{stem}.jsonl", header)
@@ -308,8 +318,10 @@ class Recorder:
         self.events += events
         self._write(action_to_json(action))
 
-    def finish(self, game: Game) -> Path:
-        """Write the end line and give the file its final name."""
+    def finish(self, game: Game, count: bool = False) -> Path:
+        """Write the end line and give the file its final name; ``count``: the round is to
+        be counted in the record, and is marked so before the name is given
+        (``pending.mark``), until the record holds it."""
         self._write(
             {
                 "end": True,
@@ -320,6 +332,10 @@ class Recorder:
             }
         )
         self.close()
+        if count:
+            from stress_tui.storage.pending import mark
+
+            mark(self.path)
         os.replace(self.part, self.path)
         return self.path
 

@@ -53,6 +53,7 @@ from stress_tui.terminal.session import (
 )
 
 if TYPE_CHECKING:  # made once a round has ended (by the round log, for the result screen)
+    from stress_tui.terminal.background import Worker
     from stress_tui.terminal.screens.result import Result
 
 POSITION_ENV = "STRESS_TUI_POSITION"
@@ -87,8 +88,11 @@ class App(Screen):
         """The round's number in the match."""
         self.rounds_begun = 0
         """Rounds begun since the program started (rematches too)."""
-        self.log = RoundLog(settings, rules, self.warn)
+        self.worker: Worker | None = None
+        """The thread the record's work is done on (made at its first job)."""
+        self.log = RoundLog(settings, rules, self.warn, background=self.in_background)
         """The rounds' replays, statistics and record."""
+        self.log.on_counted = self.counted
         self.table = self.new_table(self.first_game)
 
     def make_controller(self) -> GameController:
@@ -228,6 +232,21 @@ class App(Screen):
         assert ended is not None and ended.match_over == (self.match.winner is not None)
         return ended
 
+    def counted(self, result: Result) -> None:
+        """What came of counting a round has gone on its result: show it."""
+        self.request_draw()
+
+    def in_background(self, job: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """Run ``job`` off the event loop (the record's work), then ``done`` on it."""
+        if self.loop is None:  # no event loop (a test drives the app): at once
+            done(job())
+            return
+        if self.worker is None:
+            from stress_tui.terminal.background import Worker
+
+            self.worker = Worker(self.loop, self.guarded)
+        self.worker(job, done)
+
     def advance(self, now: float) -> None:
         """Carry out what the table has due by ``now``."""
         self.after_events(self.table.advance(now), now)
@@ -297,6 +316,10 @@ class DailyApp(App):
     ) -> None:
         self.day = day
         """The day of the deal (``YYYY-MM-DD``)."""
+        self.result_said = ""
+        """How the day's round went, in a word (``won``), once it has ended."""
+        self.lines: list[str] = []
+        """The lines about the day's count on the result."""
         super().__init__(endpoint, settings, colour)
         self.log.daily = day
 
@@ -344,7 +367,21 @@ class DailyApp(App):
                 else _("{name} lost the daily deal of {day}!")
             )
             result.headline = headline.format(name=name, day=self.day)
+        result.again = "leave"
+        self.result_said = said
+        if self.log.counted is not None:  # counted already (at once, with no event loop)
+            self.counted(result)
+        return result
+
+    def counted(self, result: Result) -> None:
+        """The day's count: the streak, or why it did not count."""
+        from stress_tui.core.daily import BOT_SIDE
+
         counted = self.log.counted
+        if not self.result_said:  # the round's end is not through yet: it says it then
+            return
+        name = shown_names(self.settings.names)[1 - BOT_SIDE]
+        you = addressed(self.settings.names)[1 - BOT_SIDE]
         lines = []
         if counted is not None and counted.daily is False:
             over = (
@@ -357,11 +394,13 @@ class DailyApp(App):
             streak = counted.streak
             line = _("daily {day}: {said}   streak {current}   best streak {best}")
             lines.append(
-                line.format(day=self.day, said=said, current=streak.current, best=streak.best)
+                line.format(
+                    day=self.day, said=self.result_said, current=streak.current, best=streak.best
+                )
             )
-        result.notes = (*lines, *result.notes)
-        result.again = "leave"
-        return result
+        result.notes = (*lines, *(note for note in result.notes if note not in self.lines))
+        self.lines = lines
+        super().counted(result)
 
     def next_round(self) -> None:
         """One round a day: Enter on the result leaves."""

@@ -20,8 +20,11 @@ has no seed to replay it from.
 from __future__ import annotations
 
 import contextlib
+import errno
+import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from stress_tui.core.actions import Action
 from stress_tui.core.engine import Game
@@ -29,18 +32,34 @@ from stress_tui.core.events import Event, NoProgress, Played, RoundDrawn, RoundW
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
+from stress_tui.core.words import N_
 from stress_tui.terminal.lang import _
 
 if TYPE_CHECKING:
     from stress_tui.core.stats import RoundStats
-    from stress_tui.storage.ratings import Point
+    from stress_tui.storage.files import StorageError
+    from stress_tui.storage.pending import Counting
     from stress_tui.storage.record import Counted
     from stress_tui.storage.replay import Recorder
     from stress_tui.terminal.screens.result import Result
 
 
-CHART_ROUNDS = 60
-"""The most rounds a result screen's chart looks back on."""
+WILL_BE_COUNTED = N_(
+    "record: busy (another program holds it); the round will be counted once it is free"
+)
+"""The result screen's line while the record is held locked by another program."""
+
+NOT_READABLE = N_("record not updated: the file cannot be read (stress-tui stats says why)")
+
+Background = Callable[[Callable[[], Any], Callable[[Any], None]], None]
+"""Runs a job (``job()``, which may block on files) and hands what it returned to
+``done``, on the event loop: a thread in the game (``terminal.background``), at once
+where there is no event loop (``run_now``)."""
+
+
+def run_now(job: Callable[[], Any], done: Callable[[Any], None]) -> None:
+    """Run ``job`` here and now, then ``done``."""
+    done(job())
 
 
 def drawn_because(happened: list[Event], rules: Rules) -> str | None:
@@ -66,6 +85,7 @@ class RoundLog:
         rules: Rules,
         warn: Callable[[str], None],
         daily: str | None = None,
+        background: Background = run_now,
     ) -> None:
         self.settings = settings
         """Who plays (names and kinds, written to the replay and the record)."""
@@ -100,7 +120,14 @@ class RoundLog:
         self.daily = daily
         """The day of the daily deal being played (``None``: not a daily)."""
         self.counted: Counted | None = None
-        """What counting the last round did (``None``: not counted)."""
+        """What counting the last round did (``None``: not counted, or not yet)."""
+        self.background = background
+        """Where the record's work is done: never on the event loop in the game."""
+        self.busy = False
+        """Whether the record was held locked by another program at the last try."""
+        self.on_counted: Callable[[Result], None] = lambda result: None
+        """Told (on the event loop) when what came of a round's count has gone on its
+        result."""
         self.daily_taken = False
         """Whether the daily deal has been taken for its person (at its first card played,
         or its end if none was)."""
@@ -124,15 +151,19 @@ class RoundLog:
         self.recorder = None
 
     def check_files(self) -> None:
-        """Once, before the first action is kept: is the record readable? (Left alone and
+        """Once, before the first action is kept, off the event loop: the rounds finished
+        earlier and not counted yet are counted; is the record readable? (Left alone and
         not updated this session if not.)"""
-        from stress_tui.storage.files import StorageError
-        from stress_tui.storage.record import Record
-
         self.checked = True
-        try:
-            Record.load()
-        except StorageError as error:
+        from stress_tui.storage.pending import check_record
+
+        self.background(check_record, self.record_checked)
+
+    def record_checked(self, error: StorageError | OSError | None) -> None:
+        """What checking the record found (on the event loop)."""
+        from stress_tui.storage.files import StorageError
+
+        if isinstance(error, StorageError):
             self.record_off = str(error)
             self.warn(
                 _(
@@ -140,6 +171,8 @@ class RoundLog:
                     "(stress-tui stats says why)"
                 )
             )
+        elif isinstance(error, OSError) and error.errno == errno.EBUSY:
+            self.busy = True
 
     def open_replay(self) -> None:
         """The round's first action: open its replay."""
@@ -186,7 +219,8 @@ class RoundLog:
         """The daily deal's first card has been played: the day is taken for its person,
         and a round left from now on counts as not won. Taken meanwhile by another game of
         the same name, this round is not counted when it ends (``count_round``); a record
-        that cannot be written is said then, on the result screen."""
+        that cannot be written is said then, on the result screen. Taken off the event
+        loop (``background``), as every write to the record."""
         from stress_tui.storage.files import StorageError
         from stress_tui.storage.ratings import HUMAN
         from stress_tui.storage.record import DailyTaken, claim_daily
@@ -196,50 +230,114 @@ class RoundLog:
             return
         kinds = self.settings.players
         name = self.settings.names[kinds.index(HUMAN) if HUMAN in kinds else 0]
-        with contextlib.suppress(DailyTaken, StorageError, OSError):
-            claim_daily(name, day)
+
+        def claim() -> None:  # off the event loop, before the round's count
+            with contextlib.suppress(DailyTaken, StorageError, OSError):
+                claim_daily(name, day)
+
+        self.background(claim, lambda nothing: None)
 
     def end(self, event: RoundWon | RoundDrawn, why: str | None = None) -> None:
-        """Write the replay's end, measure the round and count it in the record; ``why``
-        a round was drawn is said instead of a winner."""
+        """Write the replay's end, measure the round, and count it in the record off the
+        event loop (``background``); ``why`` a round was drawn is said instead of a
+        winner. The result is made at once, and says what became of the count once it is
+        known."""
         from stress_tui.core.stats import round_stats
         from stress_tui.terminal.screens.result import Result
 
         winner = event.player if isinstance(event, RoundWon) else None
         match_over = winner is not None and self.score[winner] + 1 >= self.rules.wins
         stats = round_stats(self.dealt_game(), self.actions)
-        notes = [self.finish_recording(), self.count_in_record(stats, match_over)]
-        counted = self.counted
-        charts: list[tuple[str, tuple[Point, ...]]] = []
-        if counted is not None:
-            from stress_tui.storage.ratings import rating_notes
-
-            notes += rating_notes(self.settings.names, counted.before, counted.after, _)
-            charts = self.charts(counted)
+        counting = (
+            self.round_seed is not None
+            and self.record_off is None
+            and (stats.winner is not None or self.daily is not None)
+        )
+        key = self.recorder.header.get("id") if self.recorder is not None else None
+        replay_note, replay = self.finish_recording(counting)
+        notes = [replay_note]
+        if counting and self.busy:
+            notes.append(_(WILL_BE_COUNTED))
+        self.counted = None
         self.ended = Result(
             winner,
             match_over,
             headline=why,
             stats=stats,
             notes=tuple(note for note in notes if note),
-            charts=tuple(charts),
         )
+        if counting:
+            self.count_in_record(stats, match_over, key, replay, self.ended)
 
-    def charts(self, counted: Counted) -> list[tuple[str, tuple[Point, ...]]]:
-        """The rated people's last rounds, read back from the record (none if it cannot
-        be read: the chart is a nicety, the round is counted)."""
-        from stress_tui.storage.files import StorageError
-        from stress_tui.storage.record import player_history
+    def count_in_record(
+        self,
+        stats: RoundStats,
+        match_over: bool,
+        key: str | None = None,
+        replay: Path | None = None,
+        result: Result | None = None,
+    ) -> None:
+        """Count the round (and the match) in the record, off the event loop; once done,
+        what it did goes on ``result``'s notes and ``on_counted`` is told. A record held
+        locked by another program is tried again until it is free (the round, marked
+        beside its replay, is counted at the next start if the game ends first)."""
+        from stress_tui.core.notation import format_rules
+        from stress_tui.storage.pending import count_now
 
-        found = []
-        for name, rating in zip(self.settings.names, counted.after, strict=True):
-            if rating is None:
-                continue
-            try:
-                found.append((name, tuple(player_history(name, CHART_ROUNDS))))
-            except (StorageError, OSError):
-                return []
-        return found
+        job = functools.partial(
+            count_now,
+            self.settings.names,
+            format_rules(self.rules),
+            stats,
+            match_over,
+            self.settings.players,
+            self.daily,
+            key,
+            replay,
+        )
+        self.background(job, functools.partial(self.counted_round, job, result))
+
+    def counted_round(
+        self, job: Callable[[], Counting], result: Result | None, done: Counting
+    ) -> None:
+        """What came of counting a round (on the event loop): the result says it; a record
+        that was locked is tried again."""
+        from stress_tui.storage.files import StorageError, reason
+        from stress_tui.storage.pending import count_until_free
+
+        error = done.error
+        if error is None:
+            self.busy = False
+            self.counted = done.counted
+            notes = [note for note in result.notes if note != _(WILL_BE_COUNTED)] if result else []
+            if done.counted is not None and result is not None:
+                from stress_tui.storage.ratings import rating_notes
+
+                notes.append(_("record: counted"))
+                counted = done.counted
+                notes += rating_notes(self.settings.names, counted.before, counted.after, _)
+                result.charts = done.charts
+        elif isinstance(error, StorageError):
+            self.record_off = str(error)
+            notes = [*(result.notes if result else ()), _(NOT_READABLE)]
+        elif error.errno == errno.EBUSY:
+            self.busy = True
+            notes = [*(result.notes if result else ())]
+            if _(WILL_BE_COUNTED) not in notes:
+                notes.append(_(WILL_BE_COUNTED))
+            self.background(
+                functools.partial(count_until_free, job),
+                functools.partial(self.counted_round, job, result),
+            )
+        else:
+            self.record_off = reason(error)
+            notes = [
+                *(result.notes if result else ()),
+                _("record not updated ({why})").format(why=self.record_off),
+            ]
+        if result is not None:
+            result.notes = tuple(notes)
+            self.on_counted(result)
 
     def dealt_game(self) -> Game:
         """A copy of the round as it began (for its statistics)."""
@@ -262,53 +360,30 @@ class RoundLog:
             )
         )
 
-    def finish_recording(self) -> str | None:
-        """End the round's replay; a line for the result screen."""
+    def finish_recording(self, count: bool = False) -> tuple[str | None, Path | None]:
+        """End the round's replay (marked to be counted in the record, if ``count``): a
+        line for the result screen, and the finished file."""
         from stress_tui.storage.files import reason
 
         if self.round_seed is None:
-            return _("not recorded: a round set up from a position has no seed")
+            return _("not recorded: a round set up from a position has no seed"), None
         recorder, self.recorder = self.recorder, None
         if recorder is None:
             if self.replays_off is None:
-                return None
-            return _("not recorded ({why})").format(why=self.replays_off)
+                return None, None
+            return _("not recorded ({why})").format(why=self.replays_off), None
         assert self.table is not None
         try:
-            path = recorder.finish(self.table.game)
+            path = recorder.finish(self.table.game, count=count)
         except OSError as error:
             with contextlib.suppress(OSError):
                 recorder.close()
             self.replays_off = reason(error)
-            return _("replay not saved ({why}): {file}").format(
+            note = _("replay not saved ({why}): {file}").format(
                 why=self.replays_off, file=recorder.part
             )
-        return _("replay: {file}").format(file=path.name)
-
-    def count_in_record(self, stats: RoundStats, match_over: bool) -> str | None:
-        """Add the round (and the match) to the record; a line for the result screen if
-        that failed (said once: the record is then left alone for the session)."""
-        from stress_tui.core.notation import format_rules
-        from stress_tui.storage.files import StorageError, reason
-        from stress_tui.storage.record import count_round
-
-        self.counted = None
-        if self.round_seed is None or self.record_off is not None:
-            return None
-        if stats.winner is None and self.daily is None:
-            return None
-        names, rules = self.settings.names, format_rules(self.rules)
-        try:
-            self.counted = count_round(
-                names, rules, stats, match_over, kinds=self.settings.players, daily=self.daily
-            )
-        except StorageError as error:
-            self.record_off = str(error)
-            return _("record not updated: the file cannot be read (stress-tui stats says why)")
-        except OSError as error:
-            self.record_off = reason(error)
-            return _("record not updated ({why})").format(why=self.record_off)
-        return None
+            return note, None
+        return _("replay: {file}").format(file=path.name), path
 
     def close(self) -> None:
         """Quit mid-round: the replay keeps its ``.part`` file, readable as it is (unless

@@ -57,6 +57,7 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
     from stress_tui.core.settings import Settings, default_names
     from stress_tui.core.text import BadName, check_name, harmless
     from stress_tui.storage.files import StorageError, reason
+    from stress_tui.storage.pending import catch_up
     from stress_tui.storage.record import DailyTaken, check_daily
 
     config = load_config(flagged)
@@ -93,6 +94,7 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
         check_keymap(settings, key_files)
     if tty.no_terminal():
         return EXIT_USAGE
+    catch_up()  # an earlier daily left uncounted is counted before today's is checked
     try:
         check_daily(name, day)
     except DailyTaken as taken:

@@ -62,6 +62,7 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
     from stress_tui.cli.settings import load_config
     from stress_tui.cli.tty import display_width
     from stress_tui.storage.files import StorageError, reason
+    from stress_tui.storage.pending import catch_up
     from stress_tui.storage.ratings import ratings_json, ratings_table
     from stress_tui.storage.record import Record, record_json, record_path, record_table
     from stress_tui.terminal.draw.chart import can_encode
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
     only_display_flags(args, "stats")
     if not flagged:
         load_config(flagged)  # for its language alone
+    catch_up()  # the rounds a game finished and could not count (killed, the record held)
     try:
         record = Record.load()
     except StorageError as error:

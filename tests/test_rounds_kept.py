@@ -1,0 +1,145 @@
+"""A finished round is never lost: a kill between its replay and its count, or another
+program holding the record locked across its end, leaves it counted, once, and the table
+answering keys while the record is busy."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from stress_tui.storage.record import Record
+from tests.test_app_e2e import BOTS, BOTS_SEED, game
+from tests.tty import TtySession
+
+FINISHER = Path(__file__).parent / "fixtures" / "finisher.py"
+
+CLEAR = b"\x1b[2J"
+"""What a full redraw (Ctrl-L) begins with."""
+
+
+def finish_round(seed: int, data: Path, kill: bool) -> subprocess.CompletedProcess[str]:
+    """One round between computers through the game's round log, in a process of its own
+    (killed the moment its replay gets its final name, if ``kill``)."""
+    return subprocess.run(
+        [sys.executable, str(FINISHER), str(seed), *(["--kill"] if kill else [])],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "STRESS_TUI_DATA_DIR": str(data)},
+    )
+
+
+def rounds_counted(data: Path) -> int:
+    """How many rounds ``stress-tui stats --json`` counts for the people."""
+    import json
+
+    done = subprocess.run(
+        [sys.executable, "-m", "stress_tui", "stats", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "STRESS_TUI_DATA_DIR": str(data)},
+    )
+    assert done.returncode == 0, done.stderr
+    return sum(row["rounds_won"] for row in json.loads(done.stdout)["players"])
+
+
+def test_a_kill_between_the_replay_and_the_record_loses_no_round(data: Path) -> None:
+    assert finish_round(1, data, kill=False).stdout == "counted\n"
+    for seed in range(2, 12):  # ten kills, each the moment a replay is finished
+        killed = finish_round(seed, data, kill=True)
+        assert killed.returncode == -signal.SIGKILL, killed.stdout + killed.stderr
+    replays = sorted((data / "replays").glob("*.jsonl"))
+    assert len(replays) == 11
+    assert rounds_counted(data) == 11  # every finished replay, the ten killed ones too
+    assert rounds_counted(data) == 11  # and once: asking again counts nothing twice
+    assert not list((data / "replays").glob(".*.uncounted"))  # nothing left to count
+
+
+def test_a_round_is_counted_once_however_often_it_is_offered(data: Path) -> None:
+    from stress_tui.storage.pending import count_pending
+
+    finish_round(1, data, kill=True)
+    (replay,) = (data / "replays").glob("*.jsonl")
+    mark = replay.with_name(f".{replay.name}.uncounted")
+    shutil.copy(mark.parent / mark.name, mark.parent / "kept")
+    assert count_pending() == 1
+    shutil.copy(mark.parent / "kept", mark)  # the mark back, as if the kill came after the count
+    assert count_pending() == 0
+    assert sum(s.rounds_won for _, _, s in Record.load().rows()) == 1
+
+
+def test_a_replay_without_a_mark_is_never_counted(data: Path) -> None:
+    from stress_tui.storage.pending import count_pending
+
+    finish_round(1, data, kill=False)
+    (replay,) = (data / "replays").glob("*.jsonl")
+    shutil.copy(replay, replay.with_name("20000101-000000-000000.jsonl"))  # a friend's
+    assert count_pending() == 0
+    assert rounds_counted(data) == 1
+
+
+def hold_locked(record: Path, seconds: float) -> subprocess.Popen[str]:
+    """Another program that holds the record locked (an exclusive transaction) for
+    ``seconds``; returned once it holds it."""
+    code = (
+        "import sqlite3, sys, time\n"
+        "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "db.execute('BEGIN EXCLUSIVE')\n"
+        "print('locked', flush=True)\n"
+        "time.sleep(float(sys.argv[2]))\n"
+        "db.execute('ROLLBACK')\n"
+    )
+    locker = subprocess.Popen(
+        [sys.executable, "-c", code, str(record), str(seconds)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert locker.stdout is not None and locker.stdout.readline() == "locked\n"
+    return locker
+
+
+def redraw_seconds(s: TtySession, within: float) -> float | None:
+    """Seconds from Ctrl-L to the full redraw it asks for, or ``None`` if not ``within``."""
+    mark = len(s.log)
+    start = time.perf_counter()
+    s.send("\x0c")
+    deadline = time.monotonic() + within
+    while CLEAR not in s.log[mark:]:
+        if time.monotonic() > deadline or s.eof:
+            return None
+        s.pump(0.01)
+    return time.perf_counter() - start
+
+
+def test_a_record_held_locked_across_a_rounds_end_freezes_nothing_and_loses_no_round(
+    data: Path,
+) -> None:
+    record = data / "record.sqlite"
+    with game(BOTS_SEED, args=BOTS) as s:
+        for number in range(1, 6):  # five rounds, each a match of one (Enter: a rematch)
+            if number == 2:  # the record exists: another program takes it for 12 s
+                locker = hold_locked(record, 12.0)
+                locked_at = time.monotonic()
+            s.wait_text("wins the match!", timeout=60)
+            if number == 2:
+                s.wait_text("record: busy", timeout=10)
+                assert time.monotonic() - locked_at < 11, "the round ended after the lock"
+                times = [redraw_seconds(s, within=5.0) for _ in range(3)]
+                assert all(t is not None for t in times), f"Ctrl-L unanswered: {times}"
+                assert min(t for t in times if t is not None) <= 0.2, times
+                locker.wait(timeout=30)
+                s.wait_text("record: counted", timeout=30)  # the locked round, once it is free
+            s.wait_text("Enter: rematch", timeout=5)
+            if number < 5:
+                s.send("\r")
+                s.wait_for(lambda: "wins the match!" not in s.text(), timeout=10, what="a round")
+        s.send("q")
+        assert s.wait_exit(timeout=10) == 0
+    expert = Record.load(record).computer_rows()
+    assert [(level, st.rounds_won + st.rounds_lost) for level, _, st in expert] == [("expert", 10)]
