@@ -306,3 +306,38 @@ def test_a_player_of_only_carried_standings_has_no_rating_yet() -> None:
     assert PlayerRating().change() is None
     point = Point(Rating(1600, 80), 0.5, True, True)
     assert PlayerRating([point]).change() == pytest.approx(100)
+
+
+def test_stats_reads_each_persons_last_rounds_only_and_shows_what_the_whole_history_shows(
+    data: Path,
+) -> None:
+    from bench.stats_scale import make_record
+
+    make_record(record_path(), 400)
+    whole, recent = Record.load().ratings, Record.load(histories=False).ratings
+    assert whole.keys() == recent.keys() and len(whole) == 4
+    for name, everything in whole.items():
+        last = recent[name]
+        assert len(last.history) < len(everything.history) / 4  # read back: a few rounds
+        assert last.history == everything.history[-len(last.history) :]
+        assert (last.rating, last.change(), last.rated_rounds) == (
+            everything.rating,
+            everything.change(),
+            len(everything.history),
+        )
+
+
+def test_a_damaged_round_anywhere_in_a_long_record_is_still_found(
+    data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bench.stats_scale import make_record
+
+    make_record(record_path(), 300)
+    db = sqlite3.connect(record_path())
+    db.execute("UPDATE rounds SET deviation2 = -1 WHERE id = 5 AND rating2 IS NOT NULL")
+    db.execute("UPDATE rounds SET deviation1 = -1 WHERE id = 5 AND rating1 IS NOT NULL")
+    db.commit()
+    db.close()
+    assert main(["stats"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "damaged" in err

@@ -24,13 +24,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from stress_tui.core.notation import format_rules, parse_rules
-from stress_tui.core.stats import RoundStats, round_stats
-from stress_tui.storage.files import StorageError
+from stress_tui.storage.files import StorageError, data_dir
 from stress_tui.storage.ratings import Point
 from stress_tui.storage.record import BUSY_SECONDS, Counted, Record, count_round, player_history
-from stress_tui.storage.replay import load, replay_dir, verify
+
+if TYPE_CHECKING:
+    from stress_tui.core.stats import RoundStats
 
 FIRST_WAIT = 1.0
 """How long a round's count waits for a record another program holds, before the game
@@ -61,7 +62,7 @@ def settle(replay: Path) -> None:
 
 def marked(folder: Path | None = None) -> list[Path]:
     """The replays marked as yet to be counted, oldest first (their names are dates)."""
-    folder = folder if folder is not None else replay_dir()
+    folder = folder if folder is not None else data_dir() / "replays"
     try:
         names = [entry.name for entry in os.scandir(folder)]
     except (FileNotFoundError, NotADirectoryError):
@@ -83,8 +84,15 @@ def count_pending(
     mark whose replay is still being given its name (only its ``.part`` is there) stays.
     ``OSError`` if the record cannot be written now (another program holds it locked: the
     marks stay for the next try), ``StorageError`` if it is not a record."""
+    found = marked(folder)
+    if not found:
+        return 0
+    from stress_tui.core.notation import format_rules, parse_rules
+    from stress_tui.core.stats import round_stats
+    from stress_tui.storage.replay import load, verify
+
     added = 0
-    for replay_path in marked(folder):
+    for replay_path in found:
         if not replay_path.exists():
             if not replay_path.with_name(replay_path.name + ".part").exists():
                 settle(replay_path)
@@ -152,7 +160,7 @@ def check_record() -> StorageError | OSError | None:
     read, if it cannot (off the event loop)."""
     try:
         count_pending(busy=FIRST_WAIT)
-        Record.load()
+        Record.load(histories=False)
     except (StorageError, OSError) as error:
         return error
     return None

@@ -81,9 +81,18 @@ class PlayerRating:
     """A person's rating and how it came about."""
 
     history: list[Point] = field(default_factory=list)
-    """The rating after each rated round, oldest first."""
+    """The rating after each rated round, oldest first (or only the last of them, as many
+    as ``change`` needs, where the record was read for its standings: ``rounds`` then
+    says how many there are)."""
+    rounds: int | None = None
+    """How many rounds rated the person, where ``history`` holds only the last of them."""
     dailies: list[tuple[str, bool]] = field(default_factory=list)
     """Every daily deal played: its day and whether it was won (left: not won)."""
+
+    @property
+    def rated_rounds(self) -> int:
+        """How many rounds rated the person."""
+        return self.rounds if self.rounds is not None else len(self.history)
 
     @property
     def rating(self) -> Rating:
@@ -180,7 +189,7 @@ def ratings_table(
             shown_name(name, _),
             rating_text(player.rating, plus_minus) if player.history else "-",
             change_text(player.change()),
-            str(len(player.history)),
+            str(player.rated_rounds),
             _(nearest_level(player.rating)) if player.history else "-",
             _streak_text(player.streak(today), _) if player.dailies else "-",
         )
@@ -235,7 +244,7 @@ def ratings_json(ratings: Mapping[str, PlayerRating], today: str) -> dict[str, A
                 "rating": player.rating.rating if rated else None,
                 "deviation": player.rating.deviation if rated else None,
                 "volatility": player.rating.volatility if rated else None,
-                "rounds": len(player.history),
+                "rounds": player.rated_rounds,
                 "change": player.change(),
                 "plays_like": nearest_level(player.rating) if rated else None,
                 "streak": streak.current,

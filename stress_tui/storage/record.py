@@ -55,7 +55,14 @@ from stress_tui.storage.files import (
     open_regular,
     read_json,
 )
-from stress_tui.storage.ratings import HUMAN, PlayerRating, Point, fold, rate_round
+from stress_tui.storage.ratings import (
+    CHANGE_MATCHES,
+    HUMAN,
+    PlayerRating,
+    Point,
+    fold,
+    rate_round,
+)
 
 A_RECORD = Term(N_("a record"))
 """The record, as a complaint about a file names it."""
@@ -222,11 +229,13 @@ class Record:
         """Person's name -> rating, its history and the dailies played."""
 
     @classmethod
-    def load(cls, path: Path | None = None) -> Record:
+    def load(cls, path: Path | None = None, *, histories: bool = True) -> Record:
         """Read the record (``record_path()`` unless given): the database, or while there
         is none, the ``record.json`` of an earlier version beside it; nothing there is an
-        empty record. Never writes. A record that cannot be read or is not one raises
-        ``StorageError`` in one line, and is left as it is."""
+        empty record. Never writes. ``histories=False``: each person's ratings only as far
+        back as their standing needs (``PlayerRating.rounds`` says how many there are),
+        which costs about the same however long the record is. A record that cannot be
+        read or is not one raises ``StorageError`` in one line, and is left as it is."""
         path = path if path is not None else record_path()
         rows: list[Any] = []
         ratings: dict[str, PlayerRating] = {}
@@ -237,7 +246,7 @@ class Record:
                 if made:
                     kinds = ("kind1", "kind2") if version >= KINDS_VERSION else ("'human'",) * 2
                     rows = _query(db, path, _STANDINGS.format(kind1=kinds[0], kind2=kinds[1]))
-                    ratings = _ratings(db, path, version)
+                    ratings = _ratings(db, path, version, histories)
         if not made:  # no database yet: an earlier version's record, if there is one
             try:
                 return cls(_read_legacy(legacy_path(path)))
@@ -504,9 +513,18 @@ def _catch_up(db: sqlite3.Connection, path: Path) -> None:
         )
 
 
-def _ratings(db: sqlite3.Connection, path: Path, version: int) -> dict[str, PlayerRating]:
+def _ratings(
+    db: sqlite3.Connection, path: Path, version: int, histories: bool = True
+) -> dict[str, PlayerRating]:
     """Every person's ratings and dailies, from the rounds oldest first (the rounds not
-    rated yet rated here, as the next write will rate them)."""
+    rated yet rated here, as the next write will rate them); without ``histories``, and
+    every round rated, only each person's last rounds (``_recent``)."""
+    if (
+        not histories
+        and version >= RATINGS_VERSION
+        and not _query(db, path, "SELECT 1 FROM rounds WHERE rated = 0 LIMIT 1")
+    ):
+        return _recent(db, path)
     kinds = "kind1, kind2" if version >= KINDS_VERSION else "'human', 'human'"
     rated = _RATED_COLUMNS if version >= RATINGS_VERSION else "0" + ", NULL" * 8
     rows = _query(db, path, _ROUNDS.format(kinds=kinds, rated=rated))
@@ -543,6 +561,88 @@ def _ratings(db: sqlite3.Connection, path: Path, version: int) -> dict[str, Play
             except BadDate:
                 raise StorageError(DAMAGED, path=path) from None
             ratings.setdefault(str(name), PlayerRating()).dailies.append((str(day), won == 1))
+    return ratings
+
+
+_PERSON = (
+    "SELECT id, rating1, deviation1, volatility1, median1, winner = 0, match_over"
+    " FROM rounds WHERE name1 = :name AND rating1 IS NOT NULL"
+    " UNION ALL"
+    " SELECT id, rating2, deviation2, volatility2, median2, winner = 1, match_over"
+    " FROM rounds WHERE name2 = :name AND rating2 IS NOT NULL"
+)
+"""A person's rated rounds: their side's rating, median, won, and whether it ended a match."""
+
+_UNSOUND = """
+    SELECT 1 FROM rounds WHERE winner NOT IN (0, 1) OR (rated = 1 AND (
+        (rating1 IS NOT NULL AND NOT (
+            typeof(rating1) IN ('real', 'integer') AND rating1 BETWEEN -1e300 AND 1e300
+            AND typeof(deviation1) IN ('real', 'integer') AND deviation1 BETWEEN 0 AND 1e300
+            AND typeof(volatility1) IN ('real', 'integer') AND volatility1 BETWEEN 0 AND 1e300))
+        OR (rating2 IS NOT NULL AND NOT (
+            typeof(rating2) IN ('real', 'integer') AND rating2 BETWEEN -1e300 AND 1e300
+            AND typeof(deviation2) IN ('real', 'integer') AND deviation2 BETWEEN 0 AND 1e300
+            AND typeof(volatility2) IN ('real', 'integer') AND volatility2 BETWEEN 0 AND 1e300))
+        OR (median1 IS NOT NULL AND NOT (
+            typeof(median1) IN ('real', 'integer') AND median1 BETWEEN 0 AND 1e300))
+        OR (median2 IS NOT NULL AND NOT (
+            typeof(median2) IN ('real', 'integer') AND median2 BETWEEN 0 AND 1e300))
+    )) LIMIT 1
+"""
+"""A round that holds what no version wrote: a winner that is no side, a rating or a
+median that is not a number in its range (checked by SQLite, row by row, at its speed)."""
+
+
+def _recent(db: sqlite3.Connection, path: Path) -> dict[str, PlayerRating]:
+    """Every person's rating, from their last rated rounds (as many as it takes to see
+    how it moved over their last ``CHANGE_MATCHES`` matches) and how many rounds rated
+    them, with their dailies: what ``stats`` shows, read in about the same time however
+    long the record is (the rounds of each person found by its indexes; the ratings kept
+    in each round's row as they were worked out)."""
+    if _query(db, path, _UNSOUND):
+        raise StorageError(DAMAGED, path=path)
+    names = _query(
+        db,
+        path,
+        "SELECT name1 FROM rounds WHERE rating1 IS NOT NULL"
+        " UNION SELECT name2 FROM rounds WHERE rating2 IS NOT NULL",
+    )
+    ratings: dict[str, PlayerRating] = {}
+    for (name,) in names:
+        counted = _query(
+            db,
+            path,
+            "SELECT (SELECT count(*) FROM rounds WHERE name1 = :name AND rating1 IS NOT NULL)"
+            " + (SELECT count(*) FROM rounds WHERE name2 = :name AND rating2 IS NOT NULL)",
+            {"name": name},
+        )[0][0]
+        tail: list[Point] = []
+        over = 0
+        try:
+            rows = db.execute(f"SELECT * FROM ({_PERSON}) ORDER BY id DESC", {"name": name})
+            for _, rating, deviation, volatility, median, won, ended in rows:
+                if tail and ended:  # a match ended before the last round: one more back
+                    over += 1
+                tail.append(
+                    Point(
+                        _sound_rating(rating, deviation, volatility, path),
+                        _median(median, path),
+                        bool(won),
+                        bool(ended),
+                    )
+                )
+                if over >= CHANGE_MATCHES:
+                    break
+        except sqlite3.Error as error:
+            raise _os_error(error, path) from None
+        tail.reverse()
+        ratings[str(name)] = PlayerRating(tail, rounds=int(counted))
+    for day, name, won in _query(db, path, "SELECT day, name, won FROM dailies ORDER BY day"):
+        try:
+            check_date(str(day))
+        except BadDate:
+            raise StorageError(DAMAGED, path=path) from None
+        ratings.setdefault(str(name), PlayerRating(rounds=0)).dailies.append((str(day), won == 1))
     return ratings
 
 
@@ -687,7 +787,9 @@ def _carry_over(db: sqlite3.Connection, path: Path) -> None:
             )
 
 
-def _query(db: sqlite3.Connection, path: Path, sql: str, values: tuple[Any, ...] = ()) -> list[Any]:
+def _query(
+    db: sqlite3.Connection, path: Path, sql: str, values: tuple[Any, ...] | dict[str, Any] = ()
+) -> list[Any]:
     try:
         return db.execute(sql, values).fetchall()
     except sqlite3.Error as error:

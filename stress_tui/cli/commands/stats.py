@@ -71,8 +71,9 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
     if not flagged:
         load_config(flagged)  # for its language alone
     catch_up()  # the rounds a game finished and could not count (killed, the record held)
-    try:
-        record = Record.load()
+    chart = getattr(args, "chart", None)
+    try:  # the whole of each person's history only for a chart of it
+        record = Record.load(histories=chart is not None)
     except StorageError as error:
         say(said(error))
         return EXIT_USAGE
@@ -81,7 +82,6 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
         return EXIT_OUTPUT
     today = datetime.date.today().isoformat()
     encoding = getattr(sys.stdout, "encoding", None)
-    chart = getattr(args, "chart", None)
     if chart is not None:
         return _charts(record.ratings, chart, ascii_=not can_encode(encoding))
     if getattr(args, "json", False):
