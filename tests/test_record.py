@@ -4,6 +4,7 @@ kept a link; files that are not a record refused in one line, at once."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
@@ -15,7 +16,7 @@ import pytest
 
 from stress_tui.core.stats import PlayerStats, RoundStats
 from stress_tui.storage.files import StorageError
-from stress_tui.storage.record import MIGRATIONS, Record, count_round, record_path
+from stress_tui.storage.record import MIGRATIONS, Record, count_round, error_name, record_path
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).with_name("fixtures")
@@ -239,3 +240,49 @@ def test_a_record_that_is_not_a_file_is_one_line_at_once_and_left_alone(
         count_round(("Ann", "Bo"), "standard", won_by(0), False)
     assert said in str(caught.value)
     assert sorted(p.name for p in data.iterdir()) == before
+
+
+@pytest.mark.parametrize(
+    ("error", "name"),
+    [
+        (sqlite3.DatabaseError("file is not a database"), "SQLITE_NOTADB"),
+        (sqlite3.DatabaseError("database disk image is malformed"), "SQLITE_CORRUPT"),
+        (sqlite3.OperationalError("no such table: rounds"), "SQLITE_ERROR"),
+        (sqlite3.IntegrityError("datatype mismatch"), "SQLITE_MISMATCH"),
+        (sqlite3.OperationalError("database is locked"), "SQLITE_BUSY"),
+        (sqlite3.OperationalError("database table is locked"), "SQLITE_LOCKED"),
+        (sqlite3.OperationalError("attempt to write a readonly database"), "SQLITE_READONLY"),
+        (sqlite3.OperationalError("database or disk is full"), "SQLITE_FULL"),
+        (sqlite3.OperationalError("unable to open database file"), "SQLITE_CANTOPEN"),
+        (sqlite3.OperationalError("disk I/O error"), "SQLITE_IOERR"),
+    ],
+)
+def test_sqlites_errors_are_named_by_their_words_where_python_gives_no_name(
+    error: sqlite3.Error, name: str
+) -> None:
+    # As Python before 3.11 raises them: no sqlite_errorname, only SQLite's own words.
+    assert getattr(error, "sqlite_errorname", None) is None
+    assert error_name(error) == name
+
+
+def test_a_damaged_record_and_a_locked_one_are_told_apart_on_every_python(data: Path) -> None:
+    count_round(("Ann", "Bo"), "standard", won_by(0), False)
+    holder = sqlite3.connect(record_path(), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    with pytest.raises(OSError) as locked:
+        count_round(("Ann", "Bo"), "standard", won_by(0), False, busy=0.05)
+    assert locked.value.errno == errno.EBUSY
+    holder.execute("ROLLBACK")
+    holder.close()
+    record_path().write_bytes(b"not a database at all, " * 200)
+    with pytest.raises(StorageError, match="not a stress-tui record, or a damaged one"):
+        Record.load()
+    done = subprocess.run(
+        [sys.executable, "-m", "stress_tui", "stats"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.endswith("not a stress-tui record, or a damaged one; left as it is\n")
