@@ -500,3 +500,105 @@ def test_the_data_folder_is_never_created_by_looking(tmp_path: Path) -> None:
         done = stress_tui(tmp_path, *argv)
         assert done.returncode == 0
     assert not (tmp_path / "data").exists()
+
+
+# ----------------------------------------------------------------------------- issue 24
+
+POISON = "N\x1b]0;PWNED\x07\x1b]52;c;UFdORUQ=\x07\x1b[2J\u009b2J\u202ex\u200by\u2066z"
+"""Every kind of text that may not reach a terminal from a file, in one string: OSC 0 (the
+window title), OSC 52 (the clipboard), CSI 2 J and the 8-bit C1 CSI (clear the screen), a
+bidirectional override and isolate, a zero-width space."""
+
+FROM_FILE = (
+    b"\x1b]0;PWNED",
+    b"\x1b]52;c;UFdORUQ",
+    b"\xc2\x9b",
+    "\u202e".encode(),
+    "\u2066".encode(),
+    "\u200b".encode(),
+)
+"""What of ``POISON`` would show that it was written raw (the program writes none of these
+itself, in a pseudo-terminal or elsewhere)."""
+
+HEADER_FIELDS = (
+    "format", "version", "engine", "seed", "rules", "players", "names", "started", "round",
+    "score", "id", "again", "daily", "commit", "salt", "comment",
+)  # fmt: skip
+"""Every field a replay's header has, and one no version writes."""
+
+END_FIELDS = ("t", "winner", "position", "digest", "comment")
+
+
+def raw_from_file(data: bytes) -> list[bytes]:
+    """Which of ``POISON``'s parts ``data`` holds raw."""
+    return [part for part in FROM_FILE if part in data]
+
+
+def poisoned_replays(folder: Path) -> dict[str, Path]:
+    """A replay of a whole round for every field of a header, of the end line and of an
+    action, that field (or one string inside it) replaced by ``POISON``."""
+    good = record_round(folder / "good")
+    lines = good.read_text().splitlines(keepends=True)
+    found: dict[str, Path] = {}
+
+    def write(name: str, changed: list[str]) -> None:
+        path = folder / f"20990101-000000-{len(found):06d}.jsonl"  # newest: listed first
+        path.write_text("".join(changed))
+        found[name] = path
+
+    header = json.loads(lines[0])
+    for field in HEADER_FIELDS:
+        value = header.get(field)
+        poisoned = [POISON, POISON] if isinstance(value, list) else POISON
+        write(f"header {field}", [json.dumps({**header, field: poisoned}) + "\n", *lines[1:]])
+    first = json.loads(lines[1])
+    for field in first:
+        action = json.dumps({**first, field: POISON}) + "\n"
+        write(f"action {field}", [lines[0], action, *lines[2:]])
+    end = json.loads(lines[-1])
+    for field in END_FIELDS:
+        write(f"end {field}", [*lines[:-1], json.dumps({**end, field: POISON}) + "\n"])
+    good.unlink()
+    folder.joinpath("good").rmdir()
+    return found
+
+
+def test_no_field_of_a_replay_reaches_the_terminal_raw(tmp_path: Path) -> None:
+    """Every string a replay holds is read against its shape where it is read (a seed is a
+    number, ``again`` a seed and a round, a day a date, a key hex digits, a name text made
+    harmless; a field no version writes is not read at all): whatever a crafted file puts
+    in any field, ``replay --list``, ``--verify``, the viewer to its result screen and
+    ``stats`` (counting the ones left marked to count) write none of it raw."""
+    from stress_tui.storage.files import StorageError
+    from stress_tui.storage.pending import mark_path
+    from stress_tui.storage.replay import load
+
+    folder = tmp_path / "data" / "replays"
+    replays = poisoned_replays(folder)
+    listed = stress_tui(tmp_path, "replay", "--list")
+    assert listed.returncode == 0, listed.stderr
+    assert raw_from_file(listed.stdout + listed.stderr) == []
+    assert not RAW.search(listed.stdout + listed.stderr)
+    loaded = []
+    for name, path in replays.items():
+        verified = stress_tui(tmp_path, "replay", "--verify", str(path))
+        out = verified.stdout + verified.stderr
+        assert raw_from_file(out) == [] and not RAW.search(out), (name, out)
+        try:
+            load(path)
+        except StorageError:
+            continue
+        loaded.append(name)
+        mark_path(path).touch()  # as a game that was stopped before counting it
+    assert "header names" in loaded and "header again" in loaded  # read, made harmless
+    counted = stress_tui(tmp_path, "stats")
+    out = counted.stdout + counted.stderr
+    assert counted.returncode == 0 and raw_from_file(out) == [] and not RAW.search(out), out
+    env = {"STRESS_TUI_DATA_DIR": str(tmp_path / "data"), "STRESS_TUI_CONFIG": NO_CONFIG}
+    for name in loaded:
+        argv = ["replay", str(replays[name]), "--speed", "100"]
+        with TtySession(args=argv, env=env) as s:
+            s.wait_text("watch again", timeout=20)  # the result screen
+            s.send("q")
+            assert s.wait_exit() == 0
+            assert raw_from_file(s.raw_log()) == [], name

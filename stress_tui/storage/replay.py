@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -123,27 +124,75 @@ def new_id() -> str:
     return secrets.token_hex(16)
 
 
-_HEADER_FIELDS: dict[str, Callable[[Any], bool]] = {
-    "names": lambda v: _two(v, str),
-    "players": lambda v: _two(v, str),
-    "started": lambda v: isinstance(v, str),
-    "round": whole,
-    "score": lambda v: _two(v, int),
-    "engine": lambda v: whole(v) and v >= 1,
-    "daily": lambda v: isinstance(v, str),
-    "commit": _commitment_text,
-    "salt": _salt_text,
-    "id": _salt_text,
-}
-"""Header fields a reader may rely on, each with its check (when present)."""
+def _texts(limit: int) -> Callable[[Any], list[str] | None]:
+    """Two texts, each made harmless and cut to ``limit`` characters."""
+    return lambda v: [harmless(t, limit) for t in v] if _two(v, str) else None
 
-_END_FIELDS: dict[str, Callable[[Any], bool]] = {
-    "t": lambda v: seconds(v) is not None,
-    "winner": lambda v: v is None or (whole(v) and v in (0, 1)),
-    "position": lambda v: isinstance(v, str),
-    "digest": lambda v: isinstance(v, str),
+
+def _text(limit: int) -> Callable[[Any], str | None]:
+    """A text made harmless and cut to ``limit`` characters."""
+    return lambda v: harmless(v, limit) if isinstance(v, str) else None
+
+
+def _rules_text(value: Any) -> str | None:
+    """Rules in notation: as the file has them (older names kept, for the replay to say
+    what it was played by), or as this version writes them if they hold a character that
+    is not printable."""
+    try:
+        rules = format_rules(parse_rules(value)) if isinstance(value, str) else None
+    except (NotationError, ValueError):
+        return None
+    return value if rules is not None and value.isprintable() else rules
+
+
+def _deal_text(value: Any) -> str | None:
+    """What ``--seed`` takes: a seed, and a round after a slash (``12``, ``12/3``)."""
+    return value if isinstance(value, str) and _DEAL.fullmatch(value) else None
+
+
+_DEAL = re.compile(r"[0-9]{1,20}(/[0-9]{1,6})?")
+
+
+def _kept(check: Callable[[Any], bool]) -> Callable[[Any], Any]:
+    """A value kept as it is, if ``check`` says it has its shape."""
+    return lambda v: v if check(v) else None
+
+
+_HEADER_FIELDS: dict[str, Callable[[Any], Any]] = {
+    "format": _kept(lambda v: v == FORMAT),
+    "version": _kept(lambda v: v == VERSION),
+    "engine": _kept(lambda v: whole(v) and v >= 1),
+    "seed": _kept(whole),
+    "rules": _rules_text,
+    "players": _texts(20),
+    "names": _texts(MAX_NAME + 4),
+    "started": _text(40),
+    "round": _kept(whole),
+    "score": _kept(lambda v: _two(v, int)),
+    "daily": _text(20),
+    "commit": _kept(_commitment_text),
+    "salt": _kept(_salt_text),
+    "id": _kept(_salt_text),
+    "again": _deal_text,
 }
-"""End-line fields, each with its check (when present)."""
+"""The header's fields, each with its reader: the value as a reader may rely on it (texts
+made harmless, rules in notation), or ``None`` if it does not have the field's shape (the
+replay is then refused, or the field left out: ``_LEFT_OUT``). A field not here is not
+read at all: whatever a file holds under another name never reaches anything that shows
+it."""
+
+_LEFT_OUT = {"again"}
+"""Fields that only say something about the round (``again``: how to deal it again): of
+another shape, they are left out, and the replay reads."""
+
+_END_FIELDS: dict[str, Callable[[Any], Any]] = {
+    "end": _kept(lambda v: v is True),
+    "t": _kept(lambda v: seconds(v) is not None),
+    "winner": _kept(lambda v: v is None or (whole(v) and v in (0, 1))),
+    "position": _kept(lambda v: isinstance(v, str)),  # compared, never shown
+    "digest": _kept(lambda v: isinstance(v, str)),  # compared, never shown
+}
+"""The end line's fields, each with its reader, as the header's."""
 
 
 DIGEST = "json-sha256:"
@@ -522,15 +571,17 @@ def _read(path: Path, file: BinaryIO) -> tuple[dict[str, Any], list[Action], dic
                 N_("{path}:{line}: lines after the end line"), path=path, line=number - 1
             )
         if isinstance(record, dict) and record.get("end") is True:
-            end = record
-            for name, check in _END_FIELDS.items():
-                if name in end and not check(end[name]):
-                    raise StorageError(
-                        N_("{path}:{line}: the end line's {name} is broken"),
-                        path=path,
-                        line=number,
-                        name=name,
-                    )
+            end = {}
+            for name, read in _END_FIELDS.items():
+                if name in record:
+                    end[name] = read(record[name])
+                    if end[name] is None and record[name] is not None:
+                        raise StorageError(
+                            N_("{path}:{line}: the end line's {name} is broken"),
+                            path=path,
+                            line=number,
+                            name=name,
+                        )
             continue
         try:
             actions.append(action_from_json(record))
@@ -542,10 +593,10 @@ def _read(path: Path, file: BinaryIO) -> tuple[dict[str, Any], list[Action], dic
 
 
 def _checked_header(path: Path, header: dict[str, Any]) -> dict[str, Any]:
-    """The header, checked field by field, its texts made harmless to show."""
-    try:
-        parse_rules(str(header.get("rules")))
-    except (NotationError, ValueError):
+    """The header as its readers read it (``_HEADER_FIELDS``): each field checked against
+    its shape, its texts made harmless; a field of another shape refuses the replay, and
+    a field no version writes is left out."""
+    if not isinstance(header.get("rules"), str) or _rules_text(header["rules"]) is None:
         raise StorageError(
             N_("{path}:{line}: the header's rules are broken"), path=path, line=1
         ) from None
@@ -555,17 +606,19 @@ def _checked_header(path: Path, header: dict[str, Any]) -> dict[str, Any]:
         raise StorageError(
             N_("{path}:{line}: the header's seed is not a whole number"), path=path, line=1
         )
-    for name, check in _HEADER_FIELDS.items():
-        if name in header and not check(header[name]):
-            raise StorageError(
-                N_("{path}:{line}: the header's {name} is broken"), path=path, line=1, name=name
-            )
-    shown = dict(header)  # the rules parsed: they are notation, nothing else
-    for name, limit in (("names", MAX_NAME + 4), ("players", 20)):
-        if name in shown:
-            shown[name] = [harmless(text, limit) for text in shown[name]]
-    if "started" in shown:
-        shown["started"] = harmless(shown["started"], 40)
+    shown: dict[str, Any] = {}
+    for name, read in _HEADER_FIELDS.items():
+        if name in header:
+            shown[name] = read(header[name])
+            if shown[name] is None and name in _LEFT_OUT:
+                del shown[name]
+            elif shown[name] is None:
+                raise StorageError(
+                    N_("{path}:{line}: the header's {name} is broken"),
+                    path=path,
+                    line=1,
+                    name=name,
+                )
     return shown
 
 
