@@ -16,8 +16,8 @@ Positions and seeds (default rules unless said):
 - ``--deck skat --wins 1 --seed 55``, two expert computers: a round of about 4 s that player
   2 wins (what ``test_app_e2e`` uses for the files a round writes).
 
-A test whose docstring says "Found" guards a bug these tests found (docs/reliability.md,
-"Findings", has its cause and fix): it failed before the fix.
+A test whose docstring names a finding (F1, F2...) guards against it: docs/reliability.md,
+"Findings", has its cause and fix.
 """
 
 from __future__ import annotations
@@ -249,9 +249,9 @@ character cut short."""
 
 
 def test_invalid_utf8_does_not_crash_the_game(tmp_path: Path) -> None:
-    """Found (F1): blessed 1.52 decodes keyboard bytes with a strict UTF-8 decoder in
-    ``getch`` and ``async_inkey``; one such byte raised UnicodeDecodeError out of
-    ``read_keys`` and the game ended with exit 1."""
+    """Blessed 1.52 decodes keyboard bytes with a strict UTF-8 decoder in ``getch`` and
+    ``async_inkey``; bytes that are no UTF-8 neither end the game nor raise out of
+    ``read_keys`` (docs/reliability.md, F1)."""
     with game(tmp_path) as s:
         for data in INVALID_UTF8:
             s.send(data)
@@ -276,10 +276,10 @@ def test_an_escape_sequence_blessed_does_not_know_presses_no_keys(
     data: bytes,
     what: str,
 ) -> None:
-    """Found (F3): blessed resolves an unknown sequence to ``ESC [`` and hands every byte
-    after it to the game as a key: a mouse click ended in ``m`` (player 2 called a false
-    stress and took the piles), focus-in was ``i`` (player 2 misplayed), a late answer to
-    the kitty query started with ``?`` (the help screen opened)."""
+    """Blessed resolves an unknown sequence to ``ESC [`` and would hand every byte after it
+    to the game as a key: a mouse click ends in ``m`` (player 2's stress), focus-in is
+    ``i`` (a play of player 2), a late answer to the kitty query starts with ``?`` (the
+    help). None of them changes the screen (docs/reliability.md, F3)."""
     with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
         changed = unchanged_by(s, data)
         assert changed == [], f"{what} changed the screen:\n" + "\n".join(changed)
@@ -288,11 +288,11 @@ def test_an_escape_sequence_blessed_does_not_know_presses_no_keys(
 def test_escape_sequences_blessed_does_not_know_do_not_hold_up_the_keys(
     tmp_path: Path,
 ) -> None:
-    """Found (F2): for each sequence it does not know, blessed waits its escape delay
-    (0.35 s by default) for more bytes although they are already there
-    (``_is_incomplete_keystroke`` is true for any text that starts with a known prefix
-    such as ``ESC [``): two pasted lines (their start and end markers: four sequences)
-    held up the next key for 1.4 s. The game now waits 30 ms (``keyinput.ESC_DELAY``)."""
+    """For each sequence it does not know, blessed would wait its escape delay (0.35 s by
+    default) for more bytes although they are already there (``_is_incomplete_keystroke``
+    is true for any text that starts with a known prefix such as ``ESC [``): two pasted
+    lines (their start and end markers: four sequences) would hold up the next key for
+    1.4 s. The game waits 30 ms (``keyinput.ESC_DELAY``) (docs/reliability.md, F2)."""
     paste = b"\x1b[200~2024\x1b[201~"  # a bracketed paste of digits: no player's keys
     assert parse_stream(paste * 2).stalls == 4
     with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
@@ -302,11 +302,10 @@ def test_escape_sequences_blessed_does_not_know_do_not_hold_up_the_keys(
 
 
 def test_a_paste_start_without_its_end_does_not_make_the_game_deaf(tmp_path: Path) -> None:
-    """Was F13: ``keys.SequenceFilter`` dropped every key from a bracketed-paste start
-    (``ESC [ 200 ~``) until its end (``ESC [ 201 ~``), which may never come (a cut-off
-    paste, a stray sequence): one such 6-byte sequence left the game deaf to every key but
-    the signal keys, for good. A paste now also ends once the input has gone quiet
-    (``keyinput.PASTE_QUIET``): a terminal sends a paste in one go."""
+    """A bracketed-paste start (``ESC [ 200 ~``) whose end (``ESC [ 201 ~``) never comes (a
+    cut-off paste, a stray sequence) does not leave the game deaf: a paste also ends once
+    the input has gone quiet (``keyinput.PASTE_QUIET``), as a terminal sends a paste in
+    one go (docs/reliability.md, F13)."""
     with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
         s.send(b"\x1b[200~")
         deadline = time.monotonic() + 0.3  # a player's next key comes later, on its own
@@ -322,9 +321,9 @@ def test_a_pasted_flood_does_not_make_the_game_deaf(tmp_path: Path) -> None:
     """20,000 bytes pasted at once (digits: keys nobody has), then Ctrl-L again and again
     until it is answered: within 2 s of the paste, and the next key plays.
 
-    Was F4: ``async_inkey`` moves the whole read-ahead buffer into a string and back for
-    every key (``flushinp``, ``ungetch``), so n bytes read together cost n² steps: this
-    paste took 16 s. The game now drops input past ``keyinput.FLOOD`` characters waiting."""
+    ``async_inkey`` moves the whole read-ahead buffer into a string and back for every
+    key (``flushinp``, ``ungetch``), so n bytes read together cost n² steps: the game drops
+    input past ``keyinput.FLOOD`` characters waiting (docs/reliability.md, F4)."""
     with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
         send_all(s, b"0123456789" * 2000)
         answered(s, timeout=2.0)  # Ctrl-L again and again: the flood may take one along
@@ -335,9 +334,9 @@ def test_a_pasted_flood_does_not_make_the_game_deaf(tmp_path: Path) -> None:
 
 
 def test_ctrl_s_does_not_freeze_the_game(tmp_path: Path) -> None:
-    """Found (F5): blessed's cbreak leaves the terminal's flow control (IXON) on, so Ctrl-S
-    (next to player 1's ``s``) stopped the game's output; its next write blocked the event
-    loop, and the table stayed frozen until someone knew to press Ctrl-Q."""
+    """Blessed's cbreak leaves the terminal's flow control (IXON) on, where Ctrl-S (next to
+    player 1's ``s``) would stop the game's output until someone knew to press Ctrl-Q; the
+    game turns it off, and the table answers after a Ctrl-S (docs/reliability.md, F5)."""
     with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
         s.send(b"\x13")
         took = answers(s, within=1.5)
@@ -412,8 +411,8 @@ def test_a_signal_in_any_phase_restores_the_terminal_and_exits_with_its_status(
     phase: str,
     sig: signal.Signals,
 ) -> None:
-    """SIGPIPE was F7: Python starts with SIGPIPE ignored and the game set no handler, so
-    it played on after ``kill -PIPE``."""
+    """Python starts with SIGPIPE ignored; at one keyboard the game ends on ``kill -PIPE``
+    as on the other signals that ask it to stop (docs/reliability.md, F7)."""
     args = ("--seed", "12")
     with game(tmp_path, args, phase_env(phase)) as s:
         enter_phase(s, phase)
@@ -514,8 +513,8 @@ def test_sigstop_from_outside_then_sigcont_draws_everything_again(tmp_path: Path
 
 
 def test_ctrl_backslash_restores_the_terminal_and_exits_131(tmp_path: Path) -> None:
-    """Found (F6): Ctrl-\\ (SIGQUIT from the terminal) had no handler: Python's default
-    ended the game at once, in the alternate screen, cursor hidden, echo off."""
+    """Ctrl-\\ (SIGQUIT from the terminal) ends the game with 131 and the terminal as it
+    was: not in the alternate screen, cursor shown, echo on (docs/reliability.md, F6)."""
     with game(tmp_path) as s:
         s.send(b"\x1c")
         assert s.wait_exit() == 131
@@ -584,10 +583,9 @@ def test_closing_the_terminal_ends_the_game_promptly_with_129() -> None:
 
 
 def test_a_keyboard_that_ends_is_a_hangup_not_a_crash() -> None:
-    """Found (F16): when the terminal closes, the game's next read of the keyboard finds its
-    end (blessed's ``getch`` raises EOFError); if that read came before the SIGHUP was
-    handled (about one closing in fifteen), the game said it was stopped by a bug and exited
-    with 1. Here the pty is not the game's controlling terminal, so no SIGHUP comes at all,
+    """When the terminal closes, the game's next read of the keyboard may find its end
+    (blessed's ``getch`` raises EOFError) before the SIGHUP is handled: a hangup (129),
+    not a bug (docs/reliability.md, F16). Here the pty is not the game's controlling terminal, so no SIGHUP comes at all,
     and the table waits for keys with no count running (nothing to write): the read is the
     only way the game can learn of it."""
     assert (
@@ -649,8 +647,8 @@ def test_a_crash_restores_the_terminal_and_puts_the_traceback_on_stderr(
 
 
 def test_a_crash_says_what_happened_in_one_line_before_the_traceback(tmp_path: Path) -> None:
-    """Found (F8): after a crash the game printed the bare traceback; nothing said in words
-    that stress-tui stopped because of a bug."""
+    """After a crash the game says in words that stress-tui stopped because of a bug,
+    before the traceback (docs/reliability.md, F8)."""
     err = tmp_path / "stderr.txt"
     with crash_session(tmp_path, err) as s:
         wait_table(s)
@@ -796,8 +794,8 @@ def write_record(tmp_path: Path, case: str) -> Path:
 
 @pytest.mark.parametrize("case", list(BROKEN_RECORDS))
 def test_a_broken_record_is_one_line_from_the_stats_command(tmp_path: Path, case: str) -> None:
-    """Found (F9, F10): ``stress-tui stats`` printed a traceback (RecursionError; ValueError
-    while formatting ``"fast"`` as seconds) instead of one line and exit 2."""
+    """``stress-tui stats`` of a broken record (nested too deep; ``"fast"`` where seconds
+    go): one line and exit 2, never a traceback (docs/reliability.md, F9 and F10)."""
     record = write_record(tmp_path, case)
     done = stress_tui("stats", tmp_path=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr[-300:]
@@ -806,12 +804,10 @@ def test_a_broken_record_is_one_line_from_the_stats_command(tmp_path: Path, case
 
 @pytest.mark.parametrize("case", list(BROKEN_RECORDS))
 def test_a_broken_record_never_stops_the_game(tmp_path: Path, case: str) -> None:
-    """Found (F9, F10): nested too deep, the game did not start (RecursionError out of
-    ``Record.load`` in ``App.__init__``: exit 1, a traceback); with a count that is not a
-    number it crashed at the end of the round, adding one to it (``count_in_record``
-    catches only StorageError and OSError). A broken record must be said once and left alone (as
-    ``test_app_e2e::test_a_broken_record_file_is_reported_once_and_never_written`` checks
-    for a foreign one)."""
+    """A broken record (nested too deep: broken from the start; a count that is not a
+    number: broken when the round's end adds one to it) is said once and left alone, and
+    the game plays on (``test_app_e2e`` checks the same for a foreign one;
+    docs/reliability.md, F9 and F10)."""
     record = write_record(tmp_path, case)
     start_only = case == "nested-too-deep"  # broken from the start: no need to end a round
     args = ("--seed", "12") if start_only else SKAT_BOTS
@@ -839,9 +835,9 @@ BROKEN_REPLAYS = {
 
 @pytest.mark.parametrize("case", list(BROKEN_REPLAYS))
 def test_a_broken_replay_is_a_one_line_error(tmp_path: Path, case: str) -> None:
-    """Found (F11): ``replay.load`` let RecursionError (deep nesting), TypeError (an action
-    kind that is not a string: ``kind in _KINDS``) and OverflowError (``"seed": 1e999``)
-    out: ``stress-tui replay --verify`` and ``--list`` printed a traceback."""
+    """A replay nested too deep, with an action kind that is not a string, or with
+    ``"seed": 1e999``: ``stress-tui replay --verify`` and ``--list`` say it in one line,
+    never a traceback (docs/reliability.md, F11)."""
     header = '{"format":"stress-tui replay","version":1,"seed":3,"rules":"standard"}'
     body = BROKEN_REPLAYS[case]
     if body is None:
@@ -862,10 +858,9 @@ def test_a_broken_replay_is_a_one_line_error(tmp_path: Path, case: str) -> None:
 def test_no_damaged_replay_ever_escapes_as_anything_but_a_one_line_error(
     tmp_path: Path,
 ) -> None:
-    """Found F11 (the cases above) first: 1,500 random damages to a real recorded round (bytes
-    changed, cut, lines swapped or dropped, a value replaced by another JSON value); each
-    either loads and verifies to a verdict, or is a one-line StorageError; the file is never
-    touched."""
+    """1,500 random damages to a real recorded round (bytes changed, cut, lines swapped or
+    dropped, a value replaced by another JSON value): each either loads and verifies to a
+    verdict, or is a one-line StorageError; the file is never touched."""
     from stress_tui.core.engine import Game, Phase
     from stress_tui.core.rules import Rules
     from stress_tui.core.table import Table
