@@ -585,9 +585,9 @@ def test_closing_the_terminal_ends_the_game_promptly_with_129() -> None:
 def test_a_keyboard_that_ends_is_a_hangup_not_a_crash() -> None:
     """When the terminal closes, the game's next read of the keyboard may find its end
     (blessed's ``getch`` raises EOFError) before the SIGHUP is handled: a hangup (129),
-    not a bug (docs/reliability.md, F16). Here the pty is not the game's controlling terminal, so no SIGHUP comes at all,
-    and the table waits for keys with no count running (nothing to write): the read is the
-    only way the game can learn of it."""
+    not a bug (docs/reliability.md, F16). Here the pty is not the game's controlling
+    terminal, so no SIGHUP comes at all, and the table waits for keys with no count
+    running (nothing to write): the read is the only way the game can learn of it."""
     assert (
         close_the_terminal(controlling=False, env={"STRESS_TUI_POSITION": after_first_flip(12)})
         == 129
