@@ -279,8 +279,8 @@ def test_a_file_that_is_not_a_file_is_one_line_at_once(
 
 
 def test_replay_verify_dev_zero_answers_at_once_in_little_memory(tmp_path: Path) -> None:
-    """``replay --verify /dev/zero`` (the issue's own case) and a replay whose one line is
-    15 MB: one line each, within ``MEMORY`` (before: 7.4 GB in 20 s, deaf to Ctrl-C)."""
+    """``replay --verify /dev/zero`` and a replay whose one line is 15 MB: one line each,
+    within ``MEMORY``, at once."""
     line = one_line(stress_tui(tmp_path, "replay", "--verify", "/dev/zero", timeout=10))
     assert line == "stress-tui: /dev/zero: is a device, not a replay"
     long = tmp_path / "long.jsonl"
@@ -502,7 +502,7 @@ def test_the_data_folder_is_never_created_by_looking(tmp_path: Path) -> None:
     assert not (tmp_path / "data").exists()
 
 
-# ----------------------------------------------------------------------------- issue 24
+# ----------------------------------------------------------------------------- text from files
 
 POISON = "N\x1b]0;PWNED\x07\x1b]52;c;UFdORUQ=\x07\x1b[2J\u009b2J\u202ex\u200by\u2066z"
 """Every kind of text that may not reach a terminal from a file, in one string: OSC 0 (the

@@ -305,8 +305,7 @@ def test_a_combination_names_the_rule_refused_and_says_it_as_the_caller_does() -
 def test_a_config_time_that_is_not_a_number_is_refused_in_one_line(
     number: str, capsys: pytest.CaptureFixture[str], no_config: Path
 ) -> None:
-    """TOML can write nan and inf; they used to crash the reader (a ValueError while
-    saying the value)."""
+    """TOML can write nan and inf: the reader says the value is wrong, in one line."""
     no_config.write_text(f"[rules]\nlockout = {number}\n", encoding="utf-8")
     assert main(["--rules"]) == 2
     assert capsys.readouterr().err == (

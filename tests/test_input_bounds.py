@@ -1,4 +1,4 @@
-"""Nothing arriving at the keyboard stops the game (issue 24, points 4 and 5), through the
+"""Nothing arriving at the keyboard stops the game, through the
 real program in a pseudo-terminal: a 1 MB bracketed paste mid-round (dropped whole, the
 game answering SIGTERM within 0.5 s of it being sent), a 400 kB flood of letters (frames
 still drawn: the count to the flip goes on), and a terminal whose answer to a start-up

@@ -1,4 +1,4 @@
-"""How the table reads (issue 15), played in-process at the sizes players use
+"""How the table reads, played in-process at the sizes players use
 (``tests/pilot.py``: the game on an in-process terminal, its clock virtual): overlays that
 leave nothing of the table around or inside their box, notices that say what is true now
 and go when it stops being true, ``xN`` with one meaning, the last play on each pile shown

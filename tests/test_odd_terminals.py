@@ -1,6 +1,6 @@
-"""Terminals and players that misbehave (issue 14): the real program in a pseudo-terminal.
+"""Terminals and players that misbehave: the real program in a pseudo-terminal.
 
-Each test here failed before its fix; ``docs/reliability.md`` has a row for each.
+``docs/reliability.md`` has a row for each.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ the kitty keyboard flags, a DEC mode (synchronized output)."""
 
 def test_a_stray_play_key_right_after_pause_opens_mid_match_does_not_quit() -> None:
     """Player 2 pauses; player 1's next key is their own play key ``q``, which is also the
-    menu's quit. It must not end the match (issue 14, point 3)."""
+    menu's quit. It must not end the match."""
     with game() as s:
         wait_flip(s, "10♣", "4♥")
         s.send("\x1b")  # player 2: pause
@@ -63,7 +63,7 @@ def test_a_terminal_that_answers_no_question_is_asked_little_and_starts_at_once(
     """An Emacs shell buffer, a serial console, a recorder: nothing ever answers. blessed's
     two start-up questions wait its query timeout (0.2 s here, 5 s by default); the game
     asks its own questions once, in one batch that waits once (``endpoint.ANSWER_SECONDS``),
-    and asks nothing after it (issue 14, point 9; before: 11.7 s to the first frame)."""
+    and asks nothing after it."""
     with TtySession(args=["--seed", "12"], env={**NO_CONFIG, **DATA_ENV}) as s:
         s.screen.reply = lambda data: None  # this terminal answers nothing
         s.wait_for(
@@ -80,7 +80,7 @@ def test_a_terminal_that_answers_no_question_is_asked_little_and_starts_at_once(
 
 def test_a_terminal_whose_type_says_it_cannot_draw_is_asked_nothing() -> None:
     """``TERM=dumb`` cannot move the cursor: one line, exit 2, and not one question sent to
-    the terminal (issue 14, point 9)."""
+    the terminal."""
     with TtySession(args=["--seed", "12"], env={**NO_CONFIG, **DATA_ENV, "TERM": "dumb"}) as s:
         assert s.wait_exit() == 2
         s.pump()
@@ -94,7 +94,7 @@ def test_a_terminal_whose_type_says_it_cannot_draw_is_asked_nothing() -> None:
 @pytest.mark.parametrize("kind", ["linux", "vt100"])
 def test_a_terminal_without_an_alternate_screen_is_left_blank(kind: str) -> None:
     """The Linux console and a VT100 have one screen: on the way out the table is wiped, so
-    that the shell's prompt does not land in the middle of it (issue 14, point 10)."""
+    that the shell's prompt does not land in the middle of it."""
     with game(env={"TERM": kind}) as s:
         wait_flip(s, "10♣", "4♥")
         assert b"\x1b[?1049h" not in s.raw_log()  # no alternate screen was asked for
@@ -115,7 +115,7 @@ def _rss_mb(pid: int) -> float:
 
 
 def test_a_window_of_ten_thousand_by_ten_thousand_costs_no_more_than_the_table() -> None:
-    """A 10000x10000 window (issue 14, point 11; before: 1.6 GB and 0.4 s a frame): the
+    """A 10000x10000 window: the
     table is drawn in the middle of at most 256x128 cells, so memory stays near what a
     normal window takes, frames keep coming, and back at 80x24 the table is whole."""
     with game() as s:
@@ -171,8 +171,7 @@ def stop_reading(s: TtySession, resizes: int = 30) -> None:
 def test_a_terminal_that_stops_reading_does_not_freeze_the_game(how: str, code: int) -> None:
     """The terminal stops reading (a stalled link, a frozen emulator): the game must not
     wait for it. A signal and the quit key act at once, while the terminal still reads
-    nothing (issue 14, point 8; before, the game hung in its write until the terminal read
-    again, SIGTERM and all)."""
+    nothing, SIGTERM and all."""
     with game() as s:
         stop_reading(s)
         if how == "SIGTERM":
@@ -190,8 +189,8 @@ def test_a_terminal_that_stops_reading_does_not_freeze_the_game(how: str, code: 
 
 def test_a_terminal_left_non_blocking_that_stops_reading_plays_on() -> None:
     """Another program left the terminal non-blocking, and the terminal stops reading for
-    a while: no ``BlockingIOError`` (before: exit 1, "stopped by a bug"); once it reads
-    again, what it shows is the table as it stands (issue 14, point 8)."""
+    a while: no ``BlockingIOError``; once it reads again, what it shows is the table as it
+    stands."""
     wrapper = (
         "import fcntl, os, runpy, sys;"
         " fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_NONBLOCK);"
@@ -227,8 +226,7 @@ def test_ctrl_z_with_nothing_to_bring_the_game_back_says_so_and_plays_on(how: st
     """Started with no shell with job control (here, as under ``kitty stress-tui``, ``tmux
     new stress-tui`` or ``ssh -t host stress-tui``, the game leads its own session): a stop
     would be for good. Ctrl-Z, as the terminal's signal, as a kitty keyboard key, or a
-    SIGTSTP from outside, says so and the round plays on (issue 14, point 7; before: the
-    game stopped and only an outside SIGCONT freed it)."""
+    SIGTSTP from outside, says so and the round plays on."""
     with game() as s:
         wait_flip(s, "10♣", "4♥")
         if how == "ctrl-z":

@@ -45,9 +45,8 @@ def stats_json(data: Path) -> dict[str, dict[str, object]]:
 
 
 def test_two_games_counting_rounds_at_once_lose_none(tmp_path: Path) -> None:
-    """Found (issue 14): each round's end read ``record.json``, added the round and wrote
-    it back, so two games sharing a data folder overwrote each other's rounds (16 rounds
-    at once, 10 counted). Two processes count 150 rounds each through the game's own
+    """Two games sharing a data folder never overwrite each other's rounds. Two processes
+    count 150 rounds each through the game's own
     ``App.count_in_record``, started at the same moment: all 300 are counted, and neither
     game was told a round could not be."""
     data = tmp_path / "data"
@@ -150,8 +149,8 @@ def test_a_record_changed_by_a_later_version_still_takes_rounds(data: Path) -> N
 
 
 def test_a_symlinked_record_is_written_through_the_link(data: Path, tmp_path: Path) -> None:
-    """Found (issue 14): a symbolic link as the record (dotfile managers, sync folders) was
-    replaced by a plain file at the first save, and its target never updated again."""
+    """A symbolic link as the record (dotfile managers, sync folders) stays a link, and its
+    target is the record that is updated."""
     elsewhere = tmp_path / "dotfiles" / "stress-record"
     elsewhere.parent.mkdir()
     count_round(("Ann", "Bo"), "standard", won_by(0), False, elsewhere)
@@ -217,7 +216,7 @@ ODD_RECORDS = {
 def test_a_record_that_is_not_a_file_is_one_line_at_once_and_left_alone(
     data: Path, case: str, name: str
 ) -> None:
-    """Found (issue 14): a FIFO as the record hung the game before it drew. Every kind of
+    """A FIFO as the record never hangs the game. Every kind of
     file that is not a record, as the database or as an earlier version's record, is one
     line from ``stats`` (at once: opening never blocks) and from counting a round, and is
     left as it was."""
