@@ -389,7 +389,9 @@ def test_both_sides_write_a_replay_that_verifies_and_count_the_round(tmp_path: P
         assert len(record.ratings["Ann"].history) == len(record.ratings["Bo"].history) == 2
         assert record.ratings[("Bo", "Ann")[winner]].rating.rating > 1500
         for notes in (host.result.notes, joiner.result.notes):
-            assert any(note.startswith("rating: Bo ") and ", Ann " in note for note in notes)
+            assert any(
+                note.startswith("your record's rating: Bo ") and ", Ann " in note for note in notes
+            )
         await host.close()
 
     run(test)

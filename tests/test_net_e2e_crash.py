@@ -265,6 +265,9 @@ def test_the_end_of_a_round_shows_on_both_screens_at_once(tmp_path: Path) -> Non
 
         wait_all(both_results, "the result on both screens", host, joiner)
         assert not shown, f"the joiner showed a pause, not the result:\n{shown[0]}"
+        # Each side counts the round in its own record, and says so by its ratings.
+        for screen in (host, joiner):
+            assert "your record's rating: Bo " in screen.text(), screen.dump()
     finally:
         joiner.close()
         host.close()

@@ -67,5 +67,5 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
 
     with terminal_output():
         if command == "host":
-            return netplay.run_host(settings, name, port, getattr(args, "bind", "0.0.0.0"))
+            return netplay.run_host(settings, name, port, getattr(args, "bind", None) or "::")
         return netplay.run_join(settings, address, port, code, name, watch=command == "watch")

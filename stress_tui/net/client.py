@@ -30,6 +30,7 @@ from stress_tui.core.rules import Rules
 from stress_tui.core.table import COUNTDOWN, Table
 from stress_tui.core.text import harmless
 from stress_tui.core.words import N_, Say
+from stress_tui.net.addresses import shown
 from stress_tui.net.protocol import (
     HANDSHAKE_SECONDS,
     HOST_MESSAGES,
@@ -158,7 +159,7 @@ class Client:
 
     async def _handshake(self) -> None:
         _ = self.say
-        where = f"{self.address}:{self.port}"
+        where = shown(self.address, self.port)
         try:
             reader, writer = await asyncio.wait_for(
                 asyncio.open_connection(self.address, self.port, limit=MAX_HOST_LINE),

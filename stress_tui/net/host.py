@@ -40,6 +40,7 @@ from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import COUNTDOWN, StartGate
 from stress_tui.core.words import N_, Say, shown_name
+from stress_tui.net.addresses import listening_socket
 from stress_tui.net.clock import MatchClock
 from stress_tui.net.fair import MAX_DELAY, FairTable, Outcome
 from stress_tui.net.protocol import (
@@ -377,9 +378,8 @@ class Host:
     async def start(self) -> tuple[str, int]:
         """Listen; return the address and port."""
         self.loop = asyncio.get_running_loop()
-        self.server = await asyncio.start_server(
-            self._serve, self.bind, self.port, limit=MAX_PEER_LINE
-        )
+        sock = listening_socket(self.bind, self.port)
+        self.server = await asyncio.start_server(self._serve, sock=sock, limit=MAX_PEER_LINE)
         sock = self.server.sockets[0]
         self.port = sock.getsockname()[1]
         self.pinger = asyncio.create_task(self._ping_loop())

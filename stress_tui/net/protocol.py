@@ -91,8 +91,8 @@ _WORD_SET = frozenset(WORDS)
 
 
 def new_code() -> str:
-    """A join code for one match: ``CODE_WORDS`` words drawn from the system's secure
-    random source, such as ``otter-maple-drum-velvet`` (about 32 bits)."""
+    """A join code for one table, good while it is open: ``CODE_WORDS`` words drawn from
+    the system's secure random source, such as ``otter-maple-drum-velvet`` (about 32 bits)."""
     return "-".join(secrets.choice(WORDS) for _ in range(CODE_WORDS))
 
 

@@ -109,7 +109,7 @@ def save_round(
             if replay is not None:
                 pending.settle(Path(replay))
             if counted is not None:
-                notes += rating_notes(names, counted.before, counted.after, _)
+                notes += rating_notes(names, counted.before, counted.after, _, own=True)
     return RoundFiles(stats, tuple(notes), replay)
 
 

@@ -158,15 +158,23 @@ def rating_notes(
     before: tuple[Rating | None, Rating | None],
     after: tuple[Rating | None, Rating | None],
     _: Say = N_,
+    *,
+    own: bool = False,
 ) -> list[str]:
     """The result screen's line about the ratings a round moved:
-    ``rating: Ann 1532 ± 84 (+18), Bo 1468 ± 84 (-18)`` (nothing if it rated nobody)."""
+    ``rating: Ann 1532 ± 84 (+18), Bo 1468 ± 84 (-18)`` (nothing if it rated nobody).
+    ``own``: a round across a network, which each side counts in its own record, so that
+    the two screens may show the same people's ratings differently: the line says they
+    are this side's record's (``your record's rating: ...``)."""
     moved = [
         f"{shown_name(name, _)} {rating_text(now)} ({change_text(now.rating - then.rating)})"
         for name, then, now in zip(names, before, after, strict=True)
         if then is not None and now is not None
     ]
-    return [_("rating: {moved}").format(moved=", ".join(moved))] if moved else []
+    if not moved:
+        return []
+    line = _("your record's rating: {moved}") if own else _("rating: {moved}")
+    return [line.format(moved=", ".join(moved))]
 
 
 # --------------------------------------------------------------------------- printing

@@ -35,6 +35,7 @@ from stress_tui.core.lifecycle import Hold, Lifecycle, Stage
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
+from stress_tui.net.addresses import EVERYWHERE, kind_of, machine_addresses, shown
 from stress_tui.net.client import Client, JoinError
 from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, RESUME_COUNT, Host, describe
 from stress_tui.net.records import RoundFiles
@@ -58,6 +59,9 @@ EXIT_NETWORK = 2
 """A table that cannot be opened or reached, a refused join: said in one line."""
 
 TICK = 0.2
+
+MAX_JOIN_LINES = 3
+"""Join lines the host's waiting panel shows (the first addresses: this network's)."""
 """Seconds between redraws while a count of seconds is shown (a resume, a drop)."""
 
 _KINDS = {Intent.STRESS: "stress", Intent.READY: "ready", Intent.STOP: "stop"}
@@ -493,11 +497,25 @@ def _say(text: str) -> None:
     print(f"stress-tui: {text}", file=sys.stderr)
 
 
-def _host_addresses(bind: str, port: int) -> str:
-    """Where a friend connects, as ``HOST:PORT``."""
-    if bind in ("0.0.0.0", "::", ""):
-        return f"{socket.gethostname()}:{port}"
-    return f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}"
+def join_lines(bind: str, port: int, code: str) -> tuple[list[str], str]:
+    """What a friend may type to join (a line for each address of this machine they may
+    reach it at, those of this network first, IPv6 in brackets), and one line saying
+    which address reaches it from where (empty: the one address the table listens on)."""
+    everywhere = bind in (EVERYWHERE, "0.0.0.0", "")
+    found = [a for a in machine_addresses() if bind != "0.0.0.0" or a.version == 4]
+    if not everywhere:
+        return [f"stress-tui join {shown(bind, port)} {code}"], ""
+    if not found:
+        line = f"stress-tui join {shown(socket.gethostname(), port)} {code}"
+        return [line], _(
+            "(with this machine's address in place of its name if theirs cannot find it)"
+        )
+    which = "; ".join(
+        _("{address} from {network}").format(address=shown(a, port), network=_(kind_of(a)))
+        for a in found
+    )
+    lines = [f"stress-tui join {shown(a, port)} {code}" for a in found]
+    return lines, _("Which to use: {addresses}.").format(addresses=which)
 
 
 def _run(main: Callable[[], Coroutine[Any, Any, int]]) -> int:
@@ -535,14 +553,17 @@ def run_host(settings: Settings, name: str, port: int, bind: str) -> int:
             why = error.strerror or error
             _say(_("cannot open a table on {where}: {why}").format(where=f"{bind}:{port}", why=why))
             return EXIT_NETWORK
-        where = _host_addresses(bind, host.port)
-        line = f"stress-tui join {where} {host.code}"
+        lines, which = join_lines(bind, host.port, host.code)
         print(_("A table is open on port {port}. Your friend joins with:").format(port=host.port))
-        print(f"\n    {line}\n")
-        print(_("(with this machine's address in place of its name if theirs cannot find it)"))
+        print("\n" + "".join(f"    {line}\n" for line in lines))
+        if which:
+            print(which)
         sys.stdout.flush()
         endpoint, colour = local_endpoint(pipe_ends=False)
-        screen = NetScreen(endpoint, settings, colour, model=host, seat=HOST_SEAT, join_line=line)
+        shown_lines = "\n".join(lines[:MAX_JOIN_LINES])
+        screen = NetScreen(
+            endpoint, settings, colour, model=host, seat=HOST_SEAT, join_line=shown_lines
+        )
         try:
             return await screen.main()
         finally:

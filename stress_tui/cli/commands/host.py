@@ -51,8 +51,8 @@ def declare(commands: Any) -> argparse.ArgumentParser:
         "--bind",
         metavar="ADDRESS",
         help=_(
-            "the address to listen on (127.0.0.1: this machine only); default: 0.0.0.0, "
-            "every address of this machine"
+            "the address to listen on (127.0.0.1: this machine only; 0.0.0.0: its IPv4 "
+            "addresses only); default: ::, every address of this machine, IPv4 and IPv6"
         ),
     )
     net.add_argument("--name", metavar="NAME", help=_("your name at the table; default: Host"))
