@@ -10,7 +10,7 @@ then added in one transaction, which the game would take a week to play). Then
 ``stress-tui stats`` runs as a whole process on each, the two taking turns ``--repeat``
 times, after one run each to warm the caches; the figure is the ratio of the medians.
 
-Goal (issue 24, point 6): the long record at most 2x the short one.
+Goal: the long record at most 2x the short one.
 """
 
 from __future__ import annotations
