@@ -24,8 +24,10 @@ else arrived meanwhile is input.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from blessed import Terminal
@@ -59,6 +61,21 @@ _BACKGROUND = re.compile(
     rb"\x1b\]11;rgb:([0-9a-fA-F]{1,4})/([0-9a-fA-F]{1,4})/([0-9a-fA-F]{1,4})(?:\x07|\x1b\\)"
 )
 _SCHEME = re.compile(rb"\x1b\[\?997;([12])n")
+
+
+@contextlib.contextmanager
+def no_color_hidden() -> Iterator[bool]:
+    """Hide ``NO_COLOR`` while a ``Terminal`` is made; whether colour may be used.
+
+    ``NO_COLOR`` makes blessed drop every sequence, cursor moves included, which would
+    leave a full-screen table unable to draw. So the terminal is made without it in sight
+    and the game honours it itself: no colours, only bold and reverse video."""
+    saved = os.environ.pop("NO_COLOR", None)
+    try:
+        yield not saved
+    finally:
+        if saved is not None:
+            os.environ["NO_COLOR"] = saved
 
 
 @dataclass
@@ -308,7 +325,9 @@ class MemoryEndpoint(Endpoint):
     ) -> None:
         import io
 
-        super().__init__(Terminal(kind=kind, stream=io.StringIO(), force_styling=True))
+        with no_color_hidden():
+            term = Terminal(kind=kind, stream=io.StringIO(), force_styling=True)
+        super().__init__(term)
         self.width, self.height = width, height
         self.on_output = on_output
         """Given every write, as bytes."""

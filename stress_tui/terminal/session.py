@@ -43,6 +43,7 @@ from stress_tui.terminal.endpoint import (
     Endpoint,
     Listener,
     answered,
+    no_color_hidden,
     parse_answers,
     questions,
 )
@@ -101,21 +102,12 @@ def unfit_terminal() -> str | None:
 
 
 def make_terminal() -> tuple[GameTerminal, bool]:
-    """A ``Terminal`` for the game, and whether colour may be used.
-
-    ``NO_COLOR`` makes blessed drop every sequence, cursor moves included, which would leave
-    a full-screen table unable to draw. So the terminal is made without it in sight and the
-    game honours it itself: no colours, only bold and reverse video.
-    """
-    no_color = bool(os.environ.get("NO_COLOR"))
-    saved = os.environ.pop("NO_COLOR") if no_color else None
-    try:
+    """A ``Terminal`` for the game, and whether colour may be used (not with ``NO_COLOR``,
+    which the game honours itself: ``endpoint.no_color_hidden``)."""
+    with no_color_hidden() as colour:
         term = GameTerminal()
-    finally:
-        if saved is not None:
-            os.environ["NO_COLOR"] = saved
     term.made = True
-    return term, not no_color
+    return term, colour
 
 
 def local_endpoint(pipe_ends: bool = True) -> tuple[LocalEndpoint, bool]:
