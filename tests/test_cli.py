@@ -363,7 +363,7 @@ def test_display_flags() -> None:
         (
             ["--deck", "tarot"],
             'stress-tui: --deck: "tarot" is not a deck '
-            "(choose from standard, jass, skat, doppelkopf)",
+            "(choose from standard, jass, skat, doppelkopf, german)",
         ),
         (
             ["--deal", "thirds"],

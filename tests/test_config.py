@@ -307,7 +307,8 @@ def test_the_seed_is_not_kept(capsys: pytest.CaptureFixture[str], config: Path) 
             "[rules]\nrows = 3\n",
             "2: rules.rows",
             "unknown key (did you mean row? known: deck, jokers, deal, row, stacking, together, "
-            "wrap, stress-penalty, taken, false-stress, stress-stop, lockout, race-window, wins)",
+            "wrap, flip-ready, stress-penalty, taken, false-stress, stress-stop, lockout, "
+            "race-window, wins)",
         ),
         (
             "[colours]\nclubs = 1\n",
@@ -326,7 +327,7 @@ def test_the_seed_is_not_kept(capsys: pytest.CaptureFixture[str], config: Path) 
         (
             '[rules]\ndeck = "tarot"\n',
             "2: rules.deck",
-            '"tarot" is not a deck (choose from standard, jass, skat, doppelkopf)',
+            '"tarot" is not a deck (choose from standard, jass, skat, doppelkopf, german)',
         ),
         ("[rules]\ndeal = 2\n", "2: rules.deal", "must be a string, not 2"),
         (
@@ -351,7 +352,7 @@ def test_the_seed_is_not_kept(capsys: pytest.CaptureFixture[str], config: Path) 
         (
             'rules.deck = "nope"\n',
             "1: rules.deck",
-            '"nope" is not a deck (choose from standard, jass, skat, doppelkopf)',
+            '"nope" is not a deck (choose from standard, jass, skat, doppelkopf, german)',
         ),
         ("rules = { wins = 0 }\n", "1: rules.wins", "must be between 1 and 99, not 0"),
         ('names = ["Ann"]\n', "1: names", "give exactly two names, not 1"),

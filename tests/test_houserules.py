@@ -30,10 +30,15 @@ from stress_tui.core.houserules import (
     DEFAULTS,
     HOUSE_RULES,
     Choice,
+    Deal,
+    FalseStress,
+    FlipReady,
     HouseRule,
     RulesError,
     Seconds,
+    StressPenalty,
     Switch,
+    Taken,
     Whole,
 )
 from stress_tui.core.notation import NotationError, format_rules, parse_rules
@@ -411,3 +416,33 @@ def test_the_penalty_s_words_say_when_the_slower_takes_both_piles(penalty: str, 
     """)
     taken = [e for e in g.apply(CallStress(1, 1.0)) if isinstance(e, PilesTaken)]
     assert taken == [PilesTaken(0, (0, 1), 2)]
+
+
+def test_001_s_own_game_is_one_word_and_plays_by_001_s_rules() -> None:
+    """001, Grundsätzliche Spielvorbereitung: "Jeder Mitspieler erhält die 52 Karten eines
+    Satzes ... jeder Spieler legt vier Karten sichtbar vor sich aus" (a deck each, four
+    open cards, no stacks); Stress: "welche er zu seinen Karten in der Hand dazumischen
+    muss" (taken cards mixed in); Stapel: "darf er diese gleichzeitig ablegen" (laid
+    together); Weiter Karten auflegen: "oder ein Spieler einen möglichen Zug nicht
+    wahrnehmen will" (one ready flips)."""
+    german = Rules.for_deck("german")
+    assert (german.spec.ranks, german.cards_per_deck) == (tuple(range(2, 15)), 52)
+    assert german.deal is Deal.EACH and german.row_size == 4
+    assert not german.stacking and german.together
+    assert german.taken is Taken.MIXED and german.flip_ready is FlipReady.ONE
+    assert german.stress_penalty is StressPenalty.BOTH and german.false_stress is FalseStress.TAKE
+    assert not german.stress_stop and german.wins == 3
+    assert format_rules(german) == "german"
+    assert plain_words(german)[0].startswith("The German game (001), a standard deck: 52 cards")
+
+
+@pytest.mark.parametrize("deck", ["jass", "skat", "doppelkopf"])
+def test_001_s_decks_default_to_001_s_rules_where_001_speaks(deck: str) -> None:
+    """001's decks: "Diese Variante wird mit den gleichen Regeln gespielt" (Doppelkopf), so
+    taken cards are mixed in ("dazumischen") and one player's wish flips, as in 001's game;
+    000's standard game keeps taken cards under the draw pile and flips when both say so."""
+    rules = Rules.for_deck(deck)
+    assert rules.taken is Taken.MIXED and rules.flip_ready is FlipReady.ONE
+    standard = Rules.for_deck("standard")
+    assert standard.taken is Taken.UNDER and standard.flip_ready is FlipReady.BOTH
+    assert standard.deal is Deal.SPLIT and standard.stacking

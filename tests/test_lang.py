@@ -492,7 +492,7 @@ def test_the_rule_flags_help_says_spans_decks_and_defaults_in_the_language(
     assert "doppelkopf 48 (9..A doppelt)" in said
     assert "0 bis 16; Vorgabe: 0" in said
     assert "Vorgabe: die des Blatts: 3 für skat, 4 für die anderen" in said
-    assert "für skat und doppelkopf" in said
+    assert "off für standard und jass, on für die anderen" in said
     for english in ("the deck's", " for the others", " to 16", " twice", "the cards:"):
         assert english not in said
 

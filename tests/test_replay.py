@@ -109,7 +109,8 @@ def test_a_recorded_round_replays_to_the_identical_events(rules: Rules, tmp_path
 
 def test_cards_laid_together_are_recorded_as_such_and_replay(tmp_path: Path) -> None:
     """Skat lays ready cards of one rank together by default (001, Stapel)."""
-    path, events = record_round(Rules.for_deck("skat"), seed=7, folder=tmp_path)
+    rules = Rules.for_deck("skat", flip_ready="both", taken="under")  # as seed 7 was recorded
+    path, events = record_round(rules, seed=7, folder=tmp_path)
     assert '"a":"play-together"' in path.read_text()
     assert sum(isinstance(e, Played) for e in events) > sum(
         '"a":"play' in line for line in path.read_text().splitlines()

@@ -1160,6 +1160,34 @@ def test_with_one_draw_pile_left_ready_still_flips_although_a_card_fits() -> Non
     assert g.apply(ReadyToFlip(1, 1.1)) == [ReadyNoted(1), FlipAgreed()]
 
 
+@pytest.mark.parametrize("deck", ["jass", "skat", "doppelkopf", "german"])
+def test_in_001_s_decks_one_player_who_does_not_want_to_play_is_enough_to_flip(deck: str) -> None:
+    """001: "Wenn keine Züge mehr möglich sind, oder ein Spieler einen möglichen Zug nicht
+    wahrnehmen will, nehmen beide Spieler jeweils die oberste Karte ihrer Hand": one
+    player's wish is enough, while p1's nine could still go on the ten."""
+    g = game(f"""
+        rules: {deck}
+        phase: playing
+        p1 row: 9H | - | -{" | -" if deck != "skat" else ""}
+        p1 draw: AC
+        piles: TH | KD
+        p2 row: AD | - | -{" | -" if deck != "skat" else ""}
+        p2 draw: QC
+    """)
+    assert g.legal_plays(0) == [(0, 0)]
+    assert g.apply(ReadyToFlip(1, 1.0)) == [ReadyNoted(1), FlipAgreed()]
+    assert g.phase is Phase.WAITING_FLIP
+
+
+def test_with_the_standard_deck_one_ready_waits_for_the_other() -> None:
+    """000 has no such flip: the flip is done together, so both say ready (our choice);
+    `--flip-ready one` plays 001's rule with any deck."""
+    position = NO_CARD_TO_FLIP + "\np2 draw: 7C"
+    assert game(position).apply(ReadyToFlip(0, 1.0)) == [ReadyNoted(0)]
+    one = game(position.replace("rules: standard", "rules: standard flip-ready=one"))
+    assert one.apply(ReadyToFlip(0, 1.0)) == [ReadyNoted(0), FlipAgreed()]
+
+
 DEAD = """
     rules: standard
     phase: waiting

@@ -330,7 +330,7 @@ def test_invariants_hold_over_rounds_across_decks_and_house_rules() -> None:
 def test_every_deck_and_house_rule_combination_is_in_the_soak() -> None:
     variants = rule_variants()
     assert len(variants) == len(set(variants))
-    assert {r.deck for r in variants} == {"standard", "jass", "skat", "doppelkopf"}
+    assert {r.deck for r in variants} == {"standard", "jass", "skat", "doppelkopf", "german"}
     for name in (
         "deal",
         "jokers",
@@ -339,6 +339,7 @@ def test_every_deck_and_house_rule_combination_is_in_the_soak() -> None:
         "wrap",
         "stress_penalty",
         "taken",
+        "flip_ready",
         "false_stress",
         "stress_stop",
     ):

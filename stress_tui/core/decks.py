@@ -1,4 +1,4 @@
-"""The ranks and the four decks Stress is played with, as plain facts: what the help, the
+"""The ranks and the decks Stress is played with, as plain facts: what the help, the
 rule table and the rule texts say of them without a card in hand.
 
 Ranks are small integers (2..10, then 11 jack, 12 queen, 13 king, 14 ace) so that the rules
@@ -56,8 +56,16 @@ DECK_FACTS: dict[str, tuple[tuple[int, ...], int, str]] = {
         2,
         "001 (German), Verändertes Kartenblatt: 9..A, every card twice",
     ),
+    "german": (
+        tuple(range(2, 15)),
+        1,
+        "001 (German), Grundsätzliche Spielvorbereitung: the German game, a full 52-card "
+        "deck for each player, four open cards, taken cards mixed in, Stapel, a flip when "
+        "one player declines to play",
+    ),
 }
-"""Every deck by its name (``--deck``, the notation): its ranks in cycle order, lowest first
+"""Every deck by its name (``--deck``, the notation; ``german`` is 001's own game, a
+standard deck for each player by 001's rules): its ranks in cycle order, lowest first
 (the highest wraps to the lowest); how many copies of every card one deck holds (2 for
 Doppelkopf); where the deck and its default rules come from. ``cards.DECKS`` makes a
 ``Deck`` of each; the house-rule table (``houserules.HOUSE_RULES``) keeps each rule's

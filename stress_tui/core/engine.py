@@ -63,6 +63,7 @@ from stress_tui.core.houserules import (
     DEAD_FLIPS,
     Deal,
     FalseStress,
+    FlipReady,
     StressPenalty,
     Taken,
 )
@@ -74,7 +75,7 @@ from stress_tui.core.words import N_
 PLAYERS = (0, 1)
 """The two players' numbers."""
 
-RULES_VERSION = 6
+RULES_VERSION = 7
 """Which rules this engine plays, raised whenever the same seed and timed actions could give
 other events or another final position. A replay records it; ``docs/replays.md`` lists what
 each version changed. 1: up to 2026-11-30. 2: the rule fixes of issue 12 (races against any
@@ -85,7 +86,9 @@ open cards without row stacking and lay ready cards of one rank together by defa
 (a dead table, a round without progress) is drawn for nobody, and a round without progress
 is one of ``STALE_PLAYS_PER_CARD`` plays for every card dealt (issue 26). 5: the Swiss stress
 stop covers only the cards that would have made stress when it was declared (issue 26). 6:
-Jass costs a false call of stress the piles, as every deck (001's Strafen; issue 26)."""
+Jass costs a false call of stress the piles, as every deck (001's Strafen; issue 26). 7: 001's
+decks mix taken cards in and flip on one player's ready, and 001's own game is a deck,
+``german`` (issue 26)."""
 
 _NOTHING: frozenset[int] = frozenset()
 
@@ -706,7 +709,8 @@ class Game:
             return self._reject(action, RejectReason.NO_CARD_TO_FLIP)
         me.ready = True
         happened: list[Event] = [ReadyNoted(action.player)]
-        if all(player.ready for player in self.state.players):
+        # Both, or (001: "oder ein Spieler einen möglichen Zug nicht wahrnehmen will") one.
+        if self.rules.flip_ready is FlipReady.ONE or all(p.ready for p in self.state.players):
             self._await_flip()
             happened.append(FlipAgreed())
         return happened

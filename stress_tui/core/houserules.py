@@ -135,6 +135,15 @@ class FalseStress(str, enum.Enum):
     """The caller may not play for the lockout time (our choice, a milder penalty)."""
 
 
+class FlipReady(str, enum.Enum):
+    """Who must say ready to flip new cards while a card could still be played."""
+
+    BOTH = "both"
+    """Both players (the flip is done together)."""
+    ONE = "one"
+    """One is enough (001: "oder ein Spieler einen möglichen Zug nicht wahrnehmen will")."""
+
+
 class Section(enum.Enum):
     """Where a rule's sentences go among the rules in words (``rulestext.plain_words``)."""
 
@@ -518,7 +527,7 @@ def _deck_summary(_: Say = N_) -> str:
     return ", ".join(parts)
 
 
-DECK_WORDS = (N_("standard"), N_("jass"), N_("skat"), N_("doppelkopf"))
+DECK_WORDS = (N_("standard"), N_("jass"), N_("skat"), N_("doppelkopf"), N_("german"))
 """The decks' names as the rule texts say them (``_(rules.deck)``: Jass, Skat and
 Doppelkopf in the languages whose card games they are)."""
 
@@ -544,6 +553,10 @@ def _deck_sentences(rules: Rules, _: Say = N_) -> list[str]:
         else _("no jokers")
     )
     text = _("A {deck} deck: {cards} cards, {low} up to {high}{twice}, {jokers}.")
+    if rules.deck == "german":
+        text = _(
+            "The German game (001), a standard deck: {cards} cards, {low} up to {high}, {jokers}."
+        )
     return [
         text.format(
             deck=_(rules.deck), cards=len(spec), low=low, high=high, twice=twice, jokers=jokers
@@ -646,6 +659,22 @@ def _false_sentences(rules: Rules, _: Say = N_) -> list[str]:
     return [text.format(lockout=seconds(rules.lockout, _))]
 
 
+def _flip_sentences(rules: Rules, _: Say = N_) -> list[str]:
+    if rules.flip_ready is FlipReady.ONE:
+        return [
+            _(
+                "New cards are flipped, one from each draw pile onto each play pile, at the "
+                "start, after stress, when nobody can play, and when one player says ready."
+            )
+        ]
+    return [
+        _(
+            "New cards are flipped, one from each draw pile onto each play pile, at the start, "
+            "after stress, when nobody can play, and when both players say they are ready."
+        )
+    ]
+
+
 def _wins_sentences(rules: Rules, _: Say = N_) -> list[str]:
     if rules.wins == 1:
         won = _("Play out all your cards to win a round; 1 round win takes the match.")
@@ -700,6 +729,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         _deal_sentences,
         lambda r, _: (_("a deck each"), _("each")) if r.deal is Deal.EACH else None,
         default=Deal.SPLIT,
+        # 001: "Jeder Mitspieler erhält die 52 Karten eines Satzes": its own game.
+        per_deck={"german": Deal.EACH},
         group=N_("deck"),
         soak=lambda r: tuple(Deal),
     ),
@@ -738,7 +769,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         default=True,
         # 001 deals open cards, not piles: four with Jass (which also lays no more than one
         # card at once into the middle), three with Skat; Doppelkopf plays by the same rules.
-        per_deck={"jass": False, "skat": False, "doppelkopf": False},
+        per_deck={"jass": False, "skat": False, "doppelkopf": False, "german": False},
         soak=_both,
     ),
     HouseRule(
@@ -758,7 +789,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         lambda r, _: (_("equal cards together"), _("together")) if r.together else None,
         default=False,
         # 001's Stapel; Jass lays no more than one card at once, and 000 has no such rule.
-        per_deck={"skat": True, "doppelkopf": True},
+        per_deck={"skat": True, "doppelkopf": True, "german": True},
         soak=_both,
     ),
     HouseRule(
@@ -774,6 +805,24 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         lambda r, _: None if r.wrap else (_("no wrap"), _("no wrap")),
         default=True,
         soak=_both,
+    ),
+    HouseRule(
+        "flip-ready",
+        "flip_ready",
+        Choice.of(FlipReady, N_("{value} is not who says ready (choose from {choices})")),
+        N_(
+            "who must say ready to flip new cards while a card could still be played: both "
+            "players, or one is enough (001: one player who does not want to play)"
+        ),
+        Section.PLAY,
+        _flip_sentences,
+        lambda r, _: (
+            (_("one ready flips"), _("1 ready")) if r.flip_ready is FlipReady.ONE else None
+        ),
+        default=FlipReady.BOTH,
+        # 001: "oder ein Spieler einen möglichen Zug nicht wahrnehmen will", in 001's decks.
+        per_deck={deck: FlipReady.ONE for deck in ("jass", "skat", "doppelkopf", "german")},
+        soak=lambda r: tuple(FlipReady),
     ),
     HouseRule(
         "stress-penalty",
@@ -809,6 +858,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
             (_("taken cards mixed in"), _("taken: mixed")) if r.taken is Taken.MIXED else None
         ),
         default=Taken.UNDER,
+        # 001: "welche er zu seinen Karten in der Hand dazumischen muss", in 001's decks.
+        per_deck={deck: Taken.MIXED for deck in ("jass", "skat", "doppelkopf", "german")},
         soak=lambda r: tuple(Taken),
     ),
     HouseRule(

@@ -22,6 +22,7 @@ from stress_tui.core.houserules import (
     STALE_PLAYS_PER_CARD,
     Deal,
     FalseStress,
+    FlipReady,
     RulesError,
     StressPenalty,
     Taken,
@@ -53,6 +54,8 @@ class Rules:
     the row side by side (on by default with Skat and Doppelkopf, from 001)."""
     wrap: bool = DEFAULTS["wrap"]
     """The rank cycle wraps: the highest rank and the lowest are neighbours."""
+    flip_ready: FlipReady = DEFAULTS["flip_ready"]
+    """Who must say ready to flip while a card could be played: both, or one (001)."""
     stress_penalty: StressPenalty = DEFAULTS["stress_penalty"]
     """What the slower player takes when stress is won."""
     taken: Taken = DEFAULTS["taken"]

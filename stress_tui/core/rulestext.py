@@ -22,10 +22,6 @@ _INTROS = {
 _CLOSINGS = {
     Section.PLAY: (
         N_(
-            "New cards are flipped, one from each draw pile onto each play pile, at the start, "
-            "after stress, when nobody can play, and when both players say they are ready."
-        ),
-        N_(
             "A player whose draw pile is empty flips the top card of the other's; with both "
             "empty and nobody able to play, each takes up a play pile as a new draw pile."
         ),
@@ -56,7 +52,7 @@ def short_line(rules: Rules, width: int = SHORT_WIDTH, _: Say = N_) -> str:
     >>> short_line(Rules.for_deck("standard"))
     'standard, row 4, to 3 wins'
     >>> short_line(Rules.for_deck("jass"))
-    'jass, row 4, no stacking, stress stop, to 5 wins'
+    'jass, row 4, no stack, 1 ready, taken: mixed, stop, 5 wins'
     """
     parts, first = _parts(rules, _)
     for form in (0, 1):
