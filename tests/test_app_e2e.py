@@ -134,8 +134,8 @@ def row_card(s: Screenful, player: int, pile: int, lay: Layout = LAY) -> str:
 def wait_count_over(s: Screenful) -> None:
     """After a pause, the help, a suspension or a window too small: the count before play
     goes on shows, then goes."""
-    s.wait_text("Play goes on in", timeout=2)
-    s.wait_for(lambda: "Play goes on in" not in s.text(), timeout=3, what="the count over")
+    s.wait_text("Play goes on", timeout=2)
+    s.wait_for(lambda: "Play goes on" not in s.text(), timeout=3, what="the count over")
 
 
 def wait_flip(s: Screenful, left: str, right: str) -> None:

@@ -258,7 +258,7 @@ def test_play_keys_do_nothing_while_paused() -> None:
         s.wait_text("Esc or Enter: play on    ?: help    q: quit", timeout=2)
         s.send("\r")  # play on, after a count
         s.wait_for(lambda: "Paused" not in s.text(), timeout=2, what="resumed")
-        s.wait_text("Play goes on in", timeout=1)
+        s.wait_text("Play goes on", timeout=1)
         s.send("e")  # during the count: nothing yet
         wait_count_over(s)
         assert pile_top(s, 0) == "10♣"

@@ -172,7 +172,7 @@ def test_pause_help_and_result_boxes_leave_nothing_of_the_table(
         s.wait_for(lambda: "Everyone" not in s.text(), timeout=2, what="help closed")
         s.wait_text("Esc or Enter: play on", timeout=2)
         s.send("\r")
-        s.wait_text("Play goes on in", timeout=2)
+        s.wait_text("Play goes on", timeout=2)
         s.wait_for(lambda: "Play goes on" not in s.text(), timeout=3, what="the count over")
         paused_for = s.now() - paused_at
         # The table is whole again, as it was: the clock stood still meanwhile, so the
@@ -479,7 +479,7 @@ def test_a_white_terminal_gets_the_light_theme_and_no_text_too_close_to_white(
         s.send("?")
         s.wait_text("Esc or Enter: play on", timeout=2)
         s.send("\r")
-        s.wait_text("Play goes on in", timeout=2)
+        s.wait_text("Play goes on", timeout=2)
         reads(s, "the count")
         s.wait_for(lambda: "Play goes on" not in s.text(), timeout=3, what="the count over")
         s.send(RUN_OUT_KEYS[1:])

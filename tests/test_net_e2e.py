@@ -178,15 +178,14 @@ def test_a_dropped_connection_pauses_and_a_rejoin_resumes(table: Table, tmp_path
     wait_all(lambda: "waiting for Bo to come back" in host.text(), "the drop", host)
     again = joining(tmp_path, where, code, "--name", "Bo")
     try:
-        wait_all(lambda: "Play goes on in" in host.text(), "the count to go on", host, again)
+        wait_all(lambda: "Play goes on" in host.text(), "the count to go on", host, again)
         # Both sides past the count: a key the joiner sends the instant its own count ends
         # may reach the host a moment before the host's ends, when a loaded machine has
         # inflated the delay's estimate (kept only within EARLY_GRACE; tests/test_net_start.py
         # covers that edge on a clock of its own).
         wait_all(
             lambda: (
-                "Play goes on in" not in again.text() + host.text()
-                and right_pile_size(again) == "1"
+                "Play goes on" not in again.text() + host.text() and right_pile_size(again) == "1"
             ),
             "the table again on both screens",
             host,

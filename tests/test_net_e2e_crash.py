@@ -220,7 +220,7 @@ def test_a_joiner_stopped_past_the_hosts_patience_comes_back_to_the_match(
     host, joiner, _, _ = table
     stopped_for_longer_than_the_host_waits(host, joiner)
     wait_all(
-        lambda: not joiner.alive() or "Play goes on in" in host.text(),
+        lambda: not joiner.alive() or "Play goes on" in host.text(),
         "the count to go on",
         host,
         joiner,
@@ -229,7 +229,7 @@ def test_a_joiner_stopped_past_the_hosts_patience_comes_back_to_the_match(
     assert joiner.alive(), f"the joiner's program ended: {joiner.exit_code}\n{joiner.dump()}"
     wait_all(
         lambda: (
-            "Play goes on in" not in joiner.text() + host.text() and right_pile_size(joiner) == "1"
+            "Play goes on" not in joiner.text() + host.text() and right_pile_size(joiner) == "1"
         ),
         "the table again on both screens",
         host,

@@ -57,9 +57,9 @@ def seen_on_both(
 
 def count_on_both(host: TtySession, joiner: TtySession) -> None:
     """The count before play goes on shows on both screens, then goes from both."""
-    seen_on_both(host, joiner, lambda s: "Play goes on in" in s.text(), "the count on both")
+    seen_on_both(host, joiner, lambda s: "Play goes on" in s.text(), "the count on both")
     wait_all(
-        lambda: "Play goes on in" not in host.text() and "Play goes on in" not in joiner.text(),
+        lambda: "Play goes on" not in host.text() and "Play goes on" not in joiner.text(),
         "the end of the count on both screens",
         host,
         joiner,

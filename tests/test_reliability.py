@@ -454,7 +454,7 @@ def test_sigtstp_then_sigcont_restores_the_terminal_then_brings_the_table_back_w
                 what="the paused table, taking its keys",
             )
             s.send("\r")
-            s.wait_text("Play goes on in", timeout=2)
+            s.wait_text("Play goes on", timeout=2)
             s.wait_for(lambda: "Play goes on" not in s.text(), timeout=3, what="the count")
         s.wait_for(
             lambda: b"\x1b[?1049h" in s.raw_log(mark) and shows(s, phase),

@@ -14,7 +14,7 @@ import pytest
 
 from stress_tui.terminal.layout import flipped, layout
 from tests.test_looks import low_contrast_cells
-from tests.tty import TtySession, banner, say_ready, settle
+from tests.tty import TtySession, banner, say_ready, settle, table_layout
 
 SIZES = [(16, 60), (24, 80), (48, 160)]
 WHITE = (255, 255, 255)
@@ -144,9 +144,18 @@ def test_play_goes_on_after_a_pause_only_after_a_count(
         s.send("\x1b")
         s.wait_text("Esc or Enter: play on", timeout=2)  # the box takes its keys
         s.send("\r")
-        s.wait_text("Play goes on in 3", timeout=2)
+        # The count goes up to three, as the start's and every flip's does.
+        s.wait_text("Play goes on at three", timeout=2)
+        lay = table_layout(s)
+        x0 = lay.pile_x[0] + lay.card_w
+
+        def count() -> str:
+            return s.row(lay.piles_y + lay.card_h // 2)[x0 : lay.pile_x[1]].strip()
+
+        s.wait_for(lambda: count() == "1", timeout=2, what="1")
         s.send("w")  # too early: nothing happens during the count
-        s.wait_text("Play goes on in 1", timeout=2)
+        s.wait_for(lambda: count() == "1  2", timeout=2, what="1 2")
+        s.wait_for(lambda: count() == "1  2  3", timeout=2, what="1 2 3")
         s.wait_for(lambda: "Play goes on" not in s.text(), timeout=2, what="the count over")
         assert "locked out" not in s.text() and "2 on" not in s.text()
 

@@ -44,8 +44,9 @@ from stress_tui.terminal.controller import GameController, TogetherKey
 from stress_tui.terminal.endpoint import Endpoint
 from stress_tui.terminal.keys import Binding, Intent, keymap_for
 from stress_tui.terminal.lang import _, addressed, shown_names
+from stress_tui.terminal.pieces import count_up
 from stress_tui.terminal.scene import Overlay, Scene
-from stress_tui.terminal.screen import Screen, count_shown
+from stress_tui.terminal.screen import Screen
 from stress_tui.terminal.screens.base import ModalScreen
 from stress_tui.terminal.screens.help import HelpScreen, help_page
 from stress_tui.terminal.screens.netpanel import NetPanelScreen
@@ -486,7 +487,7 @@ class NetScreen(Screen):
             bottom=0 if self.seat == JOINER_SEAT else 1,
             together=self.together.shown(),
             waiting=self.link.waiting,
-            resume_left=None if not left else count_shown(left, RESUME_COUNT),
+            resume_count=None if not left else count_up(left, RESUME_COUNT),
         )
 
 

@@ -457,15 +457,32 @@ def lockout_ticks(table: Table, now: float) -> float | None:
     return min(ticks) if ticks else None
 
 
+def count_up(left: float, seconds: float) -> int:
+    """How far a count of ``seconds`` has come with ``left`` of them to go: 1, then 2,
+    then 3 (each a third of it). Every count in the game counts so, up to the moment on
+    three: the start, each flip ("New cards on three") and play going on after a pause,
+    the help, a window too small or a stop (at one keyboard and at a network table).
+
+    >>> count_up(1.5, 1.5), count_up(0.9, 1.5), count_up(0.01, 1.5)
+    (1, 2, 3)
+    """
+    third = seconds / 3
+    if third <= 0:
+        return 3
+    return max(1, min(3, int((seconds - left) / third + 1e-6) + 1))
+
+
+def count_text(shown: int) -> str:
+    """A count as drawn between the play piles: ``1``, ``1  2``, ``1  2  3``."""
+    return "  ".join(str(n) for n in range(1, shown + 1))
+
+
 def countdown_text(table: Table, now: float) -> str | None:
     """``1``, ``1 2``, ``1 2 3`` as the count before a flip runs (``None``: no count)."""
     left = table.count_left(now)
     if left is None:
         return None
-    step = table.countdown / 3
-    elapsed = table.countdown - left
-    shown = min(3, int(elapsed / step + 1e-6) + 1) if step > 0 else 3
-    return "  ".join(str(n) for n in range(1, shown + 1))
+    return count_text(count_up(left, table.countdown))
 
 
 def countdown_ticks(table: Table, now: float) -> float | None:
@@ -495,14 +512,14 @@ def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
     between_x = lay.pile_x[0] + lay.card_w
     between_w = lay.pile_x[1] - between_x
     count = countdown_text(view.table, view.now)
-    if view.resume_left is not None:
-        count = str(view.resume_left)
+    if view.resume_count is not None:
+        count = count_text(view.resume_count)
     if count is not None:
         canvas.put_centered(mid, between_x, between_w, count, palette.count)
     # The banner.
     headline = view.notices.headline
-    if view.resume_left is not None:
-        text = canvas.fit(canvas.width, _("Play goes on in {count}").format(count=view.resume_left))
+    if view.resume_count is not None:
+        text = canvas.fit(canvas.width, _("Play goes on at three"))
         canvas.put_centered(lay.banner_y, 0, canvas.width, text, palette.count)
     elif view.waiting is not None and (headline is None or not headline.shown(seen.phase)):
         canvas.put_centered(lay.banner_y, 0, canvas.width, _start_line(view, canvas), palette.count)

@@ -79,8 +79,9 @@ class Scene:
     waiting: tuple[bool, bool] | None = None
     """Before a round starts: which players the table waits for to say they are ready
     (``None``: it has started)."""
-    resume_left: int | None = None
-    """The count before play goes on again after an interruption (3, 2, 1), if one runs."""
+    resume_count: int | None = None
+    """The count before play goes on again after an interruption, if one runs: 1, 2, 3
+    (``pieces.count_up``, as every count)."""
     keyboard: str = "us"
     """The keyboard the default keys are placed for (``keys.KEYBOARDS``)."""
     ascii_note: str | None = None

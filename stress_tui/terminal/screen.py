@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from blessed.keyboard import Keystroke
 
-from stress_tui.core.lifecycle import RESUME_SECONDS, Lifecycle, Stage
+from stress_tui.core.lifecycle import Lifecycle, Stage
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
@@ -51,7 +51,7 @@ from stress_tui.terminal.keys import KeyMap, stray_key_note
 from stress_tui.terminal.lang import N_, addressed, shown_names
 from stress_tui.terminal.layout import Layout, drawn_area, layout
 from stress_tui.terminal.notices import Notice, Notices
-from stress_tui.terminal.pieces import countdown_ticks, lockout_ticks, warm_cards
+from stress_tui.terminal.pieces import count_up, countdown_ticks, lockout_ticks, warm_cards
 from stress_tui.terminal.render import render
 from stress_tui.terminal.scene import Scene, person_at_bottom
 from stress_tui.terminal.session import EXIT_SIGHUP, GONE
@@ -73,16 +73,6 @@ CRASH_ENV = "STRESS_TUI_TEST_CRASH"
 
 NO_SUSPEND = "Ctrl-Z does nothing here: no shell to bring the game back"
 """Said instead of stopping where nothing could resume the game."""
-
-
-def count_shown(left: float, seconds: float = RESUME_SECONDS) -> int:
-    """The count before play goes on, as shown with ``left`` of its ``seconds`` to go: 3,
-    2, 1 (at one keyboard and at a network table alike).
-
-    >>> count_shown(1.5), count_shown(0.9), count_shown(0.01)
-    (3, 2, 1)
-    """
-    return max(1, min(3, int(left / (seconds / 3)) + 1))
 
 
 class Screen:
@@ -222,7 +212,7 @@ class Screen:
             ascii=self.ascii,
             ascii_note=self.ascii_note,
             keyboard=self.settings.keyboard,
-            resume_left=self.resume_left(),
+            resume_count=self.resume_count(),
             together=self.together.shown(),
             **{"bottom": person_at_bottom(self.settings.players), **differing},
         )
@@ -429,12 +419,12 @@ class Screen:
         if result is not None and self.life.stage is Stage.RESULT:
             result.keys_live = True
 
-    def resume_left(self) -> int | None:
-        """The count before play goes on, as shown: 3, 2, 1 (``None``: no count)."""
+    def resume_count(self) -> int | None:
+        """The count before play goes on, as shown: 1, 2, 3 (``None``: no count)."""
         if self.loop is None:
             return None
         left = self.life.count_left(self.loop.time())
-        return None if left is None else count_shown(left, self.life.count)
+        return None if left is None else count_up(left, self.life.count)
 
     def on_continue(self) -> None:
         """SIGCONT: after our own stop, already handled; after a stop from outside
