@@ -35,7 +35,7 @@ from pyte.screens import Char
 
 from stress_tui.terminal.endpoint import MemoryEndpoint
 from stress_tui.terminal.screen import Screen
-from tests.tty import render_line
+from tests.tty import BASE_ENV, STRIPPED_ENV, render_line
 
 STEP = 0.01
 """Virtual seconds between two looks at the screen while waiting for something."""
@@ -258,20 +258,25 @@ def game(
     background: tuple[int, int, int] | None = None,
 ) -> Iterator[Pilot]:
     """The game of ``stress-tui --seed 12 ARGS`` in-process, once its first frame is up; the
-    config file none, replays and the record in ``tmp_path``; ``env`` as the program's
-    environment (``TERM`` is the terminal's type; ``STRESS_TUI_POSITION`` a position)."""
+    config file none, replays and the record in ``tmp_path``; the environment as a pty
+    test's child gets it (``tests/tty.py``: ``LANG=C.UTF-8``, none of the variables that
+    change what the game shows), with ``env`` (``TERM`` is the terminal's type;
+    ``STRESS_TUI_POSITION`` a position; ``LANG`` the language)."""
+    from stress_tui.cli.parser import speak
     from stress_tui.terminal.app import App
     from stress_tui.terminal.lang import choose
 
-    full = {
+    full: dict[str, str | None] = {
+        **{name: None for name in STRIPPED_ENV},
+        **BASE_ENV,
         "STRESS_TUI_CONFIG": str(tmp_path / "none.toml"),
         "STRESS_TUI_DATA_DIR": str(tmp_path / "data"),
-        "COLORFGBG": None,
         **(env or {}),
     }
     kind = full.pop("TERM", None) or "xterm-256color"
     with environment(full):
-        choose("en")
+        choose(None)  # the environment's language, or the one --lang names
+        speak(args)
         settings = game_settings("--seed", "12", *args)
         colour = not os.environ.get("NO_COLOR")
         pilot = Pilot(

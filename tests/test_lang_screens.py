@@ -1,7 +1,7 @@
-"""Every screen in every language at the smallest window and the common one: the real
-program in a pseudo-terminal, speaking Swedish or German (``--lang``, or ``LANG``), shows
-its texts whole (each expected line on one screen row, never cut) on the table, the help
-screen, the pause box and the result with its statistics.
+"""Every screen in every language at the smallest window and the common one: the game,
+played in-process (``tests/pilot.py``), speaking Swedish or German (``--lang``, or
+``LANG``), shows its texts whole (each expected line on one screen row, never cut) on the
+table, the help screen, the pause box and the result with its statistics.
 
 The texts expected are the catalogue's own, looked up in the test's process.
 """
@@ -9,12 +9,14 @@ The texts expected are the catalogue's own, looked up in the test's process.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from stress_tui.terminal import lang
 from stress_tui.terminal.layout import layout
-from tests.tty import KEYS, TtySession
+from tests.pilot import game
+from tests.tty import KEYS, Screenful
 
 # Player 1's last card (the 5 of hearts) fits the left pile; player 2 holds a jack, a queen
 # and a king, whose faces each language names in its own way.
@@ -33,11 +35,11 @@ def speak() -> Iterator[None]:
     lang.choose(None)
 
 
-def on_one_row(s: TtySession, text: str) -> bool:
+def on_one_row(s: Screenful, text: str) -> bool:
     return any(text in s.row(y) for y in range(s.rows))
 
 
-def wait_whole(s: TtySession, *texts: str) -> None:
+def wait_whole(s: Screenful, *texts: str) -> None:
     s.wait_for(
         lambda: all(on_one_row(s, text) for text in texts),
         timeout=5,
@@ -48,19 +50,19 @@ def wait_whole(s: TtySession, *texts: str) -> None:
 @pytest.mark.parametrize(("rows", "cols"), SIZES)
 @pytest.mark.parametrize("code", ["sv", "de"])
 def test_every_screen_fits_whole_in_the_language(
-    code: str, rows: int, cols: int, speak: None
+    tmp_path: Path, code: str, rows: int, cols: int, speak: None
 ) -> None:
     lang.choose(code)
     _ = lang._
     lay = layout(cols, rows, 4)
     assert lay is not None
-    env = {
+    env: dict[str, str | None] = {
         "STRESS_TUI_POSITION": LAST_CARD,
         # The flag is for sv; German comes from the environment as a terminal program's does.
         "LANG": "de_DE.UTF-8" if code == "de" else "C.UTF-8",
     }
     args = ["--lang", "sv"] if code == "sv" else []
-    with TtySession(args=args, rows=rows, cols=cols, env=env) as s:
+    with game(tmp_path, *args, rows=rows, cols=cols, env=env) as s:
         # The table: the title's keys, the players' lines, the card faces.
         wait_whole(s, _("help"), _("quit"), *FACES[code])
         wait_whole(s, _("wins {won}/{needed}").format(won=0, needed=1))
@@ -98,13 +100,13 @@ def test_every_screen_fits_whole_in_the_language(
 @pytest.mark.parametrize(("rows", "cols"), SIZES)
 @pytest.mark.parametrize("code", ["en", "sv", "de"])
 def test_the_person_against_the_computer_is_told_you_win(
-    code: str, rows: int, cols: int, speak: None
+    tmp_path: Path, code: str, rows: int, cols: int, speak: None
 ) -> None:
     lang.choose(code)
     _ = lang._
-    env = {"STRESS_TUI_POSITION": LAST_CARD, "LANG": "C.UTF-8"}
+    env: dict[str, str | None] = {"STRESS_TUI_POSITION": LAST_CARD, "LANG": "C.UTF-8"}
     args = ["--lang", code, "--p2", "bot:easy"]
-    with TtySession(args=args, rows=rows, cols=cols, env=env) as s:
+    with game(tmp_path, *args, rows=rows, cols=cols, env=env) as s:
         waiting = _("press {key} when ready").format(key="g")
         wait_whole(s, waiting)
         s.send("g")  # the solo layout's ready key; the computer is always ready
