@@ -4,9 +4,6 @@ for an action that cannot even be judged (no such player or pile, time running b
 Actions are values: never change one once made. They are plain slotted dataclasses rather
 than frozen ones because a frozen dataclass takes four times as long to build, and the
 simulator builds several per action.
-
-Loaded lazily (``stress_tui.core``'s ``__init__``): a game's first frame needs no action,
-so this module runs at the first use of one of its names, or just after the first frame.
 """
 
 from __future__ import annotations

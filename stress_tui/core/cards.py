@@ -1,9 +1,9 @@
 """Cards, suits, ranks and the four decks Stress is played with.
 
 A card is a rank and a suit; jokers have rank ``JOKER`` and no suit. The ranks and the
-decks' facts are ``core/decks.py``'s (a module the help loads without dataclasses); a
-``Deck`` here is made from each. Cards compare by value: the two copies of a card in a
-Doppelkopf deck are equal, and card bookkeeping counts them as a multiset.
+decks' facts are ``core/decks.py``'s; a ``Deck`` here is made from each. Cards compare by
+value: the two copies of a card in a Doppelkopf deck are equal, and card bookkeeping
+counts them as a multiset.
 """
 
 from __future__ import annotations

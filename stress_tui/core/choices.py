@@ -1,8 +1,7 @@
 """What a launch chooses among, as plain data the help prints: who may sit at each side of
 the table, the colour themes, and the names of players nobody named.
 
-``Settings`` (``core/settings.py``) takes its defaults from here. No dataclass here, nor
-anything that imports one: ``--help`` loads this module.
+``Settings`` (``core/settings.py``) takes its defaults from here.
 """
 
 from __future__ import annotations

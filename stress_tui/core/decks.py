@@ -3,7 +3,7 @@ rule table and the rule texts say of them without a card in hand.
 
 Ranks are small integers (2..10, then 11 jack, 12 queen, 13 king, 14 ace) so that the rules
 can look up adjacency in a table. The cards and the ``Deck`` values made from these facts
-are ``core/cards.py``'s; no dataclass here (``--help`` loads this module).
+are ``core/cards.py``'s.
 """
 
 from __future__ import annotations

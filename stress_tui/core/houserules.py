@@ -8,9 +8,7 @@ by (``core/rules.py``, whose fields' defaults are the table's), the notation's `
 line (``core/notation.py``), the config file's ``[rules]`` keys (``cli/config.py``), the
 flags (``cli/flags.py``) and the rule texts (``core/rulestext.py``).
 
-No dataclass here, nor anything that imports one: ``--help`` is made from this table, and
-``dataclasses`` alone (with ``inspect``, ``ast``, ``dis`` and ``tokenize``) would cost it
-a fifth of its time. A rule's words read a ``Rules`` only when they are said.
+A rule's words read a ``Rules`` only when they are said.
 """
 
 from __future__ import annotations

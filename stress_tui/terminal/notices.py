@@ -4,7 +4,6 @@ game's events only.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -83,36 +82,27 @@ def _rank(card: Card) -> str:
     return _("joker") if card.is_joker else rank_name(card.rank)
 
 
-@functools.cache
-def _short_reasons() -> dict[RejectReason, str]:
-    """Each reason said short, for a narrow screen (marked: translated where shown). Made
-    at the first rejection, not as the module loads: the reasons are the events', which
-    load after the first frame (``stress_tui.core``)."""
-    reason = RejectReason
-    return {
-        reason.NOT_ADJACENT: N_("no fit"),
-        reason.EMPTY_PILE: N_("empty place"),
-        reason.LOST_RACE: N_("too late"),
-        reason.STRESS_OPEN: N_("stress is open"),
-        reason.NOT_PLAYING: N_("wait for the flip"),
-        reason.ROUND_OVER: N_("round over"),
-        reason.TOO_LATE: N_("too late"),
-        reason.ALREADY: N_("already said"),
-        reason.NO_STRESS_THREAT: N_("no stress to stop"),
-        reason.RULE_OFF: N_("not in play"),
-        reason.NOTHING_TO_FLIP: N_("flip not due"),
-        reason.NO_CARD_TO_FLIP: N_("a card fits"),
-    }
+SHORT_REASONS: dict[RejectReason, str] = {
+    RejectReason.NOT_ADJACENT: N_("no fit"),
+    RejectReason.EMPTY_PILE: N_("empty place"),
+    RejectReason.LOST_RACE: N_("too late"),
+    RejectReason.STRESS_OPEN: N_("stress is open"),
+    RejectReason.NOT_PLAYING: N_("wait for the flip"),
+    RejectReason.ROUND_OVER: N_("round over"),
+    RejectReason.TOO_LATE: N_("too late"),
+    RejectReason.ALREADY: N_("already said"),
+    RejectReason.NO_STRESS_THREAT: N_("no stress to stop"),
+    RejectReason.RULE_OFF: N_("not in play"),
+    RejectReason.NOTHING_TO_FLIP: N_("flip not due"),
+    RejectReason.NO_CARD_TO_FLIP: N_("a card fits"),
+}
+"""Each reason said short, for a narrow screen (marked: translated where shown)."""
 
-
-@functools.cache
-def _phase_of() -> dict[RejectReason, Phase]:
-    """Reasons that are only true in one phase: their notice goes when the phase does
-    (made at the first rejection, as ``_short_reasons``)."""
-    return {
-        RejectReason.NOT_PLAYING: Phase.WAITING_FLIP,
-        RejectReason.STRESS_OPEN: Phase.STRESS,
-    }
+PHASE_OF: dict[RejectReason, Phase] = {
+    RejectReason.NOT_PLAYING: Phase.WAITING_FLIP,
+    RejectReason.STRESS_OPEN: Phase.STRESS,
+}
+"""Reasons that are only true in one phase: their notice goes when the phase does."""
 
 
 @dataclass
@@ -294,7 +284,7 @@ class Notices:
             "warn",
             until,
             short=short,
-            phase=_phase_of().get(event.reason),
+            phase=PHASE_OF.get(event.reason),
             lockout=locked and event.reason is not RejectReason.LOCKED_OUT,
         )
 
@@ -345,7 +335,7 @@ class Notices:
         action = event.action
         reason = event.reason
         said = _(reason.value)
-        short = _(_short_reasons().get(reason, reason.value))
+        short = _(SHORT_REASONS.get(reason, reason.value))
         if (
             isinstance(action, Play)
             and reason is RejectReason.NOT_ADJACENT

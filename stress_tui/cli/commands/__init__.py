@@ -7,8 +7,7 @@ Each module declares its arguments and its run:
   arguments (``play``, the game itself, adds them to the program's own parser instead);
 - ``run(args, flagged) -> int``: does it and gives the exit status (``flagged``: whether
   ``--lang`` chose the language, so that the config file's does not);
-- ``SCREEN = True`` if it draws a full screen (the screen turns the garbage collector back
-  on after its first frame; any other command's run has it on from the start).
+- ``SCREEN = True`` if it draws a full screen.
 """
 
 from __future__ import annotations
