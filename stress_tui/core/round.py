@@ -1,0 +1,187 @@
+"""A round's position with what the rules allow in it: the queries (what each player may
+play, whether the table is stalled, what would make stress) and the doings every kind of
+action shares (a refusal, the refill of a row, the wait for the next flip). ``Round`` is
+the base of the engine's ``Game``; the stresses (``core/stresses.py``) and the flips
+(``core/flips.py``) build on it.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+from stress_tui.core.actions import Action, Flip
+from stress_tui.core.cards import Card
+from stress_tui.core.decks import JOKER
+from stress_tui.core.events import Drawn, Event, Rejected, RejectReason, Stalled
+from stress_tui.core.legal import legal_plays, makes_stress
+from stress_tui.core.position import (
+    _PLAYING,
+    _ROUND_OVER,
+    _STRESS,
+    _WAITING_FLIP,
+    Phase,
+    State,
+)
+
+_NOTHING: frozenset[int] = frozenset()
+
+_EMPTY = -1
+"""Stands for the rank on top of an empty play pile in ``_either_fits``."""
+
+
+class Round:
+    """A round's position, the random source for its shuffles, and what the rules allow."""
+
+    def __init__(self, state: State, rng: random.Random) -> None:
+        self.state = state
+        """The position (mutated by ``apply``)."""
+        self.rng = rng
+        """Shuffles taken piles; nothing else."""
+        self.rules = state.rules
+        """The rules in play."""
+        self._fits_either = _either_fits(state.rules.fits)
+        """For the tops of the two play piles, the ranks that fit on either (the stall
+        check's table)."""
+        self._stale_limit = state.rules.stale_limit
+        """Plays in a row without progress after which the round is drawn."""
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def phase(self) -> Phase:
+        """Where the round stands."""
+        return self.state.phase
+
+    @property
+    def winner(self) -> int | None:
+        """The round's winner, once it is over."""
+        return self.state.winner
+
+    def top(self, target: int) -> Card | None:
+        """The top card of a play pile, if any."""
+        pile = self.state.play_piles[target]
+        return pile[-1] if pile else None
+
+    def can_play(self, player: int, pile: int, target: int) -> bool:
+        """Whether the rules allow that play now (lockouts aside)."""
+        if self.state.phase is not _PLAYING:
+            return False
+        row_pile = self.state.players[player].row[pile]
+        on = self.state.play_piles[target]
+        return bool(row_pile and on) and row_pile[0].rank in self.rules.fits[on[-1].rank]
+
+    def legal_plays(self, player: int) -> list[tuple[int, int]]:
+        """Every (row pile, play pile) the rules allow ``player`` now, lockouts aside
+        (``core.legal.legal_plays`` of what the position shows)."""
+        state = self.state
+        if state.phase is not _PLAYING:
+            return []
+        left, right = state.play_piles
+        row = [pile[0] if pile else None for pile in state.players[player].row]
+        return legal_plays(
+            self.rules, row, (left[-1] if left else None, right[-1] if right else None)
+        )
+
+    def is_stalled(self) -> bool:
+        """Whether no player could play anything on the play piles as they lie."""
+        left, right = self.state.play_piles
+        fits_either = self._fits_either[left[-1].rank if left else _EMPTY][
+            right[-1].rank if right else _EMPTY
+        ]
+        for player in self.state.players:
+            for row_pile in player.row:
+                if row_pile and row_pile[0].rank in fits_either:
+                    return False
+        return True
+
+    def is_stress(self) -> bool:
+        """Whether both play piles show the same rank, or a joker is on top: what the piles
+        look like. Whether stress is open is the phase (``Phase.STRESS``): only a card just
+        played or flipped opens it, so a joker whose stress was stopped stays on top
+        without."""
+        left, right = self.state.play_piles
+        if not left or not right:
+            return False
+        a, b = left[-1], right[-1]
+        return a.rank == b.rank or a.is_joker or b.is_joker
+
+    def stress_threats(self, player: int) -> list[tuple[int, int]]:
+        """The plays of ``player`` that would make stress (what a stress stop points at)."""
+        piles = self.state.play_piles
+        row = self.state.players[player].row
+        return [
+            (pile, target)
+            for pile, target in self.legal_plays(player)
+            if makes_stress(row[pile][0], piles[1 - target][-1] if piles[1 - target] else None)
+        ]
+
+    def is_locked(self, player: int, time: float) -> bool:
+        """Whether ``player``'s plays are refused at ``time``."""
+        return time < self.state.players[player].locked_until
+
+    # ------------------------------------------------------------------ shared doings
+
+    def _reject(self, action: Action, reason: RejectReason) -> list[Event]:
+        player = None if isinstance(action, Flip) else action.player
+        return [Rejected(player, action, reason)]
+
+    def _phase_reason(self) -> RejectReason | None:
+        phase = self.state.phase
+        if phase is _PLAYING:
+            return None
+        if phase is _STRESS:
+            return RejectReason.STRESS_OPEN
+        if phase is _ROUND_OVER:
+            return RejectReason.ROUND_OVER
+        return RejectReason.NOT_PLAYING
+
+    def _check_stall(self, happened: list[Event]) -> None:
+        if self.state.phase is _PLAYING and self.is_stalled():
+            self.state.phase = _WAITING_FLIP
+            happened.append(Stalled())
+
+    def _await_flip(self) -> None:
+        self.state.phase = _WAITING_FLIP
+        for player in self.state.players:
+            player.ready = False
+            player.stop = ()
+
+    def _refill(self, player: int, happened: list[Event] | None) -> None:
+        """Fill the row's empty places from the draw pile, left to right, stacking equal
+        ranks; each card drawn is a ``Drawn`` in ``happened`` (``None``: the deal, which
+        makes no event, so that dealing a round does not load the events)."""
+        me = self.state.players[player]
+        row, draw = me.row, me.draw_pile
+        stacking = self.rules.stacking
+        empty: list[Card] = []
+        # The leftmost empty place, found by the list's own search rather than a loop
+        # here; the places left of it are full and stay full.
+        while draw and empty in row:
+            gap = row.index(empty)
+            card = draw.pop()
+            rank = card.rank
+            if stacking and rank != JOKER:
+                for i, pile in enumerate(row):
+                    if pile and pile[0].rank == rank:
+                        pile.append(card)
+                        if happened is not None:
+                            happened.append(Drawn(player, i, card, True))
+                        break
+                else:
+                    row[gap].append(card)
+                    if happened is not None:
+                        happened.append(Drawn(player, gap, card, False))
+            else:
+                row[gap].append(card)
+                if happened is not None:
+                    happened.append(Drawn(player, gap, card, False))
+
+
+@functools.cache
+def _either_fits(fits: tuple[frozenset[int], ...]) -> tuple[tuple[frozenset[int], ...], ...]:
+    """For the ranks on top of the left and the right play pile (``_EMPTY``, the last, for
+    an empty pile), the ranks that fit on one or the other: what the stall check asks of
+    every row pile, one set instead of two (made once per adjacency table)."""
+    on = (*fits, _NOTHING)
+    return tuple(tuple(left | right for right in on) for left in on)
