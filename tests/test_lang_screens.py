@@ -15,6 +15,8 @@ import pytest
 
 from stress_tui.terminal import lang
 from stress_tui.terminal.layout import layout
+from stress_tui.terminal.screens.base import key_hint
+from stress_tui.terminal.screens.pause import PauseScreen
 from tests.pilot import game
 from tests.tty import KEYS, Screenful
 
@@ -80,9 +82,9 @@ def test_every_screen_fits_whole_in_the_language(
         s.wait_for(lambda: not on_one_row(s, _("Everyone")), timeout=5, what="help closed")
         # The pause box.
         s.send(KEYS["escape"])
-        wait_whole(s, _("Paused"), _("Esc or Enter: play on    ?: help    q: quit"))
+        going = key_hint(PauseScreen.BINDINGS)  # "Esc/Enter: weiter    ?: Hilfe    q: Ende"
+        wait_whole(s, _("Paused"), going)
         s.send("\r")
-        going = _("Esc or Enter: play on    ?: help    q: quit")
         s.wait_for(lambda: not on_one_row(s, going), timeout=5, what="the round on")
         # Play goes on after a count, said in the language.
         counting = _("Play goes on at three")

@@ -9,10 +9,11 @@ import pytest
 from blessed import Terminal
 
 from stress_tui.core.lifecycle import RESULT_GRACE, Hold, Lifecycle
+from stress_tui.terminal import lang
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import GameController
 from stress_tui.terminal.keys import Intent, default_keymap
-from stress_tui.terminal.screens.base import ModalScreen, ScreenStack
+from stress_tui.terminal.screens.base import ModalScreen, ScreenStack, key_hint
 from stress_tui.terminal.screens.help import HelpScreen, ReplayHelpScreen
 from stress_tui.terminal.screens.pause import PauseScreen
 from stress_tui.terminal.screens.question import QuitScreen
@@ -113,3 +114,22 @@ def test_the_stack_pushes_and_pops_to_what_is_wanted() -> None:
     assert help_ not in stack.screens
     stack.show([])
     assert stack.top is None
+
+
+@pytest.mark.parametrize(
+    ("code", "live", "before"),
+    [
+        ("en", "Esc or Enter: play on    ?: help    q: quit", "Esc: play on    ?: help"),
+        ("de", "Esc/Enter: weiter    ?: Hilfe    q: Ende", "Esc: weiter    ?: Hilfe"),
+        ("sv", "Esc/Enter: spela vidare    ?: hjälp    q: sluta", "Esc: spela vidare    ?: hjälp"),
+    ],
+)
+def test_the_pause_box_says_its_keys_from_its_bindings_in_the_language(
+    code: str, live: str, before: str
+) -> None:
+    lang.choose(code)
+    try:
+        assert key_hint(PauseScreen.BINDINGS) == live
+        assert key_hint(PauseScreen.BINDINGS, live=False) == before  # Enter and q: not yet
+    finally:
+        lang.choose(None)

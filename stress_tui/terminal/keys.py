@@ -112,6 +112,8 @@ class Binding:
     by its pile."""
     show: bool = True
     """Whether the help's key lists show it (Ctrl-C and Ctrl-L go without saying)."""
+    hint: str = ""
+    """The word its screen's key hint says for it (``N_``; empty: not in the hint)."""
 
     @property
     def action(self) -> str:

@@ -19,7 +19,7 @@ from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keynames import key_label
 from stress_tui.terminal.keys import Binding, Intent, Scope
-from stress_tui.terminal.lang import N_, _
+from stress_tui.terminal.lang import N_, _, pgettext
 from stress_tui.terminal.scene import Scene
 
 ALWAYS = (
@@ -104,6 +104,24 @@ class ScreenStack:
             self.pop()
         for kind in wanted[keep:]:
             self.push(kind())
+
+
+_HINT_NAMES = {"enter": "Enter"}
+"""Keys a hint names in full, where it has the room (``key_label`` elsewhere: ``Ent``)."""
+
+
+def key_hint(bindings: Sequence[Binding], live: bool = True) -> str:
+    """A screen's key hint from its bindings: each hinted word with its keys, ``Esc or
+    Enter: play on    ?: help    q: quit``; while its menu keys do not work yet (not
+    ``live``: a moment after it opened over the table), only the keys that work already."""
+    said: dict[str, list[str]] = {}
+    for binding in bindings:
+        if binding.hint and (live or binding.scope is not Scope.MENU):
+            said.setdefault(binding.hint, []).append(
+                _HINT_NAMES.get(binding.key, key_label(binding.key))
+            )
+    either = pgettext("keys", " or ")
+    return "    ".join(f"{either.join(keys)}: {_(hint)}" for hint, keys in said.items())
 
 
 def key_list(bindings: Sequence[Binding]) -> list[tuple[str, str]]:

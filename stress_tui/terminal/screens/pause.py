@@ -7,7 +7,7 @@ from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import Binding, Intent, Scope
 from stress_tui.terminal.lang import N_, _
 from stress_tui.terminal.scene import Overlay, Scene
-from stress_tui.terminal.screens.base import ALWAYS, ModalScreen, panel
+from stress_tui.terminal.screens.base import ALWAYS, ModalScreen, key_hint, panel
 
 
 class PauseScreen(ModalScreen):
@@ -16,11 +16,19 @@ class PauseScreen(ModalScreen):
     TITLE = "pause"
     NAME = Overlay.PAUSE
     BINDINGS = (
-        Binding("escape", Intent.PAUSE, scope=Scope.GLOBAL, description=N_("play on")),
-        Binding("enter", Intent.CONFIRM, scope=Scope.MENU, description=N_("play on")),
-        Binding("?", Intent.HELP, scope=Scope.GLOBAL, description=N_("help")),
+        Binding(
+            "escape",
+            Intent.PAUSE,
+            scope=Scope.GLOBAL,
+            description=N_("play on"),
+            hint=N_("play on"),
+        ),
+        Binding(
+            "enter", Intent.CONFIRM, scope=Scope.MENU, description=N_("play on"), hint=N_("play on")
+        ),
+        Binding("?", Intent.HELP, scope=Scope.GLOBAL, description=N_("help"), hint=N_("help")),
         Binding("f1", Intent.HELP, scope=Scope.GLOBAL, description=N_("help")),
-        Binding("q", Intent.MENU_QUIT, scope=Scope.MENU, description=N_("quit")),
+        Binding("q", Intent.MENU_QUIT, scope=Scope.MENU, description=N_("quit"), hint=N_("quit")),
         *ALWAYS,
     )
 
@@ -31,15 +39,6 @@ class PauseScreen(ModalScreen):
             [
                 (_("Paused"), palette.panel_title),
                 ("", ""),
-                (_pause_keys(view), palette.panel_key),
+                (view.question or key_hint(self.BINDINGS, view.menu_keys), palette.panel_key),
             ],
         )
-
-
-def _pause_keys(view: Scene) -> str:
-    """The pause box's keys: only those it takes yet, or the question it asks."""
-    if view.question is not None:
-        return view.question
-    if not view.menu_keys:
-        return _("Esc: play on    ?: help")
-    return _("Esc or Enter: play on    ?: help    q: quit")
