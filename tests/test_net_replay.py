@@ -273,3 +273,48 @@ def test_the_commands_say_what_a_sealed_replay_is(capsys: pytest.CaptureFixture[
     assert err.count("\n") == 1 and "sealed" in err and "cannot be played back" in err
     assert main(["replay", "--list"]) == 0
     assert "(sealed)" in capsys.readouterr().out
+
+
+def test_a_joiner_back_on_the_result_screen_keeps_and_counts_the_round_once() -> None:
+    """The connection drops as the result shows: reaching the host again, the joiner is
+    sent the round's deal, actions and seed again, and neither writes its replay nor
+    counts it a second time."""
+    from stress_tui.storage.record import Record
+
+    async def test() -> None:
+        host = Host(Rules.for_deck("standard", wins=1), "Ann", countdown=0.02, seed=SEED)
+        joiner = await seated(host)
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 20
+        while host.status != "result" and loop.time() < end:
+            await asyncio.sleep(0.03)  # a quick person's pace, below the rate limit
+            if host.status != "playing" or host.fair is None or joiner.table is None:
+                continue
+            game = host.fair.game
+            if game.phase is Phase.STRESS:
+                host.act("stress")
+            mine = game.legal_plays(HOST_SEAT)
+            if mine:
+                host.act("play", *mine[0])
+            else:
+                host.act("ready")
+            theirs = joiner.table.game.legal_plays(JOINER_SEAT)
+            if theirs:
+                joiner.act("play", *theirs[0])
+            else:
+                joiner.act("ready")
+        await until(lambda: joiner.result is not None, "the joiner's replay")
+        kept = joiner.result
+        rated = {name: len(r.history) for name, r in Record.load().ratings.items()}
+        files = len(replays.summaries()[0])
+        assert joiner.writer is not None
+        joiner.writer.transport.abort()
+        await until(lambda: joiner.status == "lost", "the drop")
+        # The state that shows the result again comes after the deal, actions and seed.
+        await until(lambda: joiner.status == "result", "the result again", 10)
+        assert joiner.result is kept
+        assert {name: len(r.history) for name, r in Record.load().ratings.items()} == rated
+        assert len(replays.summaries()[0]) == files
+        await host.close()
+
+    run(test)

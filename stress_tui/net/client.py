@@ -132,6 +132,12 @@ class Client:
         self.result_round = 0
         self.journal: Journal | None = None
         """The round being played, as the host applied it (its seed not yet revealed)."""
+        self.dealt: str | None = None
+        """The commitment of the round the host last dealt us."""
+        self.settled: set[str] = set()
+        """The rounds (by commitment) whose seed came and whose replay is written: sent
+        again to a joiner that reached the host again, they are neither written nor
+        counted twice."""
         self.leaving = False
         self.holding = False
         """Whether we hold the match paused (we cannot see the table): said again to the
@@ -402,6 +408,9 @@ class Client:
         self._changed(events)
 
     def _on_deal(self, message: dict[str, Any]) -> None:
+        self.dealt = message["commit"]
+        if self.dealt in self.settled:
+            return  # a round over and kept (we came back on its result)
         journal = self.journal
         if journal is not None and journal.commit == message["commit"]:
             return  # the same round again (we came back)
@@ -420,6 +429,8 @@ class Client:
         )
 
     def _on_acts(self, message: dict[str, Any]) -> None:
+        if self.dealt in self.settled:
+            return
         journal = self.journal
         if journal is None or journal.round_number != message["round"]:
             raise ProtocolError("acts: of no round dealt")
@@ -431,6 +442,8 @@ class Client:
             raise ProtocolError(f"acts: {error}") from None
 
     def _on_reveal(self, message: dict[str, Any]) -> None:
+        if message["commit"] in self.settled:
+            return
         salt = bytes.fromhex(message["salt"])
         journal = self.journal
         count = self.record and self.role == "play"
@@ -446,6 +459,7 @@ class Client:
                 return
         except ValueError as error:
             raise ProtocolError(f"reveal: {error}") from None
+        self.settled.add(message["commit"])
         self.result_round = message["round"]
         self._changed([])  # the result screen waits for it
 
