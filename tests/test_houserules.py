@@ -446,3 +446,14 @@ def test_001_s_decks_default_to_001_s_rules_where_001_speaks(deck: str) -> None:
     standard = Rules.for_deck("standard")
     assert standard.taken is Taken.UNDER and standard.flip_ready is FlipReady.BOTH
     assert standard.deal is Deal.SPLIT and standard.stacking
+
+
+def test_the_rule_line_leaves_the_lockout_and_the_race_window_unsaid_at_the_table_s_defaults() -> (
+    None
+):
+    from stress_tui.core import rulewords
+
+    assert (
+        DEFAULTS["lockout"],
+        DEFAULTS["race_window"],
+    ) == (rulewords._LOCKOUT, rulewords._RACE_WINDOW)

@@ -14,43 +14,75 @@ A rule's words read a ``Rules`` only when they are said.
 from __future__ import annotations
 
 import dataclasses
-import enum
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from stress_tui.core.decks import DECK_FACTS, deck_size
+from stress_tui.core.decks import DECK_FACTS
+from stress_tui.core.kinds import BadValue, Choice, Kind, Seconds, Switch, Whole
+from stress_tui.core.rulevalues import (
+    DEAD_FLIPS,
+    STALE_PLAYS_PER_CARD,
+    Deal,
+    FalseStress,
+    FlipReady,
+    Section,
+    StressPenalty,
+    Taken,
+)
+from stress_tui.core.rulewords import (
+    FALSE_SHORTS,
+    PENALTY_SENTENCES,
+    PENALTY_SHORTS,
+    deal_sentences,
+    deck_sentences,
+    deck_short,
+    deck_summary,
+    false_sentences,
+    flip_sentences,
+    joker_sentences,
+    lockout_sentences,
+    lockout_short,
+    on_and_off,
+    race_short,
+    said_pair,
+    wins_sentences,
+    wrap_sentences,
+)
 from stress_tui.core.text import Problem
-from stress_tui.core.words import N_, Say, listed, number, quoted, rank_word, seconds, shown
-from stress_tui.core.words import with_article as a
+from stress_tui.core.words import N_, Say, listed
 
 if TYPE_CHECKING:
     from stress_tui.core.rules import Rules
 
-DEAD_FLIPS = 12
-"""Flips in a row without a card played after which the table is dead and the round is
-drawn: some positions (one card left on each pile, nothing fits, or the same card flipped
-back into the same stress) would otherwise repeat for ever."""
-
-STALE_PLAYS_PER_CARD = 10
-"""Plays in a row without progress, for every card dealt, after which the round is drawn
-(``Rules.stale_limit``: 520 with the standard deck split): a play is progress when it
-leaves its player with fewer cards (draw pile and row) than they had ever held before in
-the round. Long rounds are no loop: every stress hands the middle back to one player, so
-the cards held wander up and down, the more so the more cards are dealt and the more
-stresses jokers open; measured with ``stress-tui sim``, bot:normal against bot:normal, the
-longest such run was under 6 plays a card dealt with four jokers and a deck each
-(``docs/rules.md``). The limit only stops a round that would never end."""
+__all__ = [
+    "BY_FIELD",
+    "BY_NAME",
+    "DEAD_FLIPS",
+    "DECK_RULE",
+    "DEFAULTS",
+    "HOUSE_RULES",
+    "ROOMIEST",
+    "RULE_NAME",
+    "STALE_PLAYS_PER_CARD",
+    "Choice",
+    "Deal",
+    "FalseStress",
+    "FlipReady",
+    "HouseRule",
+    "Kind",
+    "RulesError",
+    "Seconds",
+    "Section",
+    "StressPenalty",
+    "Switch",
+    "Taken",
+    "Whole",
+]
 
 RULE_NAME = "rule"
 """The placeholder where a ``RulesError``'s problem names its own rule again (``({rule} at
 most 15)``): ``said_as`` fills it in with the name the flag or the config entry has."""
-
-
-class _Bad(Problem, ValueError):
-    """A value a kind of setting cannot take; the text says why, without the rule's name
-    (an ``N_`` text and its values, said in the player's language by the edge)."""
 
 
 class RulesError(Problem, ValueError):
@@ -89,311 +121,6 @@ class RulesError(Problem, ValueError):
     def said(self, _: Say = N_) -> str:
         """The rule's name and the problem, in the language ``_`` says."""
         return f"{self.field}: {self.said_as(self.field, _)}"
-
-
-class Deal(str, enum.Enum):
-    """How the cards reach the players."""
-
-    SPLIT = "split"
-    """One shuffled deck is halved (000, Swedish)."""
-    EACH = "each"
-    """Every player shuffles a full deck of their own (001, German)."""
-
-
-class StressPenalty(str, enum.Enum):
-    """What the slower player gets when stress is won."""
-
-    BOTH = "both"
-    """The slower takes both play piles (000 and 001: the common rule)."""
-    ONE = "one"
-    """The slower takes only one pile, the smaller (000, documented variant)."""
-    GIVE = "give"
-    """The faster hands one pile to the slower, the larger (000, documented variant)."""
-
-
-class Taken(str, enum.Enum):
-    """Where the cards a player has to take up go (after a stress lost or a false call)."""
-
-    UNDER = "under"
-    """Shuffled and put under the draw pile: the cards one was about to draw stay next
-    (000: "Blanda alltid de kort du tvingas ta upp innan du lägger dem i plockhögen")."""
-    MIXED = "mixed"
-    """Shuffled together with the whole draw pile (001: "welche er zu seinen Karten in der
-    Hand dazumischen muss")."""
-
-
-class FalseStress(str, enum.Enum):
-    """What calling stress costs when there is no stress."""
-
-    TAKE = "take"
-    """The caller takes both play piles (001, Strafen)."""
-    IGNORE = "ignore"
-    """Nothing happens (001's Swiss sentence read as forgiving every false call)."""
-    LOCKOUT = "lockout"
-    """The caller may not play for the lockout time (our choice, a milder penalty)."""
-
-
-class FlipReady(str, enum.Enum):
-    """Who must say ready to flip new cards while a card could still be played."""
-
-    BOTH = "both"
-    """Both players (the flip is done together)."""
-    ONE = "one"
-    """One is enough (001: "oder ein Spieler einen möglichen Zug nicht wahrnehmen will")."""
-
-
-class Section(enum.Enum):
-    """Where a rule's sentences go among the rules in words (``rulestext.plain_words``)."""
-
-    CARDS = enum.auto()
-    """The deck and the deal."""
-    ROW = enum.auto()
-    """The row in front of each player."""
-    PLAY = enum.auto()
-    """Playing a card."""
-    STRESS = enum.auto()
-    """Stress and calling it."""
-    MATCH = enum.auto()
-    """Winning a round and the match."""
-
-
-@dataclass(frozen=True, slots=True)
-class Whole:
-    """A whole number from ``low`` up to ``high`` (no end above if ``None``)."""
-
-    low: int
-    """The smallest allowed."""
-    high: int | None = None
-    """The largest allowed."""
-    metavar: ClassVar[str | None] = "N"
-    """What the flag's value is called in ``--help``."""
-
-    def from_text(self, text: str) -> int:
-        """The value a flag or the notation writes."""
-        try:
-            return int(text.strip())
-        except ValueError:
-            raise _Bad(N_("{value} is not a whole number"), value=shown(text)) from None
-
-    def from_toml(self, value: object) -> int:
-        """The value a config file gives (any TOML value)."""
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise _Bad(N_("must be a whole number, not {value}"), value=shown(value))
-        return value
-
-    def coerce(self, value: object) -> object:
-        """The value as ``Rules`` keeps it (``problem`` says if it is not one)."""
-        return value
-
-    def problem(self, value: object) -> Problem | None:
-        """What is wrong with a value of the field, or ``None``."""
-        if isinstance(value, bool) or not isinstance(value, int):
-            return _Bad(N_("must be a whole number, not {value}"), value=shown(value))
-        if self.high is None:
-            if value >= self.low:
-                return None
-            return _Bad(N_("must be at least {low}, not {value}"), low=self.low, value=value)
-        if not self.low <= value <= self.high:
-            return _Bad(
-                N_("must be between {low} and {high}, not {value}"),
-                low=self.low,
-                high=self.high,
-                value=value,
-            )
-        return None
-
-    def write(self, value: Any) -> str:
-        """The value in the notation (and in help texts)."""
-        return str(value)
-
-    def toml(self, value: Any) -> str:
-        """The value in a config file."""
-        return str(value)
-
-    def span(self, _: Say = N_) -> str:
-        """The allowed values, for help texts: ``, 0 to 16`` (empty if there is no end)."""
-        if self.high is None:
-            return ""
-        return _(", {low} to {high}").format(low=self.low, high=self.high)
-
-
-@dataclass(frozen=True, slots=True)
-class Seconds:
-    """A time in seconds from ``low`` to ``high``."""
-
-    low: float
-    """The shortest allowed."""
-    high: float
-    """The longest allowed."""
-    metavar: ClassVar[str | None] = "SECONDS"
-    """What the flag's value is called in ``--help``."""
-
-    def from_text(self, text: str) -> float:
-        """The value a flag or the notation writes."""
-        try:
-            value = float(text.strip())
-        except ValueError:
-            raise _Bad(N_("{value} is not a number of seconds"), value=shown(text)) from None
-        if not math.isfinite(value):
-            raise _Bad(N_("{value} is not a number of seconds"), value=shown(text))
-        return value
-
-    def from_toml(self, value: object) -> float:
-        """The value a config file gives (any TOML value)."""
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, (int, float))
-            or not math.isfinite(value)
-        ):
-            raise _Bad(N_("must be a number of seconds, not {value}"), value=shown(value))
-        return float(value)
-
-    def coerce(self, value: object) -> object:
-        """The value as ``Rules`` keeps it: a whole number of seconds becomes a float."""
-        if isinstance(value, int) and not isinstance(value, bool):
-            return float(value)
-        return value
-
-    def problem(self, value: object) -> Problem | None:
-        """What is wrong with a value of the field, or ``None``."""
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return _Bad(N_("must be a number of seconds, not {value}"), value=shown(value))
-        if not self.low <= value <= self.high:
-            return _Bad(
-                N_("must be between {low} and {high} seconds, not {value}"),
-                low=number(self.low),
-                high=number(self.high),
-                value=value,
-            )
-        return None
-
-    def write(self, value: Any) -> str:
-        """The value in the notation (and in help texts), exactly."""
-        return number(value)
-
-    def toml(self, value: Any) -> str:
-        """The value in a config file."""
-        return repr(float(value))
-
-    def span(self, _: Say = N_) -> str:
-        """The allowed values, for help texts."""
-        return _(", {low} to {high}").format(low=number(self.low), high=number(self.high))
-
-
-class Switch:
-    """On or off."""
-
-    metavar: ClassVar[str | None] = None
-    """A switch is a flag with a ``--no-`` partner, without a value."""
-
-    def span(self, _: Say = N_) -> str:
-        """Nothing to say about the allowed values."""
-        return ""
-
-    def from_text(self, text: str) -> bool:
-        """``on`` or ``off``, as the notation writes it."""
-        word = text.strip().lower()
-        if word not in ("on", "off"):
-            raise _Bad(N_("{value} is not on or off"), value=shown(text))
-        return word == "on"
-
-    def from_toml(self, value: object) -> bool:
-        """The value a config file gives (any TOML value)."""
-        if not isinstance(value, bool):
-            raise _Bad(N_("must be true or false, not {value}"), value=shown(value))
-        return value
-
-    def coerce(self, value: object) -> object:
-        """The value as ``Rules`` keeps it."""
-        return value
-
-    def problem(self, value: object) -> Problem | None:
-        """What is wrong with a value of the field, or ``None``."""
-        if isinstance(value, bool):
-            return None
-        return _Bad(N_("must be on or off, not {value}"), value=shown(value))
-
-    def write(self, value: Any) -> str:
-        """The value in the notation (and in help texts)."""
-        return "on" if value else "off"
-
-    def toml(self, value: Any) -> str:
-        """The value in a config file."""
-        return "true" if value else "false"
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One of a few words; ``options`` gives the value each word stands for."""
-
-    options: Mapping[str, object]
-    """Each word and its value (an enum member, or the word itself)."""
-    refusal: str
-    """What a word that is none of them is told, an ``N_`` text with ``{value}`` and
-    ``{choices}``: ``{value} is not a deal (choose from {choices})``."""
-
-    @classmethod
-    def of(cls, kind: type[enum.Enum], refusal: str) -> Choice:
-        """A choice among an enum's members, by their values."""
-        return cls({str(member.value): member for member in kind}, refusal)
-
-    def span(self, _: Say = N_) -> str:
-        """The metavar lists the words already."""
-        return ""
-
-    @property
-    def metavar(self) -> str:
-        """``{split,each}``."""
-        return "{" + ",".join(self.options) + "}"
-
-    def _word(self, value: object) -> str | None:
-        """The word of a value that is one of the options exactly, else ``None``."""
-        for word, option in self.options.items():
-            if value is option or (type(value) is type(option) and value == option):
-                return word
-        return None
-
-    def _refused(self, value: object) -> _Bad:
-        return _Bad(self.refusal, value=shown(value), choices=", ".join(self.options))
-
-    def from_text(self, text: str) -> object:
-        """One of the words, in any case, with any blanks around."""
-        word = text.strip().lower()
-        if word not in self.options:
-            raise self._refused(text)
-        return self.options[word]
-
-    def from_toml(self, value: object) -> object:
-        """The value a config file gives (any TOML value)."""
-        if not isinstance(value, str):
-            raise _Bad(N_("must be a string, not {value}"), value=shown(value))
-        return self.from_text(value)
-
-    def coerce(self, value: object) -> object:
-        """The value as ``Rules`` keeps it: a word becomes the option it names."""
-        if self._word(value) is None and isinstance(value, str):
-            if value not in self.options:
-                raise self._refused(value)
-            return self.options[value]
-        return value
-
-    def problem(self, value: object) -> Problem | None:
-        """What is wrong with a value of the field, or ``None``."""
-        return None if self._word(value) is not None else self._refused(value)
-
-    def write(self, value: Any) -> str:
-        """The value's word."""
-        word = self._word(value)
-        assert word is not None, value
-        return word
-
-    def toml(self, value: Any) -> str:
-        """The value in a config file."""
-        return quoted(self.write(value))
-
-
-Kind = Whole | Seconds | Switch | Choice
-"""How a house rule's values are read, checked and written."""
 
 
 def _no_short(rules: Rules, _: Say = N_) -> tuple[str, str] | None:
@@ -463,7 +190,7 @@ class HouseRule:
     def _converted(self, convert: Callable[[Any], Any], value: object) -> Any:
         try:
             return convert(value)
-        except _Bad as bad:
+        except BadValue as bad:
             raise RulesError(self.name, value, bad) from None
 
     def write(self, value: object) -> str:
@@ -500,195 +227,13 @@ class HouseRule:
         ``_``."""
         what = _(self.help)
         if self.field == "deck":
-            what = what.format(decks=_deck_summary(_))
+            what = what.format(decks=deck_summary(_))
         return _("{what}{span}; default: {default}").format(
             what=what, span=self.kind.span(_), default=self.default_text(_)
         )
 
 
 # --------------------------------------------------------------------------- the table
-# Each rule's words: its sentences for --rules and the help screen, its part of the rule
-# line. They read ``Rules`` only, and are plain ASCII-safe text, said with ``_`` (a ``Say``:
-# the English as written unless the edge that shows them gives a translation).
-
-
-def _deck_summary(_: Say = N_) -> str:
-    """Each deck with its cards: ``skat 32 (7..A)``, ``doppelkopf 48 (9..A twice)``."""
-    parts = []
-    for name, (ranks, copies, _source) in DECK_FACTS.items():
-        low, high = ranks[0], ranks[-1]
-        text = _("{deck} {cards} ({low}..{high} twice)") if copies == 2 else None
-        text = text or _("{deck} {cards} ({low}..{high})")
-        parts.append(
-            text.format(deck=name, cards=deck_size(name), low=low, high="A" if high == 14 else high)
-        )
-    return ", ".join(parts)
-
-
-DECK_WORDS = (N_("standard"), N_("jass"), N_("skat"), N_("doppelkopf"), N_("german"))
-"""The decks' names as the rule texts say them (``_(rules.deck)``: Jass, Skat and
-Doppelkopf in the languages whose card games they are)."""
-
-
-def _jokers(n: int, _: Say) -> str:
-    return (_("{n} joker") if n == 1 else _("{n} jokers")).format(n=n)
-
-
-def _deck_short(rules: Rules, _: Say = N_) -> tuple[str, str]:
-    deck, jokers = _(rules.deck), rules.jokers
-    if jokers:
-        return f"{deck} +{_jokers(jokers, _)}", f"{deck}+{jokers}J"
-    return deck, deck
-
-
-def _deck_sentences(rules: Rules, _: Say = N_) -> list[str]:
-    spec = rules.spec
-    low, high = rank_word(spec.ranks[0], _), rank_word(spec.ranks[-1], _)
-    twice = _(", every card twice") if spec.copies == 2 else ""
-    jokers = (
-        _("with {jokers}").format(jokers=_jokers(rules.jokers, _))
-        if rules.jokers
-        else _("no jokers")
-    )
-    text = _("A {deck} deck: {cards} cards, {low} up to {high}{twice}, {jokers}.")
-    if rules.deck == "german":
-        text = _(
-            "The German game (001), a standard deck: {cards} cards, {low} up to {high}, {jokers}."
-        )
-    return [
-        text.format(
-            deck=_(rules.deck), cards=len(spec), low=low, high=high, twice=twice, jokers=jokers
-        )
-    ]
-
-
-def _joker_sentences(rules: Rules, _: Say = N_) -> list[str]:
-    if not rules.jokers:
-        return []
-    return [
-        _(
-            "A joker is wild: it goes on any card, any card goes on it, and a joker played is "
-            "stress (one flipped is not)."
-        )
-    ]
-
-
-def _deal_sentences(rules: Rules, _: Say = N_) -> list[str]:
-    if rules.deal is Deal.EACH:
-        text = _("Each player plays from a deck of their own: {cards} cards each.")
-        return [text.format(cards=rules.cards_per_deck)]
-    total = rules.cards_per_deck
-    first, second = (total + 1) // 2, total // 2
-    share = (
-        _("{first} cards each") if first == second else _("{first} and {second} cards")
-    ).format(first=first, second=second)
-    return [_("One deck is shuffled and split between the players: {share}.").format(share=share)]
-
-
-def _wrap_sentences(rules: Rules, _: Say = N_) -> list[str]:
-    ranks = rules.spec.ranks
-    low, high = rank_word(ranks[0], _), rank_word(ranks[-1], _)
-    if rules.wrap:
-        text = _("The ranks go round: the {high} and the {low} are neighbours.")
-        return [text.format(high=high, low=low)]
-    below = a(rank_word(ranks[-2], _), _, rank_word(ranks[-2]))
-    above = a(rank_word(ranks[1], _), _, rank_word(ranks[1]))
-    text = _(
-        "The ranks do not go round: only {below} goes on the {high}, only {above} on the {low}."
-    )
-    return [text.format(below=below, high=high, above=above, low=low)]
-
-
-def _lockout_sentences(rules: Rules, _: Say = N_) -> list[str]:
-    if rules.lockout > 0:
-        text = _(
-            "A card that does not fit locks you out for {lockout}; one that lost a race by "
-            "up to {race} does not."
-        )
-        return [text.format(lockout=seconds(rules.lockout, _), race=seconds(rules.race_window, _))]
-    return [_("A card that does not fit costs nothing: there is no lockout.")]
-
-
-def _lockout_short(rules: Rules, _: Say = N_) -> tuple[str, str] | None:
-    if rules.lockout == DEFAULTS["lockout"]:
-        return None
-    said = number(rules.lockout)
-    return _("lockout {n}s").format(n=said), _("lock {n}s").format(n=said)
-
-
-def _race_short(rules: Rules, _: Say = N_) -> tuple[str, str] | None:
-    if rules.race_window == DEFAULTS["race_window"]:
-        return None
-    said = number(rules.race_window)
-    return _("race {n}s").format(n=said), _("race {n}s").format(n=said)
-
-
-_PENALTY_SENTENCES = {
-    StressPenalty.BOTH: N_("The slower player takes both piles."),
-    StressPenalty.ONE: N_(
-        "The slower player takes only the smaller pile; both, when it is a single card "
-        "and the slower's draw pile is empty."
-    ),
-    StressPenalty.GIVE: N_(
-        "The faster player hands the slower the larger pile; both, when it is a single card "
-        "and the slower's draw pile is empty."
-    ),
-}
-_PENALTY_SHORTS = {
-    StressPenalty.ONE: (N_("stress: smaller pile"), N_("stress: 1 pile")),
-    StressPenalty.GIVE: (N_("stress: larger pile given"), N_("stress: give")),
-}
-_FALSE_SHORTS = {
-    FalseStress.IGNORE: (N_("false stress free"), N_("false: free")),
-    FalseStress.LOCKOUT: (N_("false stress locks out"), N_("false: lock")),
-}
-
-
-def _said(pair: tuple[str, str] | None, _: Say) -> tuple[str, str] | None:
-    return None if pair is None else (_(pair[0]), _(pair[1]))
-
-
-def _false_sentences(rules: Rules, _: Say = N_) -> list[str]:
-    if rules.false_stress is FalseStress.TAKE:
-        return [_("Calling stress when there is none costs the caller both piles.")]
-    if rules.false_stress is FalseStress.IGNORE or rules.lockout == 0:
-        return [_("Calling stress when there is none costs nothing.")]
-    text = _("Calling stress when there is none locks the caller out for {lockout}.")
-    return [text.format(lockout=seconds(rules.lockout, _))]
-
-
-def _flip_sentences(rules: Rules, _: Say = N_) -> list[str]:
-    if rules.flip_ready is FlipReady.ONE:
-        return [
-            _(
-                "New cards are flipped, one from each draw pile onto each play pile, at the "
-                "start, after stress, when nobody can play, and when one player says ready."
-            )
-        ]
-    return [
-        _(
-            "New cards are flipped, one from each draw pile onto each play pile, at the start, "
-            "after stress, when nobody can play, and when both players say they are ready."
-        )
-    ]
-
-
-def _wins_sentences(rules: Rules, _: Say = N_) -> list[str]:
-    if rules.wins == 1:
-        won = _("Play out all your cards to win a round; 1 round win takes the match.")
-    else:
-        text = _("Play out all your cards to win a round; {wins} round wins take the match.")
-        won = text.format(wins=rules.wins)
-    drawn = _(
-        "A round nobody can finish is drawn, for nobody, and the next is dealt: after "
-        "{flips} flips in a row with no card played, or after {plays} plays in a row in "
-        "which nobody came down to fewer cards than before."
-    )
-    return [won, drawn.format(flips=DEAD_FLIPS, plays=rules.stale_limit)]
-
-
-def _both(rules: Rules) -> tuple[object, ...]:
-    return (True, False)
 
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
@@ -700,8 +245,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         ),
         N_("the cards: {decks}"),
         Section.CARDS,
-        _deck_sentences,
-        _deck_short,
+        deck_sentences,
+        deck_short,
         default="standard",
         keep_short=True,
         group=N_("deck"),
@@ -712,7 +257,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         Whole(0, 16),
         N_("wild jokers added to each deck"),
         Section.CARDS,
-        _joker_sentences,
+        joker_sentences,
         default=0,
         # The rule line says the jokers with the deck: "standard +2 jokers".
         group=N_("deck"),
@@ -724,7 +269,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         Choice.of(Deal, N_("{value} is not a deal (choose from {choices})")),
         N_("split: one deck is shuffled and halved; each: every player has a deck of their own"),
         Section.CARDS,
-        _deal_sentences,
+        deal_sentences,
         lambda r, _: (_("a deck each"), _("each")) if r.deal is Deal.EACH else None,
         default=Deal.SPLIT,
         # 001: "Jeder Mitspieler erhält die 52 Karten eines Satzes": its own game.
@@ -768,7 +313,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         # 001 deals open cards, not piles: four with Jass (which also lays no more than one
         # card at once into the middle), three with Skat; Doppelkopf plays by the same rules.
         per_deck={"jass": False, "skat": False, "doppelkopf": False, "german": False},
-        soak=_both,
+        soak=on_and_off,
     ),
     HouseRule(
         "together",
@@ -788,7 +333,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         default=False,
         # 001's Stapel; Jass lays no more than one card at once, and 000 has no such rule.
         per_deck={"skat": True, "doppelkopf": True, "german": True},
-        soak=_both,
+        soak=on_and_off,
     ),
     HouseRule(
         "wrap",
@@ -799,10 +344,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
             "the ranks at both ends"
         ),
         Section.PLAY,
-        _wrap_sentences,
+        wrap_sentences,
         lambda r, _: None if r.wrap else (_("no wrap"), _("no wrap")),
         default=True,
-        soak=_both,
+        soak=on_and_off,
     ),
     HouseRule(
         "flip-ready",
@@ -813,7 +358,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
             "players, or one is enough (001: one player who does not want to play)"
         ),
         Section.PLAY,
-        _flip_sentences,
+        flip_sentences,
         lambda r, _: (
             (_("one ready flips"), _("1 ready")) if r.flip_ready is FlipReady.ONE else None
         ),
@@ -832,8 +377,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
             "single card and the slower's draw pile is empty)"
         ),
         Section.STRESS,
-        lambda r, _: [_(_PENALTY_SENTENCES[r.stress_penalty])],
-        lambda r, _: _said(_PENALTY_SHORTS.get(r.stress_penalty), _),
+        lambda r, _: [_(PENALTY_SENTENCES[r.stress_penalty])],
+        lambda r, _: said_pair(PENALTY_SHORTS.get(r.stress_penalty), _),
         default=StressPenalty.BOTH,
         old_names=("penalty",),
         soak=lambda r: tuple(StressPenalty),
@@ -869,8 +414,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
             "happens, or the caller is locked out for --lockout seconds"
         ),
         Section.STRESS,
-        _false_sentences,
-        lambda r, _: _said(_FALSE_SHORTS.get(r.false_stress), _),
+        false_sentences,
+        lambda r, _: said_pair(FALSE_SHORTS.get(r.false_stress), _),
         # Jass too: 001's "Bei falscher Nennung eines Stresses bleibt dies für den Rufer
         # folgenlos" closes the paragraph of the stop, read as a stop that names no stress
         # (refused, free); a false call of stress costs as 001's Strafen say.
@@ -897,7 +442,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         lambda r, _: (_("stress stop"), _("stop")) if r.stress_stop else None,
         default=False,
         per_deck={"jass": True},
-        soak=_both,
+        soak=on_and_off,
     ),
     HouseRule(
         "lockout",
@@ -905,8 +450,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         Seconds(0, 60),
         N_("how long a player may not play after playing a card that does not fit"),
         Section.PLAY,
-        _lockout_sentences,
-        _lockout_short,
+        lockout_sentences,
+        lockout_short,
         default=0.75,
     ),
     HouseRule(
@@ -920,7 +465,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         Section.PLAY,
         default=0.3,
         # The lockout's sentence says the race window (there is none without a lockout).
-        short=_race_short,
+        short=race_short,
         old_names=("race",),
     ),
     HouseRule(
@@ -932,7 +477,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
             "nobody can finish (a dead table, no progress) is drawn and dealt again"
         ),
         Section.MATCH,
-        _wins_sentences,
+        wins_sentences,
         lambda r, _: (
             (_("to {n} win") if r.wins == 1 else _("to {n} wins")).format(n=r.wins),
             (_("{n} win") if r.wins == 1 else _("{n} wins")).format(n=r.wins),
