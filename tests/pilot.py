@@ -138,12 +138,19 @@ class Pilot:
         """Let time pass until ``predicate()`` is true; AssertionError showing the screen
         after ``timeout`` virtual seconds, or once the screen has ended without it."""
         deadline = self.now() + timeout
-        while not predicate():
+        while True:
+            seen = self.written
+            if predicate():
+                return
             if self.task.done():
                 self._fail(f"the screen ended while waiting for {what}")
             if self.now() >= deadline:
                 self._fail(f"timed out after {timeout} s waiting for {what}")
-            self.pump(STEP)
+            # Look again once something more is drawn (reading the screen costs more than
+            # a turn of the loop), or a second on.
+            look = min(deadline, self.now() + 1.0)
+            while self.written == seen and self.now() < look and not self.task.done():
+                self.pump(STEP)
 
     def wait_text(self, text: str, timeout: float = 5.0, row: int | None = None) -> None:
         if row is None:

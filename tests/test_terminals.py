@@ -1,6 +1,9 @@
-"""The real game in a pseudo-terminal as players meet it on their terminals: a light
+"""The game as players meet it on their terminals, played in-process (``tests/pilot.py``:
+an in-process terminal that answers as theirs do, the loop's clock virtual): a light
 background read as such and drawn with enough contrast, a C locale drawn in letters, fair
-starts and resumes, seeds that deal a round again, keys for other keyboards."""
+starts and resumes, seeds that deal a round again, keys for other keyboards. A terminal
+that does not say its background, and how soon it starts: the real program in a
+pseudo-terminal."""
 
 from __future__ import annotations
 
@@ -13,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from stress_tui.terminal.layout import flipped, layout
+from tests.pilot import game
 from tests.test_looks import low_contrast_cells
-from tests.tty import TtySession, banner, say_ready, settle, table_layout
+from tests.tty import Screenful, TtySession, banner, say_ready, settle, table_layout
 
 SIZES = [(16, 60), (24, 80), (48, 160)]
 WHITE = (255, 255, 255)
@@ -22,7 +26,7 @@ BLACK = (0, 0, 0)
 
 
 @contextmanager
-def game(
+def pty_game(
     tmp_path: Path,
     *args: str,
     rows: int = 24,
@@ -74,7 +78,7 @@ def test_the_theme_flag_wins_over_the_terminals_background(tmp_path: Path) -> No
 
 def test_a_terminal_that_does_not_say_its_background_starts_at_once(tmp_path: Path) -> None:
     start = time.monotonic()
-    with game(tmp_path) as s:  # pyte answers the cursor query, not the colour one
+    with pty_game(tmp_path) as s:  # pyte answers the cursor query, not the colour one
         s.wait_text("press c", timeout=5)
         assert time.monotonic() - start < 3.0
         faces = {s.cell(y, x).bg for y in range(s.rows) for x in range(s.cols)}
@@ -114,9 +118,7 @@ def test_a_round_starts_when_both_say_ready_then_counts(
         assert "press , when ready" in s.row(lay.notice_y[1])
         assert "both press their ready keys" in s.row(lay.banner_y) or cols < 80
         s.send("q")  # a play key before the start does nothing
-        deadline = time.monotonic() + 1.6  # longer than the whole count to the flip
-        while time.monotonic() < deadline:
-            s.pump(0.05)
+        s.pump(1.6)  # longer than the whole count to the flip
         assert "1 card" not in s.text() and "1  2" not in s.text()
         s.send("c")
         s.wait_text("ready: waiting for Player 2", timeout=2, row=lay.notice_y[0])
@@ -163,7 +165,7 @@ def test_play_goes_on_after_a_pause_only_after_a_count(
 # ----------------------------------------------------------------------------- seeds
 
 
-def top_cards(s: TtySession) -> list[str]:
+def top_cards(s: Screenful) -> list[str]:
     """Each row's cards (their bottom lines), once the frame is all drawn."""
     settle(s, 0.15)
     lay = layout(s.cols, s.rows, 4)
@@ -190,13 +192,7 @@ def test_the_seed_on_the_result_screen_deals_that_round_again(tmp_path: Path) ->
         said = re.search(r"--seed (\S+) deals this round again", s.text())
         assert said is not None and said.group(1) == "12/2"
     # That seed deals round 2 again, as the first round of a match.
-    with TtySession(
-        args=["--seed", "12/2", *bots],
-        env={
-            "STRESS_TUI_CONFIG": str(tmp_path / "none.toml"),
-            "STRESS_TUI_DATA_DIR": str(tmp_path / "d2"),
-        },
-    ) as s:
+    with game(tmp_path / "again", "--seed", "12/2", *bots) as s:
         s.wait_text("New cards on three", timeout=10)
         assert top_cards(s) == second
 
