@@ -74,6 +74,9 @@ class Host:
     def stray_key(self, name: str) -> None:
         self.strays.append(name)
 
+    def fits(self, binding: Binding) -> bool:
+        return False
+
     def run_later(self) -> None:
         """The loop comes round to what was set for later."""
         later, self.later = self.later, []

@@ -1,5 +1,6 @@
-"""What a newcomer trips on in their first hour, in a pseudo-terminal: a key that plays
-nothing is never silent."""
+"""What a newcomer trips on in their first hour: a key that plays nothing is never silent
+(in a pseudo-terminal, the real program with its language), a held key plays once
+(in-process, on a virtual clock: the repeats come at exactly the rates terminals use)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.tty import TtySession, banner, say_ready
+from tests.pilot import game
+from tests.tty import TtySession, banner, notice, pile_top, say_ready
 
 NO_CONFIG = {"STRESS_TUI_CONFIG": "/nonexistent/stress-tui-tests/config.toml"}
 
@@ -72,3 +74,61 @@ def test_a_key_nobody_has_says_so_once_before_the_round_starts(
         s.send("1")
         s.wait_for(lambda: "1 is no key here" in banner(s), timeout=3, what="the notice")
         assert "?" in banner(s)
+
+
+# -- a held key -------------------------------------------------------------------------------
+
+# Player 1's 5 of hearts fits the left pile's 4 (q); the card drawn into its place (the
+# draw pile's top, its last), the 9 of clubs, fits neither pile: pressed again, q misplays. With
+# the 6 of clubs drawn instead (FITS), q plays again.
+HELD = (
+    "rules: standard; phase: playing;"
+    " p1 row: 5H | 6H | 7H | 8H; p1 draw: 2C 9C; piles: 3S 4S | KD;"
+    " p2 row: 7C | 8C | 9D | KC; p2 draw: JD QD"
+)
+FITS = HELD.replace("5H | 6H", "5H | 9H").replace("draw: 2C 9C", "draw: 2C 6C")
+
+
+@pytest.mark.parametrize("rate", [30, 40])
+@pytest.mark.parametrize("delay", [0.25, 0.5, 0.6])
+def test_a_held_key_plays_once_where_the_terminal_repeats_it(
+    tmp_path: Path, delay: float, rate: int
+) -> None:
+    """A terminal without key releases repeats a held key after its delay at its rate:
+    the first press plays, the repeats neither play nor misplay (no lockout)."""
+    with game(tmp_path, env={"STRESS_TUI_POSITION": HELD}) as s:
+        say_ready(s)
+        s.send("q")
+        s.wait_for(lambda: pile_top(s, 0) == "5♥", timeout=1, what="5♥ on the left pile")
+        s.pump(delay)
+        for _repeat in range(20):
+            s.send("q")
+            s.pump(1 / rate)
+        s.pump(0.5)
+        assert pile_top(s, 0) == "5♥"
+        assert "locked out" not in s.text() and "9 on 5" not in s.text(), s.dump()
+
+
+@pytest.mark.parametrize("gap", [0.12, 0.3])
+def test_a_quick_second_press_that_fits_plays_at_once(tmp_path: Path, gap: float) -> None:
+    """The same key pressed again, quickly or about a repeat's delay later, plays at once
+    where its card fits: nothing waits for a repeat that does not come."""
+    with game(tmp_path, env={"STRESS_TUI_POSITION": FITS}) as s:
+        say_ready(s)
+        s.send("q")
+        s.wait_for(lambda: pile_top(s, 0) == "5♥", timeout=1, what="5♥ on the left pile")
+        s.pump(gap)
+        s.send("q")
+        assert pile_top(s, 0) == "6♣"
+
+
+def test_a_second_press_that_misplays_is_still_a_misplay(tmp_path: Path) -> None:
+    """The same key pressed again a repeat's delay later, with no repeat after it, is a
+    person's press: its misplay counts (a moment later)."""
+    with game(tmp_path, env={"STRESS_TUI_POSITION": HELD}) as s:
+        say_ready(s)
+        s.send("q")
+        s.wait_for(lambda: pile_top(s, 0) == "5♥", timeout=1, what="5♥ on the left pile")
+        s.pump(0.4)
+        s.send("q")
+        s.wait_for(lambda: "locked out" in notice(s, 0), timeout=0.2, what="the misplay")

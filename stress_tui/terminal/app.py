@@ -35,7 +35,7 @@ from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, Table
 from stress_tui.terminal.controller import QUIT_QUESTION, GameController, TogetherKey
 from stress_tui.terminal.endpoint import Endpoint
-from stress_tui.terminal.keys import Binding, settings_keymap
+from stress_tui.terminal.keys import Binding, Intent, settings_keymap
 from stress_tui.terminal.lang import _, addressed, shown_names
 from stress_tui.terminal.layout import Layout
 from stress_tui.terminal.roundlog import RoundLog
@@ -273,6 +273,13 @@ class App(Screen):
         self.after_events(self.table.submit(action), now)
         self.schedule()
         self.request_draw()
+
+    def fits(self, binding: Binding) -> bool:
+        """Whether a player's pile key plays a card that fits now."""
+        if binding.player is None or binding.pile is None:
+            return False
+        target = 0 if binding.intent is Intent.LEFT else 1
+        return (binding.pile, target) in self.table.game.legal_plays(binding.player)
 
     def match_in_play(self) -> bool:
         """A match is in play from its first deal until it is won."""

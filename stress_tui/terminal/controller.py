@@ -15,8 +15,11 @@ it takes keys (``core.lifecycle.RESULT_GRACE`` after the round ends), help and p
 ``MENU_GRACE`` after they open over the table.
 Quitting a match that is not over asks once (``y`` says yes, any other key no). What is
 not a key press is not acted on: the rest of an escape sequence and the inside of a paste
-are dropped (``keynames.SequenceFilter``), and a held key (the kitty keyboard protocol's
-repeats) plays once.
+are dropped (``keynames.SequenceFilter``), and a held key plays once: the kitty keyboard
+protocol marks its repeats, and elsewhere they are told by their rhythm
+(``repeats.AutoRepeat``): a player's key repeated is dropped, and the same key again
+about the terminal's repeat delay after it waits ``REPEAT_GAP`` to be told from a first
+repeat, unless it plays a card that fits now (a person's quick presses are never slowed).
 
 The controller holds no terminal and no event loop: it works on a ``Clock`` and asks its
 ``Host`` (the screen) for everything else, so it is tested in-process.
@@ -35,6 +38,7 @@ from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.keynames import KeystrokeLike, SequenceFilter, key_name
 from stress_tui.terminal.keys import Binding, Intent, KeyMap, Scope
 from stress_tui.terminal.lang import N_
+from stress_tui.terminal.repeats import REPEAT_GAP, AutoRepeat, Press
 from stress_tui.terminal.scene import Overlay
 from stress_tui.terminal.screens.base import ModalScreen, ScreenStack
 from stress_tui.terminal.session import EXIT_QUIT, EXIT_SIGINT
@@ -95,6 +99,10 @@ class GameHost(Host, Protocol):
     def ready_to_start(self, player: int) -> None:
         """Before the round starts: a player says they are ready."""
 
+    def fits(self, binding: Binding) -> bool:
+        """Whether a player's key plays a card that fits now (``False`` for any other
+        key, and where the game cannot tell)."""
+
     def stray_key(self, name: str) -> None:
         """A key that plays nothing on the table: say once what it is not."""
 
@@ -117,6 +125,10 @@ class Controller:
         """Who presses what."""
         self.sequences = SequenceFilter()
         """Drops escape sequences and pastes that are not key presses."""
+        self.repeats = AutoRepeat()
+        """Tells a held key's repeats from presses."""
+        self.pressed = Press.NEW
+        """What the key being handled is (a press, a repeat, maybe the first repeat)."""
         self.result: Result | None = None
         """The round's result, while its screen covers the table."""
         self.stack = ScreenStack()
@@ -157,6 +169,7 @@ class Controller:
         name = key_name(keystroke)
         if name is None:
             return
+        self.pressed = self.repeats.press(name, self.clock.time())
         top = self.top
         if name == "ctrl+z" and (top is None or top.OTHER_KEYS is None):
             self.host.suspend()  # only seen as a key with the kitty protocol
@@ -228,6 +241,10 @@ class GameController(Controller):
         opening a moment's end belongs to)."""
         self.quit_asked = False
         """Whether the question whether to quit the match is on screen."""
+        self.held: Binding | None = None
+        """A player's key that may be a first repeat, waiting ``REPEAT_GAP`` to be told."""
+        self.holding = 0
+        """How many keys have been held so (to know which one a moment's end is for)."""
 
     def table(self) -> dict[Intent, Handler]:
         return {
@@ -350,9 +367,36 @@ class GameController(Controller):
         life = self.clock.life
         stage = life.stage
         if stage is Stage.PLAYING:
-            self.host.play(binding)
+            self.play_pressed(binding)
         elif stage is Stage.READY and not life.holds and binding.intent is Intent.READY:
             self.host.ready_to_start(binding.player)
+
+    def play_pressed(self, binding: Binding) -> None:
+        """A player's key in play, told from a held key's repeats: a repeat plays nothing,
+        and the same key again after about the terminal's repeat delay waits a moment to be
+        told (unless it plays a card that fits: then it may be a person's and plays)."""
+        pressed = self.pressed
+        if pressed is Press.REPEAT:
+            self.held = None  # a key held there was the first repeat
+            return
+        self.play_held()  # another key came: what was held was pressed
+        if pressed is Press.MAYBE and not self.host.fits(binding):
+            self.held = binding
+            self.holding += 1
+            self.host.call_later(REPEAT_GAP, functools.partial(self.hold_over, self.holding))
+            return
+        self.host.play(binding)
+
+    def hold_over(self, holding: int) -> None:
+        """No repeat followed the key held: it was pressed, and plays now."""
+        if holding == self.holding:
+            self.play_held()
+            self.host.request_draw()
+
+    def play_held(self) -> None:
+        held, self.held = self.held, None
+        if held is not None and self.top is None and self.clock.life.stage is Stage.PLAYING:
+            self.host.play(held)
 
     def new_round(self) -> None:
         super().new_round()

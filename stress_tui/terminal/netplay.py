@@ -428,6 +428,11 @@ class NetScreen(Screen):
         """Never asked here: a network table's q leaves at once (``NetController``)."""
         return False
 
+    def fits(self, binding: Binding) -> bool:
+        """Unknown here (the table is the host's): a key that may be a first repeat waits a
+        moment to be told."""
+        return False
+
     def ready_to_start(self, player: int) -> None:
         """Before a round starts: this player is ready (the host starts the round once both
         are, and both screens say who is)."""
