@@ -78,17 +78,7 @@ __all__ = [
 RULES_VERSION = 7
 """Which rules this engine plays, raised whenever the same seed and timed actions could give
 other events or another final position. A replay records it; ``docs/replays.md`` lists what
-each version changed. 1: up to 2026-11-30. 2: the rule fixes of issue 12 (races against any
-recent cover, no recycling while a card fits, a stopped joker stays stopped, Jass without
-row stacking) and the round without progress (``STALE_PLAYS``). 3: Skat and Doppelkopf deal
-open cards without row stacking and lay ready cards of one rank together by default
-(001's Stapel, the ``together`` rule; issue 12). 4: a round that cannot end by a last card
-(a dead table, a round without progress) is drawn for nobody, and a round without progress
-is one of ``STALE_PLAYS_PER_CARD`` plays for every card dealt (issue 26). 5: the Swiss stress
-stop covers only the cards that would have made stress when it was declared (issue 26). 6:
-Jass costs a false call of stress the piles, as every deck (001's Strafen; issue 26). 7: 001's
-decks mix taken cards in and flip on one player's ready, and 001's own game is a deck,
-``german`` (issue 26)."""
+each version changed."""
 
 _INFINITY = math.inf
 
