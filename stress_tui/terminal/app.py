@@ -151,7 +151,7 @@ class App(Screen):
         self.clock.set(game.state.time)
         self.together = TogetherKey()
         self.notices.clear()
-        self.cache.new_round()
+        self.frames.cache.new_round()
         # Between rounds, before the first count: what the last round left for the garbage
         # collector (the record's JSON writer leaves cycles) and the free lists it filled
         # go now, instead of piling up until a full collection of Python's own choosing
@@ -293,7 +293,7 @@ class App(Screen):
     def help_offset(self, offset: int) -> int:
         from stress_tui.terminal.screens.help import help_page  # (loaded once the help shows)
 
-        width, height = self.size
+        width, height = self.frames.size
         first, _ = help_page(self.view(), min(width - 6, 90), height, offset)
         return first
 

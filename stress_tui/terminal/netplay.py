@@ -342,7 +342,7 @@ class NetScreen(Screen):
         if new and model.status in ("starting", "playing"):  # a rematch's is round 1 again
             self.shown_round = model.round_number  # a clean table
             self.notices.clear()
-            self.cache.new_round()
+            self.frames.cache.new_round()
             held = bool(self.clock.paused)
             self.controller.new_round()
             self.life.deal(self.loop_time())  # the help closes
@@ -451,7 +451,7 @@ class NetScreen(Screen):
         self.link.model.resume(hold=True)  # and no longer one only we could end
 
     def help_offset(self, offset: int) -> int:
-        width, height = self.size
+        width, height = self.frames.size
         first, _ = help_page(self.view(), min(width - 6, 90), height, offset)
         return first
 

@@ -42,29 +42,19 @@ from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import Controller, TogetherKey
-from stress_tui.terminal.draw.canvas import Frame, FrameCanvas, RenderCache
-from stress_tui.terminal.draw.encode import encode
-from stress_tui.terminal.draw.palette import Palette
-from stress_tui.terminal.draw.theme import asks_terminal, choose_theme, suits_encodable
+from stress_tui.terminal.draw.theme import asks_terminal, suits_encodable
 from stress_tui.terminal.endpoint import Endpoint, Listener
-from stress_tui.terminal.keys import KeyMap, stray_key_note
+from stress_tui.terminal.frames import Banner, Frames, LifeTimer
+from stress_tui.terminal.keys import KeyMap
 from stress_tui.terminal.lang import N_, addressed, shown_names
-from stress_tui.terminal.layout import Layout, drawn_area, layout
-from stress_tui.terminal.notices import Notice, Notices
-from stress_tui.terminal.pieces import count_up, countdown_ticks, lockout_ticks, warm_cards
-from stress_tui.terminal.render import render
+from stress_tui.terminal.layout import Layout, layout
+from stress_tui.terminal.notices import Notices
+from stress_tui.terminal.pieces import count_up, countdown_ticks, lockout_ticks
 from stress_tui.terminal.scene import Scene, person_at_bottom
 from stress_tui.terminal.session import EXIT_SIGHUP, GONE
 
 if TYPE_CHECKING:  # made once a round has ended (the result screen draws it)
     from stress_tui.terminal.screens.result import Result
-
-WARNING_SECONDS = 5.0
-"""How long a warning (replays off, a broken record file) stays on the banner line."""
-
-STRAY_SECONDS = 4.0
-"""How long the banner says what a key that plays nothing is not (seconds, on the loop's
-clock: it goes also before a round starts, while the game's clock stands still)."""
 
 ASCII_NOTE = N_("suits as letters")
 """Said on the rule line when the terminal's character set has no suits."""
@@ -82,21 +72,19 @@ class Screen:
     def __init__(self, endpoint: Endpoint, settings: Settings, colour: bool = True) -> None:
         self.endpoint = endpoint
         """The terminal: keys in, frames out."""
-        term = self.term = endpoint.term
+        self.term = endpoint.term
         self.settings = settings
         self.rules: Rules = settings.rules
         """The rules of the round on the table."""
-        self.colour = colour
-        """Whether colours may be used (not with ``NO_COLOR``)."""
-        self.palette = Palette(term, colour=colour, four_colour=settings.four_colour)
-        """The styles (made again once the terminal has said its background)."""
+        self.frames = Frames(endpoint, settings, colour)
+        """What the frames are drawn with, and what the terminal shows."""
         self.ascii = settings.ascii if settings.ascii is not None else not suits_encodable()
         """Suits as letters: asked for, or chosen because the terminal has no suits."""
         self.ascii_note = ASCII_NOTE if settings.ascii is None and self.ascii else None
         """Why the suits are letters, when the game chose it (said on the rule line)."""
         self.notices = Notices(shown_names(settings.names), you=addressed(settings.names))
-        self.strays: set[str] = set()
-        """The keys that played nothing and have been said so (each is said once)."""
+        self.banner = Banner(self.notices, settings, self.request_draw)
+        """What the banner says of things outside the game."""
         self.crash_on_key = os.environ.get(CRASH_ENV) == "1"
 
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -107,7 +95,7 @@ class Screen:
         """The match's life: its stage, what holds it, the start gate, the count."""
         self.clock = Clock(self.loop_time, self.life, on_change=self.life_changed)
         """The round's clock (the lifecycle's, on the loop's)."""
-        self.life_timer: asyncio.TimerHandle | None = None
+        self.life_timer = LifeTimer(self.life, self.guarded, self.life_due)
         """Set for the lifecycle's next move by itself, or the count's next figure."""
         endpoint.on_drained = self.drained
         self.controller = self.make_controller()
@@ -117,21 +105,7 @@ class Screen:
         self.timer: asyncio.TimerHandle | None = None
         self.timer_due = 0.0
         self.draw_pending = False
-        self.draw_skipped = False
-        """Whether a frame waited for the terminal to take the last one."""
-        self.cache = RenderCache()
-        """Glyph widths, styled text and cards, kept from frame to frame."""
-        self.frame: Frame | None = None
-        """What the screen shows now (``None``: unknown, draw everything)."""
-        self.canvas: FrameCanvas | None = None
-        """Where frames are drawn, kept from one to the next (for the screen's size)."""
-        self.size = (0, 0)
-        """The size of the area the table is drawn in (the window's, up to a bound)."""
-        self.origin = (0, 0)
-        """Where that area's top left corner is in the window (row, column)."""
         self.resumed = False
-        self.warm: tuple[int, int] | None = None
-        """The card size drawn ahead of time."""
 
     @property
     def keymap(self) -> KeyMap:
@@ -143,30 +117,13 @@ class Screen:
         return self.loop.time()
 
     def stray_key(self, name: str) -> None:
-        """A key that plays nothing on the table: the banner says once, for a while, what
-        it is not and how to get it (``keys.stray_key_note``); the same key again says
-        nothing more."""
-        if name in self.strays:
-            return
-        self.strays.add(name)
-        whole, short = stray_key_note(name, self.settings)
-        notice = Notice(whole, "warn", short=short)
-        self.notices.headline = notice
-        self.call_later(STRAY_SECONDS, lambda: self.stray_gone(notice))
-        self.request_draw()
-
-    def stray_gone(self, notice: Notice) -> None:
-        if self.notices.headline is notice:
-            self.notices.headline = None
+        """A key that plays nothing on the table: the banner says so once (``Banner``)."""
+        if self.banner.stray_key(name, self.call_later):
             self.request_draw()
 
     def warn(self, text: str) -> None:
         """Say something went wrong outside the game (on the banner line, for a while)."""
-        now = self.clock.now() if self.loop is not None else self.clock.last
-        shown = self.notices.headline
-        if shown is not None and shown.kind == "warn" and (shown.until or 0.0) > now:
-            text = f"{shown.text}; {text}"  # another warning still up: say both
-        self.notices.headline = Notice(text, "warn", now + WARNING_SECONDS)
+        self.banner.warn(text, self.clock.now() if self.loop is not None else self.clock.last)
         self.schedule()
         self.request_draw()
 
@@ -273,7 +230,7 @@ class Screen:
 
     def redraw(self) -> None:
         """Draw everything again (Ctrl-L)."""
-        self.frame = None
+        self.frames.forget()
         self.request_draw()
 
     # ------------------------------------------------------------------ drawing
@@ -292,61 +249,31 @@ class Screen:
     def draw(self) -> None:
         """Render a frame and write what differs from the screen, in one write."""
         self.draw_pending = False
-        if not self.endpoint.is_open:
-            return
-        if self.endpoint.busy:  # the terminal has not taken the last frame yet
-            self.draw_skipped = True  # this one is drawn once it has, as it is then
-            return
-        width, height = self.size
-        self.cache.trim()
-        canvas = self.canvas
-        if canvas is None or (canvas.width, canvas.height) != (width, height):
-            canvas = self.canvas = FrameCanvas(width, height, self.term.length, self.cache)
-        rows = render(self.view(), self.palette, canvas)
-        text = encode(
-            self.frame, rows, self.term, clear=self.term.clear, cache=self.cache, origin=self.origin
-        )
-        self.frame = rows
-        if text and not self.endpoint.write_frame(text):
+        if not self.frames.draw(self.view):
             self.finish(EXIT_SIGHUP)
-
-    def choose_colours(self) -> None:
-        """With the terminal ours: the theme asked for, or the one for the terminal's
-        background as it answered (``Endpoint.open``)."""
-        theme, _ = choose_theme(self.settings.theme, self.endpoint.background())
-        self.palette = Palette(
-            self.term, colour=self.colour, four_colour=self.settings.four_colour, theme=theme
-        )
 
     def on_resize(self) -> None:
         """Lay the table out again for the terminal's size, pausing if it is too small."""
-        self.measure()
-        lay = layout(self.size[0], self.size[1], self.rules.row_size)
+        frames = self.frames
+        frames.measure()
+        lay = layout(frames.size[0], frames.size[1], self.rules.row_size)
         if lay is None:
             self.clock.pause("small")
         else:
             self.clock.unpause("small")
-        self.frame = None
+        frames.forget()
         self.request_draw()
-        if lay is not None and self.loop is not None and self.warm != (lay.card_h, lay.card_w):
-            self.warm = (lay.card_h, lay.card_w)
+        if lay is not None and self.loop is not None and frames.needs_warming(lay):
             self.loop.call_soon(self.guarded, self.warm_up, lay)
-
-    def drained(self) -> None:
-        """The terminal has taken the last frame: draw the one that waited, if any."""
-        if self.draw_skipped:
-            self.draw_skipped = False
-            self.request_draw()
-
-    def measure(self) -> None:
-        """Ask the window's size; set the area the table is drawn in."""
-        width, height, top, left = drawn_area(*self.endpoint.size())
-        self.size, self.origin = (width, height), (top, left)
 
     def warm_up(self, lay: Layout) -> None:
         """After a frame is up: draw every card once, so that no key waits for it."""
-        cards = self.rules.spec.cards(self.rules.jokers)
-        warm_cards(self.cache, self.term.length, self.palette, lay, cards, self.ascii)
+        self.frames.warm_up(lay, self.rules, self.ascii)
+
+    def drained(self) -> None:
+        """The terminal has taken the last frame: draw the one that waited, if any."""
+        if self.frames.drained():
+            self.request_draw()
 
     # ------------------------------------------------------------------ the terminal
 
@@ -379,32 +306,17 @@ class Screen:
 
     def schedule_life(self) -> None:
         """Set the lifecycle's timer: for its next move by itself (the count's end, the
-        result taking keys) or, while the count runs, its next figure (3, 2, 1)."""
-        if self.life_timer is not None:
-            self.life_timer.cancel()
-            self.life_timer = None
-        if self.loop is None:
-            return
-        life = self.life
-        due = life.next_deadline()
-        at = self.loop.time()
-        left = life.count_left(at)
-        if left is not None and left > 0:
-            third = life.count / 3
-            step = left % third or third
-            due = at + step if due is None else min(due, at + step)
-        if due is None:
-            return
-        self.life_timer = self.loop.call_at(due, self.guarded, self.on_life_due, due)
+        result taking keys) or, while the count runs, its next figure (1, 2, 3)."""
+        if self.loop is not None:
+            self.life_timer.set(self.loop)
 
-    def on_life_due(self, due: float) -> None:
-        assert self.loop is not None
-        self.life_timer = None
-        if self.life.advance(max(due, self.loop.time())):
+    def life_due(self, moved: bool) -> None:
+        """The lifecycle's timer came: the count's figure changed, or the lifecycle moved
+        by itself."""
+        if moved:
             self.life_moved()
             self.schedule()
         self.request_draw()
-        self.schedule_life()
 
     def show_result(self, result: Result) -> None:
         """The round has ended: the lifecycle says so, and its result covers the table
@@ -480,16 +392,15 @@ class Screen:
                 opening.cancel()
                 return await self.done
             opening.result()
-            self.choose_colours()
-            self.measure()
+            self.frames.choose_colours()
+            self.frames.measure()
             self.begin_round()
             self.on_resize()
             return await self.done
         finally:
             if self.timer is not None:
                 self.timer.cancel()
-            if self.life_timer is not None:
-                self.life_timer.cancel()
+            self.life_timer.cancel()
             endpoint.stop()
             try:
                 self.shut_down()
