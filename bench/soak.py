@@ -269,9 +269,9 @@ def run_soak(
 
 
 def run_sim(games: int, seed: int) -> int:
-    """``stress_tui.players.sim.soak``: rounds over every deck and house-rule combination and every
+    """``stress_tui.players.soak.soak``: rounds over every deck and house-rule combination and every
     pairing of levels, invariants checked; prints the figures."""
-    from stress_tui.players.sim import rule_variants, soak
+    from stress_tui.players.soak import rule_variants, soak
 
     problems: list[str] = []
 

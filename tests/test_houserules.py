@@ -45,7 +45,7 @@ from stress_tui.core.notation import NotationError, format_rules, parse_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.rulestext import plain_words, short_line
 from stress_tui.core.settings import Settings
-from stress_tui.players.sim import rule_variants
+from stress_tui.players.soak import rule_variants
 from stress_tui.storage.record import Record
 from stress_tui.storage.replay import load, summaries, verify
 

@@ -29,13 +29,12 @@ from stress_tui.players.sim import (
     SimResult,
     format_result,
     play_round,
-    rule_variants,
     run_cli,
     run_round,
     simulate,
-    soak,
     win_rate,
 )
+from stress_tui.players.soak import LEVEL_PAIRS, rule_variants, soak
 from tests.conftest import game
 from tests.tty import TtySession
 
@@ -320,7 +319,7 @@ def test_invariants_hold_over_rounds_across_decks_and_house_rules() -> None:
     problems = []
     for index in range(240):
         rules = variants[(index * 7) % len(variants)]
-        players = sim.LEVEL_PAIRS[index % len(sim.LEVEL_PAIRS)]
+        players = LEVEL_PAIRS[index % len(LEVEL_PAIRS)]
         result = play_round(rules, players, 99, index)
         if result.violation is not None or not result.finished:
             problems.append((index, rules, players, result.violation))
@@ -519,4 +518,4 @@ def test_each_level_beats_the_one_below_in_at_least_70_percent_of_rounds(
 
 
 def test_levels_in_the_table_are_the_bot_s_levels() -> None:
-    assert {f"bot:{level}" for level in LEVELS} == {p for pair in sim.LEVEL_PAIRS for p in pair}
+    assert {f"bot:{level}" for level in LEVELS} == {p for pair in LEVEL_PAIRS for p in pair}

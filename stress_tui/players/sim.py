@@ -13,7 +13,6 @@ a run gives the same result however many processes play it.
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 import sys
@@ -23,10 +22,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TextIO
 
-from stress_tui.core.cards import DECKS, Card
+from stress_tui.core.cards import Card
 from stress_tui.core.engine import Game, Phase, State
 from stress_tui.core.events import FlipAgreed, NoProgress, Stalled, StressWon, TableDead
-from stress_tui.core.houserules import HOUSE_RULES, RulesError
 from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
@@ -360,7 +358,7 @@ def simulate(
         if on_violation is not None and result.violation is not None:
             on_violation(index, result.violation)
 
-    return _run(Plan((rules,), (players,), seed), games, progress, report, jobs)
+    return run_plan(Plan((rules,), (players,), seed), games, progress, report, jobs)
 
 
 def win_rate(
@@ -403,7 +401,7 @@ class Plan:
         return play_round(rules, players, self.seed, index)
 
 
-def _run(
+def run_plan(
     plan: Plan,
     games: int,
     progress: Progress | None,
@@ -433,59 +431,6 @@ def _run(
     if progress is not None and games % step:
         progress(games, games)
     return tally.result(time.perf_counter() - started)
-
-
-# --------------------------------------------------------------------------- soak
-
-
-def rule_variants() -> list[Rules]:
-    """Every deck with every combination of the house rules the soak varies (those with
-    ``soak`` values in ``HOUSE_RULES``: the deal, jokers (none, two, and the most allowed),
-    the row (the deck's, and one smaller), stacking, wrap, the stress penalty, where taken
-    cards go, the false-stress penalty and the stress stop) that can be played."""
-    varied = [rule for rule in HOUSE_RULES if rule.soak is not None]
-    variants = []
-    for deck in DECKS:
-        defaults = Rules.for_deck(deck)
-        choices = [rule.soak(defaults) for rule in varied if rule.soak is not None]
-        for values in itertools.product(*choices):
-            settings = {rule.field: value for rule, value in zip(varied, values, strict=True)}
-            try:
-                variants.append(Rules.for_deck(deck, **settings))
-            except RulesError:
-                continue
-    return variants
-
-
-LEVEL_PAIRS: tuple[tuple[str, str], ...] = tuple(
-    (f"bot:{a}", f"bot:{b}")
-    for a, b in itertools.product(("easy", "normal", "hard", "expert"), repeat=2)
-)
-"""Every pairing of levels, both ways round."""
-
-
-def soak(
-    games: int = 10_000,
-    seed: int = 0,
-    progress: Progress | None = None,
-    *,
-    on_violation: Callable[[int, Rules, tuple[str, str], str], None] | None = None,
-    jobs: int = 1,
-) -> SimResult:
-    """Play ``games`` rounds spread over every deck and house-rule combination
-    (``rule_variants``) and every pairing of levels, checking the invariants of each, in
-    ``jobs`` processes at once.
-
-    ``on_violation`` gets the round's index (replay it with ``play_round(rules, players,
-    seed, index)``), its rules, its players and what went wrong.
-    """
-    plan = Plan(tuple(rule_variants()), LEVEL_PAIRS, seed)
-
-    def report(index: int, result: RoundResult) -> None:
-        if on_violation is not None and result.violation is not None:
-            on_violation(index, *plan.round(index), result.violation)
-
-    return _run(plan, games, progress, report, jobs)
 
 
 # --------------------------------------------------------------------------- command line
