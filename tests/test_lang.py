@@ -170,7 +170,7 @@ def test_english_is_the_fallback_for_a_text_a_catalogue_lacks(speaking: None) ->
     lang.choose("sv")
     assert lang._("Make the window larger") == "Gör fönstret större"
     assert lang._("a text no catalogue has") == "a text no catalogue has"
-    assert lang.rank_name(11) == "kn"
+    assert lang.rank_name(11) == "Kn"
     assert lang.rank_name(10) == "10"
     lang.choose("de")
     assert [lang.rank_name(rank) for rank in (11, 12, 13, 14)] == ["B", "D", "K", "A"]
@@ -432,8 +432,9 @@ def test_the_replay_list_says_the_names_nobody_gave_in_the_language(
     craft_header(path, names=["You", "Computer"], players=["human", "bot:normal"])
     assert main(["replay", "--lang", "sv", "--list"]) == 0
     out = capsys.readouterr().out
-    assert "Du (human) mot Datorn (bot:normal)" in out
-    assert "You" not in out and "Computer" not in out
+    assert "Du (människa) mot Datorn (dator, normal)" in out
+    assert "standard, rad 4, till 3 vinster" in out, out
+    assert "You" not in out and "Computer" not in out and "human" not in out
 
 
 def test_a_rule_s_complaint_follows_the_environment_s_language_in_a_real_process() -> None:
@@ -582,7 +583,7 @@ def test_the_simulator_s_summary_is_said_in_the_language(
     assert main(["sim", "--lang", "de", "--games", "2", "--seed", "1", "--jobs", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "Regeln:       standard"
-    assert lines[5].startswith("Enden:        letzte Karte 2 (100.0%), unentschieden am toten")
+    assert lines[5].startswith("Enden:        letzte Karte 2 (100,0%), unentschieden am toten")
     assert lines[6].startswith("Siege:        p1 ") and "unentschieden" in lines[6]
     assert lines[7].endswith(" je Spiel")
 
@@ -706,3 +707,18 @@ def test_a_broken_replay_line_and_position_are_said_in_the_language(
     assert main(["--lang", "de"]) == 2
     said = "(5H: zu viele dieser Karte für das Blatt standard, wie gegeben)"
     assert said in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("code", "said"), [("en", "0.75"), ("sv", "0,75"), ("de", "0,75")])
+def test_numbers_with_decimals_take_the_language_s_decimal_mark(code: str, said: str) -> None:
+    """Swedish and German write a decimal comma: the rules' seconds, a lockout's time left,
+    the result's reaction times."""
+    from stress_tui.core.words import seconds
+    from stress_tui.terminal.screens.result import _seconds
+
+    lang.choose(code)
+    try:
+        assert seconds(0.75, lang._).startswith(said + " ")
+        assert _seconds(0.4) == said[:-2] + "40s"
+    finally:
+        lang.choose(None)

@@ -28,7 +28,7 @@ LAST_CARD = (
 )
 
 SIZES = [(16, 60), (24, 80)]
-FACES = {"sv": ("kn♣", "D♣", "K♠"), "de": ("B♣", "D♣", "K♠")}
+FACES = {"sv": ("Kn♣", "D♣", "K♠"), "de": ("B♣", "D♣", "K♠")}
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from stress_tui.core.events import Event, Flipped
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
 from stress_tui.core.view import PlayerView
-from stress_tui.storage.replay import Recorder, load, summaries
+from stress_tui.storage.replay import Recorder, load, rules_said, summaries
 from stress_tui.terminal.playback import Playback
 from tests.test_replay import RULE_SETS
 
@@ -289,10 +289,10 @@ def test_the_list_shows_each_round_on_a_line(
     for line, summary in zip(lines, found, strict=True):
         assert line.startswith(summary.date)
         assert "Ann (bot:easy) vs Bo (human)" in line
-        assert summary.rules in line and summary.winner in line
+        assert rules_said(summary.rules) in line and summary.winner in line
         assert summary.length in line and line.endswith(summary.path.name)
     assert lines[0].endswith(second.name) and lines[1].endswith(first.name)
-    assert "standard wins=5" in lines[0] and "jass" in lines[1]
+    assert "standard, row 4, to 5 wins" in lines[0] and "jass, row 4" in lines[1]
     assert err == f"stress-tui: {folder / 'zz-broken.jsonl'}:1: not a replay line\n"
 
 
@@ -469,4 +469,4 @@ def test_the_list_fits_the_terminals_width(
     # Without a terminal or COLUMNS (a script's pipe), every line is whole.
     monkeypatch.delenv("COLUMNS")
     whole = run(capsys, "replay", "--list")[1].splitlines()
-    assert any("Ann (bot:easy) vs Bo (human)" in line and "wins=9" in line for line in whole)
+    assert any("Ann (bot:easy) vs Bo (human)" in line and "to 9 wins" in line for line in whole)

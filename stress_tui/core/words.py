@@ -57,9 +57,31 @@ def number(value: float) -> str:
     return str(int(value)) if value == int(value) else repr(value)
 
 
+DECIMAL = N_("{units}.{decimals}")
+"""A number with decimals as the language writes it (``{units},{decimals}`` in Swedish and
+German)."""
+
+
+def decimal(value: float, places: int | None = None, _: Say = N_) -> str:
+    """``value`` to ``places`` decimals (``None``: as few as say it exactly), with the
+    language's decimal mark: ``0.75``, said in Swedish or German ``0,75``.
+
+    >>> decimal(0.75), decimal(0.4, 2), decimal(3.0)
+    ('0.75', '0.40', '3')
+    >>> decimal(2.5, 1, lambda text: "{units},{decimals}")
+    '2,5'
+    """
+    if places is None:
+        text = str(int(value)) if value == int(value) else f"{value:g}"
+    else:
+        text = f"{value:.{places}f}"
+    units, point, decimals = text.partition(".")
+    return _(DECIMAL).format(units=units, decimals=decimals) if point else text
+
+
 def seconds(value: float, _: Say = N_) -> str:
-    """``1 second``, ``0.75 seconds``."""
-    text = str(int(value)) if value == int(value) else f"{value:g}"
+    """``1 second``, ``0.75 seconds`` (``0,75`` in Swedish and German)."""
+    text = decimal(value, None, _)
     return (_("{n} second") if value == 1 else _("{n} seconds")).format(n=text)
 
 

@@ -30,6 +30,7 @@ from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, Table
 from stress_tui.core.text import N_, Say
+from stress_tui.core.words import decimal
 from stress_tui.players.bot import make_bot
 from stress_tui.players.parallel import available_cores, in_order
 
@@ -490,27 +491,30 @@ def format_result(
             _(
                 "last card {last_card} ({share}), drawn on a dead table {dead_table}, "
                 "drawn without progress {no_progress}"
-            ).format(share=f"{100 * result.endings['last_card'] / games:.1f}%", **result.endings),
+            ).format(
+                share=decimal(100 * result.endings["last_card"] / games, 1, _) + "%",
+                **result.endings,
+            ),
         ),
         (
             _("wins:"),
             _("p1 {p1} ({p1_share}), p2 {p2} ({p2_share}), drawn {drawn}").format(
                 p1=result.wins[0],
-                p1_share=f"{100 * result.wins[0] / games:.1f}%",
+                p1_share=decimal(100 * result.wins[0] / games, 1, _) + "%",
                 p2=result.wins[1],
-                p2_share=f"{100 * result.wins[1] / games:.1f}%",
+                p2_share=decimal(100 * result.wins[1] / games, 1, _) + "%",
                 drawn=result.finished - sum(result.wins),
             ),
         ),
-        (_("actions:"), per_game.format(value=f"{result.mean_actions:.1f}")),
+        (_("actions:"), per_game.format(value=decimal(result.mean_actions, 1, _))),
         (
             _("time:"),
             _("{value} virtual seconds per game").format(
-                value=f"{result.mean_virtual_seconds:.1f}"
+                value=decimal(result.mean_virtual_seconds, 1, _)
             ),
         ),
-        (_("stresses:"), per_game.format(value=f"{result.stresses_per_game:.2f}")),
-        (_("stalls:"), per_game.format(value=f"{result.stalls_per_game:.2f}")),
+        (_("stresses:"), per_game.format(value=decimal(result.stresses_per_game, 2, _))),
+        (_("stalls:"), per_game.format(value=decimal(result.stalls_per_game, 2, _))),
         (
             _("speed:"),
             _("{value} games per second").format(value=f"{result.games_per_second:.0f}"),

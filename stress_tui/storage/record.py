@@ -45,7 +45,7 @@ from stress_tui.core.notation import NotationError, format_rules, parse_rules
 from stress_tui.core.rating import Rating
 from stress_tui.core.stats import RoundStats
 from stress_tui.core.text import MAX_NAME, Term, harmless
-from stress_tui.core.words import N_, Say, shown_name
+from stress_tui.core.words import N_, Say, decimal, shown_name
 from stress_tui.storage.files import (
     MiB,
     Missing,
@@ -951,8 +951,8 @@ def _read_legacy(path: Path) -> dict[str, dict[str, Standing]]:
 # --------------------------------------------------------------------------- printing
 
 
-def _seconds(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}s"
+def _seconds(value: float | None, _: Say = N_) -> str:
+    return "-" if value is None else decimal(value, 2, _) + "s"
 
 
 def record_table(record: Record, measure: Callable[[str], int] = len, _: Say = N_) -> str:
@@ -992,8 +992,8 @@ def _table(
             rules,
             f"{s.matches_won}-{s.matches_lost}",
             f"{s.rounds_won}-{s.rounds_lost}",
-            _seconds(s.best_reaction),
-            _seconds(s.best_round),
+            _seconds(s.best_reaction, _),
+            _seconds(s.best_round, _),
         )
         for who, rules, s in standings
     ]

@@ -823,9 +823,9 @@ class Summary:
     played)."""
 
     def players(self, _: Say = N_) -> str:
-        """``Ann (human) vs Bo (bot:hard)``, the names said with ``_``."""
+        """``Ann (human) vs Bo (bot:hard)``, the names and kinds said with ``_``."""
         first, second = (
-            f"{shown_name(name, _)} ({kind})"
+            f"{shown_name(name, _)} ({kind_said(kind, _)})"
             for name, kind in zip(self.names, self.kinds, strict=True)
         )
         return _("{first} vs {second}").format(first=first, second=second)
@@ -853,6 +853,32 @@ class Summary:
         return f"{int(minutes)}:{seconds:04.1f}"
 
 
+HUMAN, BOT = N_("human"), N_("bot:{level}")
+"""How ``replay --list`` says who played a side (``Summary.kinds``)."""
+
+
+def kind_said(kind: str, _: Say = N_) -> str:
+    """``human``, ``bot:hard``, said with ``_`` (Swedish ``dator: svår``); a kind this
+    version does not know as it is kept."""
+    if kind == "human":
+        return _(HUMAN)
+    if kind.startswith("bot:"):
+        return _(BOT).format(level=_(kind[4:]))
+    return kind
+
+
+def rules_said(rules: str, _: Say = N_) -> str:
+    """A replay's rules (notation) in the words of the table's rule line
+    (``standard, row 4, to 5 wins``), said with ``_``; notation this version cannot read
+    as it is kept."""
+    from stress_tui.core.rulestext import short_line
+
+    try:
+        return short_line(parse_rules(rules), 1000, _)
+    except (NotationError, ValueError):
+        return rules
+
+
 def list_lines(
     found: list[Summary],
     width: int | None = None,
@@ -873,7 +899,7 @@ def list_lines(
         [
             s.date,
             s.players(_),
-            s.rules,
+            rules_said(s.rules, _),
             _(s.winner) if s.winner in unnamed else shown_name(s.winner, _),
             s.length,
             harmless(s.path.name, None),

@@ -192,7 +192,7 @@ def shown_names(names: tuple[str, str]) -> tuple[str, str]:
 
 
 def rank_name(rank: int) -> str:
-    """A rank as a card face shows it in the player's language (``J`` is ``kn`` in
+    """A rank as a card face shows it in the player's language (``J`` is ``Kn`` in
     Swedish, ``B`` in German): at most two columns, as ``10`` is."""
     from stress_tui.core.decks import ACE, JACK, KING, QUEEN, RANK_NAMES
 

@@ -13,6 +13,7 @@ from stress_tui.core.cards import Card
 from stress_tui.core.engine import Phase
 from stress_tui.core.rulestext import short_line
 from stress_tui.core.table import Table
+from stress_tui.core.words import decimal
 from stress_tui.terminal.draw.canvas import Canvas, RenderCache
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keynames import key_label
@@ -419,7 +420,7 @@ def _player_notice(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, p
     if start is not None:
         forms, style = list(start), palette.count
     elif left is not None:
-        tail = _("locked out {seconds}s").format(seconds=f"{left:.1f}")
+        tail = _("locked out {seconds}s").format(seconds=decimal(left, 1, _))
         if notice is not None:
             forms = [f"{notice.text}; {tail}"]
             if notice.short is not None:

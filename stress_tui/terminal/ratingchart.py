@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from stress_tui.core.rating import LEVEL_RATINGS
-from stress_tui.core.words import shown_name
+from stress_tui.core.words import decimal, shown_name
 from stress_tui.storage.ratings import Point, rating_text
 from stress_tui.terminal.draw.chart import labelled, plot, points_shown, value_range
 from stress_tui.terminal.lang import _, ngettext
@@ -78,5 +78,5 @@ def rating_chart(
     else:
         fast, slow = reaction
         lines += plot(medians, cells, REACTION_ROWS, ascii=ascii, scale=reaction)
-        labels += [f"{slow:.2f}s", _("reaction"), f"{fast:.2f}s"]
+        labels += [decimal(slow, 2, _) + "s", _("reaction"), decimal(fast, 2, _) + "s"]
     return [title, *(line.rstrip() for line in labelled(lines, labels, measure))]

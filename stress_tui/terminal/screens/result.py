@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from stress_tui.core.words import decimal
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import Binding, Intent, Scope
@@ -205,14 +206,15 @@ def stats_lines(
 
 
 def _seconds(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}s"
+    """``0.41s`` (``0,41s`` in Swedish and German), ``-`` for none."""
+    return "-" if value is None else decimal(value, 2, _) + "s"
 
 
 def _with_times(count: int, times: Sequence[float]) -> str:
     """``2 (0.41s 0.38s)``: a count and the reaction times of the calls behind it."""
     if not times:
         return str(count)
-    return f"{count} (" + " ".join(f"{t:.2f}s" for t in times) + ")"
+    return f"{count} (" + " ".join(_seconds(t) for t in times) + ")"
 
 
 def _fit(text: str, width: int) -> str:
@@ -222,8 +224,8 @@ def _fit(text: str, width: int) -> str:
         return text
     count, _open, times = text.partition(" (")
     if times:
-        best = min(float(t.rstrip("s)")) for t in times.split())
-        short = f"{count} (" + _("best {time}").format(time=f"{best:.2f}s") + ")"
+        best = min(float(t.rstrip("s)").replace(",", ".")) for t in times.split())
+        short = f"{count} (" + _("best {time}").format(time=_seconds(best)) + ")"
         if len(short) <= width:
             return short
     return text[:width]
