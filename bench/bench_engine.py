@@ -17,6 +17,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any, Literal, overload
 
 if __package__ in (None, ""):  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -52,8 +53,17 @@ def bench_legality(repeat: int = 200_000) -> tuple[float, float]:
     return best * 1e6, loops
 
 
-def play_round(seed: int, rules: Rules) -> int:
-    """Play one seeded round to its end; return how many actions it took."""
+@overload
+def play_round(seed: int, rules: Rules) -> int: ...
+@overload
+def play_round(
+    seed: int, rules: Rules, with_hands: Literal[True]
+) -> tuple[int, tuple[int, int]]: ...
+
+
+def play_round(seed: int, rules: Rules, with_hands: bool = False) -> Any:
+    """Play one seeded round to its end; return how many actions it took (and, with
+    ``with_hands``, the cards each player holds at its end)."""
     rng = random.Random(seed)
     game = Game.deal(rules, rng)
     now, actions = 0.0, 0
@@ -71,6 +81,9 @@ def play_round(seed: int, rules: Rules) -> int:
             if plays:
                 pile, target = plays[0]
                 game.apply(Play(player, pile, target, now))
+    if with_hands:
+        one, two = game.state.players
+        return actions, (one.card_total(), two.card_total())
     return actions
 
 
