@@ -33,6 +33,12 @@ def test_the_canonical_form_names_classes_and_members_not_reprs() -> None:
 
 def test_every_deck_and_house_rule_is_played() -> None:
     texts = variants()
-    assert {text.split()[0] for text in texts} == {"standard", "jass", "skat", "doppelkopf"}
+    assert {text.split()[0] for text in texts} == {
+        "standard",
+        "jass",
+        "skat",
+        "doppelkopf",
+        "german",
+    }
     for setting in ("deal=each", "jokers=2", "penalty=give", "false-stress=lockout"):
         assert any(setting in text for text in texts)
