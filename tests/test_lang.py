@@ -236,7 +236,8 @@ def test_an_error_line_is_said_in_the_language(
 
 def test_the_ratings_chart_and_the_rating_line_in_german(speaking: None) -> None:
     from stress_tui.core.rating import Rating
-    from stress_tui.storage.ratings import Point, rating_notes
+    from stress_tui.core.words import rating_notes
+    from stress_tui.storage.ratings import Point
     from stress_tui.terminal.ratingchart import rating_chart
 
     lang.choose("de")

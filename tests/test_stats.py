@@ -161,7 +161,7 @@ def test_a_broken_or_foreign_record_of_an_earlier_version_is_reported_and_left_a
 
 
 def test_the_record_prints_as_a_table_and_as_json(tmp_path: Path) -> None:
-    from stress_tui.storage.record import record_json, record_table
+    from stress_tui.cli.commands.stats import record_json, record_table
 
     assert record_table(Record()) == "No rounds recorded yet."
     game = Game(parse_position(RACE), random.Random(0))

@@ -12,13 +12,14 @@ from pathlib import Path
 import pytest
 from blessed import Terminal
 
+from stress_tui.cli.commands.stats import record_json
 from stress_tui.cli.main import main
 from stress_tui.core.actions import Action, CallStress, Flip, Play
 from stress_tui.core.engine import Game
 from stress_tui.core.notation import parse_position
 from stress_tui.core.stats import PlayerStats, RoundStats, round_stats
 from stress_tui.core.table import Table
-from stress_tui.storage.record import Record, count_round, record_json
+from stress_tui.storage.record import Record, count_round
 from stress_tui.terminal.draw.canvas import Canvas, plain_lines
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import default_keymap

@@ -1,5 +1,5 @@
 """How the rule texts and the rule errors say things: numbers, seconds, counts, ranks and
-values quoted as the config file writes them.
+values quoted as the config file writes them; and a rating and how it moved.
 
 Plain ASCII-safe text only (no symbols of ambiguous width).
 """
@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from stress_tui.core.choices import UNNAMED
 from stress_tui.core.decks import ACE, JACK, KING, QUEEN
 from stress_tui.core.text import N_ as N_
 from stress_tui.core.text import Say as Say
 from stress_tui.core.text import quoted as _quoted
+
+if TYPE_CHECKING:  # what the rating's words say, not loaded to say the rules
+    from stress_tui.core.rating import Rating
 
 
 def shown_name(name: str, _: Say = N_) -> str:
@@ -132,3 +136,38 @@ def listed(words: Sequence[str], _: Say = N_) -> str:
     if len(words) == 1:
         return words[0]
     return _("{words} and {last}").format(words=", ".join(words[:-1]), last=words[-1])
+
+
+def rating_text(rating: Rating, plus_minus: str = "±") -> str:
+    """``1623 ± 92``: a rating and its deviation, to the point (``plus_minus``: ``+-``
+    for an output that cannot show the sign)."""
+    return f"{rating.rating:.0f} {plus_minus} {rating.deviation:.0f}"
+
+
+def change_text(change: float | None) -> str:
+    """``+41``, ``-7``, ``0`` (``-`` when nothing is known)."""
+    return "-" if change is None else f"{change:+.0f}" if round(change) else "0"
+
+
+def rating_notes(
+    names: tuple[str, str],
+    before: tuple[Rating | None, Rating | None],
+    after: tuple[Rating | None, Rating | None],
+    _: Say = N_,
+    *,
+    own: bool = False,
+) -> list[str]:
+    """The result screen's line about the ratings a round moved:
+    ``rating: Ann 1532 ± 84 (+18), Bo 1468 ± 84 (-18)`` (nothing if it rated nobody).
+    ``own``: a round across a network, which each side counts in its own record, so that
+    the two screens may show the same people's ratings differently: the line says they
+    are this side's record's (``your record's rating: ...``)."""
+    moved = [
+        f"{shown_name(name, _)} {rating_text(now)} ({change_text(now.rating - then.rating)})"
+        for name, then, now in zip(names, before, after, strict=True)
+        if then is not None and now is not None
+    ]
+    if not moved:
+        return []
+    line = _("your record's rating: {moved}") if own else _("rating: {moved}")
+    return [line.format(moved=", ".join(moved))]

@@ -24,11 +24,10 @@ from stress_tui.core.engine import Game, Phase
 from stress_tui.core.notation import format_rules, parse_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.stats import RoundStats, round_stats
-from stress_tui.core.words import N_, Say
+from stress_tui.core.words import N_, Say, rating_notes
 from stress_tui.storage import pending
 from stress_tui.storage import replay as replays
 from stress_tui.storage.files import StorageError, reason
-from stress_tui.storage.ratings import rating_notes
 from stress_tui.storage.record import count_round
 from stress_tui.storage.replay import Recorder, commitment
 

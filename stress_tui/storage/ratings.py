@@ -14,13 +14,12 @@ reading of them, and has no database of its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from stress_tui.core.daily import Streak, streaks
 from stress_tui.core.rating import LEVEL_RATINGS, Game, Rating, rate
-from stress_tui.core.words import N_, Say, shown_name
 
 HUMAN = "human"
 """The kind of a side a person played."""
@@ -140,129 +139,3 @@ def fold(
 def nearest_level(rating: Rating) -> str:
     """The computer level whose anchor is nearest ``rating``: whom the player plays like."""
     return min(LEVEL_RATINGS, key=lambda level: abs(LEVEL_RATINGS[level].rating - rating.rating))
-
-
-def rating_text(rating: Rating, plus_minus: str = "±") -> str:
-    """``1623 ± 92``: a rating and its deviation, to the point (``plus_minus``: ``+-``
-    for an output that cannot show the sign)."""
-    return f"{rating.rating:.0f} {plus_minus} {rating.deviation:.0f}"
-
-
-def change_text(change: float | None) -> str:
-    """``+41``, ``-7``, ``0`` (``-`` when nothing is known)."""
-    return "-" if change is None else f"{change:+.0f}" if round(change) else "0"
-
-
-def rating_notes(
-    names: tuple[str, str],
-    before: tuple[Rating | None, Rating | None],
-    after: tuple[Rating | None, Rating | None],
-    _: Say = N_,
-    *,
-    own: bool = False,
-) -> list[str]:
-    """The result screen's line about the ratings a round moved:
-    ``rating: Ann 1532 ± 84 (+18), Bo 1468 ± 84 (-18)`` (nothing if it rated nobody).
-    ``own``: a round across a network, which each side counts in its own record, so that
-    the two screens may show the same people's ratings differently: the line says they
-    are this side's record's (``your record's rating: ...``)."""
-    moved = [
-        f"{shown_name(name, _)} {rating_text(now)} ({change_text(now.rating - then.rating)})"
-        for name, then, now in zip(names, before, after, strict=True)
-        if then is not None and now is not None
-    ]
-    if not moved:
-        return []
-    line = _("your record's rating: {moved}") if own else _("rating: {moved}")
-    return [line.format(moved=", ".join(moved))]
-
-
-# --------------------------------------------------------------------------- printing
-
-
-def ratings_table(
-    ratings: Mapping[str, PlayerRating],
-    today: str,
-    measure: Callable[[str], int] = len,
-    plus_minus: str = "±",
-    _: Say = N_,
-) -> str:
-    """The people's ratings (rating ± deviation, the change over the last matches, rated
-    rounds, the level they play like, the daily streak), then the computer levels' fixed
-    ratings for comparison. Columns are padded to the width ``measure`` gives a text on
-    screen (``Terminal.length``: a CJK character is two columns); ``plus_minus`` is how
-    the sign is written (``+-`` for an output that cannot show it)."""
-    people = [
-        (
-            shown_name(name, _),
-            rating_text(player.rating, plus_minus) if player.history else "-",
-            change_text(player.change()),
-            str(player.rated_rounds),
-            _(nearest_level(player.rating)) if player.history else "-",
-            _streak_text(player.streak(today), _) if player.dailies else "-",
-        )
-        for name, player in sorted(ratings.items())
-    ]
-    head = (
-        _("player"),
-        _("rating {pm} RD").format(pm=plus_minus),
-        _("change, last {n} matches").format(n=CHANGE_MATCHES),
-        _("rated rounds"),
-        _("plays like"),
-        _("daily streak"),
-    )
-    parts = []
-    if people:
-        parts.append(_columns([head, *people], measure))
-    levels = [
-        (_(level), f"{anchor.rating:.0f}", _("fixed (measured: docs/ratings.md)"))
-        for level, anchor in LEVEL_RATINGS.items()
-    ]
-    parts.append(_columns([(_("computer"), _("rating"), ""), *levels], measure))
-    return "\n\n".join(parts)
-
-
-def _streak_text(streak: Streak, _: Say = N_) -> str:
-    return _("{current} (best {best})").format(current=streak.current, best=streak.best)
-
-
-def _columns(rows: list[tuple[str, ...]], measure: Callable[[str], int]) -> str:
-    widths = [max(measure(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = [
-        "  ".join(
-            cell + " " * (width - measure(cell)) for cell, width in zip(row, widths, strict=True)
-        )
-        for row in rows
-    ]
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def ratings_json(ratings: Mapping[str, PlayerRating], today: str) -> dict[str, Any]:
-    """The ratings for scripts: ``ratings`` (a person each: ``name``, ``rating``,
-    ``deviation``, ``volatility``, ``rounds``, ``change``, ``plays_like``, ``streak``,
-    ``best_streak``; rating fields ``null`` before any rated round) and ``levels`` (each
-    computer level's fixed ``rating`` and ``deviation``)."""
-    people = []
-    for name, player in sorted(ratings.items()):
-        rated = bool(player.history)
-        streak = player.streak(today)
-        people.append(
-            {
-                "name": name,
-                "rating": player.rating.rating if rated else None,
-                "deviation": player.rating.deviation if rated else None,
-                "volatility": player.rating.volatility if rated else None,
-                "rounds": player.rated_rounds,
-                "change": player.change(),
-                "plays_like": nearest_level(player.rating) if rated else None,
-                "streak": streak.current,
-                "best_streak": streak.best,
-            }
-        )
-    return {
-        "ratings": people,
-        "levels": [
-            {"level": level, "rating": anchor.rating, "deviation": anchor.deviation}
-            for level, anchor in LEVEL_RATINGS.items()
-        ],
-    }

@@ -34,7 +34,7 @@ import errno
 import math
 import sqlite3
 import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -45,7 +45,7 @@ from stress_tui.core.notation import NotationError, format_rules, parse_rules
 from stress_tui.core.rating import Rating
 from stress_tui.core.stats import RoundStats
 from stress_tui.core.text import MAX_NAME, Term, harmless
-from stress_tui.core.words import N_, Say, decimal, shown_name
+from stress_tui.core.words import N_
 from stress_tui.storage.files import (
     MiB,
     Missing,
@@ -946,77 +946,3 @@ def _read_legacy(path: Path) -> dict[str, dict[str, Standing]]:
                 path,
             )
     return shown
-
-
-# --------------------------------------------------------------------------- printing
-
-
-def _seconds(value: float | None, _: Say = N_) -> str:
-    return "-" if value is None else decimal(value, 2, _) + "s"
-
-
-def record_table(record: Record, measure: Callable[[str], int] = len, _: Say = N_) -> str:
-    """The record as plain text tables, its words said with ``_``: people, a row per name
-    and rule set; then computers, a row per level and rule set. Columns are padded to the
-    text's width on screen as ``measure`` finds it (``Terminal.length``: a name in CJK
-    characters takes two columns a character)."""
-    tables = []
-    people = (_("player"), record.rows(), lambda name: shown_name(name, _))
-    computers = (_("computer"), record.computer_rows(), _)  # by level: said as the screen does
-    for head, rows, who in (people, computers):
-        if rows:
-            tables.append(_table(head, rows, measure, _, who))
-    if not tables:
-        return _("No rounds recorded yet.")
-    return "\n\n".join(tables)
-
-
-def _table(
-    head: str,
-    standings: list[tuple[str, str, Standing]],
-    measure: Callable[[str], int],
-    _: Say,
-    who_said: Say,
-) -> str:
-    header = (
-        head,
-        _("rules"),
-        _("matches"),
-        _("rounds"),
-        _("best reaction"),
-        _("best round"),
-    )
-    rows = [header] + [
-        (
-            who_said(who),
-            rules,
-            f"{s.matches_won}-{s.matches_lost}",
-            f"{s.rounds_won}-{s.rounds_lost}",
-            _seconds(s.best_reaction, _),
-            _seconds(s.best_round, _),
-        )
-        for who, rules, s in standings
-    ]
-    widths = [max(measure(row[i]) for row in rows) for i in range(len(header))]
-    lines = [
-        "  ".join(
-            cell + " " * (width - measure(cell)) for cell, width in zip(row, widths, strict=True)
-        )
-        for row in rows
-    ]
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def record_json(record: Record) -> dict[str, Any]:
-    """The record for scripts: ``{"players": [{"name", "rules", ...standing}],
-    "computers": [{"level", "rules", ...standing}]}``."""
-    return {
-        "players": [
-            {"name": name, "rules": rules, **asdict(standing)}
-            for name, rules, standing in record.rows()
-        ],
-        "computers": [
-            {"level": level, "rules": rules, **asdict(standing)}
-            for level, rules, standing in record.computer_rows()
-        ],
-    }

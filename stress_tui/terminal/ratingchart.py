@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from stress_tui.core.rating import LEVEL_RATINGS
-from stress_tui.core.words import decimal, shown_name
-from stress_tui.storage.ratings import Point, rating_text
+from stress_tui.core.words import decimal, rating_text, shown_name
+from stress_tui.storage.ratings import Point
 from stress_tui.terminal.draw.chart import labelled, plot, points_shown, value_range
 from stress_tui.terminal.lang import _, ngettext
 

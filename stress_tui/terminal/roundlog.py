@@ -311,7 +311,7 @@ class RoundLog:
             self.counted = done.counted
             notes = [note for note in result.notes if note != _(WILL_BE_COUNTED)] if result else []
             if done.counted is not None and result is not None:
-                from stress_tui.storage.ratings import rating_notes
+                from stress_tui.core.words import rating_notes
 
                 notes.append(_("record: counted"))
                 counted = done.counted

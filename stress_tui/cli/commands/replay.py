@@ -4,10 +4,16 @@ screen (``--verify``), or the recent rounds listed (``--list``)."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from stress_tui.cli.errors import DATA_VAR, EXIT_USAGE, PROG, UsageError, _, said, say
 from stress_tui.cli.flags import add_screen_flags, only_display_flags, typed
+from stress_tui.core.text import N_, Say, harmless
+from stress_tui.core.words import shown_name
+
+if TYPE_CHECKING:  # the storage loads when the command runs, not for its help
+    from stress_tui.storage.replay import Summary
 
 SCREEN = True
 
@@ -107,7 +113,7 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
                     folder=folder
                 )
             )
-        for line in replays.list_lines(found, tty.output_width(), tty.display_width(), _):
+        for line in list_lines(found, tty.output_width(), tty.display_width(), _):
             print(line)
         for problem in problems:
             say(problem)
@@ -148,3 +154,135 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
 
     with terminal_output():
         return watch(replay, getattr(args, "speed", 1.0), Settings(**display(args, config)))
+
+
+def list_lines(
+    found: list[Summary],
+    width: int | None = None,
+    measure: Callable[[str], int] = len,
+    _: Say = N_,
+) -> list[str]:
+    """``replay --list``: one line a round, in columns (date, players, rules, winner,
+    length, file name); ``_`` says a winner that is no name (``nobody``, ``(cut short)``,
+    ``(being played)``).
+    With ``width``, every line fits in that many columns (as ``measure`` counts them) as
+    far as it can: the players are said by name only, then the rules lose their last words
+    (``...`` says so), then the date its year; the file name is always whole (about 75
+    columns are the least a line then takes)."""
+    unnamed = {N_("nobody"), N_("(cut short)"), N_("(sealed)"), N_("(being played)")}
+    if not found:
+        return []
+    rows = [  # a file name is outside text too: the folder may hold any
+        [
+            date_shown(s),
+            _players(s, _),
+            rules_said(s.rules, _),
+            _(s.winner) if s.winner in unnamed else shown_name(s.winner, _),
+            length_shown(s),
+            harmless(s.path.name, None),
+        ]
+        for s in found
+    ]
+    if width is not None:
+        _narrow(rows, [_names_only(s, _) for s in found], width, measure)
+    widths = [max(measure(row[i]) for row in rows) for i in range(5)]
+    return [
+        "  ".join(cell + " " * (w - measure(cell)) for cell, w in zip(row, widths, strict=False))
+        + "  "
+        + row[5]
+        for row in rows
+    ]
+
+
+def _narrow(
+    rows: list[list[str]], names: list[str], width: int, measure: Callable[[str], int]
+) -> None:
+    """Shorten the players and rules columns of ``rows`` so that each line fits."""
+
+    def line_width() -> int:
+        widths = [max(measure(row[i]) for row in rows) for i in range(5)]
+        return sum(widths) + 2 * 5 + max(measure(row[5]) for row in rows)
+
+    if line_width() > width:
+        for row, names_only in zip(rows, names, strict=True):
+            row[1] = names_only
+    excess = line_width() - width
+    if excess <= 0:
+        return
+    room = max(measure(row[2]) for row in rows) - excess
+    for row in rows:
+        row[2] = _words(row[2], max(room, 3), measure)
+    if line_width() > width:  # narrower still: the date without its year
+        for row in rows:
+            row[0] = row[0][5:] if len(row[0]) == len("2024-01-31 12:00") else row[0]
+
+
+def _words(text: str, room: int, measure: Callable[[str], int]) -> str:
+    """``text`` in ``room`` columns: whole, or its first words and ``...``."""
+    if measure(text) <= room:
+        return text
+    words = text.split(" ")
+    while words and measure(" ".join(words) + " ...") > room:
+        words.pop()
+    return " ".join([*words, "..."])
+
+
+def _players(summary: Summary, _: Say = N_) -> str:
+    """``Ann (human) vs Bo (bot:hard)``, the names and kinds said with ``_``."""
+    first, second = (
+        f"{shown_name(name, _)} ({kind_said(kind, _)})"
+        for name, kind in zip(summary.names, summary.kinds, strict=True)
+    )
+    return _("{first} vs {second}").format(first=first, second=second)
+
+
+def _names_only(summary: Summary, _: Say = N_) -> str:
+    """``Ann vs Bo``: the players by name only, for a narrow line."""
+    first, second = (shown_name(name, _) for name in summary.names)
+    return _("{first} vs {second}").format(first=first, second=second)
+
+
+def date_shown(summary: Summary) -> str:
+    """When the round began, in local time to the minute."""
+    from datetime import datetime
+
+    try:
+        when = datetime.fromisoformat(summary.started).astimezone()
+    except ValueError:
+        return summary.started
+    return when.strftime("%Y-%m-%d %H:%M")
+
+
+def length_shown(summary: Summary) -> str:
+    """How long the round lasted, as ``m:ss.s``."""
+    if summary.seconds is None:
+        return "-"
+    minutes, seconds = divmod(summary.seconds, 60)
+    return f"{int(minutes)}:{seconds:04.1f}"
+
+
+HUMAN, BOT = N_("human"), N_("bot:{level}")
+"""How ``replay --list`` says who played a side (``Summary.kinds``)."""
+
+
+def kind_said(kind: str, _: Say = N_) -> str:
+    """``human``, ``bot:hard``, said with ``_`` (Swedish ``dator: svår``); a kind this
+    version does not know as it is kept."""
+    if kind == "human":
+        return _(HUMAN)
+    if kind.startswith("bot:"):
+        return _(BOT).format(level=_(kind[4:]))
+    return kind
+
+
+def rules_said(rules: str, _: Say = N_) -> str:
+    """A replay's rules (notation) in the words of the table's rule line
+    (``standard, row 4, to 5 wins``), said with ``_``; notation this version cannot read
+    as it is kept."""
+    from stress_tui.core.notation import NotationError, parse_rules
+    from stress_tui.core.rulestext import short_line
+
+    try:
+        return short_line(parse_rules(rules), 1000, _)
+    except (NotationError, ValueError):
+        return rules

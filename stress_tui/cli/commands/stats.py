@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from stress_tui.cli.errors import DATA_VAR, EXIT_OUTPUT, EXIT_USAGE, PROG, UsageError, _
 from stress_tui.cli.flags import add_lang_flag, only_display_flags
+from stress_tui.core.text import N_, Say
+from stress_tui.core.words import change_text, decimal, rating_text, shown_name
+
+if TYPE_CHECKING:  # the storage loads when the command runs, not for its help
+    from stress_tui.core.daily import Streak
+    from stress_tui.storage.ratings import PlayerRating
+    from stress_tui.storage.record import Record, Standing
 
 CHART_FROM = 2
 """The fewest rated rounds ``--chart`` draws a person's chart from (fewer: a line says so;
@@ -63,8 +70,7 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
     from stress_tui.cli.tty import display_width
     from stress_tui.storage.files import StorageError, reason
     from stress_tui.storage.pending import catch_up
-    from stress_tui.storage.ratings import ratings_json, ratings_table
-    from stress_tui.storage.record import Record, record_json, record_path, record_table
+    from stress_tui.storage.record import Record, record_path
     from stress_tui.terminal.draw.chart import can_encode
 
     only_display_flags(args, "stats")
@@ -135,3 +141,163 @@ def _too_few(name: str, rounds: int) -> str:
         "{name}: {n} rated rounds so far, too few to draw (a chart starts at {least})",
         rounds,
     ).format(name=name, n=rounds, least=CHART_FROM)
+
+
+def ratings_table(
+    ratings: Mapping[str, PlayerRating],
+    today: str,
+    measure: Callable[[str], int] = len,
+    plus_minus: str = "±",
+    _: Say = N_,
+) -> str:
+    """The people's ratings (rating ± deviation, the change over the last matches, rated
+    rounds, the level they play like, the daily streak), then the computer levels' fixed
+    ratings for comparison. Columns are padded to the width ``measure`` gives a text on
+    screen (``Terminal.length``: a CJK character is two columns); ``plus_minus`` is how
+    the sign is written (``+-`` for an output that cannot show it)."""
+    from stress_tui.core.rating import LEVEL_RATINGS
+    from stress_tui.storage.ratings import CHANGE_MATCHES, nearest_level
+
+    people = [
+        (
+            shown_name(name, _),
+            rating_text(player.rating, plus_minus) if player.history else "-",
+            change_text(player.change()),
+            str(player.rated_rounds),
+            _(nearest_level(player.rating)) if player.history else "-",
+            _streak_text(player.streak(today), _) if player.dailies else "-",
+        )
+        for name, player in sorted(ratings.items())
+    ]
+    head = (
+        _("player"),
+        _("rating {pm} RD").format(pm=plus_minus),
+        _("change, last {n} matches").format(n=CHANGE_MATCHES),
+        _("rated rounds"),
+        _("plays like"),
+        _("daily streak"),
+    )
+    parts = []
+    if people:
+        parts.append(_columns([head, *people], measure))
+    levels = [
+        (_(level), f"{anchor.rating:.0f}", _("fixed (measured: docs/ratings.md)"))
+        for level, anchor in LEVEL_RATINGS.items()
+    ]
+    parts.append(_columns([(_("computer"), _("rating"), ""), *levels], measure))
+    return "\n\n".join(parts)
+
+
+def _streak_text(streak: Streak, _: Say = N_) -> str:
+    return _("{current} (best {best})").format(current=streak.current, best=streak.best)
+
+
+def _columns(rows: Sequence[tuple[str, ...]], measure: Callable[[str], int]) -> str:
+    widths = [max(measure(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = [
+        "  ".join(
+            cell + " " * (width - measure(cell)) for cell, width in zip(row, widths, strict=True)
+        )
+        for row in rows
+    ]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def ratings_json(ratings: Mapping[str, PlayerRating], today: str) -> dict[str, Any]:
+    """The ratings for scripts: ``ratings`` (a person each: ``name``, ``rating``,
+    ``deviation``, ``volatility``, ``rounds``, ``change``, ``plays_like``, ``streak``,
+    ``best_streak``; rating fields ``null`` before any rated round) and ``levels`` (each
+    computer level's fixed ``rating`` and ``deviation``)."""
+    from stress_tui.core.rating import LEVEL_RATINGS
+    from stress_tui.storage.ratings import nearest_level
+
+    people = []
+    for name, player in sorted(ratings.items()):
+        rated = bool(player.history)
+        streak = player.streak(today)
+        people.append(
+            {
+                "name": name,
+                "rating": player.rating.rating if rated else None,
+                "deviation": player.rating.deviation if rated else None,
+                "volatility": player.rating.volatility if rated else None,
+                "rounds": player.rated_rounds,
+                "change": player.change(),
+                "plays_like": nearest_level(player.rating) if rated else None,
+                "streak": streak.current,
+                "best_streak": streak.best,
+            }
+        )
+    return {
+        "ratings": people,
+        "levels": [
+            {"level": level, "rating": anchor.rating, "deviation": anchor.deviation}
+            for level, anchor in LEVEL_RATINGS.items()
+        ],
+    }
+
+
+def _seconds(value: float | None, _: Say = N_) -> str:
+    return "-" if value is None else decimal(value, 2, _) + "s"
+
+
+def record_table(record: Record, measure: Callable[[str], int] = len, _: Say = N_) -> str:
+    """The record as plain text tables, its words said with ``_``: people, a row per name
+    and rule set; then computers, a row per level and rule set. Columns are padded to the
+    text's width on screen as ``measure`` finds it (``Terminal.length``: a name in CJK
+    characters takes two columns a character)."""
+    tables = []
+    people = (_("player"), record.rows(), lambda name: shown_name(name, _))
+    computers = (_("computer"), record.computer_rows(), _)  # by level: said as the screen does
+    for head, rows, who in (people, computers):
+        if rows:
+            tables.append(_standings_table(head, rows, measure, _, who))
+    if not tables:
+        return _("No rounds recorded yet.")
+    return "\n\n".join(tables)
+
+
+def _standings_table(
+    head: str,
+    standings: list[tuple[str, str, Standing]],
+    measure: Callable[[str], int],
+    _: Say,
+    who_said: Say,
+) -> str:
+    header = (
+        head,
+        _("rules"),
+        _("matches"),
+        _("rounds"),
+        _("best reaction"),
+        _("best round"),
+    )
+    rows = [header] + [
+        (
+            who_said(who),
+            rules,
+            f"{s.matches_won}-{s.matches_lost}",
+            f"{s.rounds_won}-{s.rounds_lost}",
+            _seconds(s.best_reaction, _),
+            _seconds(s.best_round, _),
+        )
+        for who, rules, s in standings
+    ]
+    return _columns(rows, measure)
+
+
+def record_json(record: Record) -> dict[str, Any]:
+    """The record for scripts: ``{"players": [{"name", "rules", ...standing}],
+    "computers": [{"level", "rules", ...standing}]}``."""
+    from dataclasses import asdict
+
+    return {
+        "players": [
+            {"name": name, "rules": rules, **asdict(standing)}
+            for name, rules, standing in record.rows()
+        ],
+        "computers": [
+            {"level": level, "rules": rules, **asdict(standing)}
+            for level, rules, standing in record.computer_rows()
+        ],
+    }
