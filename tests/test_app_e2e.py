@@ -354,7 +354,7 @@ def record_bots_round(folder: Path) -> Path:
     this process."""
     from stress_tui.core.engine import Phase
     from stress_tui.players.bot import make_bot
-    from stress_tui.storage.replay import Recorder
+    from stress_tui.storage.recorder import Recorder
 
     match = Match(Rules.for_deck("skat", wins=1), random.Random(BOTS_SEED))
     game = match.new_round()

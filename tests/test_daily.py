@@ -33,7 +33,9 @@ from stress_tui.core.stats import PlayerStats, RoundStats
 from stress_tui.core.table import Table
 from stress_tui.players.bot import make_bot
 from stress_tui.storage.record import DailyTaken, Record, check_daily, claim_daily, count_round
-from stress_tui.storage.replay import Recorder, load, verify
+from stress_tui.storage.recorder import Recorder
+from stress_tui.storage.replay import load
+from stress_tui.storage.verify import verify
 from stress_tui.terminal.app import DailyApp
 from stress_tui.terminal.draw.canvas import Canvas, plain_lines
 from stress_tui.terminal.draw.palette import Palette

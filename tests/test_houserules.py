@@ -46,8 +46,10 @@ from stress_tui.core.rules import Rules
 from stress_tui.core.rulestext import plain_words, short_line
 from stress_tui.core.settings import Settings
 from stress_tui.players.soak import rule_variants
+from stress_tui.storage.listing import summaries
 from stress_tui.storage.record import Record
-from stress_tui.storage.replay import load, summaries, verify
+from stress_tui.storage.replay import load
+from stress_tui.storage.verify import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -525,7 +525,7 @@ def test_a_file_the_storage_refuses_is_said_in_the_language(
 def test_a_record_that_is_not_one_is_said_in_the_language(
     capsys: pytest.CaptureFixture[str], speaking: None
 ) -> None:
-    from stress_tui.storage.record import record_path
+    from stress_tui.storage.database import record_path
 
     path = record_path()
     path.parent.mkdir(parents=True)
@@ -564,7 +564,8 @@ def test_replay_verify_says_its_verdict_and_the_winner_nobody_named_in_the_langu
     capsys: pytest.CaptureFixture[str], speaking: None
 ) -> None:
     from stress_tui.core.rules import Rules
-    from stress_tui.storage.replay import load, replay_dir, verify
+    from stress_tui.storage.replay import load, replay_dir
+    from stress_tui.storage.verify import verify
     from tests.test_hostile import craft_header
     from tests.test_replay import record_round
 

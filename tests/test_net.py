@@ -344,6 +344,7 @@ def test_the_code_itself_never_goes_over_the_wire() -> None:
 
 def test_both_sides_write_a_replay_that_verifies_and_count_the_round(tmp_path: Path) -> None:
     from stress_tui.storage import replay as replays
+    from stress_tui.storage import verify as checks
     from stress_tui.storage.record import Record
 
     async def test() -> None:
@@ -377,7 +378,7 @@ def test_both_sides_write_a_replay_that_verifies_and_count_the_round(tmp_path: P
             replays.load(Path(host.result.replay)),
             replays.load(Path(joiner.result.replay)),
         )
-        assert replays.verify(ours).ok and replays.verify(other).ok
+        assert checks.verify(ours).ok and checks.verify(other).ok
         assert ours.actions == other.actions and ours.end == other.end
         assert ours.header["names"] == ["Bo", "Ann"]
         record = Record.load()

@@ -19,7 +19,9 @@ from stress_tui.net import host as host_module
 from stress_tui.net.client import Client, JoinError
 from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, Host
 from stress_tui.net.records import Journal
+from stress_tui.storage import listing
 from stress_tui.storage import replay as replays
+from stress_tui.storage import verify as checks
 from stress_tui.storage.files import StorageError
 from tests.test_net import SEED, run, seated, until
 
@@ -113,7 +115,7 @@ def test_a_host_that_vanishes_mid_round_leaves_the_joiner_a_sealed_replay(
         assert str(host.round_seed).encode() not in wire
         assert host.round_salt.hex().encode() not in wire
         # The joiner's sealed replay: listed, read, every action the host applied.
-        found, problems = replays.summaries()
+        found, problems = listing.summaries()
         assert problems == []
         [sealed] = [s for s in found if s.winner == "(sealed)"]
         assert sealed.path.name in reason and sealed.path.name.endswith(".jsonl.part")
@@ -122,7 +124,7 @@ def test_a_host_that_vanishes_mid_round_leaves_the_joiner_a_sealed_replay(
         assert kept.header["commit"] == host.commit and "seed" not in kept.header
         assert kept.header["names"] == ["Bo", "Ann"]
         assert str(host.round_seed) not in sealed.path.read_text()
-        verdict = replays.verify(kept)
+        verdict = checks.verify(kept)
         assert not verdict.ok
         assert "sealed: the host never revealed the round's seed" in verdict.message
         assert f"what the {len(played)} actions did cannot be checked" in verdict.message
@@ -155,14 +157,14 @@ def test_a_joiner_back_after_the_match_ended_unscored_gets_the_seed_and_its_repl
             await Client("127.0.0.1", host.port, host.code, "Bo").connect()
         assert "the round it cut short is kept: replay of what was played:" in str(refused.value)
         assert not sealed.exists()
-        found, _ = replays.summaries()
+        found, _ = listing.summaries()
         assert [s.winner for s in found] == ["(cut short)", "(cut short)"]  # host's, joiner's
         mine = [replays.load(s.path) for s in found if s.path.name in str(refused.value)]
         assert len(mine) == 1 and not mine[0].sealed
         assert mine[0].seed == host.round_seed
         assert mine[0].header["commit"] == host.commit
         assert mine[0].actions == host.fair.actions()  # type: ignore[union-attr]
-        assert "cut short" in replays.verify(mine[0]).message
+        assert "cut short" in checks.verify(mine[0]).message
         await host.close()
 
     run(test)
@@ -240,7 +242,7 @@ def test_both_finished_replays_carry_the_commitment_and_verify_it(tmp_path: Path
     text = Path(files.replay).read_text().replace(f'"seed":{seed}', f'"seed":{seed + 1}')
     changed = tmp_path / "changed.jsonl.part"
     changed.write_text(text)
-    verdict = replays.verify(replays.load(changed))
+    verdict = checks.verify(replays.load(changed))
     assert verdict.message.endswith("the seed is not the one the host committed to at the deal")
 
 
@@ -306,7 +308,7 @@ def test_a_joiner_back_on_the_result_screen_keeps_and_counts_the_round_once() ->
         await until(lambda: joiner.result is not None, "the joiner's replay")
         kept = joiner.result
         rated = {name: len(r.history) for name, r in Record.load().ratings.items()}
-        files = len(replays.summaries()[0])
+        files = len(listing.summaries()[0])
         assert joiner.writer is not None
         joiner.writer.transport.abort()
         await until(lambda: joiner.status == "lost", "the drop")
@@ -314,7 +316,7 @@ def test_a_joiner_back_on_the_result_screen_keeps_and_counts_the_round_once() ->
         await until(lambda: joiner.status == "result", "the result again", 10)
         assert joiner.result is kept
         assert {name: len(r.history) for name, r in Record.load().ratings.items()} == rated
-        assert len(replays.summaries()[0]) == files
+        assert len(listing.summaries()[0]) == files
         await host.close()
 
     run(test)

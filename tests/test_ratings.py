@@ -14,15 +14,9 @@ import pytest
 from stress_tui.cli.main import main
 from stress_tui.core.rating import LEVEL_RATINGS, Game, Rating, rate
 from stress_tui.core.stats import PlayerStats, RoundStats
-from stress_tui.storage.ratings import PlayerRating, Point, fold
-from stress_tui.storage.record import (
-    APPLICATION_ID,
-    MIGRATIONS,
-    Record,
-    count_round,
-    player_history,
-    record_path,
-)
+from stress_tui.storage.database import APPLICATION_ID, MIGRATIONS, record_path
+from stress_tui.storage.ratings import PlayerRating, Point, fold, player_history
+from stress_tui.storage.record import Record, count_round
 
 HUMANS = ("human", "human")
 

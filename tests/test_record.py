@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from stress_tui.core.stats import PlayerStats, RoundStats
+from stress_tui.storage.database import MIGRATIONS, error_name, record_path
 from stress_tui.storage.files import StorageError
-from stress_tui.storage.record import MIGRATIONS, Record, count_round, error_name, record_path
+from stress_tui.storage.record import Record, count_round
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).with_name("fixtures")

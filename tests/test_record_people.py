@@ -12,7 +12,8 @@ import pytest
 
 from stress_tui.cli.main import main
 from stress_tui.core.stats import PlayerStats, RoundStats
-from stress_tui.storage.record import MIGRATIONS, Record, count_round, record_path
+from stress_tui.storage.database import MIGRATIONS, record_path
+from stress_tui.storage.record import Record, count_round
 
 
 def won_by(player: int, seconds: float = 10.0) -> RoundStats:

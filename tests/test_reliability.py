@@ -729,7 +729,8 @@ def test_a_round_writes_only_whole_files_and_a_kill_in_the_next_leaves_them_whol
     at worst torn), the finished replay and the record are untouched. (The module-level
     kill test at five points of writing: ``tests/test_replay.py``.)"""
     from stress_tui.storage.record import Record
-    from stress_tui.storage.replay import load, verify
+    from stress_tui.storage.replay import load
+    from stress_tui.storage.verify import verify
 
     config = tmp_path / "config.toml"
     config.write_text('names = ["Ann", "Bo"]\n')
@@ -864,7 +865,9 @@ def test_no_damaged_replay_ever_escapes_as_anything_but_a_one_line_error(
     from stress_tui.core.rules import Rules
     from stress_tui.core.table import Table
     from stress_tui.storage.files import StorageError
-    from stress_tui.storage.replay import Recorder, load, verify
+    from stress_tui.storage.recorder import Recorder
+    from stress_tui.storage.replay import load
+    from stress_tui.storage.verify import verify
     from tests.test_replay import FirstPlay
 
     game_ = Game.deal(Rules.for_deck("standard"), random.Random(3))

@@ -30,17 +30,11 @@ from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
 from stress_tui.core.view import PlayerView
 from stress_tui.storage.files import StorageError
+from stress_tui.storage.listing import summaries
 from stress_tui.storage.record import Record
-from stress_tui.storage.replay import (
-    DIGEST,
-    Recorder,
-    digest_matches,
-    events_digest,
-    load,
-    play_back,
-    summaries,
-    verify,
-)
+from stress_tui.storage.recorder import Recorder
+from stress_tui.storage.replay import load
+from stress_tui.storage.verify import DIGEST, digest_matches, events_digest, play_back, verify
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

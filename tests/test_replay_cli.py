@@ -12,8 +12,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from stress_tui.storage.listing import summaries
-from stress_tui.storage.recorder import Recorder
 
 from stress_tui.cli.commands.replay import date_shown, length_shown, rules_said
 from stress_tui.cli.main import main
@@ -23,6 +21,8 @@ from stress_tui.core.events import Event, Flipped
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
 from stress_tui.core.view import PlayerView
+from stress_tui.storage.listing import summaries
+from stress_tui.storage.recorder import Recorder
 from stress_tui.storage.replay import load
 from stress_tui.terminal.playback import Playback
 from tests.test_replay import RULE_SETS

@@ -13,7 +13,8 @@ from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
 from stress_tui.players.bot import make_bot
 from stress_tui.storage.record import Record
-from stress_tui.storage.replay import load, verify
+from stress_tui.storage.replay import load
+from stress_tui.storage.verify import verify
 from stress_tui.terminal.roundlog import RoundLog
 
 NAMES = ("Ada", "Bea")

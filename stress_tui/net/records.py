@@ -29,7 +29,8 @@ from stress_tui.storage import pending
 from stress_tui.storage import replay as replays
 from stress_tui.storage.files import StorageError, reason
 from stress_tui.storage.record import count_round
-from stress_tui.storage.replay import Recorder, commitment
+from stress_tui.storage.recorder import Recorder
+from stress_tui.storage.replay import commitment
 
 PLAYERS = ("human", "human")
 """Who plays each side of a network table, as a replay's header says it."""

@@ -26,9 +26,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from stress_tui.storage.database import BUSY_SECONDS
 from stress_tui.storage.files import StorageError, data_dir
-from stress_tui.storage.ratings import Point
-from stress_tui.storage.record import BUSY_SECONDS, Counted, Record, count_round, player_history
+from stress_tui.storage.ratings import Point, player_history
+from stress_tui.storage.record import Counted, Record, count_round
 
 if TYPE_CHECKING:
     from stress_tui.core.stats import RoundStats
@@ -89,7 +90,8 @@ def count_pending(
         return 0
     from stress_tui.core.notation import format_rules, parse_rules
     from stress_tui.core.stats import round_stats
-    from stress_tui.storage.replay import load, verify
+    from stress_tui.storage.replay import load
+    from stress_tui.storage.verify import verify
 
     added = 0
     for replay_path in found:

@@ -1,5 +1,6 @@
-"""Ratings from the record's rounds: who is rated in a round and against what, each
-person's rating after every round, and the tables ``stats`` prints of them.
+"""Ratings from the record's rounds: who is rated in a round and against what, and each
+person's rating after every round, read back from the record (all of it, or as much as
+``stats`` shows: ``recent_ratings``).
 
 Every finished round is a Glicko-2 rating period of its own (``stress_tui.core.rating``).
 A person is rated against a person of another name, or against a computer level, whose
@@ -8,18 +9,34 @@ between two computers, or between two sides of the same name, rates nobody. Both
 a round are rated from their ratings before it.
 
 The record keeps each person's rating after every round in the round's own row
-(``stress_tui.storage.record``); this module holds the arithmetic over rows and the
-reading of them, and has no database of its own.
+(``stress_tui.storage.record`` writes it); this module holds the arithmetic over rows and
+the reading of them back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from stress_tui.core.daily import Streak, streaks
+from stress_tui.core.daily import BadDate, Streak, check_date, streaks
 from stress_tui.core.rating import LEVEL_RATINGS, Game, Rating, rate
+from stress_tui.storage.database import (
+    KINDS_VERSION,
+    RATED_COLUMNS,
+    RATINGS_VERSION,
+    opened,
+    os_error,
+    present,
+    query,
+    record_path,
+)
+from stress_tui.storage.files import (
+    StorageError,
+)
+from stress_tui.storage.standings import DAMAGED, number, seconds_value
 
 HUMAN = "human"
 """The kind of a side a person played."""
@@ -139,3 +156,194 @@ def fold(
 def nearest_level(rating: Rating) -> str:
     """The computer level whose anchor is nearest ``rating``: whom the player plays like."""
     return min(LEVEL_RATINGS, key=lambda level: abs(LEVEL_RATINGS[level].rating - rating.rating))
+
+
+ROUNDS = """
+    SELECT name1, name2, {kinds}, winner, match_over, {rated} FROM rounds ORDER BY id
+"""
+"""Every round, oldest first, for the ratings (``{kinds}``, ``{rated}``: the columns, or
+what a record written before they were added stands for)."""
+
+
+def player_history(name: str, limit: int, path: Path | None = None) -> list[Point]:
+    """A person's last ``limit`` rated rounds, oldest first (for the result screen's
+    chart): read from the record without writing (``[]`` if there is none yet)."""
+    path = path if path is not None else record_path()
+    if not present(path):
+        return []
+    with opened(path, create=False) as (db, version):
+        if version < RATINGS_VERSION:
+            return []
+        rows = query(
+            db,
+            path,
+            "SELECT * FROM ("
+            " SELECT id, rating1, deviation1, volatility1, median1, winner = 0, match_over"
+            " FROM rounds WHERE name1 = ? AND rating1 IS NOT NULL"
+            " UNION ALL"
+            " SELECT id, rating2, deviation2, volatility2, median2, winner = 1, match_over"
+            " FROM rounds WHERE name2 = ? AND rating2 IS NOT NULL"
+            ") ORDER BY id DESC LIMIT ?",
+            (name, name, limit),
+        )
+    points = []
+    for _, rating, deviation, volatility, median, won, over in reversed(rows):
+        points.append(
+            Point(
+                sound_rating(rating, deviation, volatility, path),
+                sound_median(median, path),
+                bool(won),
+                bool(over),
+            )
+        )
+    return points
+
+
+def read_ratings(
+    db: sqlite3.Connection, path: Path, version: int, histories: bool = True
+) -> dict[str, PlayerRating]:
+    """Every person's ratings and dailies, from the rounds oldest first (the rounds not
+    rated yet rated here, as the next write will rate them); without ``histories``, and
+    every round rated, only each person's last rounds (``recent_ratings``)."""
+    if (
+        not histories
+        and version >= RATINGS_VERSION
+        and not query(db, path, "SELECT 1 FROM rounds WHERE rated = 0 LIMIT 1")
+    ):
+        return recent_ratings(db, path)
+    kinds = "kind1, kind2" if version >= KINDS_VERSION else "'human', 'human'"
+    rated = RATED_COLUMNS if version >= RATINGS_VERSION else "0" + ", NULL" * 8
+    rows = query(db, path, ROUNDS.format(kinds=kinds, rated=rated))
+
+    def rounds() -> Iterator[tuple[Any, ...]]:
+        for name1, name2, kind1, kind2, winner, match_over, done, *values in rows:
+            if winner not in (0, 1):
+                raise StorageError(DAMAGED, path=path)
+            stored = None
+            if done:
+                stored = (
+                    None
+                    if values[0] is None
+                    else sound_rating(values[0], values[1], values[2], path),
+                    None
+                    if values[3] is None
+                    else sound_rating(values[3], values[4], values[5], path),
+                )
+            medians = (sound_median(values[6], path), sound_median(values[7], path))
+            yield (
+                (str(name1), str(name2)),
+                (str(kind1), str(kind2)),
+                winner,
+                match_over,
+                medians,
+                stored,
+            )
+
+    ratings = fold(rounds())
+    if version >= RATINGS_VERSION:
+        for day, name, won in query(db, path, "SELECT day, name, won FROM dailies ORDER BY day"):
+            try:
+                check_date(str(day))
+            except BadDate:
+                raise StorageError(DAMAGED, path=path) from None
+            ratings.setdefault(str(name), PlayerRating()).dailies.append((str(day), won == 1))
+    return ratings
+
+
+_PERSON = (
+    "SELECT id, rating1, deviation1, volatility1, median1, winner = 0, match_over"
+    " FROM rounds WHERE name1 = :name AND rating1 IS NOT NULL"
+    " UNION ALL"
+    " SELECT id, rating2, deviation2, volatility2, median2, winner = 1, match_over"
+    " FROM rounds WHERE name2 = :name AND rating2 IS NOT NULL"
+)
+"""A person's rated rounds: their side's rating, median, won, and whether it ended a match."""
+
+
+_UNSOUND = """
+    SELECT 1 FROM rounds WHERE winner NOT IN (0, 1) OR (rated = 1 AND (
+        (rating1 IS NOT NULL AND NOT (
+            typeof(rating1) IN ('real', 'integer') AND rating1 BETWEEN -1e300 AND 1e300
+            AND typeof(deviation1) IN ('real', 'integer') AND deviation1 BETWEEN 0 AND 1e300
+            AND typeof(volatility1) IN ('real', 'integer') AND volatility1 BETWEEN 0 AND 1e300))
+        OR (rating2 IS NOT NULL AND NOT (
+            typeof(rating2) IN ('real', 'integer') AND rating2 BETWEEN -1e300 AND 1e300
+            AND typeof(deviation2) IN ('real', 'integer') AND deviation2 BETWEEN 0 AND 1e300
+            AND typeof(volatility2) IN ('real', 'integer') AND volatility2 BETWEEN 0 AND 1e300))
+        OR (median1 IS NOT NULL AND NOT (
+            typeof(median1) IN ('real', 'integer') AND median1 BETWEEN 0 AND 1e300))
+        OR (median2 IS NOT NULL AND NOT (
+            typeof(median2) IN ('real', 'integer') AND median2 BETWEEN 0 AND 1e300))
+    )) LIMIT 1
+"""
+"""A round that holds what no version wrote: a winner that is no side, a rating or a
+median that is not a number in its range (checked by SQLite, row by row, at its speed)."""
+
+
+def recent_ratings(db: sqlite3.Connection, path: Path) -> dict[str, PlayerRating]:
+    """Every person's rating, from their last rated rounds (as many as it takes to see
+    how it moved over their last ``CHANGE_MATCHES`` matches) and how many rounds rated
+    them, with their dailies: what ``stats`` shows, read in about the same time however
+    long the record is (the rounds of each person found by its indexes; the ratings kept
+    in each round's row as they were worked out)."""
+    if query(db, path, _UNSOUND):
+        raise StorageError(DAMAGED, path=path)
+    names = query(
+        db,
+        path,
+        "SELECT name1 FROM rounds WHERE rating1 IS NOT NULL"
+        " UNION SELECT name2 FROM rounds WHERE rating2 IS NOT NULL",
+    )
+    ratings: dict[str, PlayerRating] = {}
+    for (name,) in names:
+        counted = query(
+            db,
+            path,
+            "SELECT (SELECT count(*) FROM rounds WHERE name1 = :name AND rating1 IS NOT NULL)"
+            " + (SELECT count(*) FROM rounds WHERE name2 = :name AND rating2 IS NOT NULL)",
+            {"name": name},
+        )[0][0]
+        tail: list[Point] = []
+        over = 0
+        try:
+            rows = db.execute(f"SELECT * FROM ({_PERSON}) ORDER BY id DESC", {"name": name})
+            for _, rating, deviation, volatility, median, won, ended in rows:
+                if tail and ended:  # a match ended before the last round: one more back
+                    over += 1
+                tail.append(
+                    Point(
+                        sound_rating(rating, deviation, volatility, path),
+                        sound_median(median, path),
+                        bool(won),
+                        bool(ended),
+                    )
+                )
+                if over >= CHANGE_MATCHES:
+                    break
+        except sqlite3.Error as error:
+            raise os_error(error, path) from None
+        tail.reverse()
+        ratings[str(name)] = PlayerRating(tail, rounds=int(counted))
+    for day, name, won in query(db, path, "SELECT day, name, won FROM dailies ORDER BY day"):
+        try:
+            check_date(str(day))
+        except BadDate:
+            raise StorageError(DAMAGED, path=path) from None
+        ratings.setdefault(str(name), PlayerRating(rounds=0)).dailies.append((str(day), won == 1))
+    return ratings
+
+
+def sound_rating(rating: Any, deviation: Any, volatility: Any, path: Path) -> Rating:
+    """A rating read from the record, checked to be one (finite, the deviation and the
+    volatility not negative)."""
+    if not (number(rating) and seconds_value(deviation) and seconds_value(volatility)):
+        raise StorageError(DAMAGED, path=path)
+    return Rating(float(rating), float(deviation), float(volatility))
+
+
+def sound_median(value: Any, path: Path) -> float | None:
+    if value is None:
+        return None
+    if not seconds_value(value):
+        raise StorageError(DAMAGED, path=path)
+    return float(value)

@@ -28,7 +28,8 @@ from stress_tui.core.notation import format_position
 from stress_tui.core.settings import Settings
 from stress_tui.core.stats import RoundStats, round_stats
 from stress_tui.core.table import Table
-from stress_tui.storage.replay import Replay, digest_matches
+from stress_tui.storage.replay import Replay
+from stress_tui.storage.verify import digest_matches
 from stress_tui.terminal.app import run_screen
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import Controller, Handler, Host

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from stress_tui.storage.files import StorageError
     from stress_tui.storage.pending import Counting
     from stress_tui.storage.record import Counted
-    from stress_tui.storage.replay import Recorder
+    from stress_tui.storage.recorder import Recorder
     from stress_tui.terminal.screens.result import Result
 
 
@@ -176,7 +176,7 @@ class RoundLog:
 
     def open_replay(self) -> None:
         """The round's first action: open its replay."""
-        from stress_tui.storage.replay import Recorder
+        from stress_tui.storage.recorder import Recorder
 
         assert self.table is not None and self.round_seed is not None
         try:

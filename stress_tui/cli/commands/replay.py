@@ -13,7 +13,7 @@ from stress_tui.core.text import N_, Say, harmless
 from stress_tui.core.words import shown_name
 
 if TYPE_CHECKING:  # the storage loads when the command runs, not for its help
-    from stress_tui.storage.replay import Summary
+    from stress_tui.storage.listing import Summary
 
 SCREEN = True
 
@@ -96,7 +96,9 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
     from stress_tui.cli.settings import display, load_config
     from stress_tui.core.settings import Settings
     from stress_tui.core.text import harmless
+    from stress_tui.storage import listing
     from stress_tui.storage import replay as replays
+    from stress_tui.storage import verify as checks
     from stress_tui.storage.files import StorageError
 
     config = load_config(flagged)
@@ -105,7 +107,7 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
     if getattr(args, "list", False):
         if given is not None:
             raise UsageError(_("{file}: --list takes no FILE").format(file=harmless(given)))
-        found, problems = replays.summaries(_=_)
+        found, problems = listing.summaries(_=_)
         if not found and not problems:
             folder = harmless(str(replays.replay_dir()), None)
             print(
@@ -131,7 +133,7 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
         say(said(error))
         return EXIT_USAGE
     if getattr(args, "verify", False):
-        verdict = replays.verify(replay)
+        verdict = checks.verify(replay)
         if verdict.ok and "daily" in replay.header:
             from stress_tui.core.text import N_, Problem
             from stress_tui.players.daily import computer_problem
@@ -139,7 +141,7 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
             wrong = computer_problem(replay.new_game(), replay.actions, replay.seed)
             if wrong is not None:
                 found_wrong = Problem(N_("{path}: {why}"), path=replay.path, why=wrong)
-                verdict = replays.Verdict(False, found_wrong)
+                verdict = checks.Verdict(False, found_wrong)
         print(harmless(verdict.said.said(_), None))
         return 0 if verdict.ok else EXIT_DIFFERS
     if replay.sealed:  # a network joiner's round whose seed never came: nothing to deal

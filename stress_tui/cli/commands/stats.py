@@ -16,7 +16,8 @@ from stress_tui.core.words import change_text, decimal, rating_text, shown_name
 if TYPE_CHECKING:  # the storage loads when the command runs, not for its help
     from stress_tui.core.daily import Streak
     from stress_tui.storage.ratings import PlayerRating
-    from stress_tui.storage.record import Record, Standing
+    from stress_tui.storage.record import Record
+    from stress_tui.storage.standings import Standing
 
 CHART_FROM = 2
 """The fewest rated rounds ``--chart`` draws a person's chart from (fewer: a line says so;
@@ -68,9 +69,10 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
     from stress_tui.cli.errors import said, say
     from stress_tui.cli.settings import load_config
     from stress_tui.cli.tty import display_width
+    from stress_tui.storage.database import record_path
     from stress_tui.storage.files import StorageError, reason
     from stress_tui.storage.pending import catch_up
-    from stress_tui.storage.record import Record, record_path
+    from stress_tui.storage.record import Record
     from stress_tui.terminal.draw.chart import can_encode
 
     only_display_flags(args, "stats")
