@@ -278,7 +278,7 @@ def test_a_config_error_is_said_in_the_language(
             "Ganze Runden zwischen Computern auf einer virtuellen Uhr",
         ),
         (["daily", "--lang", "sv", "--help"], "Spela dagens giv"),
-        (["host", "--lang", "de", "--help"], "der Port zum Lauschen; Standard: 7325"),
+        (["host", "--lang", "de", "--help"], "der Port, auf dem der Tisch wartet; Vorgabe: 7325"),
     ],
 )
 def test_each_command_has_its_help_in_the_language(
@@ -339,7 +339,7 @@ CODE = ["otter", "maple", "drum", "velvet"]
         (["--row", "0"], "--row: muss mindestens 1 sein, nicht 0"),
         (["--row", "x"], '--row: "x" ist keine ganze Zahl'),
         (["--jokers", "20"], "--jokers: muss zwischen 0 und 16 liegen, nicht 20"),
-        (["--lockout", "x"], '--lockout: "x" ist keine Zahl von Sekunden'),
+        (["--lockout", "x"], '--lockout: "x" ist keine Anzahl Sekunden'),
         (["--deal", "x"], '--deal: "x" ist keine Art zu geben (wähle aus split, each)'),
         (["--deck", "skat", "--row", "20"], "--row: 20 ist zu groß für das Blatt Skat, gegeben"),
         # The network's complaints about an address or a code as typed.
@@ -555,7 +555,7 @@ def test_a_key_file_s_complaint_is_said_in_the_language_and_blames_its_table(
     )
     assert main(["--lang", "sv", "--keys", str(keys), "--print-config"]) == 2
     assert capsys.readouterr().err == (
-        f"stress-tui: {keys}:1: keys: tangenten '1' är given åt två handlingar: "
+        f"stress-tui: {keys}:1: keys: tangenten '1' har getts till två handlingar: "
         "p2:s left1 och p2:s stress\n"
     )
 

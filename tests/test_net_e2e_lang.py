@@ -10,7 +10,7 @@ from tests.test_net_e2e import hosting, joining, wait_all
 from tests.tty import TtySession
 
 SV_WAITING = "Väntar på en spelare"
-SV_STARTS = "Rundan börjar när båda trycker på sin redo-tangent"
+SV_STARTS = "Omgången börjar när båda trycker på sin redo-tangent"
 DE_STARTS = "Die Runde beginnt, wenn beide ihre Bereit-Taste drücken"
 
 

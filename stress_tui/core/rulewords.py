@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from stress_tui.core.decks import DECK_FACTS, deck_size
 from stress_tui.core.rulevalues import DEAD_FLIPS, Deal, FalseStress, FlipReady, StressPenalty
-from stress_tui.core.words import N_, Say, number, rank_word, seconds
+from stress_tui.core.words import N_, Say, decimal, rank_word, seconds
 from stress_tui.core.words import with_article as a
 
 if TYPE_CHECKING:
@@ -123,14 +123,14 @@ def lockout_sentences(rules: Rules, _: Say = N_) -> list[str]:
 def lockout_short(rules: Rules, _: Say = N_) -> tuple[str, str] | None:
     if rules.lockout == _LOCKOUT:
         return None
-    said = number(rules.lockout)
+    said = decimal(rules.lockout, None, _)
     return _("lockout {n}s").format(n=said), _("lock {n}s").format(n=said)
 
 
 def race_short(rules: Rules, _: Say = N_) -> tuple[str, str] | None:
     if rules.race_window == _RACE_WINDOW:
         return None
-    said = number(rules.race_window)
+    said = decimal(rules.race_window, None, _)
     return _("race {n}s").format(n=said), _("race {n}s").format(n=said)
 
 
