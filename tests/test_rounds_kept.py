@@ -143,3 +143,41 @@ def test_a_record_held_locked_across_a_rounds_end_freezes_nothing_and_loses_no_r
         assert s.wait_exit(timeout=10) == 0
     expert = Record.load(record).computer_rows()
     assert [(level, st.rounds_won + st.rounds_lost) for level, _, st in expert] == [("expert", 10)]
+
+
+def test_a_network_round_whose_record_is_held_says_so_and_is_counted_at_the_next_start(
+    data: Path,
+) -> None:
+    import random
+    import sqlite3
+
+    from stress_tui.core.engine import Game
+    from stress_tui.core.rules import Rules
+    from stress_tui.core.table import Table
+    from stress_tui.net.records import save_round
+    from stress_tui.players.bot import make_bot
+    from stress_tui.storage.database import record_path
+    from stress_tui.storage.pending import count_pending, marked
+
+    finish_round(1, data, kill=False)  # the record exists
+    rules = Rules.for_deck("skat")
+    dealt = Game.deal(rules, random.Random(5))
+    game = dealt.copy()
+    played = []
+    bots = tuple(make_bot(p, "expert", random.Random(p)) for p in (0, 1))
+    table = Table(game, drivers=bots, on_action=lambda action, happened: played.append(action))
+    table.start(0.0)
+    table.advance(10_000.0)
+    assert game.state.winner is not None
+    holder = sqlite3.connect(record_path(), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another program holds the record
+    files = save_round(dealt, 5, played, ("Ann", "Bo"), 1, (0, 0), finished=True)
+    holder.execute("ROLLBACK")
+    holder.close()
+    assert (
+        "record: busy (another program holds it); the round will be counted at the next start"
+        in files.notes
+    )
+    assert [str(path) for path in marked()] == [files.replay]
+    assert count_pending() == 1  # the next start
+    assert {name for name, _, _ in Record.load().rows()} == {"Ada", "Bea", "Ann", "Bo"}

@@ -14,6 +14,7 @@ replays hold the same actions and verify alike.
 from __future__ import annotations
 
 import contextlib
+import errno
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,12 @@ from stress_tui.storage.files import StorageError, reason
 from stress_tui.storage.record import count_round
 from stress_tui.storage.recorder import Recorder
 from stress_tui.storage.replay import commitment
+
+COUNTED_LATER = N_(
+    "record: busy (another program holds it); the round will be counted at the next start"
+)
+"""The result's line for a round whose record another program holds: its replay, marked,
+is counted by the next command that reads the record (``storage.pending``)."""
 
 PLAYERS = ("human", "human")
 """Who plays each side of a network table, as a replay's header says it."""
@@ -64,7 +71,9 @@ def save_round(
 ) -> RoundFiles:
     """Write the replay of ``actions`` played on ``dealt`` (the round as dealt, which is
     not changed) and, for a finished round, count it (and the match) in the record, which
-    rates both players as any round between two people (a note says how it moved);
+    rates both players as any round between two people (a note says how it moved; a
+    record another program holds is waited for a moment, then the round is left marked
+    for the next start to count, and a note says so);
     ``extra``: more header fields, the commitment to the seed and its salt; ``_``: the
     language of the notes (this side's player's)."""
     notes: list[str] = []
@@ -97,14 +106,19 @@ def save_round(
     stats = round_stats(dealt.copy(), actions)
     if count and stats.winner is not None:
         rules = format_rules(dealt.rules)
-        try:
-            counted = count_round(names, rules, stats, match_over, kinds=PLAYERS, key=key)
+        try:  # a record another program holds is waited for briefly: the table goes on
+            counted = count_round(
+                names, rules, stats, match_over, kinds=PLAYERS, key=key, busy=pending.FIRST_WAIT
+            )
         except StorageError:
             notes.append(
                 _("record not updated: the file cannot be read (stress-tui stats says why)")
             )
         except OSError as error:
-            notes.append(_("record not updated ({why})").format(why=reason(error)))
+            if error.errno == errno.EBUSY and replay is not None:  # its mark stays
+                notes.append(_(COUNTED_LATER))
+            else:
+                notes.append(_("record not updated ({why})").format(why=reason(error)))
         else:
             if replay is not None:
                 pending.settle(Path(replay))
