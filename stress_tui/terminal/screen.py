@@ -1,21 +1,20 @@
 """The screen: a round on the table in a terminal, on one asyncio loop.
 
-A ``Screen`` joins the round's ``Clock`` (``terminal/clock.py``), an ``Endpoint``
-(``terminal/endpoint.py``: the terminal it draws on and reads keys from, local or in-process)
-and a ``Controller`` (``terminal/controller.py``: what a key does). It owns the one timer and
-the drawing.
+A ``Screen`` is a ``Running`` (``terminal/running.py``: the endpoint it draws on and reads
+keys from, the loop, the end, the terminal put back on every way out) that joins the
+match's lifecycle and its ``Clock`` (``terminal/clock.py``) and a ``Controller``
+(``terminal/controller.py``: which screens cover the table, what a key does). It owns the
+table's timer.
 
 The endpoint tells every key as it arrives; each is stamped with the round's clock and
 applied at once, in the order the keys arrived, so two keys in one burst are settled by
 their order.
 The table's own doings (the flip after "1 2 3", a computer player's move) and the
 countdown's ticks are carried out by one timer set for the next of them; with nothing due,
-nothing runs. A frame is drawn only after something changed, and only the cells that
-changed are written, in one write.
+nothing runs; the lifecycle's own moves (the count's end, the result taking keys) by its
+timer (``frames.LifeTimer``). A frame is drawn only after something changed, and only the
+cells that changed are written, in one write (``frames.Frames``).
 
-The terminal is put back on every way out: quit, Ctrl-C (exit 130), Ctrl-\\ (131),
-SIGTERM (143), SIGHUP (129), SIGPIPE (141; not at a network table: ``LocalEndpoint``) and a crash
-(the exception goes on to ``run``).
 Ctrl-Z suspends with the terminal restored and draws everything again on ``fg`` (where a
 shell with job control can ``fg`` it; elsewhere it says so and plays on).
 
@@ -31,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from blessed.keyboard import Keystroke
@@ -42,16 +40,16 @@ from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import Controller, TogetherKey
-from stress_tui.terminal.draw.theme import asks_terminal, suits_encodable
+from stress_tui.terminal.draw.theme import suits_encodable
 from stress_tui.terminal.endpoint import Endpoint, Listener
-from stress_tui.terminal.frames import Banner, Frames, LifeTimer
+from stress_tui.terminal.frames import Banner, LifeTimer
 from stress_tui.terminal.keys import KeyMap
 from stress_tui.terminal.lang import N_, addressed, shown_names
 from stress_tui.terminal.layout import Layout, layout
 from stress_tui.terminal.notices import Notices
 from stress_tui.terminal.pieces import count_up, countdown_ticks, lockout_ticks
+from stress_tui.terminal.running import Running
 from stress_tui.terminal.scene import Scene, person_at_bottom
-from stress_tui.terminal.session import EXIT_SIGHUP, GONE
 
 if TYPE_CHECKING:  # made once a round has ended (the result screen draws it)
     from stress_tui.terminal.screens.result import Result
@@ -65,19 +63,14 @@ NO_SUSPEND = "Ctrl-Z does nothing here: no shell to bring the game back"
 """Said instead of stopping where nothing could resume the game."""
 
 
-class Screen:
-    """A round on the table in a terminal: the timer and the drawing, joining the clock,
-    the terminal endpoint and the controller."""
+class Screen(Running):
+    """A round on the table in a terminal (``Running``): the table's timer, joining the
+    lifecycle's clock, the controller and the drawing."""
 
     def __init__(self, endpoint: Endpoint, settings: Settings, colour: bool = True) -> None:
-        self.endpoint = endpoint
-        """The terminal: keys in, frames out."""
-        self.term = endpoint.term
-        self.settings = settings
+        super().__init__(endpoint, settings, colour)
         self.rules: Rules = settings.rules
         """The rules of the round on the table."""
-        self.frames = Frames(endpoint, settings, colour)
-        """What the frames are drawn with, and what the terminal shows."""
         self.ascii = settings.ascii if settings.ascii is not None else not suits_encodable()
         """Suits as letters: asked for, or chosen because the terminal has no suits."""
         self.ascii_note = ASCII_NOTE if settings.ascii is None and self.ascii else None
@@ -86,9 +79,6 @@ class Screen:
         self.banner = Banner(self.notices, settings, self.request_draw)
         """What the banner says of things outside the game."""
         self.crash_on_key = os.environ.get(CRASH_ENV) == "1"
-
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.done: asyncio.Future[int] | None = None
         self.table: Table
         """The round on the table (set by the subclass)."""
         self.life = self.make_lifecycle()
@@ -97,24 +87,17 @@ class Screen:
         """The round's clock (the lifecycle's, on the loop's)."""
         self.life_timer = LifeTimer(self.life, self.guarded, self.life_due)
         """Set for the lifecycle's next move by itself, or the count's next figure."""
-        endpoint.on_drained = self.drained
         self.controller = self.make_controller()
         """What the keys do; what covers the table."""
         self.together = TogetherKey()
         """Whose together key is pressed (their next pile key lays with its equals)."""
         self.timer: asyncio.TimerHandle | None = None
         self.timer_due = 0.0
-        self.draw_pending = False
-        self.resumed = False
 
     @property
     def keymap(self) -> KeyMap:
         """Who presses what."""
         return self.controller.keymap
-
-    def loop_time(self) -> float:
-        assert self.loop is not None
-        return self.loop.time()
 
     def stray_key(self, name: str) -> None:
         """A key that plays nothing on the table: the banner says so once (``Banner``)."""
@@ -174,8 +157,25 @@ class Screen:
             **{"bottom": person_at_bottom(self.settings.players), **differing},
         )
 
-    def shut_down(self) -> None:
-        """On the way out, whichever way (quit, signal, crash): let go of what is open."""
+    def listener(self) -> Listener:
+        return Listener(
+            key=self.on_key,
+            burst_over=self.controller.burst_over,
+            resize=self.on_resize,
+            end=self.finish,
+            suspend=self.suspend,
+            resume=self.on_continue,
+        )
+
+    def opened(self) -> None:
+        """The round begins, laid out for the window's size."""
+        self.begin_round()
+        self.on_resize()
+
+    def closing(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        self.life_timer.cancel()
 
     # ------------------------------------------------------------------ the timer
 
@@ -222,35 +222,7 @@ class Screen:
         if self.draw_pending and not self.endpoint.input_pending():
             self.draw()
 
-    # ------------------------------------------------------------------ for the controller
-
-    def call_later(self, delay: float, callback: Callable[[], None]) -> None:
-        assert self.loop is not None
-        self.loop.call_later(delay, self.guarded, callback)
-
-    def redraw(self) -> None:
-        """Draw everything again (Ctrl-L)."""
-        self.frames.forget()
-        self.request_draw()
-
     # ------------------------------------------------------------------ drawing
-
-    def request_draw(self) -> None:
-        """Draw soon: once the keys that arrived together have all been applied."""
-        if self.draw_pending or self.loop is None:
-            return
-        self.draw_pending = True
-        self.loop.call_soon(self.guarded, self.draw_if_pending)
-
-    def draw_if_pending(self) -> None:
-        if self.draw_pending:
-            self.draw()
-
-    def draw(self) -> None:
-        """Render a frame and write what differs from the screen, in one write."""
-        self.draw_pending = False
-        if not self.frames.draw(self.view):
-            self.finish(EXIT_SIGHUP)
 
     def on_resize(self) -> None:
         """Lay the table out again for the terminal's size, pausing if it is too small."""
@@ -269,11 +241,6 @@ class Screen:
     def warm_up(self, lay: Layout) -> None:
         """After a frame is up: draw every card once, so that no key waits for it."""
         self.frames.warm_up(lay, self.rules, self.ascii)
-
-    def drained(self) -> None:
-        """The terminal has taken the last frame: draw the one that waited, if any."""
-        if self.frames.drained():
-            self.request_draw()
 
     # ------------------------------------------------------------------ the terminal
 
@@ -337,72 +304,3 @@ class Screen:
             return None
         left = self.life.count_left(self.loop.time())
         return None if left is None else count_up(left, self.life.count)
-
-    def on_continue(self) -> None:
-        """SIGCONT: after our own stop, already handled; after a stop from outside
-        (``kill -STOP``), the screen may be anything: draw it all."""
-        if self.resumed:
-            self.resumed = False
-            return
-        self.redraw()
-
-    # ------------------------------------------------------------------ running
-
-    def guarded(self, callback: Callable[..., Any], *args: Any) -> None:
-        """Run a loop callback; a crash in it ends the game (with the traceback)."""
-        try:
-            callback(*args)
-        except Exception as error:
-            self.fail(error)
-
-    def finish(self, code: int) -> None:
-        if self.done is not None and not self.done.done():
-            self.done.set_result(code)
-
-    def fail(self, error: BaseException) -> None:
-        if isinstance(error, OSError) and error.errno in GONE:
-            self.finish(EXIT_SIGHUP)  # the terminal has gone: a hangup, however noticed
-            return
-        if self.done is not None and not self.done.done():
-            self.done.set_exception(error)
-
-    async def main(self) -> int:
-        loop = asyncio.get_running_loop()
-        self.loop = loop
-        self.done = loop.create_future()
-        endpoint = self.endpoint
-        endpoint.listen(
-            loop,
-            Listener(
-                key=self.on_key,
-                burst_over=self.controller.burst_over,
-                resize=self.on_resize,
-                end=self.finish,
-                suspend=self.suspend,
-                resume=self.on_continue,
-            ),
-            self.guarded,
-        )
-        try:
-            # The terminal is taken and asked its questions while the end (a signal) is
-            # listened for: a terminal that answers slowly, or with junk, delays no exit.
-            opening = asyncio.ensure_future(endpoint.open(asks_terminal(self.settings.theme)))
-            await asyncio.wait((opening, self.done), return_when=asyncio.FIRST_COMPLETED)
-            if not opening.done():
-                opening.cancel()
-                return await self.done
-            opening.result()
-            self.frames.choose_colours()
-            self.frames.measure()
-            self.begin_round()
-            self.on_resize()
-            return await self.done
-        finally:
-            if self.timer is not None:
-                self.timer.cancel()
-            self.life_timer.cancel()
-            endpoint.stop()
-            try:
-                self.shut_down()
-            finally:
-                endpoint.close()
