@@ -1,5 +1,5 @@
 """Fair races across a network: how often the earlier press wins, with and without the
-host's delay compensation.
+host's delay compensation, and what a joiner that lies about its delay wins.
 
 A host and a joiner run on loopback in one process; the joiner reaches the host through
 ``DelayProxy``, which holds every byte for a one-way delay plus jitter (each direction in
@@ -12,8 +12,14 @@ says who won. A race is "won by N ms" when one press came N ms before the other.
 
 prints, for each delay, the share of races won by the earlier press, for the races won by
 40 ms or more and for all, with compensation (the host dates the joiner's actions at their
-arrival less half the round trip, at most 150 ms) and without (dated on arrival). Goal:
-95% or more of the races won by 40 ms or more, at every delay up to 150 ms.
+arrival less half the smallest round trip, no more than the kernel's estimate of the path
+allows, at most 150 ms) and without (dated on arrival); and the share of races a cheating
+joiner (``LateClient``: it answers every ping ``LIE`` late) wins that it pressed 30 ms or
+more after the host. The host's kernel sees the proxy on loopback, not the delayed path,
+so the host is given the path's smallest round trip as its kernel would measure it
+(``proxy.min_rtt``).
+Goals: 95% or more of the races won by 40 ms or more, at every delay up to 150 ms; 10% or
+less of the cheater's races pressed 30 ms or more late.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from stress_tui.core.notation import parse_position
 from stress_tui.core.rules import Rules
 from stress_tui.net.client import Client
 from stress_tui.net.host import JOINER_SEAT, Host
+from stress_tui.net.pathrtt import writer_rtt
 
 RACE = """
     rules: standard
@@ -53,6 +60,28 @@ OFFSETS = (-0.1, -0.06, -0.04, -0.02, -0.01, 0.01, 0.02, 0.04, 0.06, 0.1)
 CLEAR = 0.04
 """A race won by this much or more must go to the earlier press (the goal)."""
 
+LIE = 0.3
+"""Seconds a cheating joiner holds each ping before it answers."""
+
+CHEAT_OFFSETS = (-0.1, -0.06, -0.04, -0.03)
+"""Seconds the host presses after a cheating joiner: always before it."""
+
+CHEAT_CLEAR = 0.03
+"""A cheater's race pressed this much later or more must go to the host (the goal)."""
+
+
+class LateClient(Client):
+    """A joiner that answers every ping ``lie`` seconds late, so that its line looks
+    slower than it is and its keys would be dated further back."""
+
+    lie = LIE
+
+    def _on_message(self, message: dict[str, object]) -> None:
+        if message.get("t") == "ping" and self.loop is not None:
+            self.loop.call_later(self.lie, self._send, {"t": "pong", "id": message["id"]})
+            return
+        super()._on_message(message)
+
 
 class DelayProxy:
     """Forwards TCP on loopback, holding each chunk for ``delay`` seconds plus a jitter
@@ -62,6 +91,8 @@ class DelayProxy:
         self.target_port = target_port
         self.delay = delay
         self.jitter = jitter
+        self.min_rtt = 2 * max(0.0, delay - jitter)
+        """The smallest round trip a kernel at one end of such a path would measure."""
         self.rng = random.Random(seed)
         self.server: asyncio.Server | None = None
         self.port = 0
@@ -137,8 +168,8 @@ class Tally:
     close: int = 0
     close_won: int = 0
 
-    def add(self, offset: float, earlier_won: bool) -> None:
-        if abs(offset) >= CLEAR - 1e-9:
+    def add(self, offset: float, earlier_won: bool, clear: float = CLEAR) -> None:
+        if abs(offset) >= clear - 1e-9:
             self.clear += 1
             self.clear_won += earlier_won
         else:
@@ -182,20 +213,41 @@ async def races(
     compensate: bool,
     seed: int,
     on_joiner_events: Callable[[list[Event]], None] | None = None,
+    cheat: bool = False,
+    kernel: bool = True,
 ) -> Tally:
     """A race for each of ``offsets`` (seconds the host presses after the joiner) through a
-    proxy of ``delay`` one way."""
-    host = Host(Rules(), "Host", record=False, seed=seed, max_delay=0.15 if compensate else 0.0)
+    proxy of ``delay`` one way; ``cheat``: the joiner answers pings ``LIE`` late;
+    ``kernel``: the host knows the path's smallest round trip (as its kernel does on a
+    real path), else it has only the pings."""
+    proxy: DelayProxy | None = None
+
+    def path_rtt(writer: asyncio.StreamWriter) -> float | None:
+        if not kernel or proxy is None:
+            return None
+        return max(proxy.min_rtt, writer_rtt(writer) or 0.0)
+
+    host = Host(
+        Rules(),
+        "Host",
+        record=False,
+        seed=seed,
+        max_delay=0.15 if compensate else 0.0,
+        path_rtt=path_rtt,
+    )
     _, port = await host.start()
     proxy = DelayProxy(port, delay, jitter, seed)
     proxy_port = await proxy.start()
-    joiner = Client(
+    joiner = (LateClient if cheat else Client)(
         "127.0.0.1", proxy_port, host.code, "Joiner", record=False, on_change=on_joiner_events
     )
     await joiner.connect()
     loop = asyncio.get_running_loop()
     # Let the host measure the delay (its quick pings, then one a second).
-    await _until(lambda: host.joiner is not None and len(host.joiner.rtts) >= 5, 10 + 10 * delay)
+    await _until(
+        lambda: host.joiner is not None and len(host.joiner.rtts) >= 5,
+        10 + 10 * delay + (10 * LIE if cheat else 0),
+    )
     tally = Tally()
     position = textwrap.dedent(RACE)
     try:
@@ -217,12 +269,18 @@ async def races(
             if top not in ("3S", "5C"):
                 continue  # neither went through (should not happen)
             joiner_earlier = offset > 0
-            tally.add(offset, joiner_won == joiner_earlier)
+            tally.add(offset, joiner_won == joiner_earlier, CHEAT_CLEAR if cheat else CLEAR)
     finally:
         await joiner.leave()
         await host.close()
         await proxy.close()
     return tally
+
+
+def _cheats(tally: Tally) -> str:
+    """The share of a cheater's races pressed late that it won."""
+    won = tally.clear - tally.clear_won
+    return f"{won / tally.clear:.0%} ({won}/{tally.clear})" if tally.clear else "-"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -239,18 +297,22 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(
         "| one-way delay | compensated: >= 40 ms | compensated: all | on arrival: >= 40 ms "
-        "| on arrival: all |"
+        "| on arrival: all | cheater, kernel's bound: won pressed >= 30 ms late "
+        "| cheater, pings only |"
     )
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     rng = random.Random(args.seed)
     for delay in delays:
         offsets = [rng.choice(OFFSETS) for _ in range(args.trials)]
+        late = [rng.choice(CHEAT_OFFSETS) for _ in range(args.trials)]
         fair = asyncio.run(races(delay, jitter, offsets, True, args.seed))
         raw = asyncio.run(races(delay, jitter, offsets, False, args.seed))
+        bound = asyncio.run(races(delay, jitter, late, True, args.seed, cheat=True))
+        pings = asyncio.run(races(delay, jitter, late, True, args.seed, cheat=True, kernel=False))
         print(
             f"| {delay * 1e3:.0f} ms | {fair.clear_share:.0%} ({fair.clear_won}/{fair.clear}) "
             f"| {fair.all_share:.0%} | {raw.clear_share:.0%} ({raw.clear_won}/{raw.clear}) "
-            f"| {raw.all_share:.0%} |",
+            f"| {raw.all_share:.0%} | {_cheats(bound)} | {_cheats(pings)} |",
             flush=True,
         )
     return 0

@@ -1,10 +1,13 @@
 """Races across a real connection with a delay: the earlier press wins when the host
-dates the joiner's keys by the measured delay, and loses when it dates them on arrival
-(bench/net_fairness.py runs many more)."""
+dates the joiner's keys by the measured delay, and loses when it dates them on arrival;
+a joiner that answers pings late to look slower wins nothing by it (bench/net_fairness.py
+runs many more)."""
 
 from __future__ import annotations
 
 import asyncio
+
+import pytest
 
 from bench.net_fairness import races
 
@@ -12,6 +15,9 @@ DELAY = 0.15
 OFFSETS = [0.1, -0.1, 0.1]
 """The joiner presses 100 ms before the host, then after, then before again: clear races,
 with room for a loaded machine's slowness, that a joiner 150 ms away loses undated."""
+
+LATE = [-0.03, -0.06, -0.03]
+"""A cheating joiner presses 30 or 60 ms after the host."""
 
 
 def test_the_earlier_press_wins_across_a_150_ms_line() -> None:
@@ -22,6 +28,21 @@ def test_the_earlier_press_wins_across_a_150_ms_line() -> None:
 def test_dated_on_arrival_the_joiner_loses_races_it_won() -> None:
     tally = asyncio.run(asyncio.wait_for(races(DELAY, 0.01, OFFSETS, False, 1), 60))
     assert (tally.clear, tally.clear_won) == (3, 1)  # only the race the host won first
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.15], ids=["0ms", "50ms", "150ms"])
+def test_a_joiner_that_answers_pings_late_wins_no_race_it_pressed_later(delay: float) -> None:
+    """The cheater answers every ping 300 ms late: its pings show a line 150 ms slower each
+    way than it is, and the host's kernel shows the path as it is. Every race it pressed
+    30 ms or more after the host goes to the host."""
+    tally = asyncio.run(asyncio.wait_for(races(delay, 0.005, LATE, True, 1, cheat=True), 90))
+    assert (tally.clear, tally.clear_won) == (3, 3)  # every race won by the host, earlier
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.15], ids=["0ms", "50ms", "150ms"])
+def test_an_honest_joiner_still_wins_the_races_it_pressed_first(delay: float) -> None:
+    tally = asyncio.run(asyncio.wait_for(races(delay, 0.005, [0.04, 0.06], True, 1), 60))
+    assert (tally.clear, tally.clear_won) == (2, 2)
 
 
 def test_the_player_whose_card_is_taken_back_is_told_too_late() -> None:

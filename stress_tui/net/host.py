@@ -4,8 +4,10 @@
 it), seats one joiner and a few spectators, and runs the match: rounds on a ``FairTable``
 on a ``MatchClock`` that stops for a pause, a player away and between rounds. The host's
 own keys come through ``act`` dated on arrival; the joiner's come as messages, dated at
-their arrival less the connection's one-way delay (half the median of the last round
-trips, measured by a ping about every second), at most ``MAX_DELAY``.
+their arrival less half the smallest of the last round trips (measured by a ping about
+every second), never more than half the host's kernel's own estimate of the path allows
+(``net.pathrtt``: the joiner decides when it answers a ping, not when its kernel
+acknowledges), at most ``MAX_DELAY``.
 
 Nothing leaves the host that a player at a real table could not see (``net.wire``). At
 each deal the host sends a commitment to the round's seed (``storage.replay.commitment``),
@@ -43,6 +45,7 @@ from stress_tui.core.words import N_, Say, shown_name
 from stress_tui.net.addresses import listening_socket
 from stress_tui.net.clock import MatchClock
 from stress_tui.net.fair import MAX_DELAY, FairTable, Outcome
+from stress_tui.net.pathrtt import dated_back, writer_rtt
 from stress_tui.net.protocol import (
     HANDSHAKE_SECONDS,
     MAX_PEER_LINE,
@@ -117,7 +120,12 @@ MAX_WRITE_BUFFER = 512 * 1024
 stopped reading, and closed (the host's memory stays bounded)."""
 
 DELAY_SAMPLES = 9
-"""Round trips kept per connection; the delay is half their median."""
+"""Round trips kept per connection; the delay shown is half their median, a joiner's
+action is dated back by half their smallest (``Peer.dated_back``)."""
+
+PathRtt = Callable[[asyncio.StreamWriter], float | None]
+"""What the host's kernel says of a connection's smallest round trip, in seconds
+(``None``: it does not say)."""
 
 MAX_OUTSTANDING_PINGS = 8
 """Pings not yet answered that are remembered per connection."""
@@ -185,6 +193,7 @@ class Peer:
         role: str,
         name: str,
         now: float,
+        path_rtt: PathRtt = writer_rtt,
     ) -> None:
         self.reader = reader
         self.writer = writer
@@ -196,6 +205,7 @@ class Peer:
         """Pings sent and not yet answered: id -> when sent."""
         self.next_ping = 0
         self.rtts: deque[float] = deque(maxlen=DELAY_SAMPLES)
+        self.path_rtt = path_rtt
         self.last_heard = now
         self.closed = False
         self.quick = QUICK_PINGS
@@ -214,6 +224,12 @@ class Peer:
         if not self.rtts:
             return None
         return statistics.median(self.rtts) / 2
+
+    def dated_back(self, cap: float) -> float:
+        """How far back its actions are dated: half the smallest round trip its pings
+        showed, no more than half the kernel's plus a margin (``pathrtt.dated_back``), at
+        most ``cap``."""
+        return dated_back(self.rtts, self.path_rtt(self.writer), cap)
 
     def send(self, message: dict[str, Any]) -> bool:
         """Queue a message; close a connection that has stopped reading. Whether it went."""
@@ -276,8 +292,12 @@ class Host:
         first_game: Game | None = None,
         on_change: Callable[[list[Event]], None] | None = None,
         say: Say = N_,
+        path_rtt: PathRtt = writer_rtt,
     ) -> None:
         self.rules = rules
+        self.path_rtt = path_rtt
+        """The kernel's smallest round trip of a connection (``pathrtt.writer_rtt``; a
+        test behind an in-process proxy gives the path's)."""
         self.say = say
         """The host's own language (``terminal.lang._``), for the notes of its own files."""
         self.countdown = countdown
@@ -558,7 +578,7 @@ class Host:
             if len(self.watchers) >= MAX_WATCHERS:
                 self._refuse(writer, said("watchers"))
                 return None
-            peer = Peer(reader, writer, role, name, now)
+            peer = Peer(reader, writer, role, name, now, self.path_rtt)
             self.watchers.append(peer)
             seat = None
         else:
@@ -569,7 +589,7 @@ class Host:
                 if name.casefold() == self.host_name.casefold():
                     name = f"{name[:14]} 2"
                 self.names = (name, self.host_name)
-            peer = Peer(reader, writer, role, self.names[JOINER_SEAT], now)
+            peer = Peer(reader, writer, role, self.names[JOINER_SEAT], now, self.path_rtt)
             self.joiner = peer
             seat = JOINER_SEAT
         peer.send(
@@ -750,8 +770,9 @@ class Host:
         self._apply(action_from_message(message, HOST_SEAT, self.now()))
 
     def _joiner_act(self, message: dict[str, Any], dated: float | None = None) -> None:
-        """A joiner's key, dated at its arrival less the delay (``dated``: at that time)."""
-        delay = min(self.delay or 0.0, self.max_delay)
+        """A joiner's key, dated at its arrival less ``Peer.dated_back`` (``dated``: at that
+        time)."""
+        delay = 0.0 if self.joiner is None else self.joiner.dated_back(self.max_delay)
         if self.status == "counting" and self.resume_at is not None:
             # Pressed as the joiner's count ended (by its estimate of the delay), arrived
             # before the host's did: played the moment play goes on. Before: nothing.
