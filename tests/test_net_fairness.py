@@ -59,3 +59,38 @@ def test_the_player_whose_card_is_taken_back_is_told_too_late() -> None:
     late = [e for e in seen if isinstance(e, Rejected) and e.reason is RejectReason.LOST_RACE]
     assert [e.player for e in late] == [1]  # the host's (player 2's) play
     assert RejectReason.LOST_RACE.value.startswith("too late")
+
+
+def test_the_host_reads_its_kernels_round_trip_of_a_connection() -> None:
+    """On Linux the kernel's smallest round trip of a loopback connection: a few
+    microseconds, read from ``struct tcp_info`` where ``ss -ti`` shows it as minrtt."""
+    import socket
+    import sys
+
+    from stress_tui.net.pathrtt import kernel_rtt
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("TCP_INFO is Linux's")
+    with (
+        socket.create_server(("127.0.0.1", 0)) as server,
+        socket.create_connection(server.getsockname()) as near,
+    ):
+        far, _ = server.accept()
+        with far:
+            for _ in range(5):
+                far.sendall(b"ping")
+                near.recv(4)
+                near.sendall(b"pong")
+                far.recv(4)
+            rtt = kernel_rtt(far)
+    assert rtt is not None and 0 < rtt < 0.05
+    assert kernel_rtt(None) is None
+
+
+def test_a_lie_in_the_pings_is_bounded_by_the_kernels_round_trip() -> None:
+    from stress_tui.net.pathrtt import PATH_MARGIN, dated_back
+
+    assert dated_back([0.5, 0.3, 0.4], 0.1, 0.15) == pytest.approx((0.1 + PATH_MARGIN) / 2)
+    assert dated_back([0.05, 0.3], 0.1, 0.15) == pytest.approx(0.025)  # the smallest
+    assert dated_back([0.5, 0.3], None, 0.15) == 0.15  # no kernel: the cap
+    assert dated_back([], 0.1, 0.15) == 0.0
