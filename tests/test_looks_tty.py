@@ -371,8 +371,10 @@ def test_the_rule_line_is_shortened_by_whole_parts(tmp_path: Path, rows: int, co
         rules = title[title.index("STRESS") + len("STRESS") : title.index("? help")].strip()
         jass = Rules.for_deck("jass")
         said = [rule.short(jass, lambda text: text) for rule in HOUSE_RULES]
-        forms = {form for forms in said if forms is not None for form in forms} | {"..."}
-        shown = rules.split(", ")
+        forms = {form for forms in said if forms is not None for form in forms}
+        shown = [
+            part for part in rules.split(", ") if not re.fullmatch(r"\d+ more in help|\+\d+", part)
+        ]
         assert set(shown) <= forms, (rules, forms)
         assert shown[0] == "jass" and ("5 wins" in shown or "to 5 wins" in shown), rules
 

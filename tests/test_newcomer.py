@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -132,3 +133,25 @@ def test_a_second_press_that_misplays_is_still_a_misplay(tmp_path: Path) -> None
         s.pump(0.4)
         s.send("q")
         s.wait_for(lambda: "locked out" in notice(s, 0), timeout=0.2, what="the misplay")
+
+
+# -- the rule line ----------------------------------------------------------------------------
+
+
+def test_a_rule_line_too_long_says_how_many_more_the_help_lists(tmp_path: Path) -> None:
+    """The title line leaves out rules it has no room for and says how many more the help
+    lists; the help says the ones left out."""
+    crowded = ("--deck", "doppelkopf", "--jokers", "4", "--no-wrap", "--stress-stop")
+    with game(tmp_path, *crowded, "--wins", "9") as s:
+        title = s.row(0)
+        assert re.search(r", \d+ more in help {3,}\? help", title), title
+        assert "no wrap" not in title
+        say_ready(s)
+        s.send("?")
+        s.wait_text("The rules in play", timeout=2)
+        s.pump(1.0)  # the help takes its keys a moment after it opens
+        for _line in range(40):  # Down, a line at a time, until it shows
+            if "The ranks do not go round" in s.text():
+                break
+            s.send("\x1b[B")
+        assert "The ranks do not go round" in s.text(), s.dump()

@@ -44,6 +44,15 @@ def _parts(rules: Rules, _: Say) -> tuple[list[tuple[str, str]], list[int]]:
     return parts, kept
 
 
+MORE_IN_HELP = N_("{n} more in help")
+"""What ends a rule line too long for its room: how many rules it leaves out, which the
+help lists (``plain_words``)."""
+
+MORE = N_("+{n}")
+"""The same, short, where the whole would leave no room for the deck and the match length
+(the title line's keys on its right say where help is)."""
+
+
 def short_line(rules: Rules, width: int = SHORT_WIDTH, _: Say = N_) -> str:
     """One line for the table, at most ``width`` columns: the deck, the row, the match
     length and whatever differs from the common rules (said with ``_``: English unless the
@@ -60,20 +69,31 @@ def short_line(rules: Rules, width: int = SHORT_WIDTH, _: Say = N_) -> str:
         if len(line) <= width:
             return line
     # Still too long: keep the deck, the match length and the row, then as many of the
-    # others as fit, and say there is more (a part that does not fit is left out, not
-    # cut, and a shorter one after it may still fit).
+    # others as fit, and say how many more the help lists (a part that does not fit is
+    # left out, not cut, and a shorter one after it may still fit).
     shorts = [part[1] for part in parts]
     first = [*first[:1], *first[-1:], *first[1:-1]] if len(first) > 1 else first
     order = first + [i for i in range(len(shorts)) if i not in first]
-    kept: set[int] = set()
-    for i in order:
-        trial = sorted({*kept, i})
-        if len(", ".join([*(shorts[j] for j in trial), "..."])) > width:
-            continue
-        kept.add(i)
+
+    def fitting(marker: str) -> list[int]:
+        kept: list[int] = []
+        for i in order:
+            trial = sorted({*kept, i})
+            left_out = marker.format(n=len(shorts) - len(trial))
+            if len(", ".join([*(shorts[j] for j in trial), left_out])) <= width:
+                kept = trial
+        return kept
+
+    # "3 more in help" where it leaves the deck and the match length room, else "+3".
+    need = min(2, len(order))
+    marker = _(MORE_IN_HELP)
+    kept = fitting(marker)
+    if not all(i in kept for i in order[:need]):
+        marker = _(MORE)
+        kept = fitting(marker)
     if not kept:
         return shorts[0][:width]
-    return ", ".join([*(shorts[j] for j in sorted(kept)), "..."])
+    return ", ".join([*(shorts[j] for j in kept), marker.format(n=len(shorts) - len(kept))])
 
 
 def plain_words(rules: Rules, _: Say = N_) -> list[str]:

@@ -122,8 +122,9 @@ def _draw_title(view: Scene, palette: Palette, canvas: Canvas) -> None:
     x = canvas.put(0, 0, _(" STRESS "), palette.title)
     if view.daily is not None:
         x = canvas.put(0, x + 1, _("daily deal of {day}").format(day=view.daily), palette.plain)
-    room = canvas.width - x - canvas.text_width(right) - 3
-    if room > 8:  # the rules said short rather than cut (the match length kept)
+    room = canvas.width - x - canvas.text_width(right) - 5
+    if room > 8:  # the rules said short rather than cut (the match length kept), three
+        # columns clear of the keys on the right
         canvas.put(0, x + 1, canvas.fit(room, _rule_line(view, room)), palette.hint)
     canvas.put(0, canvas.width - canvas.text_width(right) - 1, right, palette.hint)
 
