@@ -4,7 +4,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -155,3 +158,65 @@ def test_a_rule_line_too_long_says_how_many_more_the_help_lists(tmp_path: Path) 
                 break
             s.send("\x1b[B")
         assert "The ranks do not go round" in s.text(), s.dump()
+
+
+# -- the boxes in 8 colours ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("background", [None, (255, 255, 255)])
+def test_the_pause_box_is_no_saturated_blue_with_eight_colours(
+    tmp_path: Path, background: tuple[int, int, int] | None
+) -> None:
+    """In an xterm of 8 colours (TERM=xterm), dark or white, the pause box is drawn in
+    reverse video, not on the basic blue."""
+    with game(tmp_path, env={"TERM": "xterm"}, background=background) as s:
+        say_ready(s)
+        s.send("\x1b")
+        s.wait_text("Paused", timeout=2)
+        y = next(y for y in range(s.rows) if "Paused" in s.row(y))
+        x = s.row(y).index("Paused")
+        cell = s.cell(y, x)
+        assert cell.bg != "blue" and cell.reverse, cell
+
+
+# -- scripts/play ---------------------------------------------------------------------------------
+
+
+def test_the_first_scripts_play_says_what_it_is_doing_while_it_installs(tmp_path: Path) -> None:
+    """``bash scripts/play`` installs into .venv on its first run, which takes a minute: it
+    says so, step by step, before the game starts (a stand-in python3 here: no install)."""
+    root = Path(__file__).resolve().parents[1]
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(root / "scripts" / "play", tmp_path / "scripts" / "play")
+    (tmp_path / "pyproject.toml").write_text("")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "python3"  # makes a .venv whose python does nothing, and the game
+    fake.write_text(
+        "#!/bin/sh\n"
+        "mkdir -p .venv/bin\n"
+        "printf '#!/bin/sh\\n' > .venv/bin/python\n"
+        "printf '#!/bin/sh\\necho the game starts\\n' > .venv/bin/stress-tui\n"
+        "chmod +x .venv/bin/python .venv/bin/stress-tui\n"
+    )
+    fake.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    run = subprocess.run(
+        ["bash", str(tmp_path / "scripts" / "play")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    assert "installing" in run.stderr and "1/3" in run.stderr and "3/3" in run.stderr
+    assert run.stdout == "the game starts\n"
+    again = subprocess.run(
+        ["bash", str(tmp_path / "scripts" / "play")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    assert again.stderr == ""  # installed: nothing more to say

@@ -19,7 +19,7 @@ import dataclasses
 import locale
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 Colour = tuple[int, int]
 """A colour as (its number in a 256-colour terminal, its number among the 16 basic ones)."""
@@ -45,10 +45,13 @@ class Ink:
     mono: tuple[str, ...] = ()
     """The attributes used instead of colours (``bold``, ``dim``, ``underline``,
     ``reverse``): the whole look without colour."""
+    plain_basic: bool = False
+    """With the basic colours only (8 or 16), the look without colour (``mono``) instead:
+    for a box, whose one calm colour in 256 would be a saturated pure blue or cyan there."""
 
     def params(self, colours: int) -> list[str]:
         """The SGR parameters for a terminal of ``colours`` colours (0: none)."""
-        if colours < 8:
+        if colours < 8 or (colours < 256 and self.plain_basic):
             return [MONO_ATTRIBUTES[name] for name in self.mono]
         attrs = self.attrs
         if colours < 256 and self.basic_attrs is not None:
@@ -192,6 +195,8 @@ def _theme(
         role: ink(fg, bg, attrs, mono[role], bold_basic)
         for role, (fg, bg, attrs) in colours.items()
     }
+    for role in PANEL_ROLES:  # the boxes in reverse video where only 8 or 16 colours are
+        roles[role] = replace(roles[role], plain_basic=True)
     return Theme(
         name=name,
         summary=summary,
@@ -203,6 +208,9 @@ def _theme(
         **roles,
     )
 
+
+PANEL_ROLES = ("panel", "panel_title", "panel_key")
+"""The roles of a box over the table (pause, help, the result)."""
 
 WHITE_FACE: Colour = (231, 7)
 GREY_FACE: Colour = (253, 7)
