@@ -4,7 +4,10 @@
 knows it too), then keeps ``table``: a ``Table`` over a position made from the host's
 latest view (``net.wire.mirror_state``), which a screen draws like a table at one
 keyboard. Keys go to the host as they are pressed; the host dates them and answers with
-the table as it now stands. When the connection drops, the joiner tries again for as long
+the table as it now stands. A card we play shows on the pile at once (``predicted``: our
+plays the host has not yet answered, played on its last table); the host's answer puts
+its table in its place, with the reason if it refused the play (another card was there
+first, it did not fit). When the connection drops, the joiner tries again for as long
 as the host keeps the seat. As the round goes the host sends the actions it applied, and
 the joiner keeps them in a sealed replay (``net.records.Journal``: the host's commitment to
 the seed, sent at the deal, in its header); when the round is over the host reveals the
@@ -17,14 +20,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import random
 from collections.abc import Callable
 from typing import Any
 
+from stress_tui.core.actions import MalformedActionError, Play, PlayTogether
 from stress_tui.core.choices import GUEST
 from stress_tui.core.codec import action_from_json
 from stress_tui.core.engine import Game
-from stress_tui.core.events import Event
+from stress_tui.core.events import Drawn, Event, Rejected, RoundDrawn, RoundWon
 from stress_tui.core.notation import NotationError, parse_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import COUNTDOWN, Table
@@ -108,7 +113,11 @@ class Client:
         self.names: tuple[str, str] = ("?", "?")
         self.rules: Rules = Rules()
         self.table: Table | None = None
+        """The table to draw: the host's last, with our plays it has not answered yet."""
+        self.shown: Table | None = None
         """The table as the host last showed it."""
+        self.pending: list[tuple[int, Play]] = []
+        """Our plays the host has not answered yet, by their ``seq``, in order."""
         self.score: tuple[int, int] = (0, 0)
         self.round_number = 0
         self.status = "connecting"
@@ -296,6 +305,7 @@ class Client:
         assert self.loop is not None
         self._close()
         self.lost_at = self.loop.time()
+        self.pending = []  # what the host did with them comes with its table
         self.status = "lost"
         self.running = False
         for _try in range(int(RETRY_FOR / RETRY_EVERY)):
@@ -365,6 +375,9 @@ class Client:
         events = events_from_json(message["events"])
         countdown = message.get("countdown", COUNTDOWN)
         table = Table(Game(state, random.Random(0)), countdown=countdown)
+        answered = message.get("seq")
+        if answered is not None:
+            self.pending = [(seq, act) for seq, act in self.pending if seq > answered]
         self.status = message["status"]
         self.running = self.status == "playing"
         delay = (message.get("delay_ms") or 0.0) / 1e3
@@ -375,7 +388,8 @@ class Client:
         flip_in = message.get("flip_in")
         if flip_in is not None:
             table.flip_at = self.base + flip_in
-        self.table = table
+        self.shown = table
+        self.table = self.predicted()
         score = message["score"]
         self.score = (score[0], score[1])
         self.round_number = message["round"]
@@ -501,6 +515,38 @@ class Client:
         if kind in ("play", "play-together"):
             message.update(pile=pile, to=target)
         self._send(message)
+        if kind in ("play", "play-together") and self.seat is not None:
+            assert pile is not None and target is not None
+            play = PlayTogether if kind == "play-together" else Play
+            self.pending.append((self.seq, play(self.seat, pile, target, self.now())))
+            self.table = self.predicted()
+            self._changed([])
+
+    def predicted(self) -> Table | None:
+        """The host's last table with our unanswered plays played on it, each that the
+        table takes: where the card moved from shows empty until the host says what was
+        drawn there (the draw pile's order is not ours to see)."""
+        shown = self.shown
+        if shown is None or not self.pending or self.status != "playing":
+            return shown
+        table = Table(shown.game.copy(), countdown=shown.countdown)
+        table.flip_at = shown.flip_at
+        for _seq, pressed in self.pending:
+            # At the host's time as we see it, never before what its table shows.
+            action = dataclasses.replace(pressed, time=max(pressed.time, table.game.state.time))
+            trial = table.game.copy()
+            try:
+                events = trial.apply(action)
+            except MalformedActionError:
+                continue  # no such pile: the host will say so
+            if any(isinstance(e, (Rejected, RoundWon, RoundDrawn)) for e in events):
+                continue  # the host will say why, or end the round itself
+            events = table.submit(action)
+            row = table.game.state.players[action.player].row
+            for event in reversed(events):
+                if isinstance(event, Drawn) and event.player == action.player:
+                    row[event.pile].pop()  # a stand-in: not a card we know
+        return table
 
     def ready(self) -> None:
         """Ready for the round to start."""

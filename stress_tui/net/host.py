@@ -345,6 +345,11 @@ class Host:
         """The score before the round on the table."""
         self.reveal: dict[str, Any] | None = None
         """The ``reveal`` message of the round, once it is over."""
+        self.answered = 0
+        """The ``seq`` of the joiner's last key (sent back in ``state``, so that the joiner
+        knows which of its plays the table it is sent has heard of)."""
+        self.joiner_told = 0
+        """``state`` messages sent to the joiner."""
         self.rewound: int | None = None
         """The fewest actions kept by a take-back since peers were last told (``None``:
         nothing taken back)."""
@@ -591,6 +596,7 @@ class Host:
                 self.names = (name, self.host_name)
             peer = Peer(reader, writer, role, self.names[JOINER_SEAT], now, self.path_rtt)
             self.joiner = peer
+            self.answered = 0  # a joiner's program counts its keys from 1
             seat = JOINER_SEAT
         peer.send(
             {
@@ -656,7 +662,11 @@ class Host:
         if peer.role != "play":
             raise ProtocolError("a spectator cannot play")
         if kind == "act":
+            self.answered = message["seq"]
+            told = self.joiner_told
             self._joiner_act(message)
+            if self.joiner_told == told and peer is self.joiner:
+                self._send_state(peer, [])  # it changed nothing: the joiner hears so
         elif kind == "ready":
             self.ready(JOINER_SEAT)
         elif kind == "pause":
@@ -1078,6 +1088,8 @@ class Host:
     def _send_state(self, peer: Peer, events: list[Event]) -> None:
         if self.fair is None:
             return
+        if peer is self.joiner:
+            self.joiner_told += 1
         self._send_round(peer)
         delay = peer.delay
         flip_in = self.fair.count_left(self.now())
@@ -1099,6 +1111,7 @@ class Host:
                 "resume_in": self.resume_left(),
                 "waiting": None if self.status != "starting" else list(self.gate.waiting),
                 "held_by": self.held_by(),
+                "seq": self.answered if peer is self.joiner else None,
                 "result": None
                 if self.status != "result"
                 else {

@@ -26,7 +26,7 @@ from stress_tui.core.text import N_, BadName, Problem, check_name
 from stress_tui.net import DEFAULT_PORT
 from stress_tui.net.texts import is_said
 
-VERSION = 4
+VERSION = 5
 """The protocol's version: both ends must speak the same one."""
 
 MAX_PEER_LINE = 1024
@@ -289,6 +289,7 @@ HOST_MESSAGES: dict[str, Schema] = {
             "resume_in": maybe(number(0, 60)),
             "waiting": maybe(listed(flag, 2)),
             "held_by": maybe(text(64)),
+            "seq": maybe(_SEQ),
         },
     ),
     "ping": Schema({"id": _SEQ}, {"delay_ms": maybe(number(0, 1e6))}),
