@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver
 from stress_tui.core.view import PlayerView
-from stress_tui.players import sim
+from stress_tui.players import parallel, sim
 from stress_tui.players.bot import LEVELS, make_bot
 from stress_tui.players.sim import (
     SimResult,
@@ -270,6 +271,27 @@ def test_two_jobs_play_in_two_other_processes_that_leave_ctrl_c_to_this_one(
     assert len(workers) == 2 and all(what.endswith(" True") for what in workers), workers
     assert str(os.getpid()) not in {what.split()[0] for what in workers}
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "restored here"
+
+
+@pytest.mark.parametrize(("load", "jobs"), [(0.2, 2), (1.0, 1), (6.5, 1)])
+def test_sim_plays_on_the_cores_other_work_leaves_free(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], load: float, jobs: int
+) -> None:
+    """Without --jobs, a machine of two cores with one busy plays in one process, not
+    two that would wait for each other and the busy one."""
+    monkeypatch.setattr(parallel, "available_cores", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+    asked: list[int] = []
+    real = sim.simulate
+
+    def simulate(*args: Any, jobs: int, **kwargs: Any) -> sim.SimResult:
+        asked.append(jobs)
+        return real(*args, jobs=1, **kwargs)
+
+    monkeypatch.setattr(sim, "simulate", simulate)
+    assert run_cli(Settings(rules=STANDARD, seed=1, players=NORMAL), 2, as_json=True) == 0
+    assert asked == [jobs]
+    assert json.loads(capsys.readouterr().out)["games"] == 2
 
 
 def test_jobs_must_be_at_least_one() -> None:

@@ -19,7 +19,7 @@ from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.text import N_, Say
 from stress_tui.players.bot import LEVELS
-from stress_tui.players.parallel import available_cores
+from stress_tui.players.parallel import free_cores
 from stress_tui.players.sim import EXIT_INTERRUPTED, Interrupted, simulate
 
 EXIT_USAGE = 2
@@ -103,7 +103,7 @@ def run_cli(
         seed = random.SystemRandom().randrange(2**31)
         print(_("seed: {seed}").format(seed=seed), file=sys.stderr)
     try:
-        run = measure(settings.rules, games, seed, available_cores() if jobs is None else jobs)
+        run = measure(settings.rules, games, seed, free_cores() if jobs is None else jobs)
     except Interrupted:
         print(_("interrupted: no ratings (every pair of levels must be played)"), file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -39,6 +39,25 @@ def available_cores() -> int:
     return os.cpu_count() or 1
 
 
+def free_cores(cores: int | None = None, load: float | None = None) -> int:
+    """The cores no other work is using: ``cores`` (default: those this process may run
+    on) less ``load`` (default: the load average over the last minute, the processes
+    running or waiting to), rounded, and at least 1. Where the load average is not known,
+    every core counts as free.
+
+    >>> free_cores(2, 0.3), free_cores(2, 1.0), free_cores(2, 6.5), free_cores(8, 2.6)
+    (2, 1, 1, 5)
+    """
+    if cores is None:
+        cores = available_cores()
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except (AttributeError, OSError):  # no load average here (Windows)
+            return cores
+    return max(1, min(cores, round(cores - load)))
+
+
 def _work(work: Callable[[int], T], count: int, conn: Connection) -> None:
     """A worker process: do the chunks of work the parent sends (their first index), send
     each chunk's results back, until told to stop (``None``)."""

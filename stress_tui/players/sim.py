@@ -32,7 +32,7 @@ from stress_tui.core.table import Driver, Table
 from stress_tui.core.text import N_, Say
 from stress_tui.core.words import decimal
 from stress_tui.players.bot import make_bot
-from stress_tui.players.parallel import available_cores, in_order
+from stress_tui.players.parallel import free_cores, in_order
 
 MAX_ACTIONS = 20_000
 """A round with more actions than this counts as an invariant violation, not finished."""
@@ -533,10 +533,10 @@ def run_cli(
     settings: Settings, games: int, as_json: bool, jobs: int | None = None, _: Say = N_
 ) -> int:
     """``stress-tui sim``: simulate ``games`` rounds with the settings' rules, players and
-    seed in ``jobs`` processes (default: one per core); print a summary (or one JSON
-    object) on stdout, a progress bar on stderr when it is a terminal, their words said
-    with ``_``. Ctrl-C stops the run and prints the summary of the rounds played so far.
-    Returns the exit status."""
+    seed in ``jobs`` processes (default: one per free core, ``free_cores``); print a
+    summary (or one JSON object) on stdout, a progress bar on stderr when it is a
+    terminal, their words said with ``_``. Ctrl-C stops the run and prints the summary
+    of the rounds played so far. Returns the exit status."""
     seed = settings.seed
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -551,7 +551,7 @@ def run_cli(
             games,
             seed,
             progress,
-            jobs=available_cores() if jobs is None else jobs,
+            jobs=free_cores() if jobs is None else jobs,
         )
     except Interrupted as stop:
         result, status = stop.result, EXIT_INTERRUPTED

@@ -57,7 +57,7 @@ def declare(commands: Any) -> argparse.ArgumentParser:
         metavar="N",
         help=_(
             "rounds played at once, each process its own (the results are the same "
-            "for any N); default: one per core"
+            "for any N); default: one per free core (the cores less the load average)"
         ),
     )
     simulation.add_argument(
