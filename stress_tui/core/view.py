@@ -23,8 +23,7 @@ accident through any of them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from stress_tui.core.cards import Card, Suit
 from stress_tui.core.decks import MAX_CARDS
@@ -37,8 +36,7 @@ STAND_IN = Card(2, Suit.CLUBS)
 real one."""
 
 
-@dataclass(frozen=True, slots=True)
-class SideView:
+class SideView(NamedTuple):
     """One player's side of the table, as anyone at it sees it."""
 
     row: tuple[Card | None, ...]
@@ -56,8 +54,7 @@ class SideView:
     """The player's plays are refused before this time."""
 
 
-@dataclass(frozen=True, slots=True)
-class TableView:
+class TableView(NamedTuple):
     """What anyone at the table sees at one moment: both sides alike (a spectator's view,
     and what a player sees too, from no chair in particular)."""
 
@@ -166,8 +163,7 @@ class TableView:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerView:
+class PlayerView(NamedTuple):
     """What one player sees: the table's view, from their chair (``me`` and ``them``)."""
 
     player: int
