@@ -6,7 +6,9 @@ Two records are made in a temporary folder, of ``--short`` and ``--long`` rounds
 people playing each other and the hard computer, matches of about three rounds, every
 round rated as the game rates it (``storage.ratings.rate_round``) and written with the
 columns the game writes (the schema made by the game's own ``count_round``; the rounds
-then added in one transaction, which the game would take a week to play). Then
+then added in one transaction, which the game would take a week to play; the last counted
+by ``count_round`` again, which sums the rounds before it into the standings, as counting
+each would have). Then
 ``stress-tui stats`` runs as a whole process on each, the two taking turns ``--repeat``
 times, after one run each to warm the caches; the figure is the ratio of the medians.
 
@@ -53,7 +55,7 @@ def make_record(path: Path, rounds: int, seed: int = 1) -> None:
     current: dict[str, Rating] = {}
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("BEGIN")
-    for index in range(rounds - 1):
+    for index in range(rounds - 2):
         first, second = rng.sample(PEOPLE, 2)
         kinds = ("human", "human")
         if rng.random() < 0.3:
@@ -90,6 +92,9 @@ def make_record(path: Path, rounds: int, seed: int = 1) -> None:
         )
     db.execute("COMMIT")
     db.close()
+    # The last round counted as the game counts one: the standings' sums take in the
+    # rounds added above, as they would have taken in each as it was counted.
+    count_round((PEOPLE[2], PEOPLE[3]), "standard", won, True, path=path)
 
 
 def stats_seconds(data: Path) -> float:

@@ -335,3 +335,40 @@ def test_a_damaged_round_anywhere_in_a_long_record_is_still_found(
     assert main(["stats"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "damaged" in err
+
+
+def test_the_standings_are_summed_as_rounds_are_counted_and_add_up_to_every_round(
+    data: Path,
+) -> None:
+    from bench.stats_scale import make_record
+    from stress_tui.storage.standings import STANDINGS
+
+    make_record(record_path(), 300)
+    every = sqlite3.connect(record_path())
+    summed = every.execute(STANDINGS.format(kind1="kind1", kind2="kind2")).fetchall()
+    (upto,), (last,) = every.execute(
+        "SELECT upto FROM tallied UNION ALL SELECT max(id) FROM rounds"
+    )
+    assert upto == last == 300  # every round in the sums: stats reads no round again
+    # Rounds an earlier version adds after (it keeps no sums) are read from the rounds.
+    every.execute(
+        "INSERT INTO rounds (finished, rules, name1, name2, winner, seconds, kind1, kind2)"
+        " VALUES ('2026-01-01T00:00:00+00:00', 'standard', 'Ann', 'Zed', 0, 9.0, 'human', 'human')"
+    )
+    every.commit()
+    summed = every.execute(STANDINGS.format(kind1="kind1", kind2="kind2")).fetchall()
+    every.close()
+    record = Record.load(histories=False)
+    shown = {(name, rules): s for name, rules, s in record.rows()}
+    for name, kind, rules, *values in summed:
+        if kind != "human":
+            continue
+        standing = shown[(name, rules)]
+        assert (
+            standing.matches_won,
+            standing.matches_lost,
+            standing.rounds_won,
+            standing.rounds_lost,
+        ) == tuple(values[:4]), name
+        assert standing.best_reaction == values[4] and standing.best_round == values[5]
+    assert shown[("Zed", "standard")].rounds_lost == 1

@@ -102,6 +102,25 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE rounds ADD COLUMN replay TEXT;
     CREATE UNIQUE INDEX rounds_by_replay ON rounds (replay);
     """,
+    # 5: the standings' sums, kept as rounds are counted (storage.standings.TALLY), of
+    # every round up to tallied.upto: the first round counted after this step sums those
+    # before it.
+    """
+    CREATE TABLE tallies (
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        matches_won INTEGER NOT NULL,
+        matches_lost INTEGER NOT NULL,
+        rounds_won INTEGER NOT NULL,
+        rounds_lost INTEGER NOT NULL,
+        best_reaction REAL,
+        best_round REAL,
+        PRIMARY KEY (name, kind, rules)
+    );
+    CREATE TABLE tallied (upto INTEGER NOT NULL);
+    INSERT INTO tallied (upto) VALUES (0);
+    """,
 )
 """The schema, as the steps that build it; ``PRAGMA user_version`` is how many have run."""
 
@@ -118,6 +137,9 @@ MAX_DATABASE = 1024 * MiB
 KINDS_VERSION = 2
 """The schema version from which rounds say who played each side."""
 
+
+TALLIES_VERSION = 5
+"""The schema version from which the standings' sums are kept as rounds are counted."""
 
 RATINGS_VERSION = 3
 """The schema version from which rounds keep ratings and medians, and dailies are kept."""

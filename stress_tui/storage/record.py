@@ -39,6 +39,7 @@ from stress_tui.storage.database import (
     BUSY_SECONDS,
     KINDS_VERSION,
     RATED_COLUMNS,
+    TALLIES_VERSION,
     execute,
     legacy_path,
     opened,
@@ -60,6 +61,8 @@ from stress_tui.storage.ratings import (
 )
 from stress_tui.storage.standings import (
     STANDINGS,
+    TALLIED,
+    TALLY,
     Standing,
     add_standing,
     by_name,
@@ -102,7 +105,8 @@ class Record:
                 made = version > 0
                 if made:
                     kinds = ("kind1", "kind2") if version >= KINDS_VERSION else ("'human'",) * 2
-                    rows = query(db, path, STANDINGS.format(kind1=kinds[0], kind2=kinds[1]))
+                    sums = STANDINGS.format(kind1=kinds[0], kind2=kinds[1])
+                    rows = query(db, path, TALLIED if version >= TALLIES_VERSION else sums)
                     ratings = read_ratings(db, path, version, histories)
         if not made:  # no database yet: an earlier version's record, if there is one
             try:
@@ -236,6 +240,8 @@ def count_round(
                 *medians,
             ),
         )
+        execute(db, path, TALLY)  # this round and any an earlier version counted since
+        execute(db, path, "UPDATE tallied SET upto = (SELECT max(id) FROM rounds)")
         before = [
             current[name] if rating is not None else None
             for name, rating in zip(names, after, strict=True)

@@ -1,7 +1,8 @@
 """Standings: matches and rounds won and lost, the best reaction and the shortest round
-won, per name and rule set, summed from the record's rounds (``STANDINGS``, a query) or
-read from an earlier version's ``record.json``; names and rules read from a file made
-fit to show.
+won, per name and rule set, summed from the record's rounds as they are counted
+(``TALLY``, read back by ``TALLIED``; ``STANDINGS`` sums every round, in a record of a
+version before the sums were kept) or read from an earlier version's ``record.json``;
+names and rules read from a file made fit to show.
 """
 
 from __future__ import annotations
@@ -42,24 +43,66 @@ MAX_LEGACY = 16 * MiB
 """The largest ``record.json`` that is read."""
 
 
-STANDINGS = """
-    SELECT name, kind, rules, SUM(mw), SUM(ml), SUM(rw), SUM(rl), MIN(br), MIN(bd) FROM (
-        SELECT name, 'human' AS kind, rules, matches_won AS mw, matches_lost AS ml,
-               rounds_won AS rw, rounds_lost AS rl, best_reaction AS br, best_round AS bd
-        FROM carried
-        UNION ALL
-        SELECT name1, {kind1}, rules, match_over AND winner = 0, match_over AND winner = 1,
-               winner = 0, winner = 1, reaction1, CASE WHEN winner = 0 THEN seconds END
-        FROM rounds
+_SIDES = """
+        SELECT name1 AS name, {kind1} AS kind, rules, match_over AND winner = 0 AS mw,
+               match_over AND winner = 1 AS ml, winner = 0 AS rw, winner = 1 AS rl,
+               reaction1 AS br, CASE WHEN winner = 0 THEN seconds END AS bd
+        FROM rounds WHERE id > {after}
         UNION ALL
         SELECT name2, {kind2}, rules, match_over AND winner = 1, match_over AND winner = 0,
                winner = 1, winner = 0, reaction2, CASE WHEN winner = 1 THEN seconds END
-        FROM rounds
-    ) GROUP BY name, kind, rules
+        FROM rounds WHERE id > {after}
 """
+"""Both sides of every round after ``{after}`` (an id), as standings of one round each."""
+
+_SUMS = "SUM(mw), SUM(ml), SUM(rw), SUM(rl), MIN(br), MIN(bd)"
+
+STANDINGS = (
+    "SELECT name, kind, rules, " + _SUMS + " FROM ("
+    " SELECT name, 'human' AS kind, rules, matches_won AS mw, matches_lost AS ml,"
+    " rounds_won AS rw, rounds_lost AS rl, best_reaction AS br, best_round AS bd"
+    " FROM carried UNION ALL "
+    + _SIDES.format(kind1="{kind1}", kind2="{kind2}", after=0)
+    + ") GROUP BY name, kind, rules"
+)
 """Every standing, summed from the carried standings and both sides of every round, by
 name, kind of player and rules (``{kind1}``, ``{kind2}``: the columns, or ``'human'`` in a
 record written before they were added)."""
+
+TALLIED = (
+    "SELECT name, kind, rules, " + _SUMS + " FROM ("
+    " SELECT name, 'human' AS kind, rules, matches_won AS mw, matches_lost AS ml,"
+    " rounds_won AS rw, rounds_lost AS rl, best_reaction AS br, best_round AS bd"
+    " FROM carried UNION ALL"
+    " SELECT name, kind, rules, matches_won, matches_lost, rounds_won, rounds_lost,"
+    " best_reaction, best_round FROM tallies UNION ALL "
+    + _SIDES.format(kind1="kind1", kind2="kind2", after="(SELECT upto FROM tallied)")
+    + ") GROUP BY name, kind, rules"
+)
+"""Every standing, from the sums kept as rounds are counted (``tallies``, of every round
+up to ``tallied.upto``), the carried standings and the rounds counted since (by an
+earlier version, which keeps no sums): one statement, so one snapshot."""
+
+TALLY = (
+    "INSERT INTO tallies (name, kind, rules, matches_won, matches_lost, rounds_won,"
+    " rounds_lost, best_reaction, best_round)"
+    " SELECT name, kind, rules, "
+    + _SUMS
+    + " FROM ("
+    + _SIDES.format(kind1="kind1", kind2="kind2", after="(SELECT upto FROM tallied)")
+    + ") WHERE true GROUP BY name, kind, rules"
+    " ON CONFLICT (name, kind, rules) DO UPDATE SET"
+    " matches_won = matches_won + excluded.matches_won,"
+    " matches_lost = matches_lost + excluded.matches_lost,"
+    " rounds_won = rounds_won + excluded.rounds_won,"
+    " rounds_lost = rounds_lost + excluded.rounds_lost,"
+    " best_reaction = coalesce(min(best_reaction, excluded.best_reaction),"
+    " best_reaction, excluded.best_reaction),"
+    " best_round = coalesce(min(best_round, excluded.best_round),"
+    " best_round, excluded.best_round)"
+)
+"""Add the rounds counted since the last tally to the sums (in the transaction that
+counts a round, after it: ``record.count_round``); then ``tallied.upto`` moves on."""
 
 
 def by_name(table: dict[str, dict[str, Standing]]) -> list[tuple[str, str, Standing]]:
