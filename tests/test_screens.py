@@ -15,6 +15,7 @@ from stress_tui.terminal.controller import GameController
 from stress_tui.terminal.keys import Intent, default_keymap
 from stress_tui.terminal.screens.base import ModalScreen, ScreenStack, key_hint
 from stress_tui.terminal.screens.help import HelpScreen, ReplayHelpScreen
+from stress_tui.terminal.screens.netpanel import QUIT_ONLY, NetPanelScreen, NetWaitingScreen
 from stress_tui.terminal.screens.pause import PauseScreen
 from stress_tui.terminal.screens.question import QuitScreen
 from stress_tui.terminal.screens.result import Result, ResultScreen
@@ -131,5 +132,25 @@ def test_the_pause_box_says_its_keys_from_its_bindings_in_the_language(
     try:
         assert key_hint(PauseScreen.BINDINGS) == live
         assert key_hint(PauseScreen.BINDINGS, live=False) == before  # Enter and q: not yet
+    finally:
+        lang.choose(None)
+
+
+@pytest.mark.parametrize(
+    ("code", "pause", "waiting", "quit_only"),
+    [
+        ("en", "Enter: play on    ?: help    q: quit", "Esc or q: give up", "q: quit"),
+        ("de", "Enter: weiter    ?: Hilfe    q: Ende", "Esc/q: aufgeben", "q: Ende"),
+        ("sv", "Enter: spela vidare    ?: hjälp    q: sluta", "Esc/q: ge upp", "q: sluta"),
+    ],
+)
+def test_a_network_tables_panels_say_their_keys_from_their_bindings_in_the_language(
+    code: str, pause: str, waiting: str, quit_only: str
+) -> None:
+    lang.choose(code)
+    try:
+        assert key_hint(NetPanelScreen.BINDINGS) == pause
+        assert key_hint(NetWaitingScreen.BINDINGS) == waiting
+        assert key_hint(QUIT_ONLY) == quit_only
     finally:
         lang.choose(None)

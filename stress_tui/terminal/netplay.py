@@ -47,9 +47,9 @@ from stress_tui.terminal.netlink import Link, NetClock
 from stress_tui.terminal.pieces import count_up
 from stress_tui.terminal.scene import Overlay, Scene
 from stress_tui.terminal.screen import Screen
-from stress_tui.terminal.screens.base import ModalScreen
+from stress_tui.terminal.screens.base import ModalScreen, key_hint
 from stress_tui.terminal.screens.help import HelpScreen, help_page
-from stress_tui.terminal.screens.netpanel import NetPanelScreen
+from stress_tui.terminal.screens.netpanel import QUIT_ONLY, NetPanelScreen, NetWaitingScreen
 from stress_tui.terminal.screens.result import Result, ResultScreen
 from stress_tui.terminal.session import EXIT_QUIT, local_endpoint
 
@@ -92,6 +92,8 @@ class NetController(GameController):
         want: list[type[ModalScreen]] = []
         if status == "result":
             want.append(ResultScreen if self.result is not None else NetPanelScreen)
+        elif status == "waiting":
+            want.append(NetWaitingScreen)
         elif status not in ("playing", "starting", "counting"):
             want.append(NetPanelScreen)  # (the table, with who is ready or the count to go on)
         if self.clock.life.held(Hold.HELP):
@@ -331,14 +333,14 @@ class NetScreen(Screen):
         quiet = model.status in ("playing", "starting", "counting")
         status = None if quiet else self.link.status_line()
         left = self.link.resume_left()
-        keys = _("Enter: play on    ?: help    q: quit")
+        keys = key_hint(NetPanelScreen.BINDINGS)
         if model.status == "waiting":
             status = _("Waiting for a player. They join with:") + f"\n{self.join_line or ''}"
-            keys = _("Esc or q: give up")
-        elif model.status in ("over",) or model.status in ("dropped", "lost", "result", "counting"):
-            keys = _("q: quit")
+            keys = key_hint(NetWaitingScreen.BINDINGS)
+        elif model.status in ("over", "dropped", "lost", "result", "counting"):
+            keys = key_hint(QUIT_ONLY)
         if self.seat is None:
-            keys = _("q: quit")
+            keys = key_hint(QUIT_ONLY)
         link = LinkBar(self.link.role, self.link.delay_ms, status, keys)
         return Scene(
             table=self.table,

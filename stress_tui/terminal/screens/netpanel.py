@@ -3,6 +3,8 @@ whom, a player dropped or away, the match over), with what the keys do there."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import Binding, Intent, Scope
@@ -11,19 +13,25 @@ from stress_tui.terminal.scene import Overlay, Scene
 from stress_tui.terminal.screens.base import ALWAYS, ModalScreen, panel
 from stress_tui.terminal.screens.pause import PauseScreen
 
+QUIT_ONLY = (Binding("q", Intent.MENU_QUIT, scope=Scope.MENU, hint=N_("quit")),)
+"""What a network panel's hint offers where only leaving is up to this end: a spectator,
+a match over, or one standing still until the host or the other player moves it."""
+
 
 class NetPanelScreen(ModalScreen):
-    """The network's waiting screen and pause: what the host says of the match, and its
-    keys (Enter plays on, Esc gives up waiting or pauses, q leaves)."""
+    """A network table's pause: what the host says of the match (paused by whom, a player
+    away or dropped, the match over), and its keys (Enter plays on, Esc pauses, q leaves)."""
 
-    TITLE = "a network table's panel"
+    TITLE = "a network table's pause"
     NAME = Overlay.PAUSE
-    BINDINGS = (
-        Binding("enter", Intent.CONFIRM, scope=Scope.MENU, description=N_("play on")),
+    BINDINGS: ClassVar[tuple[Binding, ...]] = (
+        Binding(
+            "enter", Intent.CONFIRM, scope=Scope.MENU, description=N_("play on"), hint=N_("play on")
+        ),
         Binding("escape", Intent.PAUSE, scope=Scope.GLOBAL, description=N_("play on")),
-        Binding("?", Intent.HELP, scope=Scope.GLOBAL, description=N_("help")),
+        Binding("?", Intent.HELP, scope=Scope.GLOBAL, description=N_("help"), hint=N_("help")),
         Binding("f1", Intent.HELP, scope=Scope.GLOBAL, description=N_("help")),
-        Binding("q", Intent.MENU_QUIT, scope=Scope.MENU, description=N_("quit")),
+        Binding("q", Intent.MENU_QUIT, scope=Scope.MENU, description=N_("quit"), hint=N_("quit")),
         *ALWAYS,
     )
 
@@ -35,3 +43,25 @@ class NetPanelScreen(ModalScreen):
         first, *more = link.status.split("\n")
         lines = [(first, palette.panel_title), *((line, palette.panel) for line in more)]
         panel(canvas, palette, [*lines, ("", ""), (link.keys, palette.panel_key)])
+
+
+class NetWaitingScreen(NetPanelScreen):
+    """The network's waiting screen: the host's table open, waiting for a player, with the
+    line they join with; Esc or q gives up waiting."""
+
+    TITLE = "a network table, waiting for a player"
+    BINDINGS = (
+        Binding(
+            "escape",
+            Intent.PAUSE,
+            scope=Scope.GLOBAL,
+            description=N_("give up"),
+            hint=N_("give up"),
+        ),
+        Binding(
+            "q", Intent.MENU_QUIT, scope=Scope.MENU, description=N_("give up"), hint=N_("give up")
+        ),
+        Binding("?", Intent.HELP, scope=Scope.GLOBAL, description=N_("help")),
+        Binding("f1", Intent.HELP, scope=Scope.GLOBAL, description=N_("help")),
+        *ALWAYS,
+    )
