@@ -12,8 +12,9 @@ status), a stop and a continue. The endpoints:
 - ``MemoryEndpoint`` below: an in-process terminal for tests, fed keys and resized by the
   test, its output handed to whatever reads it (``tests/pilot.py`` puts it on a pyte
   screen); no pty, no signals, no sleeping.
-- A network channel (an SSH session) fits the same shape: it receives bytes and a size
-  change, writes bytes, and asks its questions over the channel.
+- ``terminal/channel.py``'s ``ChannelEndpoint``: an SSH session's channel (``stress-tui
+  serve``): it receives bytes and a size change, writes bytes, and asks its questions over
+  the channel.
 
 The start-up questions are asked in one batch, the cursor position last: every VT100-like
 terminal answers that, and answers in order, so its answer closes the batch. They are

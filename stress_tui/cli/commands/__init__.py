@@ -25,6 +25,7 @@ COMMANDS = {
     "host": "[--port N] [--name NAME] [OPTION...]",
     "join": "HOST[:PORT] CODE [--name NAME]",
     "watch": "HOST[:PORT] CODE",
+    "serve": "[--port N] [--bind ADDRESS] [--host-key FILE] [--data-dir DIR]",
 }
 """The named commands, one line each: its name and its line in the program's usage, in
 the order the help lists them."""

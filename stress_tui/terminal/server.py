@@ -1,0 +1,391 @@
+"""``stress-tui serve``: the game served over SSH (asyncssh), each session's table drawn on
+its channel through ``terminal/channel.py``'s endpoint (``docs/serve.md``).
+
+Identity is the public key: any key is accepted, its fingerprint names the player
+(``storage/keys.py``: the name it was first given, from its SSH user name); a client
+without one is let in by keyboard-interactive with no question, and plays as an unrated
+guest. A session is a command: none or ``play [bot:LEVEL]`` plays the computer (a pty
+needed), ``stats`` prints the player's record as plain text.
+
+Nothing a client sends ends the server or another session: the ``Limits`` bound the
+connections from one address, the sessions in all, each session's input bytes a second
+(the rest is dropped) and its time without a key; a crash in one session's game ends that
+session alone (status 1, the traceback on the server's standard error). SIGTERM or SIGINT
+ends every game (each keeps its replay and record as at a local quit) and then the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import signal
+import sys
+import traceback
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from stress_tui.core.choices import COMPUTER, GUEST
+from stress_tui.core.settings import Settings
+from stress_tui.terminal.channel import FRAME_BUFFER, ChannelEndpoint
+from stress_tui.terminal.lang import _
+
+DEFAULT_LEVEL = "normal"
+"""The computer's level when the session does not say."""
+
+EXIT_USAGE = 2
+EXIT_IDLE = 129
+EXIT_STOPPED = 143
+
+UNFIT_TERMS = frozenset({"", "dumb"})
+"""Terminal types that cannot move the cursor: not played on."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client may take of the server (``docs/serve.md``)."""
+
+    per_address: int = 4
+    """Connections open at once from one address."""
+    sessions: int = 64
+    """Sessions open at once, from everyone."""
+    input_rate: int = 2048
+    """Bytes a second a session's input may bring (a burst of twice as much); the rest is
+    dropped."""
+    idle: float = 600.0
+    """Seconds a game goes on without a key before its session is ended."""
+    login: float = 30.0
+    """Seconds a client has to finish the SSH handshake and log in."""
+
+
+class Bucket:
+    """A token bucket: ``rate`` a second, at most ``2 * rate`` held."""
+
+    def __init__(self, rate: int, now: float) -> None:
+        self.rate = rate
+        self.tokens = 2.0 * rate
+        self.at = now
+
+    def take(self, wanted: int, now: float) -> int:
+        """How many of ``wanted`` bytes may pass now."""
+        self.tokens = min(2.0 * self.rate, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        allowed = min(wanted, int(self.tokens))
+        self.tokens -= allowed
+        return allowed
+
+
+class Server:
+    """The sessions of one ``serve``: its limits, who is connected, the games running."""
+
+    def __init__(self, limits: Limits, data: Path) -> None:
+        self.limits = limits
+        self.data = data
+        self.addresses: Counter[str] = Counter()
+        self.sessions: set[Session] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def connection(self) -> Connection:
+        return Connection(self)
+
+    def stop(self) -> None:
+        """End every game (as SIGTERM would end a local one)."""
+        for session in list(self.sessions):
+            session.end(EXIT_STOPPED)
+
+
+class Connection(asyncssh.SSHServer):
+    """One client's SSH connection: its address counted, any key accepted."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.address = ""
+        self.fingerprint: str | None = None
+        """The fingerprint of the key the client logged in with (``None``: a guest)."""
+        self.user = ""
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else ""
+        self.server.addresses[self.address] += 1
+        if self.server.addresses[self.address] > self.server.limits.per_address:
+            conn.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.server.addresses[self.address] -= 1
+        if self.server.addresses[self.address] <= 0:
+            del self.server.addresses[self.address]
+
+    def begin_auth(self, username: str) -> bool:
+        self.user = username
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        self.fingerprint = key.get_fingerprint("sha256")
+        return True
+
+    def kbdint_auth_supported(self) -> bool:
+        return True
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        self.fingerprint = None  # no key: a guest
+        return True
+
+    def session_requested(self) -> Session | bool:
+        if len(self.server.sessions) >= self.server.limits.sessions:
+            return False
+        return Session(self)
+
+
+class Session(asyncssh.SSHServerSession[bytes]):
+    """One session: a command, or a game on the client's terminal."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.server = connection.server
+        self.server.sessions.add(self)
+        self.chan: Any = None
+        self.command = ""
+        self.pty: tuple[str, int, int] | None = None
+        """The client's terminal type, width and height (``None``: no pty asked for)."""
+        self.endpoint: ChannelEndpoint | None = None
+        self.bucket: Bucket | None = None
+        self.idle: asyncio.TimerHandle | None = None
+        self.ended_with: int | None = None
+
+    # ------------------------------------------------------------------ asyncssh's calls
+
+    def connection_made(self, chan: Any) -> None:
+        self.chan = chan
+        chan.set_write_buffer_limits(high=FRAME_BUFFER, low=FRAME_BUFFER // 4)
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], _m: Any) -> bool:
+        self.pty = (term_type, term_size[0], term_size[1])
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self.command = command
+        return True
+
+    def session_started(self) -> None:
+        task = asyncio.ensure_future(self.run())
+        self.server.tasks.add(task)
+        task.add_done_callback(self.server.tasks.discard)
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        loop = asyncio.get_running_loop()
+        if self.bucket is None:
+            self.bucket = Bucket(self.server.limits.input_rate, loop.time())
+        allowed = self.bucket.take(len(data), loop.time())
+        if allowed and self.endpoint is not None:
+            self.endpoint.data(data[:allowed])
+            self.set_idle()
+
+    def terminal_size_changed(self, width: int, height: int, _pw: int, _ph: int) -> None:
+        if self.endpoint is not None:
+            self.endpoint.resize(width, height)
+
+    def eof_received(self) -> bool:
+        self.gone()
+        return True  # half open: a command's answer still goes out
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.gone()
+        self.server.sessions.discard(self)
+
+    def pause_writing(self) -> None:
+        if self.endpoint is not None:
+            self.endpoint.pause()
+
+    def resume_writing(self) -> None:
+        if self.endpoint is not None:
+            self.endpoint.drained()
+
+    # ------------------------------------------------------------------ ours
+
+    def gone(self) -> None:
+        if self.idle is not None:
+            self.idle.cancel()
+        if self.endpoint is not None:
+            self.endpoint.hang_up()
+
+    def end(self, code: int) -> None:
+        self.ended_with = code
+        if self.endpoint is not None:
+            self.endpoint.end(code)
+
+    def set_idle(self) -> None:
+        if self.idle is not None:
+            self.idle.cancel()
+        loop = asyncio.get_running_loop()
+        self.idle = loop.call_later(self.server.limits.idle, self.end, EXIT_IDLE)
+
+    def say(self, line: str) -> None:
+        newline = "\r\n" if self.pty is not None else "\n"
+        self.chan.write((line + newline).encode("utf-8", "replace"))
+
+    async def run(self) -> None:
+        words = self.command.split()
+        code = EXIT_USAGE
+        try:
+            if not words or words[0] == "play":
+                code = await self.play(words[1:])
+            elif words == ["stats"]:
+                code = await self.stats()
+            else:
+                self.say(_("stress-tui: no such command here; try: play [bot:LEVEL], or stats"))
+        except Exception as error:  # one session's crash ends that session alone
+            print(f"stress-tui serve: a session crashed: {error!r}", file=sys.stderr)
+            traceback.print_exc()
+            code = 1
+        finally:
+            self.server.sessions.discard(self)
+        if self.chan is not None:
+            self.chan.exit(code)
+
+    async def identity(self) -> str:
+        """The player's name: the key's, or the guest's."""
+        fingerprint = self.connection.fingerprint
+        if fingerprint is None:
+            return GUEST
+        from stress_tui.storage.keys import name_for
+
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            None, name_for, fingerprint, self.connection.user, self.server.data / "keys.sqlite"
+        )
+
+    async def play(self, words: list[str]) -> int:
+        from stress_tui.players.bot import LEVELS
+
+        level = DEFAULT_LEVEL
+        if words:
+            wanted = words[0].removeprefix("bot:")
+            if len(words) > 1 or wanted not in LEVELS:
+                self.say(
+                    _("stress-tui: play bot:LEVEL, the level one of: {levels}").format(
+                        levels=", ".join(LEVELS)
+                    )
+                )
+                return EXIT_USAGE
+            level = wanted
+        if self.pty is None:
+            self.say(_("stress-tui: the game needs a terminal: ssh -t"))
+            return EXIT_USAGE
+        kind, width, height = self.pty
+        if kind in UNFIT_TERMS:
+            self.say(
+                _("stress-tui: this terminal cannot move its cursor (TERM={term})").format(
+                    term=kind or "?"
+                )
+            )
+            return EXIT_USAGE
+        name = await self.identity()
+        if self.ended_with is not None:
+            return self.ended_with
+        from stress_tui.terminal.app import App
+
+        settings = Settings(players=("human", f"bot:{level}"), names=(name, COMPUTER))
+        endpoint = ChannelEndpoint(self.chan, width, height)
+        self.endpoint = endpoint
+        app = App(endpoint, settings)
+        if self.connection.fingerprint is None:
+            app.log.record_off = "guest"  # a guest's rounds are neither counted nor rated
+        self.set_idle()
+        if endpoint.gone:
+            return EXIT_IDLE
+        return await app.main()
+
+    async def stats(self) -> int:
+        name = await self.identity()
+        if self.connection.fingerprint is None:
+            self.say(_("{name}: a guest (no key): unrated, no record").format(name=name))
+            return 0
+        from stress_tui.storage.record import Record
+
+        path = self.server.data / "record.sqlite"
+        loop = asyncio.get_running_loop()
+        record = await loop.run_in_executor(
+            None, functools.partial(Record.load, path, histories=False)
+        )
+        standings = record.standings.get(name, {})
+        won = sum(s.rounds_won for s in standings.values())
+        lost = sum(s.rounds_lost for s in standings.values())
+        self.say(
+            _("{name} (key {fingerprint})").format(
+                name=name, fingerprint=self.connection.fingerprint
+            )
+        )
+        self.say(
+            _("rounds: {rounds}, won {won}, lost {lost}").format(
+                rounds=won + lost, won=won, lost=lost
+            )
+        )
+        rating = record.ratings.get(name)
+        if rating is not None and rating.rated_rounds:
+            self.say(_("rating: {rating}").format(rating=round(rating.rating.rating)))
+        return 0
+
+
+def host_key(path: Path) -> asyncssh.SSHKey:
+    """The server's host key at ``path``: made (ed25519, mode 0600) if there is none."""
+    import os
+
+    try:
+        return asyncssh.read_private_key(path)
+    except FileNotFoundError:
+        pass
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as file:
+        file.write(key.export_private_key())
+    return key
+
+
+async def serve(
+    bind: str, port: int, key: asyncssh.SSHKey, limits: Limits, data: Path, announce: Any
+) -> int:
+    """Serve until SIGTERM or SIGINT; ``announce(port)`` once listening. The exit status."""
+    server = Server(limits, data)
+    acceptor = await asyncssh.create_server(
+        server.connection,
+        bind,
+        port,
+        server_host_keys=[key],
+        encoding=None,
+        line_editor=False,
+        login_timeout=limits.login,
+        keepalive_interval=30,
+        keepalive_count_max=4,
+    )
+    loop = asyncio.get_running_loop()
+    stopping = loop.create_future()
+
+    def stop() -> None:
+        if not stopping.done():
+            stopping.set_result(None)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop)
+    announce(acceptor.sockets[0].getsockname()[1])
+    try:
+        await stopping
+    finally:
+        acceptor.close()
+        server.stop()
+        if server.tasks:
+            await asyncio.wait(set(server.tasks), timeout=5.0)
+        await acceptor.wait_closed()
+    return 0

@@ -1,0 +1,223 @@
+"""``stress-tui serve`` played with the real OpenSSH client (``ssh``, Debian's
+openssh-client) in pseudo-terminals, read back as the player would see it: a key plays the
+computer, a guest plays unrated, a client that floods its input disturbs nobody else,
+``stats`` over ``ssh -T`` is plain text, SIGTERM ends the server cleanly.
+
+One server for the module, on a free port of 127.0.0.1 with a data folder of its own; each
+test has keys of its own (``ssh-keygen``), so that each is a new player.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.tty import TtySession, pile_top, restore_problems, restored, say_ready
+
+pytest.importorskip("asyncssh", reason="the serve extra (asyncssh) is not installed")
+
+SSH = shutil.which("ssh")
+KEYGEN = shutil.which("ssh-keygen")
+pytestmark = pytest.mark.skipif(
+    SSH is None or KEYGEN is None,
+    reason="no OpenSSH client (ssh, ssh-keygen): apt-get install openssh-client",
+)
+
+SSH_OPTIONS = (
+    "-o",
+    "StrictHostKeyChecking=no",
+    "-o",
+    "UserKnownHostsFile=/dev/null",
+    "-o",
+    "LogLevel=ERROR",
+    "-o",
+    "BatchMode=no",
+)
+
+
+class Served:
+    """A running ``stress-tui serve``: its port and data folder."""
+
+    def __init__(self, process: subprocess.Popen[str], port: int, data: Path) -> None:
+        self.process = process
+        self.port = port
+        self.data = data
+
+
+def start_server(data: Path, *flags: str) -> Served:
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "stress_tui",
+            "serve",
+            "--port",
+            "0",
+            "--bind",
+            "127.0.0.1",
+            "--data-dir",
+            str(data),
+            *flags,
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "STRESS_TUI_CONFIG": "/nonexistent/stress-tui-tests/config.toml"},
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    assert "ssh -t -p" in line, line
+    port = int(line.split("ssh -t -p ")[1].split()[0])
+    return Served(process, port, data)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    served = start_server(tmp_path_factory.mktemp("served"))
+    yield served
+    served.process.send_signal(signal.SIGTERM)
+    served.process.wait(timeout=20)
+
+
+def new_key(folder: Path) -> Path:
+    key = folder / "key"
+    assert KEYGEN is not None
+    subprocess.run([KEYGEN, "-t", "ed25519", "-N", "", "-q", "-f", str(key)], check=True)
+    return key
+
+
+def ssh_argv(served: Served, key: Path | None, user: str, *command: str, pty: bool) -> list[str]:
+    assert SSH is not None
+    who = ["-i", str(key)] if key is not None else ["-o", "PubkeyAuthentication=no"]
+    return [
+        SSH,
+        "-p",
+        str(served.port),
+        *who,
+        *SSH_OPTIONS,
+        "-t" if pty else "-T",
+        f"{user}@127.0.0.1",
+        *command,
+    ]
+
+
+def plain(served: Served, key: Path | None, user: str, *command: str) -> str:
+    """A command over ``ssh -T``, no pty: what it printed."""
+    done = subprocess.run(
+        ssh_argv(served, key, user, *command, pty=False),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def at_table(s: TtySession) -> None:
+    """Say ready, and wait for the flip's cards to land on the piles."""
+    say_ready(s, timeout=10)
+    s.wait_for(lambda: pile_top(s, 0) != "" and pile_top(s, 1) != "", 10, "the flip's cards")
+
+
+def quit_restored(s: TtySession) -> None:
+    """Ctrl-C quits, as at a local terminal; the client's terminal is as it was."""
+    s.send("\x03")
+    assert s.wait_exit(timeout=10) == 130
+    assert restored(s.raw_log()), restore_problems(s.raw_log())
+    assert s.tty_mode_restored()
+
+
+def test_a_key_plays_the_computer_the_flip_lands_and_quitting_restores_the_terminal(
+    server: Served, tmp_path: Path
+) -> None:
+    key = new_key(tmp_path)
+    argv = ssh_argv(server, key, "alice", "play", "bot:expert", pty=True)
+    with TtySession(argv) as s:
+        s.wait_text("alice", timeout=10)
+        assert "computer, expert" in s.text()
+        at_table(s)  # the flip's cards land on the piles, on this screen
+        quit_restored(s)
+    shown = plain(server, key, "whoever", "stats")
+    assert shown.startswith("alice (key SHA256:")  # the key keeps the name it was given
+
+
+def test_a_client_without_a_key_plays_as_an_unrated_guest(server: Served) -> None:
+    argv = ssh_argv(server, None, "carl", "play", pty=True)
+    with TtySession(argv) as s:
+        s.wait_text("Guest", timeout=10)
+        assert "computer, normal" in s.text()
+        at_table(s)
+        quit_restored(s)
+    assert plain(server, None, "carl", "stats") == "Guest: a guest (no key): unrated, no record\n"
+
+
+def test_a_client_flooding_its_input_does_not_disturb_another_session(
+    server: Served, tmp_path: Path
+) -> None:
+    (tmp_path / "flood").mkdir()
+    (tmp_path / "calm").mkdir()
+    flood_key, calm_key = new_key(tmp_path / "flood"), new_key(tmp_path / "calm")
+    flooding = TtySession(ssh_argv(server, flood_key, "flood", "play", pty=True))
+    calm = TtySession(ssh_argv(server, calm_key, "calm", "play", "bot:expert", pty=True))
+    with flooding, calm:
+        flooding.wait_text("flood", timeout=10)
+        calm.wait_text("calm", timeout=10)
+        say_ready(calm, timeout=10)
+        junk = b"x\x1b[" * 3000
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline:
+            flooding.send(junk)  # far past the input limit: dropped at the server
+            flooding.pump(0.01)
+            calm.pump(0.01)
+        calm.wait_for(lambda: pile_top(calm, 0) != "", 10, "the flip's cards")
+        mark = len(calm.log)
+        calm.send("?")  # and its keys are answered at once: the help
+        calm.wait_for(lambda: b"help" in calm.raw_log(mark).lower(), 5, "the help")
+        quit_restored(calm)
+        quit_restored(flooding)
+
+
+def test_stats_over_ssh_without_a_terminal_is_plain_text(server: Served, tmp_path: Path) -> None:
+    key = new_key(tmp_path)
+    shown = plain(server, key, "dora", "stats")
+    lines = shown.splitlines()
+    assert lines[0].startswith("dora (key SHA256:")
+    assert lines[1] == "rounds: 0, won 0, lost 0"
+    assert "\x1b" not in shown
+
+
+def test_the_game_asks_for_a_terminal_and_an_unknown_command_is_refused(
+    server: Served, tmp_path: Path
+) -> None:
+    key = new_key(tmp_path)
+    for command, said in (("play", "needs a terminal"), ("rm -rf /", "no such command")):
+        done = subprocess.run(
+            ssh_argv(server, key, "eve", *command.split(), pty=False),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert done.returncode == 2 and said in done.stdout
+
+
+def test_the_host_key_is_made_once_private_and_sigterm_ends_the_server(tmp_path: Path) -> None:
+    served = start_server(tmp_path / "data")
+    key_file = tmp_path / "data" / "ssh_host_ed25519_key"
+    first = key_file.read_bytes()
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    served.process.send_signal(signal.SIGTERM)
+    assert served.process.wait(timeout=20) == 0
+    again = start_server(tmp_path / "data")
+    assert key_file.read_bytes() == first  # kept, not made again
+    again.process.send_signal(signal.SIGTERM)
+    assert again.process.wait(timeout=20) == 0
