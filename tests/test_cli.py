@@ -414,7 +414,8 @@ def test_display_flags() -> None:
         (
             ["play"],
             "stress-tui: play: no such command"
-            " (the commands are sim, replay, stats, daily, host, join, watch and serve; try --help)",
+            " (the commands are sim, replay, stats, daily, host, join, watch and serve;"
+            " try --help)",
         ),
         (["--rules", "--print-config"], "stress-tui: --print-config: not allowed with --rules"),
         (["--keys", "/no/such/keys.toml"], "stress-tui: --keys: no such file: /no/such/keys.toml"),
