@@ -973,3 +973,60 @@ def test_a_full_disk_while_counting_a_round_leaves_the_record_whole(
     ann = Record.load(path).standing("Ann", "standard")
     assert ann.rounds_won == counted
     assert sorted(p.name for p in tmp_path.iterdir()) == ["record.sqlite"]
+
+
+# ----------------------------------------------------------------------------- the record held
+
+
+def hold_locked(record: Path, seconds: float) -> subprocess.Popen[str]:
+    """Another program that holds the record locked (an exclusive transaction) for
+    ``seconds``; returned once it holds it."""
+    code = (
+        "import sqlite3, sys, time\n"
+        "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "db.execute('BEGIN EXCLUSIVE')\n"
+        "print('locked', flush=True)\n"
+        "time.sleep(float(sys.argv[2]))\n"
+        "db.execute('ROLLBACK')\n"
+    )
+    locker = subprocess.Popen(
+        [sys.executable, "-c", code, str(record), str(seconds)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert locker.stdout is not None and locker.stdout.readline() == "locked\n"
+    return locker
+
+
+def test_a_record_held_locked_across_a_rounds_end_freezes_nothing_and_loses_no_round(
+    data: Path,
+) -> None:
+    """Another program holds the record for 12 s across a round's end: the table answers
+    Ctrl-L throughout, the result says the round will be counted, then that it is, and
+    every round of the session is counted (docs/reliability.md)."""
+    from stress_tui.storage.record import Record
+    from tests.test_app_e2e import BOTS, BOTS_SEED, game
+
+    record = data / "record.sqlite"
+    with game(BOTS_SEED, args=BOTS) as s:
+        for number in range(1, 6):  # five rounds, each a match of one (Enter: a rematch)
+            if number == 2:  # the record exists: another program takes it for 12 s
+                locker = hold_locked(record, 12.0)
+                locked_at = time.monotonic()
+            s.wait_text("wins the match!", timeout=60)
+            if number == 2:
+                s.wait_text("record: busy", timeout=10)
+                assert time.monotonic() - locked_at < 11, "the round ended after the lock"
+                times = [answers(s, within=5.0) for _ in range(3)]
+                assert all(t is not None for t in times), f"Ctrl-L unanswered: {times}"
+                assert min(t for t in times if t is not None) <= 0.2, times
+                locker.wait(timeout=30)
+                s.wait_text("record: counted", timeout=30)  # the locked round, once it is free
+            s.wait_text("Enter: rematch", timeout=5)
+            if number < 5:
+                s.send("\r")
+                s.wait_for(lambda: "wins the match!" not in s.text(), timeout=10, what="a round")
+        s.send("q")
+        assert s.wait_exit(timeout=10) == 0
+    expert = Record.load(record).computer_rows()
+    assert [(level, st.rounds_won + st.rounds_lost) for level, _, st in expert] == [("expert", 10)]
