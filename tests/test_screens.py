@@ -12,7 +12,7 @@ from stress_tui.core.lifecycle import RESULT_GRACE, Hold, Lifecycle
 from stress_tui.terminal import lang
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import GameController
-from stress_tui.terminal.keys import Intent, default_keymap
+from stress_tui.terminal.keys import Intent, default_keymap, replay_keymap, title_hint
 from stress_tui.terminal.screens.base import ModalScreen, ScreenStack, key_hint
 from stress_tui.terminal.screens.help import HelpScreen, ReplayHelpScreen
 from stress_tui.terminal.screens.netpanel import QUIT_ONLY, NetPanelScreen, NetWaitingScreen
@@ -152,5 +152,40 @@ def test_a_network_tables_panels_say_their_keys_from_their_bindings_in_the_langu
         assert key_hint(NetPanelScreen.BINDINGS) == pause
         assert key_hint(NetWaitingScreen.BINDINGS) == waiting
         assert key_hint(QUIT_ONLY) == quit_only
+    finally:
+        lang.choose(None)
+
+
+@pytest.mark.parametrize(
+    ("code", "game", "replay", "paused"),
+    [
+        (
+            "en",
+            "? help  Esc pause  ^C quit",
+            "Spc pause  ? keys  q quit",
+            "Spc go on  ? keys  q quit",
+        ),
+        (
+            "de",
+            "? Hilfe  Esc Pause  ^C Ende",
+            "Spc Pause  ? Tasten  q Ende",
+            "Spc weiter  ? Tasten  q Ende",
+        ),
+        (
+            "sv",
+            "? hjälp  Esc paus  ^C sluta",
+            "Spc paus  ? tangenter  q sluta",
+            "Spc vidare  ? tangenter  q sluta",
+        ),
+    ],
+)
+def test_the_title_lines_say_their_keys_from_the_bindings_in_the_language(
+    code: str, game: str, replay: str, paused: str
+) -> None:
+    lang.choose(code)
+    try:
+        assert title_hint(default_keymap().bindings) == game
+        assert title_hint(replay_keymap().bindings) == replay
+        assert title_hint(replay_keymap().bindings, {Intent.PAUSE: "go on"}) == paused
     finally:
         lang.choose(None)

@@ -12,7 +12,7 @@ layouts (``terminal/layouts.py``) or a ``--keys`` file or the config's ``[keys.p
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -237,10 +237,10 @@ def _whose(binding: Binding) -> Problem:
 
 
 GLOBAL_BINDINGS: tuple[Binding, ...] = (
-    Binding("?", Intent.HELP, scope=Scope.GLOBAL, description=N_("help")),
+    Binding("?", Intent.HELP, scope=Scope.GLOBAL, description=N_("help"), hint=N_("help")),
     Binding("f1", Intent.HELP, scope=Scope.GLOBAL, description=N_("help")),
-    Binding("escape", Intent.PAUSE, scope=Scope.GLOBAL, description=N_("pause")),
-    Binding("ctrl+c", Intent.QUIT, scope=Scope.GLOBAL, description=N_("quit")),
+    Binding("escape", Intent.PAUSE, scope=Scope.GLOBAL, description=N_("pause"), hint=N_("pause")),
+    Binding("ctrl+c", Intent.QUIT, scope=Scope.GLOBAL, description=N_("quit"), hint=N_("quit")),
     Binding("ctrl+l", Intent.REDRAW, scope=Scope.GLOBAL, description=N_("redraw")),
     Binding("enter", Intent.CONFIRM, scope=Scope.MENU),
     Binding("q", Intent.MENU_QUIT, scope=Scope.MENU),
@@ -255,7 +255,13 @@ needs Ctrl). On the result, pause and help screens, where no card can be played,
 goes on and ``q`` quits; the arrow and page keys scroll the help."""
 
 REPLAY_BINDINGS: tuple[Binding, ...] = (
-    Binding("space", Intent.PAUSE, scope=Scope.GLOBAL, description=N_("pause, and go on")),
+    Binding(
+        "space",
+        Intent.PAUSE,
+        scope=Scope.GLOBAL,
+        description=N_("pause, and go on"),
+        hint=N_("pause"),
+    ),
     Binding("right", Intent.STEP, scope=Scope.GLOBAL, description=N_("one action on (paused)")),
     Binding(".", Intent.STEP, scope=Scope.GLOBAL, description=N_("one action on (paused)")),
     Binding(
@@ -267,9 +273,15 @@ REPLAY_BINDINGS: tuple[Binding, ...] = (
     Binding("up", Intent.FASTER, scope=Scope.GLOBAL, description=N_("faster")),
     Binding("-", Intent.SLOWER, scope=Scope.GLOBAL, description=N_("slower")),
     Binding("down", Intent.SLOWER, scope=Scope.GLOBAL, description=N_("slower")),
-    Binding("?", Intent.HELP, scope=Scope.GLOBAL, description=N_("these keys, and back")),
+    Binding(
+        "?",
+        Intent.HELP,
+        scope=Scope.GLOBAL,
+        description=N_("these keys, and back"),
+        hint=N_("keys"),
+    ),
     Binding("f1", Intent.HELP, scope=Scope.GLOBAL, description=N_("these keys, and back")),
-    Binding("q", Intent.MENU_QUIT, scope=Scope.GLOBAL, description=N_("leave")),
+    Binding("q", Intent.MENU_QUIT, scope=Scope.GLOBAL, description=N_("leave"), hint=N_("quit")),
     Binding("escape", Intent.MENU_QUIT, scope=Scope.GLOBAL, description=N_("leave")),
     Binding("ctrl+c", Intent.QUIT, scope=Scope.GLOBAL, description=N_("quit"), show=False),
     Binding("ctrl+l", Intent.REDRAW, scope=Scope.GLOBAL, description=N_("redraw"), show=False),
@@ -281,6 +293,20 @@ REPLAY_BINDINGS: tuple[Binding, ...] = (
 the period steps one recorded action on, Left or the comma one back, + (or =, Up) plays
 faster and - (or Down) slower, ? shows these keys, q or Esc leaves; on the result screen
 Enter watches the round again."""
+
+
+def title_hint(bindings: Iterable[Binding], instead: Mapping[Intent, str] | None = None) -> str:
+    """A title line's keys from ``bindings``: each hinted word after its first key, ``?
+    help  Esc pause  ^C quit``; ``instead`` says another word for an intent (a paused
+    replay's Space goes on). In the player's language."""
+    from stress_tui.terminal.lang import _
+
+    said: dict[str, str] = {}
+    for binding in bindings:
+        if binding.hint:
+            word = (instead or {}).get(binding.intent, binding.hint)
+            said.setdefault(word, key_label(binding.key))
+    return "  ".join(f"{label} {_(word)}" for word, label in said.items())
 
 
 def replay_keymap() -> KeyMap:

@@ -17,7 +17,7 @@ from stress_tui.core.words import decimal
 from stress_tui.terminal.draw.canvas import Canvas, RenderCache
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keynames import key_label
-from stress_tui.terminal.keys import Intent, KeyMap
+from stress_tui.terminal.keys import Intent, KeyMap, title_hint
 from stress_tui.terminal.lang import N_, _, ngettext, rank_name
 from stress_tui.terminal.layout import Layout
 from stress_tui.terminal.scene import Scene
@@ -55,7 +55,8 @@ def _replay_title(
     """A replay's title line: that it is one, who played, how fast it runs, whether it is
     paused, the rules; the keys on the right."""
     y = lay.title_y
-    keys = _("Spc go on  ? keys  q quit") if bar.paused else _("Spc pause  ? keys  q quit")
+    going = {Intent.PAUSE: N_("go on")} if bar.paused else None
+    keys = title_hint(view.keymap.bindings, going)
     x = canvas.put(y, 0, _(" REPLAY "), palette.title)
     state = f" x{bar.speed:g}  {bar.done}/{bar.total}"
     if bar.paused:
@@ -108,17 +109,7 @@ def _rule_line(view: Scene, room: int) -> str:
 def _draw_title(view: Scene, palette: Palette, canvas: Canvas) -> None:
     """The game's name, the daily deal's day if it is one, the rules (in short forms where
     the line is narrow, never cut mid-word), and the keys everyone has on the right."""
-    keys = view.keymap
-    parts = []
-    for intent, what in (
-        (Intent.HELP, _("help")),
-        (Intent.PAUSE, _("pause")),
-        (Intent.QUIT, _("quit")),
-    ):
-        key = keys.key_for(intent)
-        if key is not None:
-            parts.append(f"{key_label(key)} {what}")
-    right = "  ".join(parts)
+    right = title_hint(view.keymap.bindings)
     x = canvas.put(0, 0, _(" STRESS "), palette.title)
     if view.daily is not None:
         x = canvas.put(0, x + 1, _("daily deal of {day}").format(day=view.daily), palette.plain)
