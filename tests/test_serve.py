@@ -221,3 +221,61 @@ def test_the_host_key_is_made_once_private_and_sigterm_ends_the_server(tmp_path:
     assert key_file.read_bytes() == first  # kept, not made again
     again.process.send_signal(signal.SIGTERM)
     assert again.process.wait(timeout=20) == 0
+
+
+def stop(served: Served) -> int:
+    served.process.send_signal(signal.SIGTERM)
+    return served.process.wait(timeout=20)
+
+
+def test_a_game_without_a_key_for_the_idle_limit_ends_and_says_why(tmp_path: Path) -> None:
+    served = start_server(tmp_path / "data", "--idle", "2")
+    try:
+        key = new_key(tmp_path)
+        with TtySession(ssh_argv(served, key, "ida", "play", pty=True)) as s:
+            s.wait_text("ida", timeout=10)
+            s.wait_text("the game ended after 2 seconds without a key", timeout=15)
+            assert s.wait_exit(timeout=10) == 129
+            assert restored(s.raw_log()), restore_problems(s.raw_log())
+            assert s.tty_mode_restored()
+    finally:
+        assert stop(served) == 0
+
+
+@pytest.mark.parametrize("limit", ["--max-per-address", "--max-sessions"])
+def test_past_a_limit_the_next_client_is_turned_away_and_the_game_goes_on(
+    tmp_path: Path, limit: str
+) -> None:
+    served = start_server(tmp_path / "data", limit, "1")
+    try:
+        key = new_key(tmp_path)
+        with TtySession(ssh_argv(served, key, "ann", "play", pty=True)) as s:
+            s.wait_text("ann", timeout=10)
+            turned_away = subprocess.run(
+                ssh_argv(served, key, "ann", "stats", pty=False),
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=30,
+            )
+            assert turned_away.returncode == 255 and turned_away.stdout == ""
+            at_table(s)  # the game there goes on
+            quit_restored(s)
+        assert plain(served, key, "ann", "stats").startswith("ann (key")  # room again
+    finally:
+        assert stop(served) == 0
+
+
+def test_sigterm_ends_every_game_saying_so_and_then_the_server(tmp_path: Path) -> None:
+    served = start_server(tmp_path / "data")
+    key = new_key(tmp_path)
+    with TtySession(ssh_argv(served, key, "sam", "play", pty=True)) as s:
+        at_table(s)
+        served.process.send_signal(signal.SIGTERM)
+        s.wait_text("the server is stopping; the round is kept as far as it went", timeout=10)
+        assert s.wait_exit(timeout=10) == 143
+        assert restored(s.raw_log()), restore_problems(s.raw_log())
+        assert s.tty_mode_restored()
+    assert served.process.wait(timeout=20) == 0
+    (part,) = (tmp_path / "data" / "replays").iterdir()  # the round as far as it went
+    assert part.name.endswith(".jsonl.part")

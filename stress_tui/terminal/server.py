@@ -232,8 +232,11 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.idle = loop.call_later(self.server.limits.idle, self.end, EXIT_IDLE)
 
     def say(self, line: str) -> None:
-        newline = "\r\n" if self.pty is not None else "\n"
-        self.chan.write((line + newline).encode("utf-8", "replace"))
+        if self.pty is not None:  # at the start of a line, wherever the cursor was left
+            line = "\r" + line + "\r\n"
+        else:
+            line += "\n"
+        self.chan.write(line.encode("utf-8", "replace"))
 
     async def run(self) -> None:
         words = self.command.split()
@@ -303,9 +306,16 @@ class Session(asyncssh.SSHServerSession[bytes]):
         if self.connection.fingerprint is None:
             app.log.record_off = "guest"  # a guest's rounds are neither counted nor rated
         self.set_idle()
-        if endpoint.gone:
-            return EXIT_IDLE
-        return await app.main()
+        code = await app.main()
+        if not endpoint.gone and self.ended_with == EXIT_IDLE:
+            self.say(
+                _("stress-tui: the game ended after {seconds} seconds without a key").format(
+                    seconds=f"{self.server.limits.idle:g}"
+                )
+            )
+        elif not endpoint.gone and self.ended_with == EXIT_STOPPED:
+            self.say(_("stress-tui: the server is stopping; the round is kept as far as it went"))
+        return code
 
     async def stats(self) -> int:
         name = await self.identity()
