@@ -17,7 +17,7 @@ allows, at most 150 ms) and without (dated on arrival); and the share of races a
 joiner (``LateClient``: it answers every ping ``LIE`` late) wins that it pressed 30 ms or
 more after the host. The host's kernel sees the proxy on loopback, not the delayed path,
 so the host is given the path's smallest round trip as its kernel would measure it
-(``proxy.min_rtt``).
+(``proxy.min_rtt``); bench/net_paths.py runs the same races through real network stacks.
 Goals: 95% or more of the races won by 40 ms or more, at every delay up to 150 ms; 10% or
 less of the cheater's races pressed 30 ms or more late.
 """
@@ -33,6 +33,7 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 if __package__ in (None, ""):  # run as a script: make `stress_tui` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -215,17 +216,29 @@ async def races(
     on_joiner_events: Callable[[list[Event]], None] | None = None,
     cheat: bool = False,
     kernel: bool = True,
+    path: Any = None,
+    split: tuple[Tally, Tally] | None = None,
 ) -> Tally:
     """A race for each of ``offsets`` (seconds the host presses after the joiner) through a
     proxy of ``delay`` one way; ``cheat``: the joiner answers pings ``LIE`` late;
     ``kernel``: the host knows the path's smallest round trip (as its kernel does on a
-    real path), else it has only the pings."""
-    proxy: DelayProxy | None = None
+    real path), else it has only the pings; ``path``: the joiner reaches the host that way
+    instead (bench/net_paths.py: ``enter_host``, ``open``, ``close``, ``bind`` and
+    ``min_rtt``, ``None`` for the kernel's own), ``delay`` then only how long to wait for
+    an answer; ``split``: the races the joiner, then the host pressed first, tallied
+    apart too."""
+    proxy: Any = None
 
     def path_rtt(writer: asyncio.StreamWriter) -> float | None:
         if not kernel or proxy is None:
             return None
-        return max(proxy.min_rtt, writer_rtt(writer) or 0.0)
+        smallest: float | None = proxy.min_rtt
+        if smallest is None:
+            return writer_rtt(writer)
+        return max(smallest, writer_rtt(writer) or 0.0)
+
+    if path is not None:
+        path.enter_host()
 
     host = Host(
         Rules(),
@@ -234,12 +247,17 @@ async def races(
         seed=seed,
         max_delay=0.15 if compensate else 0.0,
         path_rtt=path_rtt,
+        bind="127.0.0.1" if path is None else path.bind,
     )
     _, port = await host.start()
-    proxy = DelayProxy(port, delay, jitter, seed)
-    proxy_port = await proxy.start()
+    if path is None:
+        proxy = DelayProxy(port, delay, jitter, seed)
+        address, proxy_port = "127.0.0.1", await proxy.start()
+    else:
+        proxy = path
+        address, proxy_port = await path.open(port)
     joiner = (LateClient if cheat else Client)(
-        "127.0.0.1", proxy_port, host.code, "Joiner", record=False, on_change=on_joiner_events
+        address, proxy_port, host.code, "Joiner", record=False, on_change=on_joiner_events
     )
     await joiner.connect()
     loop = asyncio.get_running_loop()
@@ -270,6 +288,8 @@ async def races(
                 continue  # neither went through (should not happen)
             joiner_earlier = offset > 0
             tally.add(offset, joiner_won == joiner_earlier, CHEAT_CLEAR if cheat else CLEAR)
+            if split is not None:
+                split[0 if joiner_earlier else 1].add(offset, joiner_won == joiner_earlier)
     finally:
         await joiner.leave()
         await host.close()
