@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.pilot import game
-from tests.tty import TtySession, banner, notice, pile_top, say_ready
+from tests.tty import TtySession, banner, notice, pile_top, say_ready, table_layout
 
 NO_CONFIG = {"STRESS_TUI_CONFIG": "/nonexistent/stress-tui-tests/config.toml"}
 
@@ -220,3 +220,41 @@ def test_the_first_scripts_play_says_what_it_is_doing_while_it_installs(tmp_path
         check=True,
     )
     assert again.stderr == ""  # installed: nothing more to say
+
+
+# -- the other player's move ------------------------------------------------------------------
+
+
+def test_the_pile_the_other_player_just_played_on_stands_out_for_a_moment(
+    tmp_path: Path,
+) -> None:
+    """A card played lights its play pile up with a bar down each side in the player's
+    colour; with nothing else changing, no frame is drawn until the one that takes it
+    away, a moment later."""
+    with game(tmp_path, env={"STRESS_TUI_POSITION": HELD}) as s:
+        say_ready(s)
+        lay = table_layout(s)
+        x, y = lay.pile_x[0], lay.piles_y
+
+        def bars() -> bool:
+            return s.row(y)[x - 1] == "\u2590" and s.row(y)[x + lay.card_w] == "\u258c"
+
+        assert not bars()
+        s.send("q")
+        s.wait_for(lambda: pile_top(s, 0) == "5♥", timeout=1, what="5♥ on the left pile")
+        assert bars()
+        assert s.cell(y, x - 1).fg == s.cell(lay.rows_y[0], 1).fg  # player 1's colour
+        assert s.pump(0.6) == 0  # nothing moves while it stands out
+        s.pump(0.3)
+        assert not bars() and pile_top(s, 1) == "K♦"
+
+
+def test_your_own_play_against_the_computer_does_not_stand_out(tmp_path: Path) -> None:
+    """Against the computer, only the computer's plays stand out: the person's own do not."""
+    with game(tmp_path, "--p2", "bot:easy", env={"STRESS_TUI_POSITION": HELD}) as s:
+        say_ready(s)
+        lay = table_layout(s)
+        x, y = lay.pile_x[0], lay.piles_y
+        s.send("a")  # alone against the computer: a lays pile 1 onto the left pile
+        s.wait_for(lambda: pile_top(s, 0) == "5♥", timeout=1, what="5♥ on the left pile")
+        assert "\u2590" not in s.row(y)[x - 1 : x + 30]

@@ -36,6 +36,10 @@ from stress_tui.terminal.lang import N_, _, ngettext, rank_name
 NOTICE_SECONDS = 2.0
 """How long a rejected play or a stress result stays on screen (game seconds)."""
 
+FLASH_SECONDS = 0.8
+"""How long a play pile the other player just played on stands out (game seconds): long
+enough to catch the eye, gone by itself with one redraw."""
+
 MARK_SECONDS = 1.5
 """How long the table shows who put the top card on a play pile, and which row piles were
 just refilled (game seconds)."""
@@ -122,6 +126,10 @@ class Notices:
     """Who put the top card on each play pile, for a moment after."""
     refills: dict[tuple[int, int], Mark] = field(default_factory=dict)
     """Row piles (player, pile) just given a card from the draw pile."""
+    flashes: list[Mark | None] = field(default_factory=lambda: [None, None])
+    """Each play pile the other player just played on, standing out until its ``until``:
+    every play where nobody at the table is spoken to as "you" (two people at one
+    keyboard watch each other's), else the plays of those who are not."""
 
     def note(self, happened: Iterable[Event], now: float, game: Game) -> None:
         """Turn events (just applied to ``game`` at ``now``) into notices."""
@@ -133,6 +141,9 @@ class Notices:
             if isinstance(event, Played):
                 self.player[event.player] = None
                 self.piles[event.target] = Mark(names[event.player], event.player, mark_until)
+                if not self.you[event.player]:
+                    until = now + FLASH_SECONDS
+                    self.flashes[event.target] = Mark("", event.player, until)
                 self.refills.pop((event.player, event.pile), None)
             elif isinstance(event, Drawn):
                 text = "+1" if event.stacked else _("new")
@@ -384,10 +395,11 @@ class Notices:
         if headline is not None and headline.until is not None and headline.until <= now:
             self.headline = None
             changed = True
-        for i, mark in enumerate(self.piles):
-            if mark is not None and mark.until <= now:
-                self.piles[i] = None
-                changed = True
+        for marks in (self.piles, self.flashes):
+            for i, mark in enumerate(marks):
+                if mark is not None and mark.until <= now:
+                    marks[i] = None
+                    changed = True
         gone = [where for where, mark in self.refills.items() if mark.until <= now]
         for where in gone:
             del self.refills[where]
@@ -396,7 +408,7 @@ class Notices:
     def next_expiry(self) -> float | None:
         """When the next notice or mark disappears."""
         times = [n.until for n in (*self.player, self.headline) if n and n.until is not None]
-        times += [m.until for m in self.piles if m is not None]
+        times += [m.until for m in (*self.piles, *self.flashes) if m is not None]
         times += [m.until for m in self.refills.values()]
         return min(times) if times else None
 
@@ -405,4 +417,5 @@ class Notices:
         self.player = [None, None]
         self.headline = None
         self.piles = [None, None]
+        self.flashes = [None, None]
         self.refills = {}

@@ -283,6 +283,23 @@ def _pile_marks(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
             canvas.put(mid + 1, x + lay.card_w + 2, text, style)
 
 
+def _flashes(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> None:
+    """A play pile the other player just played on stands out for a moment
+    (``Notices.flashes``): a bar in the player's colour down each side of its card. Drawn
+    while it lasts, gone at the frame after (one redraw, no frames in between)."""
+    for target, mark in enumerate(view.notices.flashes):
+        if mark is None or mark.player is None or view.seen.tops[target] is None:
+            continue
+        x = lay.pile_x[target]
+        style = palette.names[mark.player]
+        left, right = ("|", "|") if view.ascii else ("\u2590", "\u258c")
+        for dy in range(lay.card_h):
+            if x >= 1:
+                canvas.put(lay.piles_y + dy, x - 1, left, style)
+            if x + lay.card_w < canvas.width:
+                canvas.put(lay.piles_y + dy, x + lay.card_w, right, style)
+
+
 def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
     """Each pile's top card, the keys under the row and the block beside it (the keys and
     the block drawn once for each thing they can show, and kept)."""
@@ -502,6 +519,7 @@ def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
     key = ("play piles", lay, tops, view.ascii)
     canvas.piece(key, lambda: _play_piles(view, palette, canvas, lay))
     _pile_marks(view, palette, canvas, lay)
+    _flashes(view, palette, canvas, lay)
     between_x = lay.pile_x[0] + lay.card_w
     between_w = lay.pile_x[1] - between_x
     count = countdown_text(view.table, view.now)
