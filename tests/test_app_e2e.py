@@ -334,7 +334,8 @@ def test_a_played_round_leaves_a_replay_that_verifies_and_counts_in_the_record(
     listed = stress_tui("replay", "--list", data=data_dir)
     assert (listed.returncode, listed.stderr) == (0, "")
     (line,) = listed.stdout.splitlines()
-    assert "Player 1 (bot:expert) vs Player 2 (bot:expert)  skat wins=1  Player 2" in line
+    assert "Player 1 (bot:expert) vs Player 2 (bot:expert)  skat, row 3, " in line
+    assert ", to 1 win  Player 2" in line
     assert line.endswith(files[0].name)
     record = stress_tui("stats", data=data_dir)
     assert record.returncode == 0

@@ -303,8 +303,9 @@ def test_the_last_play_on_each_pile_says_whose_card_it_is(
     assert lay is not None
     mid = lay.piles_y + lay.card_h // 2
     lines = lines_of(term, view, width, height)
-    assert lines[mid + 1][: lay.pile_x[0]].split() == ["Ann"]
-    assert lines[mid + 1][lay.pile_x[1] + lay.card_w :].split() == ["Bob"]
+    # (the column right beside each card is the bar that says a card just landed there)
+    assert lines[mid + 1][: lay.pile_x[0] - 1].split() == ["Ann"]
+    assert lines[mid + 1][lay.pile_x[1] + lay.card_w + 1 :].split() == ["Bob"]
     # They go after a moment.
     notices.expire(1.1 + 1.6)
     lines = lines_of(term, view_of(table, now=2.7, notices=notices), width, height)
@@ -320,7 +321,7 @@ def test_a_name_with_no_room_beside_its_pile_is_an_arrow_to_its_row(
     notices.note(table.submit(Play(1, 2, 1, 1.0)), 1.0, table.game)  # Player 2's 5 onto the 4
     lay = layout(60, 16, 4)
     assert lay is not None
-    right = lay.pile_x[1] + lay.card_w
+    right = lay.pile_x[1] + lay.card_w + 1  # past the bar beside the card
     mid = lay.piles_y + lay.card_h // 2
     for bottom, down in ((1, True), (0, False)):  # player 2 at the bottom, then at the top
         view = view_of(table, now=1.0, notices=notices, ascii=ascii_only, bottom=bottom)
@@ -333,7 +334,7 @@ def test_a_name_with_no_room_beside_its_pile_is_an_arrow_to_its_row(
     wide = layout(80, 24, 4)  # where the name fits, the name
     assert wide is not None
     line = lines_of(term, view_of(table, now=1.0, notices=notices))[wide.piles_y + 3]
-    assert line[wide.pile_x[1] + wide.card_w :].strip() == "Player 2"
+    assert line[wide.pile_x[1] + wide.card_w + 1 :].strip() == "Player 2"
 
 
 def test_a_refill_is_marked_between_the_piles_keys(term: Terminal) -> None:

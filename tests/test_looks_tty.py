@@ -98,12 +98,13 @@ def at(tmp_path: Path, position: str, rows: int, cols: int, *args: str) -> Itera
 
 def beside(s: Pilot, target: int, below: int = 0) -> str:
     """What is written beside a play pile on its middle line (its size), or ``below``
-    lines under it (who played its top card): left of the left pile, right of the right."""
+    lines under it (who played its top card): left of the left pile, right of the right,
+    past the column right beside the card (where a bar says a card just landed there)."""
     lay = table_layout(s)
     line = s.row(lay.piles_y + lay.card_h // 2 + below)
     if target == 0:
-        return line[: lay.pile_x[0]].strip()
-    return line[lay.pile_x[1] + lay.card_w :].strip()
+        return line[: lay.pile_x[0] - 1].strip()
+    return line[lay.pile_x[1] + lay.card_w + 1 :].strip()
 
 
 def flipped_to(s: Pilot, left: str, right: str) -> None:
@@ -337,7 +338,8 @@ def test_the_last_play_on_each_pile_says_whose_it_is_then_goes(
 
         def colour_of_mark(target: int) -> str:
             y = lay.piles_y + lay.card_h // 2 + 1
-            xs = range(lay.pile_x[0]) if target == 0 else range(lay.pile_x[1] + lay.card_w, s.cols)
+            left, right = lay.pile_x[0] - 1, lay.pile_x[1] + lay.card_w + 1  # past the bars
+            xs = range(left) if target == 0 else range(right, s.cols)
             return next(s.cell(y, x).fg for x in xs if s.cell(y, x).data.strip())
 
         def colour_of_name(player: int) -> str:
