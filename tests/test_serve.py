@@ -94,7 +94,10 @@ def new_key(folder: Path) -> Path:
     return key
 
 
-def ssh_argv(served: Served, key: Path | None, user: str, *command: str, pty: bool) -> list[str]:
+def ssh_argv(
+    served: Served, key: Path | None, user: str, *command: str, pty: bool, lang: bool = False
+) -> list[str]:
+    """The ``ssh`` command line; ``lang``: it sends the ``LANG`` of its environment."""
     assert SSH is not None
     who = ["-i", str(key)] if key is not None else ["-o", "PubkeyAuthentication=no"]
     return [
@@ -102,6 +105,7 @@ def ssh_argv(served: Served, key: Path | None, user: str, *command: str, pty: bo
         "-p",
         str(served.port),
         *who,
+        *(["-o", "SendEnv=LANG"] if lang else []),
         *SSH_OPTIONS,
         "-t" if pty else "-T",
         f"{user}@127.0.0.1",
@@ -148,6 +152,30 @@ def test_a_key_plays_the_computer_the_flip_lands_and_quitting_restores_the_termi
         quit_restored(s)
     shown = plain(server, key, "whoever", "stats")
     assert shown.startswith("alice (key SHA256:")  # the key keeps the name it was given
+
+
+def test_the_game_speaks_the_language_the_client_sends_and_another_session_its_own(
+    server: Served, tmp_path: Path
+) -> None:
+    key = new_key(tmp_path)
+    german = ssh_argv(server, key, "gerd", "play", pty=True, lang=True)
+    english = ssh_argv(server, key, "gerd", "play", pty=True)
+    with TtySession(german, env={"LANG": "de_DE.UTF-8"}) as de, TtySession(english) as en:
+        de.wait_text("Die Runde beginnt, wenn du deine Bereit-Taste drückst", timeout=10)
+        en.wait_text("The round starts when you press your ready key", timeout=10)
+        de.send("?")  # keys answered in the session's language too
+        de.wait_text("Tasten", timeout=10)
+        quit_restored(de)
+        quit_restored(en)
+    wrong = subprocess.run(
+        ssh_argv(server, key, "gerd", "nonsense", pty=False, lang=True),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "LANG": "sv_SE.UTF-8"},
+    )
+    assert wrong.stdout.startswith("stress-tui: inget sådant kommando här")
 
 
 def test_a_client_without_a_key_plays_as_an_unrated_guest(server: Served) -> None:

@@ -14,6 +14,8 @@ speaks English (``tests/test_lang.py`` fails on a ``.mo`` older than its ``.po``
 The language is ``choose``'s (``--lang``, else the config file's ``lang``), else the
 environment's as gettext finds it: the first of ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``,
 ``LANG`` that is set (``LANGUAGE`` may list several, ``sv:de``); ``sv_SE.UTF-8`` is ``sv``.
+A context may speak a language of its own (``speak_here``: each session of ``stress-tui
+serve`` its client's), whatever the process speaks.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import gettext
 import os
 from collections.abc import Mapping
+from contextvars import ContextVar
 
 from stress_tui.core.words import N_
 
@@ -57,6 +60,10 @@ _loaded: gettext.NullTranslations | None = None
 _english = False
 """Whether the language is English, found without loading gettext (``--help`` in English
 loads none of it)."""
+_here: ContextVar[tuple[str, gettext.NullTranslations] | None] = ContextVar(
+    "stress_tui_language", default=None
+)
+"""The language of this context and its catalogue, where it has one of its own."""
 
 
 class BadLanguage(ValueError):
@@ -119,13 +126,26 @@ def choose(code: str | None) -> None:
     _english = False
 
 
+def speak_here(code: str) -> None:
+    """Speak ``code`` (a code of ``LANGUAGES``) in this context and the ones made from it
+    (the asyncio tasks and callbacks it starts), whatever the process speaks."""
+    code = language_code(code)
+    _here.set((code, translation(code)))
+
+
 def language() -> str:
     """The language texts are said in now."""
+    here = _here.get()
+    if here is not None:
+        return here[0]
     return _chosen if _chosen is not None else from_environment()
 
 
 def _translations() -> gettext.NullTranslations:
     global _loaded
+    here = _here.get()
+    if here is not None:
+        return here[1]
     if _loaded is None:
         _loaded = translation(language())
     return _loaded
@@ -148,6 +168,8 @@ def catalogue_path(code: str, compiled: bool = False) -> str:
 
 def _in_english() -> bool:
     global _english
+    if _here.get() is not None:
+        return False
     if not _english and _loaded is None and language() == SOURCE:
         _english = True
     return _english

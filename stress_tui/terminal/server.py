@@ -17,11 +17,13 @@ ends every game (each keeps its replay and record as at a local quit) and then t
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import signal
 import sys
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -160,6 +162,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.bucket: Bucket | None = None
         self.idle: asyncio.TimerHandle | None = None
         self.ended_with: int | None = None
+        self.context: contextvars.Context | None = None
+        """The session's own context (its language): what the channel says is handled in
+        it (``later``)."""
 
     # ------------------------------------------------------------------ asyncssh's calls
 
@@ -189,12 +194,12 @@ class Session(asyncssh.SSHServerSession[bytes]):
             self.bucket = Bucket(self.server.limits.input_rate, loop.time())
         allowed = self.bucket.take(len(data), loop.time())
         if allowed and self.endpoint is not None:
-            self.endpoint.data(data[:allowed])
-            self.set_idle()
+            self.later(self.endpoint.data, data[:allowed])
+            self.later(self.set_idle)
 
     def terminal_size_changed(self, width: int, height: int, _pw: int, _ph: int) -> None:
         if self.endpoint is not None:
-            self.endpoint.resize(width, height)
+            self.later(self.endpoint.resize, width, height)
 
     def eof_received(self) -> bool:
         self.gone()
@@ -210,20 +215,24 @@ class Session(asyncssh.SSHServerSession[bytes]):
 
     def resume_writing(self) -> None:
         if self.endpoint is not None:
-            self.endpoint.drained()
+            self.later(self.endpoint.drained)
 
     # ------------------------------------------------------------------ ours
+
+    def later(self, callback: Callable[..., object], *args: object) -> None:
+        """Run ``callback(*args)`` on the loop's next turn, in the session's context."""
+        asyncio.get_running_loop().call_soon(callback, *args, context=self.context)
 
     def gone(self) -> None:
         if self.idle is not None:
             self.idle.cancel()
         if self.endpoint is not None:
-            self.endpoint.hang_up()
+            self.later(self.endpoint.hang_up)
 
     def end(self, code: int) -> None:
         self.ended_with = code
         if self.endpoint is not None:
-            self.endpoint.end(code)
+            self.later(self.endpoint.end, code)
 
     def set_idle(self) -> None:
         if self.idle is not None:
@@ -242,6 +251,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         words = self.command.split()
         code = EXIT_USAGE
         try:
+            self.speak_the_clients()
             if not words or words[0] == "play":
                 code = await self.play(words[1:])
             elif words == ["stats"]:
@@ -256,6 +266,17 @@ class Session(asyncssh.SSHServerSession[bytes]):
             self.server.sessions.discard(self)
         if self.chan is not None:
             self.chan.exit(code)
+
+    def speak_the_clients(self) -> None:
+        """Speak the language the client's environment asks for (``LANG`` and the others
+        gettext reads, where its ``ssh`` sends them), else the server's, in this session."""
+        from stress_tui.terminal.lang import ENVIRONMENT, from_environment, speak_here
+
+        sent = self.chan.get_environment()
+        asked = {name: str(sent[name]) for name in ENVIRONMENT if name in sent}
+        if asked:
+            speak_here(from_environment(asked))
+        self.context = contextvars.copy_context()
 
     async def identity(self) -> str:
         """The player's name: the key's, or the guest's."""
