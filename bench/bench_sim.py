@@ -4,6 +4,8 @@
     .venv/bin/python bench/bench_sim.py --games 5000 --repeat 5 --p1 hard --p2 expert
     .venv/bin/python bench/bench_sim.py --profile    # where the time goes, by module
     .venv/bin/python bench/bench_sim.py --bot        # the time the bots take to decide
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        .venv/bin/python bench/bench_sim.py --count --games 200   # instructions (less --games 0)
     .venv/bin/python bench/bench_sim.py --levels --games 4000   # docs/bot.md's tables
     .venv/bin/python bench/bench_sim.py --jobs 2 --games 4000 --repeat 9   # N processes vs 1
     .venv/bin/python bench/bench_sim.py --jobs 2 --busy 1 --games 4000 --repeat 1  # one core busy
@@ -252,7 +254,7 @@ def _jobs(
     verdict = "met" if best >= goal else "not met"
     print(
         f"  ratio, best run against best run: {best:.2f} x --jobs 1 (goal: at least "
-        f"{goal:.1f}): {verdict}; median against median {many / one:.2f} x (the slower runs "
+        f"{goal:.2f}): {verdict}; median against median {many / one:.2f} x (the slower runs "
         "measure the machine's other work)"
     )
     share = statistics.median(cpus[1]) / statistics.median(cpus[jobs])
@@ -282,6 +284,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="profile one pass instead")
     parser.add_argument("--bot", action="store_true", help="time the bots' decisions instead")
     parser.add_argument(
+        "--count",
+        action="store_true",
+        help="only play the rounds once (to count instructions under callgrind)",
+    )
+    parser.add_argument(
         "--levels", action="store_true", help="measure the levels (docs/bot.md) instead"
     )
     parser.add_argument(
@@ -298,6 +305,10 @@ def main(argv: list[str] | None = None) -> int:
     players = (f"bot:{args.p1}", f"bot:{args.p2}")
     if args.profile:
         _profile(rules, players, args.games, args.seed)
+        return 0
+    if args.count:
+        for index in range(args.games):
+            play_round(rules, players, args.seed, index)
         return 0
     if args.bot:
         _bot(rules, players, args.games, args.seed, args.repeat)
