@@ -307,3 +307,31 @@ def test_sigterm_ends_every_game_saying_so_and_then_the_server(tmp_path: Path) -
     assert served.process.wait(timeout=20) == 0
     (part,) = (tmp_path / "data" / "replays").iterdir()  # the round as far as it went
     assert part.name.endswith(".jsonl.part")
+
+
+def test_a_client_that_vanishes_mid_game_frees_its_place(tmp_path: Path) -> None:
+    served = start_server(tmp_path / "data", "--max-sessions", "1")
+    try:
+        key = new_key(tmp_path)
+        with TtySession(ssh_argv(served, key, "val", "play", pty=True)) as s:
+            at_table(s)
+            s.child.kill(signal.SIGKILL)  # no goodbye: the connection just ends
+            s.wait_exit(timeout=10)
+        deadline = time.monotonic() + 10
+        while True:  # its game ends and its session goes; the next player gets the place
+            done = subprocess.run(
+                ssh_argv(served, key, "val", "stats", pty=False),
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=30,
+            )
+            if done.returncode == 0 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert done.stdout.startswith("val (key"), done.stderr
+        assert served.process.poll() is None
+    finally:
+        assert stop(served) == 0
+    (part,) = (tmp_path / "data" / "replays").iterdir()  # its round kept as far as it went
+    assert part.name.endswith(".jsonl.part")
