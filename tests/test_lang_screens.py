@@ -92,7 +92,9 @@ def test_every_screen_fits_whole_in_the_language(
         s.wait_for(lambda: counting not in s.text(), timeout=5, what="the count over")
         # The last card: the result, with its statistics where the window is tall enough.
         s.send("q")
-        wait_whole(s, _("{name} wins the match!").format(name=_("Player 1")), _("Enter: rematch"))
+        wait_whole(
+            s, _("{name} wins the match!").format(name=_("Player 1")), "Enter: " + _("rematch")
+        )
         if rows >= 24:
             wait_whole(s, *(_(label) for label in ("cards played", "longest chain", "lockouts")))
         s.send(KEYS["ctrl_c"])
@@ -114,7 +116,7 @@ def test_the_person_against_the_computer_is_told_you_win(
         s.send("g")  # the solo layout's ready key; the computer is always ready
         s.wait_for(lambda: waiting not in s.text(), timeout=5, what="the round started")
         s.send("a")  # the 5 of hearts onto the 4 of clubs: the last card
-        wait_whole(s, _("You win the match!"), _("Enter: rematch"))
+        wait_whole(s, _("You win the match!"), "Enter: " + _("rematch"))
         assert {"en": "You win the match!", "sv": "Du vinner", "de": "Du gewinnst"}[code] in (
             s.text()
         )

@@ -21,6 +21,7 @@ from stress_tui.terminal.screens.question import QuitScreen
 from stress_tui.terminal.screens.result import Result, ResultScreen
 from tests.test_clock import Outside
 from tests.test_controller import Host, press
+from tests.test_render import draw, table_at, text, view_of
 
 
 @pytest.fixture(scope="module")
@@ -187,5 +188,34 @@ def test_the_title_lines_say_their_keys_from_the_bindings_in_the_language(
         assert title_hint(default_keymap().bindings) == game
         assert title_hint(replay_keymap().bindings) == replay
         assert title_hint(replay_keymap().bindings, {Intent.PAUSE: "go on"}) == paused
+    finally:
+        lang.choose(None)
+
+
+@pytest.mark.parametrize(
+    ("code", "next_round", "rematch", "again"),
+    [
+        (
+            "en",
+            "Enter: next round    q: quit",
+            "Enter: rematch    q: quit",
+            "Enter: watch again    q: quit",
+        ),
+        ("de", "Enter: nächste Runde    q: Ende", "Enter: Revanche    q: Ende", "    q: Ende"),
+        ("sv", "Enter: nästa omgång    q: sluta", "Enter: ny match    q: sluta", "    q: sluta"),
+    ],
+)
+def test_the_result_says_its_keys_from_its_bindings_in_the_language(
+    term: Terminal, code: str, next_round: str, rematch: str, again: str
+) -> None:
+    lang.choose(code)
+    try:
+        for result, said in (
+            (Result(0, False, keys_live=True), next_round),
+            (Result(0, True, keys_live=True), rematch),
+            (Result(0, True, keys_live=True, again=lang._("watch again")), again),
+        ):
+            view = view_of(table_at(), overlay=ResultScreen(), result=result)
+            assert said in text(draw(term, view))
     finally:
         lang.choose(None)

@@ -12,7 +12,7 @@ and pops to match (``ScreenStack.show``). Under the stack is the table
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from stress_tui.terminal.draw.canvas import Canvas
@@ -110,18 +110,20 @@ _HINT_NAMES = {"enter": "Enter"}
 """Keys a hint names in full, where it has the room (``key_label`` elsewhere: ``Ent``)."""
 
 
-def key_hint(bindings: Sequence[Binding], live: bool = True) -> str:
+def key_hint(
+    bindings: Sequence[Binding], live: bool = True, instead: Mapping[Intent, str] | None = None
+) -> str:
     """A screen's key hint from its bindings: each hinted word with its keys, ``Esc or
     Enter: play on    ?: help    q: quit``; while its menu keys do not work yet (not
-    ``live``: a moment after it opened over the table), only the keys that work already."""
+    ``live``: a moment after it opened over the table), only the keys that work already;
+    ``instead`` says another word for an intent (what Enter goes on to)."""
     said: dict[str, list[str]] = {}
     for binding in bindings:
         if binding.hint and (live or binding.scope is not Scope.MENU):
-            said.setdefault(binding.hint, []).append(
-                _HINT_NAMES.get(binding.key, key_label(binding.key))
-            )
+            word = (instead or {}).get(binding.intent, binding.hint)
+            said.setdefault(word, []).append(_HINT_NAMES.get(binding.key, key_label(binding.key)))
     either = pgettext("keys", " or ")
-    return "    ".join(f"{either.join(keys)}: {_(hint)}" for hint, keys in said.items())
+    return "    ".join(f"{either.join(keys)}: {_(word)}" for word, keys in said.items())
 
 
 def key_list(bindings: Sequence[Binding]) -> list[tuple[str, str]]:

@@ -14,7 +14,7 @@ from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import Binding, Intent, Scope
 from stress_tui.terminal.lang import N_, _, ngettext
 from stress_tui.terminal.scene import Overlay, Scene
-from stress_tui.terminal.screens.base import ALWAYS, ModalScreen, panel
+from stress_tui.terminal.screens.base import ALWAYS, ModalScreen, key_hint, panel
 
 if TYPE_CHECKING:  # a round's statistics and ratings, loaded once a round has ended
     from stress_tui.core.stats import PlayerStats, RoundStats
@@ -52,8 +52,10 @@ class ResultScreen(ModalScreen):
     TITLE = "result"
     NAME = Overlay.RESULT
     BINDINGS: ClassVar[tuple[Binding, ...]] = (
-        Binding("enter", Intent.CONFIRM, scope=Scope.MENU, description=N_("go on")),
-        Binding("q", Intent.MENU_QUIT, scope=Scope.MENU, description=N_("quit")),
+        Binding(
+            "enter", Intent.CONFIRM, scope=Scope.MENU, description=N_("go on"), hint=N_("go on")
+        ),
+        Binding("q", Intent.MENU_QUIT, scope=Scope.MENU, description=N_("quit"), hint=N_("quit")),
         Binding("?", Intent.HELP, scope=Scope.GLOBAL, description=N_("help")),
         Binding("f1", Intent.HELP, scope=Scope.GLOBAL, description=N_("help")),
         *ALWAYS,
@@ -93,10 +95,13 @@ def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
     wins = view.rules.wins
     first_to = ngettext("(first to {wins} win)", "(first to {wins} wins)", wins).format(wins=wins)
     score = f"{names[0]} {s1} : {s2} {names[1]}   {first_to}"
+    bindings = ResultScreen.BINDINGS
     if result.again is not None:
-        go = _("Enter: {what}").format(what=result.again)
+        leave = [b for b in bindings if b.intent is Intent.MENU_QUIT]
+        go = f"{_('Enter: {what}').format(what=result.again)}    {key_hint(leave)}"
     else:
-        go = _("Enter: rematch") if result.match_over else _("Enter: next round")
+        word = N_("rematch") if result.match_over else N_("next round")
+        go = key_hint(bindings, instead={Intent.CONFIRM: word})
     about = []
     if result.stats is not None:
         about.append(_("round {time}").format(time=_clock(result.stats.seconds)))
@@ -121,7 +126,7 @@ def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
         if text
         for part in textwrap.wrap(text, room_w, subsequent_indent="  ", break_on_hyphens=False)
     ]
-    shown = f"{go}    {_('q: quit')}" if result.keys_live else ""
+    shown = go if result.keys_live else ""
     keys = [(shown if view.question is None else view.question, palette.panel_key)]
     blank = [("", "")]
     room = canvas.height - 2
