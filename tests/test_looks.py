@@ -317,14 +317,17 @@ def test_a_name_with_no_room_beside_its_pile_is_an_arrow_to_its_row(
     term: Terminal, ascii_only: bool
 ) -> None:
     table = table_at()
-    notices = Notices()
-    notices.note(table.submit(Play(1, 2, 1, 1.0)), 1.0, table.game)  # Player 2's 5 onto the 4
+    names = ("Ann", "Bartholomew")  # longer than the room beside a narrow right pile
+    notices = Notices(names)
+    notices.note(table.submit(Play(1, 2, 1, 1.0)), 1.0, table.game)  # Bart's 5 onto the 4
     lay = layout(60, 16, 4)
     assert lay is not None
     right = lay.pile_x[1] + lay.card_w + 1  # past the bar beside the card
     mid = lay.piles_y + lay.card_h // 2
     for bottom, down in ((1, True), (0, False)):  # player 2 at the bottom, then at the top
-        view = view_of(table, now=1.0, notices=notices, ascii=ascii_only, bottom=bottom)
+        view = view_of(
+            table, now=1.0, notices=notices, ascii=ascii_only, bottom=bottom, names=names
+        )
         shown = flipped(lay) if bottom == 0 else lay
         mark = lines_of(term, view, 60, 16)[mid + 1][right:].strip()
         assert shown.rows_y[1] > shown.piles_y if down else shown.rows_y[1] < shown.piles_y
@@ -333,8 +336,8 @@ def test_a_name_with_no_room_beside_its_pile_is_an_arrow_to_its_row(
         )
     wide = layout(80, 24, 4)  # where the name fits, the name
     assert wide is not None
-    line = lines_of(term, view_of(table, now=1.0, notices=notices))[wide.piles_y + 3]
-    assert line[wide.pile_x[1] + wide.card_w + 1 :].strip() == "Player 2"
+    line = lines_of(term, view_of(table, now=1.0, notices=notices, names=names))[wide.piles_y + 3]
+    assert line[wide.pile_x[1] + wide.card_w + 1 :].strip() == "Bartholomew"
 
 
 def test_a_refill_is_marked_between_the_piles_keys(term: Terminal) -> None:

@@ -343,7 +343,7 @@ def test_the_last_play_on_each_pile_says_whose_it_is_then_goes(
             return next(s.cell(y, x).fg for x in xs if s.cell(y, x).data.strip())
 
         def colour_of_name(player: int) -> str:
-            return str(s.cell(lay.rows_y[player], 1).fg)
+            return str(s.cell(lay.rows_y[player], lay.info_x + 1).fg)
 
         assert beside(s, 0, 1) == "" and beside(s, 1, 1) == ""
         s.send("e")  # player 1's 9 onto the left pile

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from stress_tui.terminal.layout import Layout, layout
 from tests.pilot import game
 from tests.tty import TtySession, banner, notice, pile_top, say_ready, table_layout
 
@@ -243,7 +244,7 @@ def test_the_pile_the_other_player_just_played_on_stands_out_for_a_moment(
         s.send("q")
         s.wait_for(lambda: pile_top(s, 0) == "5♥", timeout=1, what="5♥ on the left pile")
         assert bars()
-        assert s.cell(y, x - 1).fg == s.cell(lay.rows_y[0], 1).fg  # player 1's colour
+        assert s.cell(y, x - 1).fg == s.cell(lay.rows_y[0], lay.info_x + 1).fg  # player 1
         assert s.pump(0.6) == 0  # nothing moves while it stands out
         s.pump(0.3)
         assert not bars() and pile_top(s, 1) == "K♦"
@@ -258,3 +259,48 @@ def test_your_own_play_against_the_computer_does_not_stand_out(tmp_path: Path) -
         s.send("a")  # alone against the computer: a lays pile 1 onto the left pile
         s.wait_for(lambda: pile_top(s, 0) == "5♥", timeout=1, what="5♥ on the left pile")
         assert "\u2590" not in s.row(y)[x - 1 : x + 30]
+
+
+# -- window sizes -----------------------------------------------------------------------------
+
+
+def test_a_60x16_window_keeps_the_right_pile_s_size_and_name_and_help_s_more(
+    tmp_path: Path,
+) -> None:
+    """At 60x16 the right play pile says its size in words and who played on it, and the
+    help says there is more below."""
+    with game(tmp_path, rows=16, cols=60, env={"STRESS_TUI_POSITION": HELD}) as s:
+        say_ready(s)
+        lay = table_layout(s)
+        right = lay.pile_x[1] + lay.card_w + 1
+        mid = lay.piles_y + lay.card_h // 2
+        assert s.row(mid)[right:].strip() == "1 card"
+        s.send("q")  # player 1's 5 onto the 4, the left pile
+        s.wait_for(lambda: pile_top(s, 0) == "5♥", timeout=1, what="5♥ on the left pile")
+        assert s.row(mid + 1)[: lay.pile_x[0] - 1].strip() == "Player 1"
+        s.pump(1.0)
+        s.send("?")
+        s.wait_text("Down/PgDn: more", timeout=2)
+
+
+def test_a_160x48_window_grows_the_table_and_keeps_the_names_beside_their_rows(
+    tmp_path: Path,
+) -> None:
+    """At 160x48 the cards are larger than at 80x24, and each player's name stands a
+    couple of columns from their row, not at the window's edge."""
+    with game(tmp_path, rows=48, cols=160) as s:
+        say_ready(s)
+        lay = table_layout(s)
+        small = table_layout_at(80, 24)
+        assert lay.card_w > small.card_w + 4 and lay.card_h > small.card_h
+        name_end = s.row(lay.rows_y[0]).index("Player 1") + len("Player 1")
+        first_card = lay.row_x
+        assert first_card - name_end <= 30, s.row(lay.rows_y[0])
+        assert s.row(lay.rows_y[0])[: lay.info_x].strip() == ""
+
+
+def table_layout_at(cols: int, rows: int) -> Layout:
+    """The table's layout in a window of that size."""
+    lay = layout(cols, rows, 4)
+    assert lay is not None
+    return lay

@@ -33,8 +33,18 @@ def drawn_area(width: int, height: int) -> tuple[int, int, int, int]:
     return drawn_w, drawn_h, max(0, height - drawn_h) // 2, max(0, width - drawn_w) // 2
 
 
-CARD_SIZES = ((7, 11), (5, 9), (3, 7))
-"""Card heights and widths, largest first."""
+CARD_SIZES = ((9, 15), (7, 11), (5, 9), (3, 7))
+"""Card heights and widths, largest first (the largest from about 100x36 on)."""
+
+SIDE_ROOM = 10
+"""Columns kept right of the right play pile for its size and who played on it last
+(``52 cards``, a name): where the row's middle would leave fewer, the play piles move
+left of it."""
+
+SNUG = 8
+"""Where the row, centred right of the players' blocks, would stand this many columns or
+more away from them, the blocks and the row are centred together instead, two columns
+apart: a wide window's table reads as one, not as names at its edge."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +59,8 @@ class Layout:
     """Columns between row piles."""
     info_w: int
     """Columns of the name/draw/score block left of each row."""
+    info_x: int
+    """Column of that block (0, or where a wide window centres the table)."""
     row_x: int
     """Column of the first row pile."""
     title_y: int
@@ -125,10 +137,19 @@ def layout(width: int, height: int, row_size: int) -> Layout | None:
     row_w = _row_width(row_size, card_w, gap)
     free = width - INFO_W - row_w
     row_x = INFO_W + max(1, free // 2 - 2)
+    info_x = 0
+    together = (width - (INFO_W + 2 + row_w)) // 2
+    if row_x - INFO_W >= SNUG and together > 0:
+        info_x = together
+        row_x = info_x + INFO_W + 2
     centre = row_x + row_w // 2
     between = 11
     left_x = centre - between // 2 - card_w
     right_x = centre + (between - between // 2)
+    short = SIDE_ROOM - (width - (right_x + card_w) - 2)
+    if short > 0:  # a narrow window: room for the right pile's size and name first
+        left_x -= short
+        right_x -= short
     return Layout(
         width,
         height,
@@ -136,6 +157,7 @@ def layout(width: int, height: int, row_size: int) -> Layout | None:
         card_w,
         gap,
         INFO_W,
+        info_x,
         row_x,
         title_y,
         (p1_cards, p2_cards),

@@ -342,9 +342,10 @@ def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, play
     info = canvas.sprite(
         info_key, lay.info_w, lay.card_h, lambda c: _player_info(view, palette, c, lay, player)
     )
-    canvas.blit_rows(y, 0, info)
+    canvas.blit_rows(y, lay.info_x, info)
     # The draw pile's count, which every play from it changes, on the line left for it.
-    canvas.put(y + 1, 1, canvas.clip(_draw_line(view, lay, player), lay.info_w - 2), palette.plain)
+    line = canvas.clip(_draw_line(view, lay, player), lay.info_w - 2)
+    canvas.put(y + 1, lay.info_x + 1, line, palette.plain)
 
 
 def _pile_keys(

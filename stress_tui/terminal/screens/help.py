@@ -169,20 +169,24 @@ def draw_help(view: Scene, palette: Palette, canvas: Canvas) -> None:
     first, room = help_page(view, width, canvas.height, view.help_offset)
     shown = lines[first : first + room]
     more = []
-    if first > 0:
-        more.append(_("Up/PgUp: earlier"))
     if first + room < len(lines):
         more.append(_("Down/PgDn: more"))
+    if first > 0:
+        more.append(_("Up/PgUp: earlier"))
     parts = [_("Paused.  ? or Esc: back to the game")]
     if view.replay is not None:
         parts = [_("?: back to the replay"), _("q or Esc: leave")]
     elif view.menu_keys:
-        parts.append(_("q: quit"))
-        if more:
-            parts.append("  ".join(more))
-    # As many of the keys as the panel holds, whole (a longer language has less room).
+        parts += [*more, _("q: quit")]  # that there is more goes before quitting
+    # As many of the keys as the panel holds, whole (a longer language has less room):
+    # q first (the title line says ^C quits), then going back up; that there is more, last.
     while len(parts) > 1 and canvas.text_width("   ".join(parts)) > width:
-        parts.pop()
+        if len(parts) > 2 or not more or parts[1] != more[0]:
+            parts.pop()
+        elif parts[0] != _("? or Esc: back"):
+            parts[0] = _("? or Esc: back")  # a narrow panel: the way back, said short
+        else:
+            parts.pop()
     footer = "   ".join(parts)
     if view.question is not None:
         footer = view.question
