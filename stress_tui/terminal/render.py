@@ -12,9 +12,9 @@ from __future__ import annotations
 from stress_tui.terminal.draw.canvas import Canvas, Frame
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.layout import flipped, layout
-from stress_tui.terminal.pieces import draw_title
 from stress_tui.terminal.scene import Scene
 from stress_tui.terminal.screens.table import TABLE
+from stress_tui.terminal.title import draw_title
 
 
 def render(view: Scene, palette: Palette, canvas: Canvas) -> Frame:
