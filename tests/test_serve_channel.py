@@ -84,3 +84,19 @@ def test_a_key_keeps_the_name_it_was_first_given_and_a_taken_name_gets_a_number(
     assert name_for("SHA256:three", "\x1b[2J", path) == "player"  # not a name: the fallback
     assert name_for("SHA256:four", "a-very-long-name", path) == "a-very-long-name"
     assert name_for("SHA256:five", "a-very-long-name", path) == "a-very-long-na-2"
+
+
+def test_a_client_that_answers_no_question_is_played_on_all_the_same() -> None:
+    from stress_tui.terminal.app import App
+
+    async def play() -> int:
+        channel = Channel()
+        endpoint = ChannelEndpoint(channel, 80, 24)
+        app = App(endpoint, Settings(players=("human", "bot:expert"), names=("una", COMPUTER)))
+        game = asyncio.ensure_future(app.main())
+        await until(lambda: b"una" in channel.sent, "first frame")  # after the deadline
+        assert not endpoint.answers_questions
+        endpoint.data(b"\x03")  # Ctrl-C quits, as at a local terminal
+        return await game
+
+    assert asyncio.run(play()) == 130

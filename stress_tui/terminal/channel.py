@@ -106,7 +106,7 @@ class ChannelEndpoint(Endpoint):
         self.heard = self.loop.create_future()
         self.put(questions(ask_background))
         if not answered(self.asking):
-            with contextlib.suppress(TimeoutError):
+            with contextlib.suppress(asyncio.TimeoutError):  # not yet TimeoutError on 3.10
                 await asyncio.wait_for(self.heard, ANSWER_SECONDS)
         data, self.asking, self.heard = bytes(self.asking), None, None
         self.answers, rest = parse_answers(data)
