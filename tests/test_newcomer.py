@@ -94,8 +94,8 @@ HELD = (
 FITS = HELD.replace("5H | 6H", "5H | 9H").replace("draw: 2C 9C", "draw: 2C 6C")
 
 
-@pytest.mark.parametrize("rate", [30, 40])
-@pytest.mark.parametrize("delay", [0.25, 0.5, 0.6])
+@pytest.mark.parametrize("rate", [25, 30, 40])
+@pytest.mark.parametrize("delay", [0.25, 0.5, 0.6, 0.66, 0.75])
 def test_a_held_key_plays_once_where_the_terminal_repeats_it(
     tmp_path: Path, delay: float, rate: int
 ) -> None:
