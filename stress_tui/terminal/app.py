@@ -49,6 +49,7 @@ from stress_tui.terminal.session import (
     EXIT_SIGINT,
     GONE,
     local_endpoint,
+    on_a_terminal,
     unfit_terminal,
 )
 
@@ -455,7 +456,7 @@ def run_screen(make: Callable[..., Screen]) -> int:
 def run_coroutine(main: Callable[[], Coroutine[Any, Any, int]]) -> int:
     """Run ``main()`` (which takes the terminal and returns the exit status) on a new event
     loop; a crash is one line and the traceback, a terminal gone a hangup."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not on_a_terminal():
         print(
             "stress-tui: " + _("not a terminal (stdin and stdout must be a terminal to play)"),
             file=sys.stderr,

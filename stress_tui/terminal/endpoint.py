@@ -159,9 +159,10 @@ class Listener:
 class Endpoint:
     """A terminal the game draws on and reads keys from (see the module's docstring).
 
-    Subclasses write (``write``), say the size (``size``), take and give back the
-    terminal (``open``, ``close``), start and stop telling (``listen``, ``stop``), and hand
-    what they read to ``received``; the decoding into keys, bounded, is done here.
+    Subclasses write (``write``, ``send_questions``), say the size (``size``), take and
+    give back the terminal (``open``, which awaits ``ask``; ``close``), start and stop
+    telling (``listen``, ``stop``), and hand every byte they read to ``received``; the
+    answers to the questions and the decoding into keys, bounded, are done here.
     """
 
     def __init__(self, term: Terminal, encoding: str = "utf-8") -> None:
@@ -180,6 +181,10 @@ class Endpoint:
         """Called once the terminal has taken a frame it could not take at once."""
         self.turn_pending = False
         self.release_timer: asyncio.TimerHandle | None = None
+        self.asking: bytearray | None = None
+        """What has come while the start-up questions wait for their answers."""
+        self.heard: asyncio.Future[None] | None = None
+        """Set once the answers are in (or the byte limit reached)."""
         self.bytes_written = 0
         self.frames_written = 0
 
@@ -226,6 +231,28 @@ class Endpoint:
         too if ``ask_background``."""
         raise NotImplementedError
 
+    def send_questions(self, asked: str) -> bool:
+        """Write the start-up questions; ``False`` where the terminal is not to be asked."""
+        raise NotImplementedError
+
+    async def ask(self, asked: str) -> None:
+        """Ask the start-up questions and wait for the answer that closes them, at most
+        ``ANSWER_SECONDS`` and ``ANSWER_LIMIT`` bytes (``received`` gathers them meanwhile);
+        whatever else came is input."""
+        assert self.loop is not None
+        self.asking = bytearray()
+        self.heard = self.loop.create_future()
+        try:
+            if self.send_questions(asked):
+                await asyncio.wait_for(self.heard, ANSWER_SECONDS)
+        except asyncio.TimeoutError:  # not yet TimeoutError on Python 3.10
+            pass
+        finally:
+            data, self.asking, self.heard = bytes(self.asking), None, None
+        self.answers, rest = parse_answers(data)
+        if rest:
+            self.received(rest)
+
     def stop(self) -> None:
         """Stop telling the listener (reading, signals)."""
         if self.release_timer is not None:
@@ -255,8 +282,16 @@ class Endpoint:
     # ------------------------------------------------------------------ keys
 
     def received(self, data: bytes) -> None:
-        """Bytes from the terminal: decoded, and their keys told in turns."""
+        """Bytes from the terminal: the answers to the start-up questions while they are
+        awaited, else input, decoded, and its keys told in turns."""
         assert self.loop is not None
+        if self.asking is not None:  # in order, until the answers are read
+            self.asking += data
+            heard = self.heard
+            done = answered(self.asking) or len(self.asking) >= ANSWER_LIMIT
+            if heard is not None and done and not heard.done():
+                heard.set_result(None)
+            return
         self.decoder.feed(data, self.loop.time())
         if not self.turn_pending:  # else the keys are told in the turn to come
             self.turn()
@@ -349,11 +384,15 @@ class MemoryEndpoint(Endpoint):
         return self.opened and not self.closed
 
     async def open(self, ask_background: bool) -> None:
-        self.asked = questions(ask_background)
-        self.answers, rest = parse_answers(self.reply(self.asked))
         self.opened = True
-        if rest:
-            self.received(rest)
+        await self.ask(questions(ask_background))
+
+    def send_questions(self, asked: str) -> bool:
+        """The questions are asked; the terminal answers as soon as the loop comes round."""
+        assert self.loop is not None
+        self.asked = asked
+        self.loop.call_soon(self.received, self.reply(asked))
+        return True
 
     def close(self) -> None:
         self.closed = True

@@ -37,14 +37,10 @@ from blessed import Terminal
 
 from stress_tui.terminal.draw.theme import terminal_encoding
 from stress_tui.terminal.endpoint import (
-    ANSWER_LIMIT,
-    ANSWER_SECONDS,
     KITTY_FLAGS,
     Endpoint,
     Listener,
-    answered,
     no_color_hidden,
-    parse_answers,
     questions,
 )
 from stress_tui.terminal.keyinput import READ_SIZE
@@ -108,6 +104,11 @@ def make_terminal() -> tuple[GameTerminal, bool]:
         term = GameTerminal()
     term.made = True
     return term, colour
+
+
+def on_a_terminal() -> bool:
+    """Whether standard input and output are both a terminal (one to play on)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def local_endpoint(pipe_ends: bool = True) -> tuple[LocalEndpoint, bool]:
@@ -191,12 +192,12 @@ class LocalEndpoint(Endpoint):
         """Full screen, cbreak, hidden cursor, bracketed paste, kitty keys (all undone by
         ``close``); the start-up questions asked the first time."""
         self.take_modes()
+        self.start_reading()
         if not self.asked:
             self.asked = True
             await self.ask(questions(ask_background))
         if self.answers.kitty is not None:
             self.enter_kitty()
-        self.start_reading()
 
     def take_modes(self) -> None:
         term = self.term
@@ -226,38 +227,12 @@ class LocalEndpoint(Endpoint):
         self.term.stream.write(text)
         self.term.stream.flush()
 
-    async def ask(self, asked: str) -> None:
-        """Ask the start-up questions; wait for the answer that closes them, at most
-        ``ANSWER_SECONDS`` and ``ANSWER_LIMIT`` bytes. Whatever else came is input."""
-        assert self.loop is not None
+    def send_questions(self, asked: str) -> bool:
+        """Ask (where the terminal's type can take escape sequences)."""
         if not self.term.does_styling:
-            return
+            return False
         self.put(asked)
-        data = bytearray()
-        heard = self.loop.create_future()
-
-        def readable() -> None:
-            try:
-                chunk = os.read(self.in_fd, READ_SIZE)
-            except BlockingIOError:
-                return
-            except OSError:
-                chunk = b""
-            data.extend(chunk)
-            done = not chunk or answered(data) or len(data) >= ANSWER_LIMIT
-            if done and not heard.done():
-                heard.set_result(None)
-
-        self.loop.add_reader(self.in_fd, readable)
-        try:
-            await asyncio.wait_for(heard, ANSWER_SECONDS)
-        except TimeoutError:
-            pass
-        finally:
-            self.loop.remove_reader(self.in_fd)
-        self.answers, rest = parse_answers(bytes(data))
-        if rest:
-            self.decoder.feed(rest, self.loop.time())
+        return True
 
     def close(self) -> None:
         """Put the terminal back as it was (as far as a terminal that has gone allows),
