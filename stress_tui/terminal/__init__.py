@@ -10,5 +10,5 @@ import os
 # imported (its documented knob). Its own default is 5 s, so a terminal that answers no
 # query (an Emacs shell buffer, a serial console, a recorder) took 11.7 s to start. The
 # game's questions after those are asked only of a terminal that answers
-# (``session.LocalEndpoint.open``). A value set by the user stands.
+# (``endpoint.Endpoint.ask``). A value set by the user stands.
 os.environ.setdefault("BLESSED_QUERY_TIMEOUT_SECONDS", "0.2")
