@@ -47,13 +47,13 @@ class Writer(threading.Thread):
         """Why the writing stopped short (the program gone, most likely)."""
 
     def run(self) -> None:
+        # One write of all that is left: the kernel hands it on as the program reads, with
+        # no pause of this process's between (a paste that pauses may end: PASTE_QUIET).
         while self.written < len(self.data) and not self.stopped.is_set():
             try:
-                if not select.select([], [self.fd], [], 0.05)[1]:
-                    continue
-                self.written += os.write(self.fd, self.data[self.written : self.written + 1024])
+                self.written += os.write(self.fd, self.data[self.written :])
             except BlockingIOError:
-                continue
+                select.select([], [self.fd], [], 0.05)
             except OSError as error:
                 self.error = error
                 return

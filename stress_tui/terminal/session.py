@@ -32,6 +32,8 @@ import signal
 import sys
 import termios
 from collections.abc import Callable
+from types import FrameType
+from typing import Any
 
 from blessed import Terminal
 
@@ -176,6 +178,9 @@ class LocalEndpoint(Endpoint):
         """Whether the start-up questions have been asked (once a run)."""
         self.caught: list[signal.Signals] = []
         """The signals handled on the loop."""
+        self.previous: dict[signal.Signals, Callable[[int, FrameType | None], Any] | int | None]
+        self.previous = {}
+        """What each of them did before (put back by ``stop``)."""
         self.reading = False
 
     @property
@@ -321,6 +326,7 @@ class LocalEndpoint(Endpoint):
         if self.pipe_ends:
             handlers[signal.SIGPIPE] = functools.partial(self.ended, EXIT_SIGPIPE)
         for sig, callback in handlers.items():
+            self.previous[sig] = signal.getsignal(sig)
             loop.add_signal_handler(sig, guard, callback)
             self.caught.append(sig)
 
@@ -333,7 +339,10 @@ class LocalEndpoint(Endpoint):
         self.stop_reading()
         if self.loop is not None:
             for sig in self.caught:
-                self.loop.remove_signal_handler(sig)
+                self.loop.remove_signal_handler(sig)  # which leaves it at SIG_DFL
+                previous = self.previous.pop(sig, None)
+                if previous is not None:
+                    signal.signal(sig, previous)  # as it was (SIGPIPE ignored, as Python has it)
         self.caught = []
         super().stop()
 
