@@ -287,6 +287,7 @@ def test_past_a_limit_the_next_client_is_turned_away_and_the_game_goes_on(
                 timeout=30,
             )
             assert turned_away.returncode == 255 and turned_away.stdout == ""
+            assert ("too many connections" in turned_away.stderr) == (limit == "--max-per-address")
             at_table(s)  # the game there goes on
             quit_restored(s)
         assert plain(served, key, "ann", "stats").startswith("ann (key")  # room again

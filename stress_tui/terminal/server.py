@@ -106,6 +106,7 @@ class Connection(asyncssh.SSHServer):
         self.server = server
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address = ""
+        self.too_many = False
         self.fingerprint: str | None = None
         """The fingerprint of the key the client logged in with (``None``: a guest)."""
         self.user = ""
@@ -115,8 +116,9 @@ class Connection(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else ""
         self.server.addresses[self.address] += 1
-        if self.server.addresses[self.address] > self.server.limits.per_address:
-            conn.close()
+        self.too_many = self.server.addresses[self.address] > self.server.limits.per_address
+        """Whether the address has more connections than it may (this one is turned away
+        once SSH has begun, so that the client is told why)."""
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.server.addresses[self.address] -= 1
@@ -124,6 +126,10 @@ class Connection(asyncssh.SSHServer):
             del self.server.addresses[self.address]
 
     def begin_auth(self, username: str) -> bool:
+        if self.too_many:
+            raise asyncssh.DisconnectError(
+                asyncssh.DISC_TOO_MANY_CONNECTIONS, "too many connections from your address"
+            )
         self.user = username
         return True
 
