@@ -42,9 +42,14 @@ SIDE_ROOM = 10
 left of it."""
 
 SNUG = 8
-"""Where the row, centred right of the players' blocks, would stand this many columns or
-more away from them, the blocks and the row are centred together instead, two columns
-apart: a wide window's table reads as one, not as names at its edge."""
+"""In a window of ``WIDE`` columns or more, where the row, centred right of the players'
+blocks, would stand this many columns or more away from them, the blocks and the row are
+centred together instead, two columns apart: a wide window's table reads as one, not as
+names at its edge."""
+
+WIDE = 100
+"""The narrowest window whose table may be centred as one (``SNUG``); a narrower one keeps
+the players' blocks at its left edge."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +144,7 @@ def layout(width: int, height: int, row_size: int) -> Layout | None:
     row_x = INFO_W + max(1, free // 2 - 2)
     info_x = 0
     together = (width - (INFO_W + 2 + row_w)) // 2
-    if row_x - INFO_W >= SNUG and together > 0:
+    if width >= WIDE and row_x - INFO_W >= SNUG and together > 0:
         info_x = together
         row_x = info_x + INFO_W + 2
     centre = row_x + row_w // 2
