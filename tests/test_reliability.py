@@ -128,7 +128,7 @@ def enter_phase(s: TtySession, phase: str) -> None:
     elif phase == "help":
         s.send("?")
         s.wait_text("The rules in play", timeout=2)
-        s.wait_text("? or Esc: back to the game   q: quit", timeout=2)  # its keys live
+        s.wait_text("more   q: quit", timeout=2)  # its keys live (q after the hint of more)
     elif phase == "result":
         s.send("q")
         s.wait_text("Enter: rematch", timeout=3)
