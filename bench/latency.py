@@ -55,6 +55,12 @@ Reflected = Callable[[TtySession, int, Key], bool]
 #: ``(session) -> True`` once the program is ready for the first key.
 Ready = Callable[[TtySession], bool]
 
+HUMAN_GAP = 0.1
+"""Seconds from one key's press to the next, at least: a person's pace. A person pressing
+one key twice needs about this long, and the game takes the same key again within 80 ms
+for a held key's repeat (docs/keys.md, "held key"), so it is also the pace the game reads
+as presses. A program idle between keys is what a player meets."""
+
 
 def measure_keys(
     session: TtySession,
@@ -64,21 +70,26 @@ def measure_keys(
     *,
     warmup: int = 20,
     timeout: float = 2.0,
+    gap: float = HUMAN_GAP,
 ) -> list[float]:
     """Send ``warmup + n`` keys one at a time, each after the previous one's effect is on the
-    screen; return the latencies of the last ``n``, in seconds. AssertionError (with the
-    screen) if a key's effect does not show within ``timeout`` seconds."""
+    screen and at least ``gap`` seconds after the previous one was sent (reading the
+    screen meanwhile); return the latencies of the last ``n``, in seconds. AssertionError
+    (with the screen) if a key's effect does not show within ``timeout`` seconds."""
     samples: list[float] = []
+    sent = -math.inf
     gc_was_enabled = gc.isenabled()
     gc.collect()
     gc.disable()  # our own collections would show up as latency
     try:
         for i in range(warmup + n):
             key = next_key(session, i)
-            session.pump()  # the rest of the previous frame, if any, is not this key's
+            while (left := sent + gap - time.perf_counter()) > 0:
+                session.pump(left)  # the rest of the previous frame, if any, is not this key's
+            session.pump()
             if reflected(session, i, key):
                 raise AssertionError(f"reflected() is true for key {i} ({key!r}) before it is sent")
-            start = time.perf_counter()
+            start = sent = time.perf_counter()
             session.send(key)
             session.wait_for(partial(reflected, session, i, key), timeout, f"key {i} ({key!r})")
             elapsed = time.perf_counter() - start
@@ -102,6 +113,7 @@ def measure_latency(
     cols: int = 80,
     warmup: int = 20,
     timeout: float = 2.0,
+    gap: float = HUMAN_GAP,
     startup_timeout: float = 10.0,
     quit_key: Key | None = None,
 ) -> list[float]:
@@ -110,7 +122,9 @@ def measure_latency(
     program is ended in any case. Returns the ``n`` latencies in seconds."""
     with TtySession(argv, rows=rows, cols=cols, env=env) as session:
         session.wait_for(lambda: ready(session), startup_timeout, "the program to be ready")
-        samples = measure_keys(session, next_key, reflected, n, warmup=warmup, timeout=timeout)
+        samples = measure_keys(
+            session, next_key, reflected, n, warmup=warmup, timeout=timeout, gap=gap
+        )
         if quit_key is not None:
             session.send(quit_key)
             session.wait_exit(startup_timeout)

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import time
+
 import pytest
 
 from bench.latency import (
     BASELINES,
+    HUMAN_GAP,
+    LETTERS,
     alternate,
     echo_ready,
     echo_reflected,
@@ -16,6 +20,7 @@ from bench.latency import (
     percentile,
     summarize,
 )
+from tests.tty import TtySession
 
 
 def test_measure_latency_on_the_echo_app() -> None:
@@ -24,6 +29,22 @@ def test_measure_latency_on_the_echo_app() -> None:
     )
     assert len(samples) == 20
     assert all(0.0 < x < 2.0 for x in samples)
+
+
+def test_keys_are_sent_at_a_human_pace(monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: list[float] = []
+    send = TtySession.send
+
+    def timed(self: TtySession, data: str | bytes) -> None:
+        if isinstance(data, str) and data in LETTERS:  # the keys, not the terminal's answers
+            sent.append(time.perf_counter())
+        send(self, data)
+
+    monkeypatch.setattr(TtySession, "send", timed)
+    measure_latency(BASELINES["echo"], letter, echo_ready, echo_reflected, 4, warmup=1)
+    gaps = [b - a for a, b in zip(sent, sent[1:], strict=False)]
+    assert len(gaps) == 4
+    assert min(gaps) >= HUMAN_GAP >= 0.08  # the game's window for a held key's repeats
 
 
 def test_a_predicate_true_before_the_key_is_refused() -> None:
