@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import time
+from collections.abc import Callable
+from itertools import pairwise
 
 import pytest
 
@@ -42,7 +42,7 @@ def test_keys_are_sent_at_a_human_pace(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(TtySession, "send", timed)
     measure_latency(BASELINES["echo"], letter, echo_ready, echo_reflected, 4, warmup=1)
-    gaps = [b - a for a, b in zip(sent, sent[1:], strict=False)]
+    gaps = [b - a for a, b in pairwise(sent)]
     assert len(gaps) == 4
     assert min(gaps) >= HUMAN_GAP >= 0.08  # the game's window for a held key's repeats
 
