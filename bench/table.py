@@ -1,0 +1,282 @@
+"""Remake the table of today's figures in docs/performance.md.
+
+    python bench/table.py [--full] [--runs N] [--only BENCH ...] [--dry-run]
+
+Runs each bench below ``--runs`` times (by default with small, quick settings; ``--full``
+with the settings the doc's hand-measured rows were taken with), reads each row's ratio to
+its reference from what the bench prints, and writes one row each, its ratio as
+min-median-max over the runs beside the load average over the last minute (lowest and
+highest, read before and after each run), between the doc's ``TABLE_BEGIN`` and
+``TABLE_END`` markers. A row whose goal does not hold in the median says "not met"; a row
+whose bench failed or printed no figure says so. ``--dry-run`` prints the table instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import re
+import statistics
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "performance.md"
+TABLE_BEGIN = "<!-- bench/table.py: begin -->"
+TABLE_END = "<!-- bench/table.py: end -->"
+
+
+@dataclass(frozen=True)
+class Bench:
+    """A script in bench/ and its arguments, quick and full."""
+
+    script: str
+    quick: tuple[str, ...]
+    full: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row: what is measured, against what, and where its figure is in the output."""
+
+    what: str
+    against: str
+    bench: str
+    pattern: str  # one group: the figure
+    unit: str  # "x" for a ratio, "%" for a share
+    most: float | None = None  # the goal, if any: at most ...
+    least: float | None = None  # ... or at least
+
+
+BENCHES = {
+    "startup": Bench(
+        "startup.py", ("--repeat", "6", "--starts", "3"), ("--repeat", "30", "--starts", "15")
+    ),
+    "table": Bench("bench_table.py", ("--n", "40", "--idle", "3"), ("--n", "320")),
+    "net_latency": Bench("net_latency.py", ("--n", "20"), ("--n", "200")),
+    "sim": Bench(
+        "bench_sim.py",
+        ("--jobs", "2", "--games", "400", "--repeat", "2"),
+        ("--jobs", "2", "--games", "4000", "--repeat", "8"),
+    ),
+    "engine": Bench(
+        "reference_engine.py", ("--games", "200", "--repeat", "3"), ("--games", "1000")
+    ),
+    "stats": Bench("stats_scale.py", ("--repeat", "3"), ("--repeat", "11")),
+}
+
+ROWS = [
+    Row(
+        "`stress-tui --version`",
+        "`python -c pass`",
+        "startup",
+        r"stress-tui --version +median .*? ms +([\d.]+)x",
+        "x",
+        most=3.0,
+    ),
+    Row(
+        "`stress-tui --help`",
+        "`python -c pass`",
+        "startup",
+        r"stress-tui --help +median .*? ms +([\d.]+)x",
+        "x",
+        most=3.5,
+    ),
+    Row(
+        "`stress-tui --lang de --version`",
+        "`stress-tui --lang en --version`",
+        "startup",
+        r"German against English: +([\d.]+)x",
+        "x",
+        most=1.1,
+    ),
+    Row(
+        "A game's first frame (`--seed 12`, two people, 80x24 pty)",
+        "the minimal blessed program to its first line",
+        "startup",
+        r"\n  game {2,}median .*? ms +([\d.]+)x",
+        "x",
+        most=1.5,
+    ),
+    Row(
+        "The same against the computer (`--p2 bot`)",
+        "the same",
+        "startup",
+        r"game --p2 bot +median .*? ms +([\d.]+)x",
+        "x",
+        most=1.5,
+    ),
+    Row(
+        "A play, key to screen, median (keys 100 ms apart)",
+        "the minimal blessed program echoing a key, alternate blocks",
+        "table",
+        r"game/echo: median ([\d.]+)x",
+        "x",
+        most=3.0,
+    ),
+    Row(
+        "Bytes written for that play",
+        "a full redraw of the same screen",
+        "table",
+        r"full redraw \d+ B: ([\d.]+)%",
+        "%",
+        most=15.0,
+    ),
+    Row(
+        "An idle table after its first flip, CPU",
+        "one core",
+        "table",
+        r"CPU ([\d.]+)% of one core",
+        "%",
+        most=1.0,
+    ),
+    Row(
+        "A key on the joiner's side of a network table (loopback), median",
+        "the same key at one keyboard, alternate blocks",
+        "net_latency",
+        r"joiner / one keyboard: median ([\d.]+)x",
+        "x",
+    ),
+    Row(
+        "`stress-tui sim --jobs 2`, rounds per second, best run",
+        "`--jobs 1`, runs taking turns",
+        "sim",
+        r"best run against best run: ([\d.]+) x",
+        "x",
+        least=0.95,  # the goal on a machine with other work; 1.8x on two free cores
+    ),
+    Row(
+        "The engine, CPU time an action (standard deck)",
+        "the minimal engine `bench/reference_engine.py`, the same rounds",
+        "engine",
+        r"\): ([\d.]+)x \(goal",
+        "x",
+        most=1.3,
+    ),
+    Row(
+        "`stress-tui stats` on a long record, a whole process",
+        "the same on 200 rounds, taking turns",
+        "stats",
+        r"([\d.]+)x \(goal: at most 2x\)",
+        "x",
+        most=2.0,
+    ),
+]
+
+
+@dataclass
+class Taken:
+    """What the runs of one bench gave: its output each run and the load averages seen."""
+
+    outputs: list[str]
+    loads: list[float]
+    failed: str = ""
+
+
+def run_bench(bench: Bench, full: bool, runs: int) -> Taken:
+    argv = [
+        sys.executable,
+        str(ROOT / "bench" / bench.script),
+        *(bench.full if full else bench.quick),
+    ]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    taken = Taken([], [])
+    for _ in range(runs):
+        taken.loads.append(os.getloadavg()[0])
+        done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True)
+        taken.loads.append(os.getloadavg()[0])
+        if done.returncode != 0:
+            last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:]
+            taken.failed = f"failed (exit {done.returncode}: {' '.join(last)[:80]})"
+            break
+        taken.outputs.append(done.stdout)
+    return taken
+
+
+def figures(row: Row, taken: Taken) -> list[float]:
+    found = (re.search(row.pattern, out) for out in taken.outputs)
+    return [float(m.group(1)) for m in found if m]
+
+
+def verdict(row: Row, median: float) -> str:
+    if row.most is not None:
+        goal = f"at most {row.most:g}{row.unit}"
+        held = median <= row.most
+    elif row.least is not None:
+        goal = f"at least {row.least:g}{row.unit}"
+        held = median >= row.least
+    else:
+        return ""
+    return f"{goal}: {'met' if held else '**not met**'}"
+
+
+def cell(values: Sequence[float], unit: str) -> str:
+    ordered = sorted(values)
+    low, mid, high = ordered[0], statistics.median(ordered), ordered[-1]
+    digits = 3 if unit == "%" else 2
+    return f"**{low:.{digits}f}-{mid:.{digits}f}-{high:.{digits}f}{unit}** ({len(values)} runs)"
+
+
+def render(taken: dict[str, Taken], full: bool, runs: int) -> str:
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    options = " --full" if full else ""
+    settings = "the full settings" if full else "quick settings, fewer samples than below"
+    lines = [
+        TABLE_BEGIN,
+        f"Made by `python bench/table.py{options} --runs {runs}` on {when} ({settings}).",
+        "",
+        "| What | Ratio, min-median-max | Against (in the same run) | Goal (median) "
+        "| Command | Load average |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in ROWS:
+        if row.bench not in taken:
+            continue
+        bench, got = BENCHES[row.bench], taken[row.bench]
+        values = figures(row, got)
+        if values:
+            figure, goal = cell(values, row.unit), verdict(row, statistics.median(values))
+        else:
+            figure, goal = got.failed or "no figure in the output", "did not run"
+        args = " ".join(bench.full if full else bench.quick)
+        load = f"{min(got.loads):.1f}-{max(got.loads):.1f}"
+        lines.append(
+            f"| {row.what} | {figure} | {row.against} | {goal} | "
+            f"`bench/{bench.script} {args}` | {load} |"
+        )
+    lines.append(TABLE_END)
+    return "\n".join(lines)
+
+
+def rewrite(doc: str, table: str) -> str:
+    """``doc`` with the text between the markers (and the markers) replaced by ``table``."""
+    start, end = doc.index(TABLE_BEGIN), doc.index(TABLE_END) + len(TABLE_END)
+    return doc[:start] + table + doc[end:]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--full", action="store_true", help="the settings the doc's rows used")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each bench (default 3)")
+    parser.add_argument("--only", nargs="+", choices=sorted(BENCHES), help="these benches only")
+    parser.add_argument("--dry-run", action="store_true", help="print the table, keep the doc")
+    args = parser.parse_args(argv)
+    taken: dict[str, Taken] = {}
+    for name in args.only or BENCHES:
+        print(f"{name} ...", file=sys.stderr, flush=True)
+        taken[name] = run_bench(BENCHES[name], args.full, args.runs)
+    table = render(taken, args.full, args.runs)
+    if args.dry_run:
+        print(table)
+    else:
+        DOC.write_text(rewrite(DOC.read_text(encoding="utf-8"), table), encoding="utf-8")
+        print(f"rewrote {DOC.relative_to(ROOT)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

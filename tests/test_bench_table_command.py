@@ -1,0 +1,80 @@
+"""bench/table.py, the command that remakes docs/performance.md's table, on made-up output
+of the benches (running them is the command's own business, not the tests')."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench.table import BENCHES, DOC, ROWS, TABLE_BEGIN, TABLE_END, Taken, render, rewrite
+
+#: One line of each figure, as the benches print it.
+PRINTED = {
+    "startup": (
+        "  stress-tui --version   median   31.0 ms   1.50x, CPU  2.11x  (goal: at most 3x: met)\n"
+        "  stress-tui --help      median   60.2 ms   3.90x, CPU  4.30x  (goal: at most 3.5x)\n"
+        "  German against English:  1.04x  (goal: at most 1.1x: met)\n"
+        "first frame in an 80x24 pty (3 starts each, taking turns)\n"
+        "  echo (minimal blessed) median  363.0 ms   1.00x\n"
+        "  game                   median  520.0 ms   1.43x  (goal: at most 1.5x: met)\n"
+        "  game --p2 bot          median  540.0 ms   1.49x  (goal: at most 1.5x: met)\n"
+    ),
+    "table": (
+        "  game/echo: median 2.90x, p99 3.10x  (goal: within 3x)\n"
+        "  one play 85 B, full redraw 2333 B: 3.6%  (goal: <= 15%)\n"
+        "  CPU 0.000% of one core, 0 B written  (goal: < 1%)\n"
+    ),
+    "net_latency": "  joiner / one keyboard: median 2.99x, p99 2.43x\n",
+    "sim": "  ratio, best run against best run: 1.94 x --jobs 1 (goal: at least 0.95): met\n",
+    "engine": "engine 6.66 us an action, reference 3.29 (...): 2.02x (goal: at most 1.3x)\n",
+    "stats": "stats on 20,000 rounds: 922 ms, on 200: 796 ms (...): 1.16x (goal: at most 2x)\n",
+}
+
+
+def table(outputs: dict[str, list[str]]) -> list[str]:
+    taken = {name: Taken(out, [4.0, 5.5]) for name, out in outputs.items()}
+    return render(taken, full=False, runs=2).splitlines()
+
+
+def test_every_row_finds_its_figure_and_says_whether_its_goal_holds() -> None:
+    lines = table({name: [PRINTED[name], PRINTED[name]] for name in BENCHES})
+    rows = [line for line in lines if line.startswith("| ") and "---" not in line][1:]
+    assert len(rows) == len(ROWS)
+    assert all("no figure" not in row and "did not run" not in row for row in rows)
+    help_row = next(row for row in rows if "--help" in row.split("|")[1])
+    assert "**3.90-3.90-3.90x** (2 runs)" in help_row
+    assert "at most 3.5x: **not met**" in help_row
+    version = next(row for row in rows if "`stress-tui --version`" in row.split("|")[1])
+    assert "at most 3x: met" in version
+    assert all(row.endswith("| 4.0-5.5 |") for row in rows)  # the load average
+
+
+def test_min_median_max_over_the_runs() -> None:
+    runs = [PRINTED["engine"].replace("2.02x", f"{x}x") for x in ("1.20", "1.40", "1.25")]
+    (row,) = [line for line in table({"engine": runs}) if line.startswith("| The engine")]
+    assert "**1.20-1.25-1.40x** (3 runs)" in row
+    assert "at most 1.3x: met" in row
+
+
+def test_a_bench_that_failed_or_printed_nothing_says_so() -> None:
+    taken = {
+        "engine": Taken([], [1.0], failed="failed (exit 1: boom)"),
+        "stats": Taken(["something else\n"], [1.0]),
+    }
+    lines = render(taken, full=True, runs=1).splitlines()
+    assert "--full --runs 1" in lines[1]
+    assert any("failed (exit 1: boom)" in line and "did not run" in line for line in lines)
+    assert any("no figure in the output" in line for line in lines)
+
+
+def test_the_table_replaces_the_text_between_the_markers_only() -> None:
+    doc = f"before\n{TABLE_BEGIN}\nold table\n{TABLE_END}\nafter\n"
+    assert rewrite(doc, f"{TABLE_BEGIN}\nnew\n{TABLE_END}") == (
+        f"before\n{TABLE_BEGIN}\nnew\n{TABLE_END}\nafter\n"
+    )
+
+
+def test_the_doc_has_the_markers_and_every_bench_exists() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    assert text.index(TABLE_BEGIN) < text.index(TABLE_END)
+    for bench in BENCHES.values():
+        assert (Path(DOC).parent.parent / "bench" / bench.script).is_file()
