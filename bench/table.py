@@ -218,7 +218,7 @@ def cell(values: Sequence[float], unit: str) -> str:
     ordered = sorted(values)
     low, mid, high = ordered[0], statistics.median(ordered), ordered[-1]
     digits = 3 if unit == "%" else 2
-    return f"**{low:.{digits}f}-{mid:.{digits}f}-{high:.{digits}f}{unit}** ({len(values)} runs)"
+    return f"**{low:.{digits}f}-{mid:.{digits}f}-{high:.{digits}f}{unit}** ({len(values)} run{'s' if len(values) > 1 else ''})"
 
 
 def render(taken: dict[str, Taken], full: bool, runs: int) -> str:
@@ -229,7 +229,7 @@ def render(taken: dict[str, Taken], full: bool, runs: int) -> str:
         TABLE_BEGIN,
         f"Made by `python bench/table.py{options} --runs {runs}` on {when} ({settings}).",
         "",
-        "| What | Ratio, min-median-max | Against (in the same run) | Goal (median) "
+        "| What | Figure, min-median-max | Against (in the same run) | Goal (median) "
         "| Command | Load average |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
