@@ -218,7 +218,8 @@ def cell(values: Sequence[float], unit: str) -> str:
     ordered = sorted(values)
     low, mid, high = ordered[0], statistics.median(ordered), ordered[-1]
     digits = 3 if unit == "%" else 2
-    return f"**{low:.{digits}f}-{mid:.{digits}f}-{high:.{digits}f}{unit}** ({len(values)} run{'s' if len(values) > 1 else ''})"
+    runs = f"{len(values)} run" + ("s" if len(values) > 1 else "")
+    return f"**{low:.{digits}f}-{mid:.{digits}f}-{high:.{digits}f}{unit}** ({runs})"
 
 
 def render(taken: dict[str, Taken], full: bool, runs: int) -> str:
