@@ -604,3 +604,101 @@ def test_no_field_of_a_replay_reaches_the_terminal_raw(tmp_path: Path) -> None:
             s.send("q")
             assert s.wait_exit() == 0
             assert raw_from_file(s.raw_log()) == [], name
+
+
+def _toml(text: str) -> str:
+    """``text`` as a TOML basic string (JSON's escapes are TOML's)."""
+    return json.dumps(text)
+
+
+def poisoned_configs() -> dict[str, str]:
+    """A config file for every place a string can stand in one, that string ``POISON``:
+    each value (the names, the language, every rule, the players, the display, the
+    keyboard, a key) and each key and table name."""
+    from stress_tui.core.houserules import HOUSE_RULES
+    from stress_tui.terminal.keys import REQUIRED_ACTIONS
+
+    p = _toml(POISON)
+    whole_keys = "".join(
+        f"{action} = {_toml(key)}\n"
+        for action, key in zip(REQUIRED_ACTIONS[1:], "wertyuiopzx", strict=False)
+    )
+    found = {
+        "names first": f'names = [{p}, "Bo"]',
+        "names second": f'names = ["Ann", {p}]',
+        "lang": f"lang = {p}",
+        "top key": f"{p} = 1",
+        "top table": f"[{p}]\na = 1",
+        "players p1": f"[players]\np1 = {p}",
+        "players side": f'[players]\n{p} = "human"',
+        "rules key": f"[rules]\n{p} = 1",
+        "display theme": f"[display]\ntheme = {p}",
+        "display ascii": f"[display]\nascii = {p}",
+        "display key": f"[display]\n{p} = true",
+        "keyboard": f"[keys]\nkeyboard = {p}",
+        "keys side": f"[keys.{p}]\nleft1 = 'x'",
+        "keys action": f"[keys.p1]\n{p} = 'x'",
+        "keys key": f"[keys.p1]\n{whole_keys}left1 = {p}",
+        "keys one character": f"[keys.p1]\n{whole_keys}left1 = {_toml(chr(0x202E))}",
+    }
+    for short in ("A\x1b]0;X\x07", "\u202eAnn", "A\u200bB", "A\x1b[2J", "A\u009b2J"):
+        found[f"names {short!r}"] = f'names = [{_toml(short)}, "Bo"]'
+
+    for rule in HOUSE_RULES:
+        found[f"rules {rule.name}"] = f"[rules]\n{rule.name} = {p}"
+    return found
+
+
+def test_no_string_of_a_config_file_reaches_the_terminal_raw(tmp_path: Path) -> None:
+    """Every value and every key a config file (and a ``--keys`` file) holds is read
+    against its shape where it is read (a name printable text, a choice one of its
+    words, a rule its kind, a key a key's name): whatever a crafted file puts anywhere,
+    ``--print-config``, ``stats`` and the game's start write none of it raw."""
+    for name, text in poisoned_configs().items():
+        config = tmp_path / "config.toml"
+        config.write_text(text + "\n")
+        for argv in (["--print-config"], ["stats"], ["--seed", "1"]):
+            done = stress_tui(tmp_path, *argv, STRESS_TUI_CONFIG=str(config))
+            out = done.stdout + done.stderr
+            assert raw_from_file(out) == [] and not RAW.search(out), (name, argv, out)
+        if name.startswith("keys"):
+            done = stress_tui(tmp_path, "--keys", str(config), "--print-config")
+            out = done.stdout + done.stderr
+            assert raw_from_file(out) == [] and not RAW.search(out), (name, out)
+
+
+def test_no_string_of_a_record_reaches_the_terminal_raw(tmp_path: Path) -> None:
+    """Every text a record's rows hold (the rounds' names, kinds, rules, times, days and
+    keys, the dailies', the standings' sums), each in turn set to ``POISON``: ``stats``,
+    and ``stats --json`` write none of it raw; a row of the wrong shape is
+    named as damaged, harmless."""
+    import sqlite3
+
+    record = tmp_path / "data" / "record.sqlite"
+    record.parent.mkdir()
+    columns = {
+        "rounds": ("finished", "rules", "name1", "name2", "kind1", "kind2", "daily", "replay"),
+        "dailies": ("day", "name", "started"),
+        "tallies": ("name", "kind", "rules"),
+    }
+    for table, names in columns.items():
+        for column in names:
+            record.unlink(missing_ok=True)
+            count_round(("Ann", "Bo"), "skat  wins=1", won_by(0), True, record, key="a" * 32)
+            with sqlite3.connect(record) as db:
+                db.execute(
+                    "INSERT INTO dailies VALUES ('2026-12-01', 'Ann', '2026-12-01T10:00:00', NULL)"
+                )
+            db.close()
+            kinds = ("human", "bot:normal")
+            count_round(("Ann", "Bot"), "standard", won_by(0), False, record, kinds=kinds,
+                        daily="2026-12-01")  # fmt: skip
+            with sqlite3.connect(record) as db:
+                assert db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] > 0
+                db.execute(f"UPDATE {table} SET {column} = ? || rowid", (POISON,))
+            db.close()
+            for argv in (["stats"], ["stats", "--json"]):
+                done = stress_tui(tmp_path, *argv)
+                out = done.stdout + done.stderr
+                assert "Traceback" not in out.decode(errors="replace"), (table, column, out)
+                assert raw_from_file(out) == [] and not RAW.search(out), (table, column, out)

@@ -4,6 +4,7 @@ the other end sends reaches the terminal raw."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 from stress_tui.core.choices import GUEST, OPEN_SEAT
+from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.words import Say, shown_name
 from stress_tui.net import client as client_module
@@ -230,3 +232,190 @@ def test_an_unknown_refusal_text_is_shown_harmless() -> None:
         assert str(refused.value).endswith("lehnt ab: go away\\u001B[2J")
 
     run(test)
+
+
+# ------------------------------------------------------------------ every string a host sends
+
+
+def _strings(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Where ``value`` (a message as JSON) holds a string: the path of each, and of each
+    object key (ending in ``KEY``)."""
+    found: list[tuple[Any, ...]] = []
+    if isinstance(value, str):
+        found.append(path)
+    elif isinstance(value, dict):
+        for name, item in value.items():
+            found.append((*path, name, _KEY))
+            found.extend(_strings(item, (*path, name)))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found.extend(_strings(item, (*path, index)))
+    return found
+
+
+_KEY = object()
+"""The end of a path that names an object's key rather than its value."""
+
+
+def _poisoned(value: Any, path: tuple[Any, ...], text: str) -> Any:
+    """``value`` with the string (or key) at ``path`` replaced by ``text``."""
+    if not path:
+        return text
+    if len(path) == 2 and path[1] is _KEY:
+        return {(text if name == path[0] else name): item for name, item in value.items()}
+    if isinstance(value, dict):
+        return {**value, path[0]: _poisoned(value[path[0]], path[1:], text)}
+    changed = list(value)
+    changed[path[0]] = _poisoned(value[path[0]], path[1:], text)
+    return changed
+
+
+async def _scripted_host(code: str, script: list[dict[str, Any]]) -> tuple[asyncio.Server, int]:
+    """A host that lets a joiner in with ``code`` as every host does (challenge, proof), then
+    sends ``script``: the first message is the welcome (its proof filled in), the rest as
+    they are, then holds the line open until the joiner closes it."""
+    from stress_tui.net.protocol import code_key, nonce, proof
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readline()
+        salt, ours = bytes.fromhex(nonce()), nonce()
+        writer.write(encode({"t": "challenge", "salt": salt.hex(), "nonce": ours}))
+        auth = json.loads(await reader.readline())
+        key = await asyncio.to_thread(code_key, code, salt)
+        welcome = {**script[0], "proof": proof(key, "host", ours, auth["nonce"])}
+        for message in [welcome, *script[1:]]:
+            writer.write(encode(message))
+        await writer.drain()
+        await reader.read()
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    return server, server.sockets[0].getsockname()[1]
+
+
+def _a_match_as_sent() -> list[dict[str, Any]]:
+    """What a host sends its joiner from the welcome to the first round's flip, as sent."""
+    from tests.test_net import table
+
+    sent: list[dict[str, Any]] = []
+
+    async def test() -> None:
+        host, joiner = await table()
+        sent.append(
+            {"t": "welcome", "proof": "", "seat": joiner.seat, "names": list(host.names),
+             "rules": format_rules(host.rules)}
+        )  # fmt: skip
+        await host.close()
+        await joiner.leave()
+
+    real = Client._on_message
+
+    def keep(self: Client, message: dict[str, Any]) -> None:
+        sent.append(json.loads(json.dumps(message)))
+        real(self, message)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Client, "_on_message", keep)
+        run(test)
+    return [sent[-1], *sent[:-1]]
+
+
+def test_no_string_a_host_sends_reaches_the_joiners_screen_raw() -> None:
+    """Every string of every message a host sends a joiner (the welcome's names and rules,
+    each field of a state, its view and events, a deal, a ping, a refusal, a bye, and every
+    object key), each in turn set to text that would drive a terminal: what the joiner
+    shows (the names, the line under the table, who paused, why the match is over, why it
+    could not join) holds none of it raw. Each is read against its shape where it is read:
+    a name is a name (``clean_name``), a line a said key with harmless arguments, a view
+    and events what ``codec`` decodes; anything else ends the match in one harmless line."""
+    from tests.test_hostile import POISON, RAW, raw_from_file
+
+    match = _a_match_as_sent()
+    bye = {"t": "bye", "reason": said("left", name="Ann").to_json()}
+    last = {message["t"]: index for index, message in enumerate(match)}
+    state = match[last["state"]]
+    cases: list[list[dict[str, Any]]] = []
+    for index in sorted({0, *last.values()}):
+        for path in _strings(match[index]):
+            if path != ("t",):
+                changed = _poisoned(match[index], path, POISON)
+                cases.append([*match[:index], changed, *match[index + 1 :], bye])
+    for name in ("paused_by", "held_by", "message", "result", "seq", "waiting"):
+        cases.append([*match, {**state, name: POISON}, bye])
+    for short in ("A\x1b]0;X\x07", "\u202eAnn", "A\u200bB", "A\u009b2J"):
+        cases.append([*match, {**state, "paused_by": short, "held_by": short}, bye])
+        cases.append([{**match[0], "names": [short, "Bo"]}, *match[1:], bye])
+    for args in ({"name": POISON}, {"why": POISON}):
+        key = "left" if "name" in args else "error"
+        cases.append([*match, {**state, "message": {"key": key, "args": args}}, bye])
+        cases.append([*match, {"t": "bye", "reason": {"key": key, "args": args}}])
+    cases.append([*match, {"t": "bye", "reason": {"key": POISON[:32], "args": {}}}])
+    cases.append([{"t": "refused", "reason": POISON}])
+    cases.append([{"t": "refused", "reason": POISON, "v": POISON}])
+    cases.append(
+        [{"t": "refused", "reason": "no", "said": {"key": "error", "args": {"why": POISON}}}]
+    )
+    assert len(cases) > 40
+
+    async def joined(script: list[dict[str, Any]]) -> str:
+        server, port = await _scripted_host("a-b-c-d", script)
+        shown: list[str] = []
+        async with server:
+            joiner = Client("127.0.0.1", port, "a-b-c-d", "Bo", record=False)
+
+            def seen(_events: object = None) -> None:
+                shown.extend(str(v) for v in (*joiner.names, joiner.message, joiner.paused_by,
+                                              joiner.held_by, joiner.status))  # fmt: skip
+
+            joiner.on_change = seen
+            try:
+                await joiner.connect()
+            except JoinError as error:
+                return str(error)
+            await until(lambda: joiner.status == "over", "the match to end", timeout=5)
+            seen()
+            await joiner.leave()
+        return "\n".join(shown)
+
+    for script in cases:
+        text = run_for(joined, script)
+        out = text.encode()
+        assert raw_from_file(out) == [] and not RAW.search(out), (script[-2:], text)
+
+
+def run_for(test: Any, script: list[dict[str, Any]]) -> str:
+    """``test(script)`` run to its end in a loop of its own; what it returned."""
+    result: list[str] = []
+
+    async def once() -> None:
+        result.append(await test(script))
+
+    run(once)
+    return result[0]
+
+
+def test_a_deal_whose_commitment_is_not_one_is_refused_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    """A deal's ``commit`` is read as what it is, a SHA-256 commitment
+    (``sha256:`` and 64 hex digits): a host that sends anything else ends the match in one
+    harmless line, and the joiner writes no replay whose header its own reader refuses."""
+    from tests.test_hostile import POISON, RAW
+
+    match = _a_match_as_sent()
+    deal = next(index for index, message in enumerate(match) if message["t"] == "deal")
+
+    async def dealt(script: list[dict[str, Any]]) -> None:
+        server, port = await _scripted_host("a-b-c-d", script)
+        async with server:
+            joiner = Client("127.0.0.1", port, "a-b-c-d", "Bo", record=True)
+            await joiner.connect()
+            await until(lambda: joiner.status == "over", "the match to end")
+            assert joiner.message is not None
+            assert "the host broke the protocol (deal: 'commit'" in joiner.message
+            assert not RAW.search(joiner.message.encode())
+            await joiner.leave()
+
+    for commit in (POISON, "sha256:" + "x" * 64, "sha256:" + "ab" * 20):
+        run(functools.partial(dealt, [*match[:deal], {**match[deal], "commit": commit}]))
+        assert not list(tmp_path.rglob("*.jsonl*")), commit

@@ -25,6 +25,7 @@ from typing import Any
 from stress_tui.core.text import N_, BadName, Problem, check_name
 from stress_tui.net import DEFAULT_PORT
 from stress_tui.net.texts import is_said
+from stress_tui.storage.replay import commitment_text
 
 VERSION = 5
 """The protocol's version: both ends must speak the same one."""
@@ -294,7 +295,8 @@ HOST_MESSAGES: dict[str, Schema] = {
     ),
     "ping": Schema({"id": _SEQ}, {"delay_ms": maybe(number(0, 1e6))}),
     "deal": Schema(
-        {"round": whole(0, 10**6), "commit": text(80)}, {"score": listed(whole(0, 1000), 2)}
+        {"round": whole(0, 10**6), "commit": commitment_text},
+        {"score": listed(whole(0, 1000), 2)},
     ),
     "acts": Schema(
         {"round": whole(0, 10**6), "from": whole(0, 10**6), "actions": listed(anything, 2000)}
@@ -302,7 +304,7 @@ HOST_MESSAGES: dict[str, Schema] = {
     "reveal": Schema(
         {
             "round": whole(0, 10**6),
-            "commit": text(80),
+            "commit": commitment_text,
             "seed": whole(0, 2**64),
             "salt": hex_text(32),
         }
