@@ -10,11 +10,13 @@ Everything runs ``python -m stress_tui`` in an 80x24 pseudo-terminal read by pyt
   next to the same measurement for the minimal blessed program (``bench/latency.py``'s
   ``echo`` baseline) in the same run, taken in alternating blocks of ``BLOCK`` keys (each
   program started afresh for each block), so that both meet the same machine: a load
-  that comes and goes during the run weighs on both alike. The game's key is a legal
-  play: through the ``STRESS_TUI_POSITION`` test hook, player 1's draw pile is laid out so
-  that ``q`` always plays the next rank onto the left pile (stacking off, the right pile
-  empty, so no stress); the effect looked for is the new card on the left pile. About 44
-  plays a round, so the samples come from several rounds.
+  that comes and goes during the run weighs on both alike. Keys go at a person's pace,
+  ``HUMAN_GAP`` (100 ms) apart at least, so each program idles between them as a
+  player's does. The game's key is a legal play: through the ``STRESS_TUI_POSITION``
+  test hook, player 1's draw pile is laid out so that ``q`` always plays the next rank
+  onto the left pile (stacking off, the right pile empty, so no stress); the effect looked
+  for is the new card on the left pile. About 44 plays a round, so the samples come from
+  several rounds.
 - bytes: what the program writes for that one play, next to a full redraw (Ctrl-L) of the
   same screen.
 - idle CPU: user+system time (``/proc/PID/stat``) of a dealt table waiting for keys after
