@@ -40,6 +40,7 @@ from stress_tui.terminal.app import DailyApp
 from stress_tui.terminal.draw.canvas import Canvas, plain_lines
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.endpoint import MemoryEndpoint
+from stress_tui.terminal.lang import rank_name
 from stress_tui.terminal.notices import Notices
 from stress_tui.terminal.render import render
 from stress_tui.terminal.scene import Scene
@@ -308,7 +309,7 @@ def test_daily_reaches_the_table_with_the_days_cards_and_left_at_once_is_not_tak
     days = list(_today())
     rows = {
         day: [
-            str(pile[-1]).replace("C", "♣").replace("D", "♦").replace("H", "♥").replace("S", "♠")
+            rank_name(pile[-1].rank) + pile[-1].suit.symbol
             for pile in Game.deal(daily_rules(), random.Random(daily_seed(day)))
             .state.players[1 - BOT_SIDE]
             .row
