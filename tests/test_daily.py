@@ -309,7 +309,7 @@ def test_daily_reaches_the_table_with_the_days_cards_and_left_at_once_is_not_tak
     days = list(_today())
     rows = {
         day: [
-            rank_name(pile[-1].rank) + pile[-1].suit.symbol
+            rank_name(pile[-1].rank) + (pile[-1].suit.symbol if pile[-1].suit else "")
             for pile in Game.deal(daily_rules(), random.Random(daily_seed(day)))
             .state.players[1 - BOT_SIDE]
             .row
