@@ -19,7 +19,6 @@ import codecs
 import contextlib
 import errno
 import os
-import signal
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
@@ -29,16 +28,17 @@ from stress_tui import __version__
 VERSION = f"stress-tui {__version__}"
 """What ``--version`` prints."""
 
-EXIT_SIGINT = 128 + signal.SIGINT
-"""A command stopped by Ctrl-C (130, as a shell reports it)."""
+EXIT_SIGINT = 130
+"""A command stopped by Ctrl-C (128 + SIGINT's 2, as a shell reports it)."""
 
-EXIT_PIPE = 128 + signal.SIGPIPE
-"""Standard output was a pipe closed by its reader (141, what a shell reports for a
-program that SIGPIPE ended, as git and the coreutils are): nothing more is said."""
+EXIT_PIPE = 141
+"""Standard output was a pipe closed by its reader (128 + SIGPIPE's 13, what a shell
+reports for a program that SIGPIPE ended, as git and the coreutils are): nothing more is
+said."""
 
-EXIT_HANGUP = 128 + signal.SIGHUP
-"""Standard output was a terminal that has gone (129, as a hangup): nobody is left to read
-a line, so none is written."""
+EXIT_HANGUP = 129
+"""Standard output was a terminal that has gone (128 + SIGHUP's 1, as a hangup): nobody is
+left to read a line, so none is written."""
 
 _GONE = (errno.EIO, errno.ENXIO)
 """What writing to a terminal that has closed fails with."""
