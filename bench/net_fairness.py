@@ -43,7 +43,7 @@ from stress_tui.core.events import Event
 from stress_tui.core.notation import parse_position
 from stress_tui.core.rules import Rules
 from stress_tui.net.client import Client
-from stress_tui.net.host import JOINER_SEAT, Host
+from stress_tui.net.host import Host
 from stress_tui.net.pathrtt import writer_rtt
 
 RACE = """
@@ -202,7 +202,7 @@ async def _both_ready(host: Host, joiner: Client) -> None:
     the joiner sees the round under way."""
     await _until(lambda: joiner.status == "starting", 5)
     joiner.ready()
-    await _until(lambda: host.gate.waiting[JOINER_SEAT] is False, 5)
+    await _until(lambda: host.life.waiting == (False, True), 5)  # the joiner, seat 0
     host.ready()
     await _until(lambda: joiner.status == "playing", 5)
 

@@ -53,7 +53,7 @@ async def both_ready(host: Host, joiner: Client) -> None:
     starts): the joiner says it, then the host."""
     await until(lambda: joiner.status == "starting", "the round to wait for its players")
     joiner.ready()
-    await until(lambda: host.gate.waiting == [False, True], "the joiner's ready")
+    await until(lambda: host.life.waiting == (False, True), "the joiner's ready")
     host.ready()
 
 

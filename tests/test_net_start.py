@@ -10,6 +10,7 @@ import pytest
 
 from stress_tui.core.actions import Play
 from stress_tui.core.engine import Phase
+from stress_tui.core.lifecycle import Hold
 from stress_tui.core.rules import Rules
 from stress_tui.net import client as client_module
 from stress_tui.net.client import Client
@@ -45,11 +46,11 @@ def test_a_network_round_starts_only_when_both_players_say_they_are_ready() -> N
     async def test() -> None:
         host, joiner = await joined()
         assert host.fair is not None
-        assert joiner.waiting == (True, True) and host.gate.shown() == (True, True)
+        assert joiner.waiting == (True, True) and host.life.waiting == (True, True)
         host.ready()  # the host is ready: the round still waits for Bo
         await until(lambda: joiner.waiting == (True, False), "the host's ready, on Bo's side")
         assert host.status == "starting" and host.fair.flip_at is None
-        assert not host.clock.running  # nobody's clock runs while the round waits
+        assert host.life.stopped  # nobody's clock runs while the round waits
         host.act("play", 0, 0)  # a key before the start plays nothing
         assert not host.fair.applied
         joiner.ready()
@@ -66,12 +67,12 @@ def test_a_pause_before_the_start_goes_back_to_waiting_for_the_players() -> None
     async def test() -> None:
         host, joiner = await joined()
         joiner.ready()
-        await until(lambda: host.gate.waiting == [False, True], "Bo's ready")
+        await until(lambda: host.life.waiting == (False, True), "Bo's ready")
         host.pause()
         await until(lambda: joiner.status == "paused", "the pause on Bo's side")
         joiner.resume()
         await until(lambda: joiner.status == "starting", "waiting again, with no count")
-        assert host.gate.waiting == [False, True]  # who was ready still is
+        assert host.life.waiting == (False, True)  # who was ready still is
         host.ready()
         await until(lambda: host.status == "playing", "the start")
         await host.close()
@@ -87,10 +88,10 @@ def test_the_joiners_resume_count_ends_when_the_hosts_does() -> None:
         await until(lambda: host.status == "paused", "the pause")
         host.resume()
         await until(lambda: joiner.status == "counting", "the count on Bo's side")
-        assert host.resume_at is not None and joiner.resume_end is not None
+        assert host.life.count_until is not None and joiner.resume_end is not None
         # Bo's count ends at the host's end less the delay its state took to come.
         delay = (joiner.delay_ms or 0.0) / 1e3
-        assert abs(joiner.resume_end - host.resume_at) <= delay + 0.05
+        assert abs(joiner.resume_end - host.life.count_until) <= delay + 0.05
         left = joiner.resume_left()
         assert left is not None and 0 < left <= RESUME_COUNT
         before = len(host.fair.applied)
@@ -118,7 +119,7 @@ def test_a_key_pressed_as_the_joiners_count_ends_plays_the_moment_play_goes_on()
         await until(lambda: joiner.status == "paused", "the pause")
         host.resume()
         await until(lambda: joiner.status == "counting", "the count")
-        ends = host.resume_at
+        ends = host.life.count_until
         fair = host.fair
         assert ends is not None
         too_soon = {"t": "act", "a": "play", "pile": 1, "to": 1, "seq": 90}
@@ -171,9 +172,9 @@ def test_a_pause_held_by_a_player_who_cannot_see_the_table_waits_for_them() -> N
         host.pause()  # Ann's Esc
         await until(lambda: joiner.status == "paused", "Ann's pause")
         joiner.pause(hold=True)  # Bo's window too small, then large again
-        await until(lambda: host.holds == {JOINER_SEAT}, "Bo's hold")
+        await until(lambda: host.life.holders(Hold.AWAY) == [JOINER_SEAT], "Bo's hold")
         joiner.resume(hold=True)
-        await until(lambda: not host.holds, "the hold gone")
+        await until(lambda: not host.life.held(Hold.AWAY), "the hold gone")
         assert host.status == "paused" and host.status_line() == "paused by Ann: Enter goes on"
         joiner.resume()  # Bo's Enter
         await until(lambda: host.status == "counting", "the count")

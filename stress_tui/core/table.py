@@ -27,33 +27,6 @@ COUNTDOWN = 1.2
 """Seconds from "1" to the flip: one, two, three, as players count at a real table."""
 
 
-class StartGate:
-    """A round that waits for the people at it to say they are ready, at one keyboard and
-    at a network table alike: once the last one awaited has, its clock goes and the count
-    to the first flip runs (``Table.start``)."""
-
-    def __init__(self, people: tuple[bool, bool] = (False, False)) -> None:
-        self.waiting = [people[0], people[1]]
-        """Who the round still waits for (a person who has not said ready)."""
-
-    @property
-    def open(self) -> bool:
-        """Whether the round may start: nobody is awaited."""
-        return not any(self.waiting)
-
-    def ready(self, player: int) -> bool:
-        """``player`` says they are ready; whether that opened the gate (they were the
-        last awaited)."""
-        if not self.waiting[player]:
-            return False
-        self.waiting[player] = False
-        return self.open
-
-    def shown(self) -> tuple[bool, bool] | None:
-        """Who is awaited, for the screen (``None``: the round has started)."""
-        return None if self.open else (self.waiting[0], self.waiting[1])
-
-
 class Driver(Protocol):
     """A computer player: decides what to do from what its player can see."""
 

@@ -1,8 +1,11 @@
 """The host: the one true table, and the connections of the joiner and the spectators.
 
 ``Host`` listens (asyncio streams), proves the join code with each newcomer (never sending
-it), seats one joiner and a few spectators, and runs the match: rounds on a ``FairTable``
-on a ``MatchClock`` that stops for a pause, a player away and between rounds. The host's
+it), seats one joiner and a few spectators, and runs the match: rounds on a ``FairTable``,
+the match's life (the start gate, pauses, a player away or dropped, the count before play
+goes on, the result, the next round or a rematch) on the ``core.lifecycle.Lifecycle`` every
+other way to play drives too, whose clock is the round's: it stands still while anything
+holds the match, for both players at once. The host's
 own keys come through ``act`` dated on arrival; the joiner's come as messages, dated at
 their arrival less half the smallest of the last round trips (measured by a ping about
 every second), never more than half the host's kernel's own estimate of the path allows
@@ -38,12 +41,12 @@ from stress_tui.core.choices import GUEST, OPEN_SEAT, SPECTATOR
 from stress_tui.core.codec import action_to_json, event_to_json
 from stress_tui.core.engine import Game, Match
 from stress_tui.core.events import Event, RoundDrawn, RoundWon
+from stress_tui.core.lifecycle import Hold, Lifecycle, Stage
 from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
-from stress_tui.core.table import COUNTDOWN, StartGate
+from stress_tui.core.table import COUNTDOWN
 from stress_tui.core.words import N_, Say, shown_name
 from stress_tui.net.addresses import listening_socket
-from stress_tui.net.clock import MatchClock
 from stress_tui.net.fair import MAX_DELAY, FairTable, Outcome
 from stress_tui.net.pathrtt import dated_back, writer_rtt
 from stress_tui.net.protocol import (
@@ -301,11 +304,11 @@ class Host:
         self.say = say
         """The host's own language (``terminal.lang._``), for the notes of its own files."""
         self.countdown = countdown
+        """Seconds from the start of a count to its flip."""
         self.max_delay = max_delay
+        """The most a joiner's action is dated back (0: dated on arrival, no fairness)."""
         self.first_game = first_game
         """A position to play the first round from instead of a deal (tests, benchmarks)."""
-        """The most a joiner's action is dated back (0: dated on arrival, no fairness)."""
-        """Seconds from the start of a count to its flip."""
         self.host_name = clean_name(name)
         self.code = code if code is not None else new_code()
         """The join code (said to the joiner, never sent)."""
@@ -319,7 +322,10 @@ class Host:
         """Called after every change, with the events to word (may be empty)."""
         self.loop: asyncio.AbstractEventLoop | None = None
         self.server: asyncio.Server | None = None
-        self.clock = MatchClock(self._loop_time)
+        self.life = Lifecycle(count=RESUME_COUNT, grace=0.0)
+        """The match's stage, what holds it (a player's pause: ``Hold.PAUSE`` by their seat; a
+        player who cannot see the table: ``Hold.AWAY``; the joiner's connection lost:
+        ``Hold.DROPPED``), its start gate and the round's clock, on the loop's time."""
         self.source: random.Random = random.SystemRandom() if seed is None else random.Random(seed)
         """Where each round's seed comes from: the system's secure source, so that one
         revealed at a round's end tells nothing of the next (a seed: tests, benchmarks)."""
@@ -327,8 +333,6 @@ class Host:
         self.names: tuple[str, str] = (OPEN_SEAT, self.host_name)
         """Engine order: the joiner's name, then the host's."""
         self.joiner: Peer | None = None
-        self.joined = False
-        """Whether a joiner has taken the seat (it stays theirs while they are away)."""
         self.watchers: list[Peer] = []
         self.pending = 0
         self.failures = 0
@@ -353,30 +357,12 @@ class Host:
         self.rewound: int | None = None
         """The fewest actions kept by a take-back since peers were last told (``None``:
         nothing taken back)."""
-        self.round_number = 0
-        self.status = "waiting"
-        """``waiting`` (for a joiner), ``starting`` (the round waits for both players to
-        say they are ready), ``playing``, ``paused``, ``counting`` (to resume),
-        ``dropped`` (the joiner is away), ``result``, ``over``."""
-        self.gate = StartGate()
-        """Before a round starts: which players it still waits for (as at one keyboard)."""
-        self.paused_by: str | None = None
-        self.paused_from = "playing"
-        """What a pause goes back to: ``playing`` (after the count) or ``starting``."""
-        self.asked = False
-        """Whether a player paused (Esc): either player's Enter goes on."""
-        self.holds: set[int] = set()
-        """The seats whose player cannot see the table (the help, a window too small, a
-        program stopped with Ctrl-Z): the match stays paused until each is back, whoever
-        presses Enter, so that nobody plays on while the other cannot."""
-        self.resume_at: float | None = None
-        """Loop time the resume count ends."""
         self.early: list[dict[str, Any]] = []
-        """The joiner's keys that arrived just before the resume count ended, applied
+        """The joiner's keys that arrived just before the count to go on ended, applied
         when it does (``EARLY_GRACE``)."""
         self.dropped_at: float | None = None
-        """Loop time the joiner's connection ended."""
-        self.before_drop = "playing"
+        """Loop time the joiner's connection ended (while ``Hold.DROPPED`` holds the match):
+        the seat is kept ``REJOIN_SECONDS`` from then."""
         self.message: Said | None = None
         """A line about the match for both screens (who left, why a round stopped), said
         in each one's language."""
@@ -384,7 +370,6 @@ class Host:
         """The last connections refused, and why (for the host's screen)."""
         self.result: RoundFiles | None = None
         self.result_winner: int | None = None
-        self.match_over = False
         self.timer: asyncio.TimerHandle | None = None
         self.pinger: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -397,8 +382,8 @@ class Host:
     # ------------------------------------------------------------------ running
 
     def _loop_time(self) -> float:
-        assert self.loop is not None
-        return self.loop.time()
+        """The outside time the lifecycle's events carry: the loop's (0 before ``start``)."""
+        return 0.0 if self.loop is None else self.loop.time()
 
     async def start(self) -> tuple[str, int]:
         """Listen; return the address and port."""
@@ -429,10 +414,27 @@ class Host:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.server.wait_closed(), 1.0)
         self._cut_round()
+        self.life.leave(self._loop_time())
 
     def now(self) -> float:
         """The round's clock."""
-        return self.clock.time()
+        return self.life.time(self._loop_time())
+
+    @property
+    def round_number(self) -> int:
+        """The round's number in the match (1 for a rematch's first; 0: none dealt)."""
+        return self.life.round
+
+    @property
+    def match_over(self) -> bool:
+        """Whether the round last ended won the match."""
+        return self.life.match_over
+
+    @property
+    def paused_by(self) -> str | None:
+        """Who paused the match (Esc; either player's Enter goes on), if anyone did."""
+        seats = self.life.holders(Hold.PAUSE)
+        return None if not seats or seats[0] is None else self.names[seats[0]]
 
     @property
     def table(self) -> FairTable | None:
@@ -572,7 +574,7 @@ class Host:
             self._refuse(writer, wrong)
             return None
         source.failures = 0
-        if self.status == "over":
+        if self.life.stage is Stage.GONE:
             if self.reveal is not None:  # the seed of the round cut short, to complete a replay
                 with contextlib.suppress(Exception):
                     writer.write(encode(self.reveal))
@@ -590,7 +592,7 @@ class Host:
             if self.joiner is not None:
                 self._refuse(writer, said("full", name=self.names[JOINER_SEAT]))
                 return None
-            if not self.joined:
+            if self.life.deals == 0:  # the first joiner names the seat; it stays theirs
                 if name.casefold() == self.host_name.casefold():
                     name = f"{name[:14]} 2"
                 self.names = (name, self.host_name)
@@ -635,7 +637,7 @@ class Host:
             reason = str(error)
         except (ConnectionError, OSError):
             pass
-        if said_bye and peer is self.joiner and self.status != "over":
+        if said_bye and peer is self.joiner and self.life.stage is not Stage.GONE:
             # The leaver hears the seed of a round cut short.
             self._end_match(said("left", name=peer.name))
         if reason is None:
@@ -686,17 +688,17 @@ class Host:
         if peer is not self.joiner:
             return
         self.joiner = None
-        self.holds.discard(JOINER_SEAT)  # said again by a joiner who comes back
         name = self.names[JOINER_SEAT]
-        if self.status == "over":
+        if self.life.stage is Stage.GONE:
             return
         if left:
             self._end_match(said("left", name=name))
             return
-        self.before_drop = self.status if self.status != "dropped" else self.before_drop
-        self.status = "dropped"
-        self.dropped_at = self._loop_time()
-        self.clock.stop()
+        at = self._loop_time()
+        self.life.hold(Hold.DROPPED, at, JOINER_SEAT)
+        self.life.release(Hold.AWAY, at, JOINER_SEAT)  # said again by a joiner who comes back
+        self.dropped_at = at
+        self.early.clear()
         self.message = said(lost, name=name, **why)
         self._schedule()
         self._changed([])
@@ -704,27 +706,23 @@ class Host:
     # ------------------------------------------------------------------ the match
 
     def _joiner_arrived(self) -> None:
-        if not self.joined:
-            self.joined = True
+        if self.life.deals == 0:
             if self.first_game is not None:
                 self.set_round(self.first_game)
             else:
                 self._begin_round()
             return
-        if self.status == "dropped":
+        if self.life.release(Hold.DROPPED, self._loop_time(), JOINER_SEAT):
+            # A round under way counts in to go on (unless a pause still holds it); a round
+            # not started waits for its players again, a result stays up.
             self.dropped_at = None
             self.message = said("back", name=self.names[JOINER_SEAT])
-            if self.before_drop in ("playing", "counting"):
-                self._count_to_resume()
-            else:  # a pause stays a pause, a round not started waits for its players
-                self.status = self.before_drop
-                self._changed([])
+            self._schedule()
+            self._changed([])
 
     def _begin_round(self) -> None:
         if self.match.winner is not None:
             self.match = Match(self.rules, self.source)
-            self.round_number = 0
-        self.round_number += 1
         self.deal_score = self.score
         game: Game = self.match.new_round()
         self.round_seed = self.match.round_seed
@@ -732,47 +730,43 @@ class Host:
         assert self.round_seed is not None
         self.commit = commitment(self.round_seed, self.round_salt)
         self.reveal = None
+        self.result_winner = None
+        self.message = None
+        self._deal(game)
+
+    def _deal(self, game: Game) -> None:
+        """The round is dealt: it starts when both players say they are ready (a pause and
+        the help close; a player who cannot see the table still holds it), its clock at the
+        position's time."""
+        at = self._loop_time()
         self.fair = FairTable(game, self.countdown)
         self.result = None
-        self.result_winner = None
-        self.match_over = False
-        self.message = None
-        self._await_players()
-
-    def _await_players(self) -> None:
-        """The round is dealt: it starts when both players say they are ready."""
-        self.status = "starting"
-        self.gate = StartGate((True, True))
-        self.paused_by = None
-        self.clock.stop()
+        self.early.clear()
+        self.life.deal(at, (True, True))
+        self.life.set_time(game.state.time, at)
         self._schedule()
         self._changed([])
 
     def ready(self, seat: int = HOST_SEAT) -> None:
         """``seat``'s player is ready for the round to start: once both are, its clock
         goes and the count to the first flip runs, on both screens."""
-        if self.status != "starting" or self.fair is None:
+        if self.fair is None:
             return
-        if self.gate.ready(seat):
-            self.status = "playing"
-            self.clock.go()
-            self.fair.start(self.clock.time())
+        if self.life.ready(seat, self._loop_time()):
+            self.fair.start(self.now())
             self._schedule()
         self._changed([])
 
     def set_round(self, game: Game) -> None:
         """Play on from this position (for tests and benchmarks): a round with no seed,
         neither recorded nor sent when it ends."""
-        self.round_number += 1
         self.round_seed = None
         self.commit = self.reveal = None
-        self.fair = FairTable(game, self.countdown)
-        self.result = None
-        self._await_players()
+        self._deal(game)
 
     def act(self, kind: str, pile: int | None = None, target: int | None = None) -> None:
         """The host's own key: dated now."""
-        if self.status != "playing" or self.fair is None:
+        if self.life.stage is not Stage.PLAYING or self.fair is None:
             return
         message: dict[str, Any] = {"a": kind}
         if kind in ("play", "play-together"):
@@ -783,14 +777,15 @@ class Host:
         """A joiner's key, dated at its arrival less ``Peer.dated_back`` (``dated``: at that
         time)."""
         delay = 0.0 if self.joiner is None else self.joiner.dated_back(self.max_delay)
-        if self.status == "counting" and self.resume_at is not None:
+        ends = self.life.count_until
+        if self.life.stage is Stage.COUNT and ends is not None:
             # Pressed as the joiner's count ended (by its estimate of the delay), arrived
             # before the host's did: played the moment play goes on. Before: nothing.
             pressed = self._loop_time() - delay
-            if pressed >= self.resume_at - EARLY_GRACE and len(self.early) < 8:
+            if pressed >= ends - EARLY_GRACE and len(self.early) < 8:
                 self.early.append(message)
             return
-        if self.status != "playing" or self.fair is None:
+        if self.life.stage is not Stage.PLAYING or self.fair is None:
             return  # a key pressed as the round paused: as at one keyboard, nothing
         when = max(0.0, self.now() - delay) if dated is None else dated
         action = action_from_message(message, JOINER_SEAT, when)
@@ -823,10 +818,9 @@ class Host:
         winner = event.player if isinstance(event, RoundWon) else None
         if winner is not None:
             self.match.record(winner)
-        self.match_over = winner is not None and self.match.winner is not None
         self.result_winner = winner
-        self.status = "result"
-        self.clock.stop()
+        won = winner is not None and self.match.winner is not None
+        self.life.round_over(self._loop_time(), won)
         if self.round_seed is None:  # a position set up by hand: nothing to keep
             self.result = RoundFiles(None, ())
             return
@@ -840,7 +834,7 @@ class Host:
                 self.round_number,
                 score,
                 finished=True,
-                match_over=self.match_over,
+                match_over=won,
                 count=self.record,
                 extra=self._sealing(),
                 _=self.say,
@@ -867,13 +861,7 @@ class Host:
 
     def _cut_round(self) -> None:
         """The match ends mid-round: keep the replay of what was played."""
-        if self.fair is None or self.status not in (
-            "starting",
-            "playing",
-            "paused",
-            "counting",
-            "dropped",
-        ):
+        if self.fair is None or self.life.base not in (Stage.READY, Stage.PLAYING):
             return
         if self.fair.applied and self.record and self.round_seed is not None:
             self.result = save_round(
@@ -888,12 +876,10 @@ class Host:
                 _=self.say,
             )
         self._reveal()
-        self.status = "over"
 
     def _end_match(self, message: Said) -> None:
         self._cut_round()
-        self.status = "over"
-        self.clock.stop()
+        self.life.leave(self._loop_time())
         self.message = message
         self._schedule()
         self._changed([])
@@ -901,51 +887,32 @@ class Host:
     def pause(self, seat: int = HOST_SEAT, hold: bool = False) -> None:
         """Stop the round for both (by ``seat``'s player); also before it starts.
         ``hold``: the player cannot see the table (their help, a window too small, Ctrl-Z)
-        and holds the pause until they can (``resume`` with ``hold``)."""
+        and holds the match until they can (``resume`` with ``hold``)."""
+        at = self._loop_time()
         if hold:
-            self.holds.add(seat)
-        else:
-            self.asked = True
-        if self.status not in ("starting", "playing", "counting"):
-            self._changed([])
-            return
-        self.paused_from = "starting" if self.status == "starting" else "playing"
-        self.status = "paused"
-        self.paused_by = self.names[seat]
-        self.resume_at = None
+            self.life.hold(Hold.AWAY, at, seat)
+        elif self.life.base in (Stage.READY, Stage.PLAYING) and not self.life.held(Hold.PAUSE):
+            self.life.hold(Hold.PAUSE, at, seat)
         self.early.clear()
-        self.clock.stop()
         self._schedule()
         self._changed([])
 
     def resume(self, seat: int = HOST_SEAT, hold: bool = False) -> None:
-        """Go on after a pause (``hold``: ``seat``'s player can see the table again): once
-        nobody holds it, a count on both screens first (a round that had not started waits
-        for its players again)."""
+        """Go on after a pause, whoever paused (``hold``: ``seat``'s player can see the
+        table again): once nothing holds the match, a count on both screens first (a
+        round that had not started waits for its players again)."""
+        at = self._loop_time()
         if hold:
-            self.holds.discard(seat)
+            self.life.release(Hold.AWAY, at, seat)
         else:
-            self.asked = False
-        if self.status != "paused" or self.asked or self.holds:
-            self._changed([])
-            return
-        if self.paused_from == "starting":
-            self.status = "starting"
-            self.paused_by = None
-            self._changed([])
-        else:
-            self._count_to_resume()
-
-    def _count_to_resume(self) -> None:
-        self.status = "counting"
-        self.resume_at = self._loop_time() + RESUME_COUNT
-        self.early.clear()
+            for by in self.life.holders(Hold.PAUSE):
+                self.life.release(Hold.PAUSE, at, by)
         self._schedule()
         self._changed([])
 
     def go_on(self) -> None:
         """From the result screen: the next round (a new match after a won one)."""
-        if self.status == "result":
+        if self.life.go_on() is not None:  # a rematch once the match is won (``_begin_round``)
             self._begin_round()
 
     async def leave(self) -> None:
@@ -961,26 +928,28 @@ class Host:
             self.timer = None
         if self.loop is None:
             return
+        stage = self.life.stage
         when: float | None = None
-        if self.status == "playing" and self.fair is not None:
+        if self.life.held(Hold.DROPPED) and self.dropped_at is not None:
+            when = self.dropped_at + REJOIN_SECONDS
+        elif stage is Stage.COUNT:
+            when = self.life.next_deadline()
+        elif stage is Stage.PLAYING and self.fair is not None:
             due = self.fair.next_deadline()
             if due is not None:
-                when = self.clock.source_time_at(due)
-        elif self.status == "counting" and self.resume_at is not None:
-            when = self.resume_at
-        elif self.status == "dropped" and self.dropped_at is not None:
-            when = self.dropped_at + REJOIN_SECONDS
+                when = self.life.when(due)
         if when is not None:
             self.timer = self.loop.call_at(when, self._on_timer)
 
     def _on_timer(self) -> None:
         self.timer = None
-        if self.status == "counting":
-            self.status = "playing"
-            self.paused_by = None
-            self.resume_at = None
-            self.clock.go()
-            going_on = self.clock.time()
+        stage = self.life.stage
+        if self.life.held(Hold.DROPPED):
+            self._end_match(said("gone", name=self.names[JOINER_SEAT]))
+        elif stage is Stage.COUNT:
+            # The loop may call a timer a hair before its time: the count ends at its own.
+            self.life.advance(max(self._loop_time(), self.life.next_deadline() or 0.0))
+            going_on = self.now()
             if self.fair is not None:
                 self.fair.hold(going_on)
             self._schedule()
@@ -988,9 +957,7 @@ class Host:
             early, self.early = self.early, []
             for message in early:  # pressed as the count ended: dated as play goes on
                 self._joiner_act(message, dated=going_on)
-        elif self.status == "dropped":
-            self._end_match(said("gone", name=self.names[JOINER_SEAT]))
-        elif self.status == "playing" and self.fair is not None:
+        elif stage is Stage.PLAYING and self.fair is not None:
             due = self.fair.next_deadline()
             now = max(self.now(), due or 0.0)
             self._after(self.fair.advance(now))
@@ -1007,10 +974,15 @@ class Host:
                     self._gone(peer, lost="lost-silent", s=SILENT_LIMIT)
                 else:
                     peer.ping(now)
-            if self.status == "dropped":
+            if self.life.held(Hold.DROPPED):
                 self._changed([])  # the seconds left, on both screens
 
     # ------------------------------------------------------------------ telling
+
+    @property
+    def status(self) -> str:
+        """Where the match stands, in the word the protocol sends (``word``)."""
+        return word(self.life)
 
     def status_line(self, _: Say = N_) -> str | None:
         """What the match's state says on the host's screen (``None``: nothing to say),
@@ -1027,17 +999,20 @@ class Host:
 
     def held_by(self) -> str | None:
         """Who holds the pause, unable to see the table (``None``: nobody does)."""
-        return self.names[min(self.holds)] if self.holds and self.status == "paused" else None
+        seats = [by for by in self.life.holders(Hold.AWAY) if by is not None]
+        return self.names[min(seats)] if seats and self.status == "paused" else None
 
     def drop_left(self) -> float | None:
-        if self.status != "dropped" or self.dropped_at is None or self.loop is None:
+        """Seconds the joiner's seat is still kept (``None``: they are not away)."""
+        if not self.life.held(Hold.DROPPED) or self.dropped_at is None or self.loop is None:
             return None
         return max(0.0, self.dropped_at + REJOIN_SECONDS - self._loop_time())
 
     def resume_left(self) -> float | None:
-        if self.status != "counting" or self.resume_at is None or self.loop is None:
+        """Seconds of the count before play goes on (``None``: none runs)."""
+        if self.loop is None:
             return None
-        return max(0.0, self.resume_at - self._loop_time())
+        return self.life.count_left(self._loop_time())
 
     def _changed(self, events: list[Event]) -> None:
         if self.on_change is not None:
@@ -1109,11 +1084,11 @@ class Host:
                 "paused_by": self.paused_by,
                 "drop_left": self.drop_left(),
                 "resume_in": self.resume_left(),
-                "waiting": None if self.status != "starting" else list(self.gate.waiting),
+                "waiting": None if self.status != "starting" else list(self.life.awaited),
                 "held_by": self.held_by(),
                 "seq": self.answered if peer is self.joiner else None,
                 "result": None
-                if self.status != "result"
+                if self.life.base not in (Stage.ROUND_OVER, Stage.RESULT)
                 else {
                     "winner": self.result_winner,
                     "match_over": self.match_over,
@@ -1121,6 +1096,28 @@ class Host:
                 },
             }
         )
+
+
+def word(life: Lifecycle) -> str:
+    """Where the match stands, in the protocol's word: ``waiting`` (for a joiner),
+    ``starting`` (the round waits for both players to say they are ready), ``playing``,
+    ``paused`` (a player paused, or cannot see the table), ``counting`` (to go on),
+    ``dropped`` (the joiner's connection is lost), ``result``, ``over``."""
+    stage = life.stage
+    if stage is Stage.GONE:
+        return "over"
+    if life.held(Hold.DROPPED):
+        return "dropped"
+    if stage is Stage.READY:
+        return "paused" if life.holds else "starting"
+    return {
+        Stage.WAITING: "waiting",
+        Stage.PLAYING: "playing",
+        Stage.PAUSED: "paused",
+        Stage.COUNT: "counting",
+        Stage.ROUND_OVER: "result",
+        Stage.RESULT: "result",
+    }[stage]
 
 
 def describe(

@@ -85,7 +85,7 @@ class Link:
         model = self.model
         if model.status != "starting":
             return None
-        return model.gate.shown() if isinstance(model, Host) else model.waiting
+        return model.life.waiting if isinstance(model, Host) else model.waiting
 
     def resume_left(self) -> float | None:
         """Seconds of the count before play goes on (``None``: none runs): the host's own,

@@ -1,0 +1,172 @@
+"""The host's match on the lifecycle, in one event loop without screens: the network's own
+transitions (a drop and the way back, a stopped joiner, the result, the rematch) as stages
+and holds of ``core.lifecycle.Lifecycle``."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from stress_tui.core.engine import Phase
+from stress_tui.core.lifecycle import Hold, Stage
+from stress_tui.core.rules import Rules
+from stress_tui.net import client as client_module
+from stress_tui.net import host as host_module
+from stress_tui.net.client import Client
+from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, Host
+from stress_tui.storage import listing
+from tests.test_net import SEED, both_ready, run, seated, table, until
+
+
+@pytest.fixture(autouse=True)
+def _quick_retries(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(client_module, "RETRY_EVERY", 0.05)
+    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(tmp_path))
+
+
+def stage(host: Host) -> Stage:
+    """The host's stage, read afresh."""
+    return host.life.stage
+
+
+async def play_out(host: Host, joiner: Client) -> None:
+    """Both players play the round to its end at a quick person's pace."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 20
+    while host.life.stage is not Stage.RESULT and loop.time() < end:
+        await asyncio.sleep(0.03)  # below the rate limit
+        if host.life.stage is not Stage.PLAYING or host.fair is None or joiner.table is None:
+            continue
+        game = host.fair.game
+        if game.phase is Phase.STRESS:
+            host.act("stress")
+        mine = game.legal_plays(HOST_SEAT)
+        if mine:
+            host.act("play", *mine[0])
+        else:
+            host.act("ready")
+        theirs = joiner.table.game.legal_plays(JOINER_SEAT)
+        if theirs:
+            joiner.act("play", *theirs[0])
+        else:
+            joiner.act("ready")
+    assert host.life.stage is Stage.RESULT
+
+
+def test_a_drop_holds_the_round_for_the_joiner_and_the_way_back_counts_in() -> None:
+    async def test() -> None:
+        host, joiner = await table()
+        assert host.life.stage is Stage.PLAYING and host.fair is not None
+        assert joiner.writer is not None
+        joiner.writer.transport.abort()  # the line drops
+        await until(lambda: host.life.held(Hold.DROPPED), "the host to notice")
+        assert stage(host) is Stage.PAUSED and host.life.stopped
+        assert host.life.holders(Hold.DROPPED) == [JOINER_SEAT]
+        applied = len(host.fair.applied)
+        host.act("play", *host.fair.game.legal_plays(HOST_SEAT)[0])  # plays nothing meanwhile
+        assert len(host.fair.applied) == applied
+        await until(lambda: host.life.stage is Stage.COUNT, "Bo back: the count")
+        assert host.life.holds == set() and host.life.deals == 1
+        await until(lambda: host.life.stage is Stage.PLAYING, "play going on")
+        await host.close()
+
+    run(test)
+
+
+def test_a_drop_before_the_start_comes_back_to_the_start_gate_with_no_count() -> None:
+    async def test() -> None:
+        host = Host(Rules(), "Ann", countdown=0.05, record=False, seed=SEED)
+        _, port = await host.start()
+        joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
+        await joiner.connect()
+        await until(lambda: host.life.stage is Stage.READY, "the deal")
+        host.ready()
+        assert host.life.waiting == (True, False)
+        assert joiner.writer is not None
+        joiner.writer.transport.abort()
+        await until(lambda: host.life.held(Hold.DROPPED), "the host to notice")
+        joiner.ready()  # nobody hears it: the line is down
+        await until(lambda: not host.life.held(Hold.DROPPED), "Bo back")
+        assert host.life.stage is Stage.READY and host.life.waiting == (True, False)
+        await until(lambda: joiner.status == "starting", "the gate on Bo's side")
+        joiner.ready()
+        await until(lambda: host.life.stage is Stage.PLAYING, "the start")
+        await host.close()
+
+    run(test)
+
+
+def test_a_stopped_joiner_is_dropped_for_its_silence_and_counts_in_when_it_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A joiner that stops reading and saying anything (Ctrl-Z, a frozen machine) is taken
+    for lost once silent ``SILENT_LIMIT`` seconds: the seat is kept, and when it goes on it
+    finds its connection ended, reaches the host again, and the round counts in."""
+    monkeypatch.setattr(host_module, "SILENT_LIMIT", 0.3)
+    monkeypatch.setattr(host_module, "PING_EVERY", 0.05)
+
+    async def test() -> None:
+        host, joiner = await table()
+        assert joiner.writer is not None
+        transport = joiner.writer.transport
+        assert isinstance(transport, asyncio.ReadTransport)
+        transport.pause_reading()  # stopped: neither reads nor answers
+        await until(lambda: host.life.held(Hold.DROPPED), "the host to give up on the silence")
+        assert host.life.stage is Stage.PAUSED and host.joiner is None
+        transport.resume_reading()  # going on
+        await until(lambda: host.life.stage is Stage.PLAYING, "the count, then play", 5)
+        await until(lambda: joiner.status == "playing", "Bo's view")
+        await host.close()
+
+    run(test)
+
+
+def test_a_joiner_lost_on_the_result_leaves_the_round_kept_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The round is over and kept when the joiner's line drops and it never comes back:
+    the match ends, and the round stays as it was kept (not written again, cut short)."""
+    monkeypatch.setattr(host_module, "REJOIN_SECONDS", 0.3)
+    monkeypatch.setattr(client_module, "RETRY_FOR", 0.0)  # the joiner's program gives up
+
+    async def test() -> None:
+        host = Host(Rules.for_deck("standard", wins=2), "Ann", countdown=0.02, seed=SEED)
+        joiner = await seated(host)
+        await play_out(host, joiner)
+        kept = host.result
+        assert kept is not None and kept.replay is not None
+        await until(lambda: joiner.result is not None, "the joiner's replay")
+        files = len(listing.summaries()[0])
+        assert joiner.writer is not None
+        joiner.writer.transport.abort()
+        await until(lambda: host.life.held(Hold.DROPPED), "the drop")
+        assert host.life.stage is Stage.RESULT
+        await until(lambda: host.life.stage is Stage.GONE, "the seat given up")
+        assert host.result is kept
+        assert len(listing.summaries()[0]) == files
+        assert host.status_line() == "Bo did not come back: the match ends unscored"
+        await host.close()
+
+    run(test)
+
+
+def test_the_rematch_deals_round_one_again_at_the_start_gate() -> None:
+    async def test() -> None:
+        host = Host(Rules.for_deck("standard", wins=1), "Ann", countdown=0.02, seed=SEED)
+        joiner = await seated(host, record=False)
+        await play_out(host, joiner)
+        assert host.life.match_over and host.life.round == 1
+        first = host.commit
+        await until(lambda: joiner.status == "result", "the result on Bo's side")
+        joiner.go_on()  # either player's Enter
+        await until(lambda: host.life.stage is Stage.READY, "the rematch dealt")
+        assert host.life.round == 1 and host.life.deals == 2 and not host.life.match_over
+        assert host.commit != first and host.score == (0, 0)
+        await both_ready(host, joiner)
+        await until(lambda: host.life.stage is Stage.PLAYING, "the rematch under way")
+        await until(lambda: joiner.round_number == 1 and joiner.dealt == host.commit, "Bo's")
+        await host.close()
+
+    run(test)
