@@ -263,8 +263,10 @@ def game(
     cols: int = 80,
     env: dict[str, str | None] | None = None,
     background: tuple[int, int, int] | None = None,
+    offer: bool = False,
 ) -> Iterator[Pilot]:
-    """The game of ``stress-tui --seed 12 ARGS`` in-process, once its first frame is up; the
+    """The game of ``stress-tui --seed 12 ARGS`` in-process, once its first frame is up (the
+    practice offered under the table if ``offer``, as to a newcomer); the
     config file none, replays and the record in ``tmp_path``; the environment as a pty
     test's child gets it (``tests/tty.py``: ``LANG=C.UTF-8``, none of the variables that
     change what the game shows), with ``env`` (``TERM`` is the terminal's type;
@@ -287,7 +289,7 @@ def game(
         settings = game_settings("--seed", "12", *args)
         colour = not os.environ.get("NO_COLOR")
         pilot = Pilot(
-            lambda endpoint: App(endpoint, settings=settings, colour=colour),
+            lambda endpoint: App(endpoint, settings=settings, colour=colour, offer=offer),
             rows=rows,
             cols=cols,
             kind=kind,

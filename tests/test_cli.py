@@ -414,7 +414,7 @@ def test_display_flags() -> None:
         (
             ["play"],
             "stress-tui: play: no such command"
-            " (the commands are sim, replay, stats, daily, host, join, watch and serve;"
+            " (the commands are sim, replay, stats, daily, learn, host, join, watch and serve;"
             " try --help)",
         ),
         (["--rules", "--print-config"], "stress-tui: --print-config: not allowed with --rules"),
@@ -555,7 +555,7 @@ def test_the_game_gets_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[Settings] = []
     app = types.ModuleType("stress_tui.terminal.app")
 
-    def run(s: Settings) -> int:
+    def run(s: Settings, offer: bool = False) -> int:
         seen.append(s)
         return 7
 

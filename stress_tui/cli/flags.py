@@ -190,18 +190,7 @@ def add_player_flags(
         ).format(names=", ".join(DEFAULT_NAMES)),
     )
     if keys:
-        from stress_tui.core.keyboards import DEFAULT_KEYBOARD, KEYBOARDS
-
-        boards = "; ".join(f"{board.name}: {_(board.title)}" for board in KEYBOARDS.values())
-        players.add_argument(
-            "--keyboard",
-            type=typed(lambda text: _choose(text, KEYBOARDS, "keyboard"), "keyboard"),
-            metavar="{" + ",".join(KEYBOARDS) + "}",
-            help=_(
-                "the keyboard the keys are placed for ({keyboards}); default: the config "
-                "file's, else the language's (de in German, se in Swedish), else {default}"
-            ).format(keyboards=boards, default=DEFAULT_KEYBOARD),
-        )
+        add_keyboard_flag(players)
         players.add_argument(
             "--keys",
             metavar="FILE",
@@ -210,6 +199,22 @@ def add_player_flags(
                 "keys (see docs/keys.md); default: the config file's, else the default layout"
             ),
         )
+
+
+def add_keyboard_flag(parser: argparse._ActionsContainer) -> None:
+    """Add ``--keyboard``: the keyboard the default keys are placed for."""
+    from stress_tui.core.keyboards import DEFAULT_KEYBOARD, KEYBOARDS
+
+    boards = "; ".join(f"{board.name}: {_(board.title)}" for board in KEYBOARDS.values())
+    parser.add_argument(
+        "--keyboard",
+        type=typed(lambda text: _choose(text, KEYBOARDS, "keyboard"), "keyboard"),
+        metavar="{" + ",".join(KEYBOARDS) + "}",
+        help=_(
+            "the keyboard the keys are placed for ({keyboards}); default: the config "
+            "file's, else the language's (de in German, se in Swedish), else {default}"
+        ).format(keyboards=boards, default=DEFAULT_KEYBOARD),
+    )
 
 
 def add_display_flags(parser: argparse._ActionsContainer, from_config: bool = False) -> None:

@@ -35,6 +35,12 @@ def speak_config(config: Config) -> None:
         choose(config.lang)
 
 
+def keyboard_from(args: argparse.Namespace, config: Config) -> str:
+    """The keyboard the default keys are placed for: ``--keyboard``, else the config
+    file's, else the language's (``_language_keyboard``)."""
+    return getattr(args, "keyboard", None) or config.keyboard or _language_keyboard()
+
+
 def _language_keyboard() -> str:
     """The keyboard assumed when neither ``--keyboard`` nor the config names one: the
     Swedish or German one for a player who speaks the language."""
@@ -82,7 +88,7 @@ def settings_from_args(args: argparse.Namespace, config: Config) -> Settings:
         names=names,
         players=(players[0], players[1]),
         lang=getattr(args, "lang", None) or config.lang,
-        keyboard=getattr(args, "keyboard", None) or config.keyboard or _language_keyboard(),
+        keyboard=keyboard_from(args, config),
         keymap=keymap,
         **display(args, config),
     )

@@ -65,7 +65,12 @@ class App(Screen):
 
     controller: GameController
 
-    def __init__(self, endpoint: Endpoint, settings: Settings, colour: bool = True) -> None:
+    def __init__(
+        self, endpoint: Endpoint, settings: Settings, colour: bool = True, offer: bool = False
+    ) -> None:
+        self.offer = offer
+        """Whether the line under the table offers the practice (``stress-tui learn``): to
+        a newcomer, once, while their first round waits for them (``storage.offers``)."""
         self.seed = match_seed(settings)
         """The match's seed: every round's deal is drawn from it in turn."""
         self.round_seed: int | None = None
@@ -188,7 +193,9 @@ class App(Screen):
         return match
 
     def start_table(self) -> None:
-        """Everyone is ready: the round's clock goes, and the count to the first flip."""
+        """Everyone is ready: the round's clock goes, and the count to the first flip (the
+        practice is offered no more)."""
+        self.offer = False
         self.seat_computers()
         self.table.start(self.clock.now())
         self.schedule()
@@ -309,6 +316,7 @@ class App(Screen):
             menu_keys=self.controller.menu_live,
             question=_(QUIT_QUESTION) if self.controller.quit_asked else None,
             waiting=self.life.waiting,
+            offer=self.offer,
         )
 
 
@@ -432,9 +440,10 @@ def seed_label(seed: int, index: int) -> str:
     return str(seed) if index == 0 else f"{seed}/{index + 1}"
 
 
-def run(settings: Settings) -> int:
-    """Play in this terminal until quit; return the exit status."""
-    return run_screen(functools.partial(App, settings=settings))
+def run(settings: Settings, offer: bool = False) -> int:
+    """Play in this terminal until quit; return the exit status. ``offer``: the line under
+    the table offers the practice while the first round waits."""
+    return run_screen(functools.partial(App, settings=settings, offer=offer))
 
 
 def run_daily(settings: Settings, day: str) -> int:

@@ -28,5 +28,5 @@ def render(view: Scene, palette: Palette, canvas: Canvas) -> Frame:
     if view.bottom == 0:  # seen from player 1's chair: their row at the bottom
         lay = flipped(lay)
     draw_title(view, palette, canvas, lay)
-    (view.overlay or TABLE).draw(view, palette, canvas)
+    (view.overlay or view.table_screen or TABLE).draw(view, palette, canvas)
     return canvas.frame()

@@ -19,9 +19,10 @@ from stress_tui.terminal.notices import Notices
 
 if TYPE_CHECKING:  # a round's result, loaded once a round has ended (with the overlays
     # that draw it); the bars of the replay viewer and of a network table, made by those alone
+    from stress_tui.players.learn import Lessons
     from stress_tui.terminal.netplay import LinkBar
     from stress_tui.terminal.playback import ReplayBar
-    from stress_tui.terminal.screens.base import ModalScreen
+    from stress_tui.terminal.screens.base import BaseScreen, ModalScreen
     from stress_tui.terminal.screens.result import Result
 
 
@@ -105,6 +106,14 @@ class Scene:
     equals."""
     daily: str | None = None
     """The day of the daily deal being played (``YYYY-MM-DD``; said on the title line)."""
+    table_screen: BaseScreen | None = None
+    """The screen the table is drawn by, under every other (``None``: the table's own,
+    ``screens.table.TABLE``; the practice's shows its lesson under the table)."""
+    lesson: Lessons | None = None
+    """The practice's lessons (``stress-tui learn``), for its screen."""
+    offer: bool = False
+    """Whether the line under the table offers the practice (once, to a newcomer, while
+    their first round waits for them)."""
 
     def seat(self, player: int) -> str:
         """Where a player sits on screen: ``top`` or ``bottom``."""

@@ -22,6 +22,7 @@ COMMANDS = {
     "replay": "FILE [--speed X] | --verify FILE | --list",
     "stats": "[--json | --chart [NAME]]",
     "daily": "[--name NAME]",
+    "learn": "[--keyboard NAME] [--keys FILE]",
     "host": "[--port N] [--name NAME] [OPTION...]",
     "join": "HOST[:PORT] CODE [--name NAME]",
     "watch": "HOST[:PORT] CODE",

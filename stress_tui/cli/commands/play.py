@@ -79,10 +79,12 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
     check_row_playable(settings, args, config)
     if tty.no_terminal():
         return EXIT_USAGE
+    from stress_tui.storage.offers import offer_practice
     from stress_tui.terminal.app import run as play
 
+    offer = "human" in settings.players and offer_practice()
     with terminal_output():
-        return play(settings)
+        return play(settings, offer=offer)
 
 
 def _check_position() -> None:
