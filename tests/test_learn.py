@@ -131,6 +131,18 @@ def test_every_lesson_says_its_key_and_gives_way_to_the_next_once_done(tmp_path:
         assert pile_top(s, 0).startswith("7") and pile_top(s, 1).startswith("5")
 
 
+def test_a_lesson_the_table_no_longer_allows_gives_way_to_one_it_does(tmp_path: Path) -> None:
+    """A false stress takes both piles and new cards are flipped: no card of the person's
+    fits any more, and the lesson on is the ready key's, never one that cannot happen."""
+    with learn(tmp_path) as s:
+        press(s, "g")
+        wait_lesson(s, "one rank up")
+        press(s, " ")
+        wait_lesson(s, "None of your cards fits: press g for new cards", timeout=4)
+        press(s, "g")
+        wait_lesson(s, "Now play it out", timeout=6)
+
+
 def test_the_computer_waits_while_the_lessons_are_on_then_plays_slowly(tmp_path: Path) -> None:
     """Nothing of the computer's moves while a lesson waits for the person; once they are
     done it plays, at the slow level."""
