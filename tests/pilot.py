@@ -34,6 +34,7 @@ import pyte
 from pyte.screens import Char
 
 from stress_tui.terminal.endpoint import MemoryEndpoint
+from stress_tui.terminal.running import Running
 from stress_tui.terminal.screen import Screen
 from tests.tty import BASE_ENV, STRIPPED_ENV, render_line
 
@@ -92,7 +93,7 @@ class Pilot:
 
     def __init__(
         self,
-        make: Callable[[MemoryEndpoint], Screen],
+        make: Callable[[MemoryEndpoint], Running],
         rows: int = 24,
         cols: int = 80,
         kind: str = "xterm-256color",
@@ -105,9 +106,16 @@ class Pilot:
         self.endpoint = MemoryEndpoint(
             cols, rows, kind=kind, on_output=self._output, reply=background_reply(background)
         )
-        self.app = make(self.endpoint)
-        self.task = self.loop.create_task(self.app.main())
+        self.running = make(self.endpoint)
+        """What runs (a screen of a round, or the SSH server's lobby)."""
+        self.task = self.loop.create_task(self.running.main())
         self.written = 0
+
+    @property
+    def app(self) -> Screen:
+        """The screen of a round that runs (the game, the replay viewer)."""
+        assert isinstance(self.running, Screen)
+        return self.running
 
     def _output(self, data: bytes) -> None:
         self.log += data

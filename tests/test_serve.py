@@ -336,3 +336,45 @@ def test_a_client_that_vanishes_mid_game_frees_its_place(tmp_path: Path) -> None
         assert stop(served) == 0
     (part,) = (tmp_path / "data" / "replays").iterdir()  # its round kept as far as it went
     assert part.name.endswith(".jsonl.part")
+
+
+def play_out_the_round(s: TtySession) -> None:
+    """Say ready (the solo layout's g) whenever the table waits for a flip, and play no
+    card: the computer plays its last card and wins the round."""
+    said = [0.0]
+
+    def won() -> bool:
+        if "Computer wins the round!" in s.text():
+            return True
+        if time.monotonic() - said[0] > 0.4:
+            s.send("g")
+            said[0] = time.monotonic()
+        return False
+
+    s.wait_for(won, 180, "the computer to win the round")
+
+
+def test_plain_ssh_opens_the_lobby_a_round_there_is_counted_for_the_key_and_q_leaves(
+    server: Served, tmp_path: Path
+) -> None:
+    key = new_key(tmp_path)
+    with TtySession(ssh_argv(server, key, "lena", pty=True)) as s:
+        s.wait_text("play the computer, expert", timeout=10)
+        assert "lena" in s.row(0) and "rounds: 0, won 0, lost 0" in s.text()
+        s.send("w")  # the tables for two: not here yet
+        s.wait_text("tables for two are not on this server yet", timeout=10)
+        s.send("4")
+        s.wait_text("computer, expert", timeout=10)
+        play_out_the_round(s)
+        s.wait_text("q: quit", timeout=10)  # the result takes keys
+        s.send("q")
+        s.wait_text("Quit this match?", timeout=10)
+        s.send("y")
+        # Back in the lobby, the round counted for the key and listed.
+        s.wait_text("rounds: 1, won 0, lost 1", timeout=20)
+        assert "lost against Computer (expert)" in s.text()
+        s.send("q")
+        assert s.wait_exit(timeout=10) == 0
+        assert restored(s.raw_log()), restore_problems(s.raw_log())
+        assert s.tty_mode_restored()
+    assert plain(server, key, "lena", "stats").splitlines()[1] == "rounds: 1, won 0, lost 1"

@@ -97,10 +97,20 @@ class ChannelEndpoint(Endpoint):
         return self.full
 
     async def open(self, ask_background: bool) -> None:
-        """The client's screen taken, the start-up questions asked over the channel."""
+        """The client's screen taken, the start-up questions asked over the channel the
+        first time (a session opens its endpoint again for each screen it runs: the
+        lobby, then a game, then the lobby again)."""
         assert self.loop is not None
-        self.opened = True
+        self.closed = False
         self.put(_ENTER)
+        if self.opened:
+            if self.answers.kitty is not None:
+                self.put(f"\x1b[={KITTY_FLAGS};1u")
+            early, self.early = bytes(self.early), bytearray()
+            if early:
+                self.received(early)
+            return
+        self.opened = True
         self.asking = bytearray(self.early)
         self.early.clear()
         self.heard = self.loop.create_future()
@@ -116,7 +126,7 @@ class ChannelEndpoint(Endpoint):
             self.received(rest)
 
     def close(self) -> None:
-        """The client's screen and modes given back."""
+        """The client's screen and modes given back (taken again by the next ``open``)."""
         if not self.opened or self.closed:
             return
         self.closed = True

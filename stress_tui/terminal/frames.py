@@ -110,6 +110,11 @@ class Frames:
         """Render the frame ``scene()`` makes and write what differs from the screen, in one
         write (or nothing yet, if the terminal has not taken the last frame: ``drained``
         says when it has). Whether the terminal is still there."""
+        return self.paint(lambda palette, canvas: render(scene(), palette, canvas))
+
+    def paint(self, painter: Callable[[Palette, FrameCanvas], Frame]) -> bool:
+        """``draw`` for a frame ``painter`` draws on a blank canvas of the drawn area's
+        size and returns the rows of (the table's ``render``; the SSH server's lobby)."""
         endpoint = self.endpoint
         if not endpoint.is_open:
             return True
@@ -121,7 +126,7 @@ class Frames:
         canvas = self.canvas
         if canvas is None or (canvas.width, canvas.height) != (width, height):
             canvas = self.canvas = FrameCanvas(width, height, self.term.length, self.cache)
-        rows = render(scene(), self.palette, canvas)
+        rows = painter(self.palette, canvas)
         text = encode(
             self.frame, rows, self.term, clear=self.term.clear, cache=self.cache, origin=self.origin
         )

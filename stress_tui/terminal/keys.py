@@ -79,6 +79,14 @@ class Intent(enum.Enum):
     """Answer yes to the question on screen."""
     NO = "no"
     """Answer no to the question on screen (any key but yes)."""
+    PLAY_COMPUTER = "play-computer"
+    """In the lobby: play the computer at the level the key names."""
+    OPEN_TABLE = "open-table"
+    """In the lobby: open a table for two, with a code to read aloud."""
+    JOIN_TABLE = "join-table"
+    """In the lobby: join a table with its code."""
+    WATCH_TABLE = "watch-table"
+    """In the lobby: watch a table with its code."""
 
 
 class Scope(enum.Enum):

@@ -4,8 +4,11 @@ its channel through ``terminal/channel.py``'s endpoint (``docs/serve.md``).
 Identity is the public key: any key is accepted, its fingerprint names the player
 (``storage/keys.py``: the name it was first given, from its SSH user name); a client
 without one is let in by keyboard-interactive with no question, and plays as an unrated
-guest. A session is a command: none or ``play [bot:LEVEL]`` plays the computer (a pty
-needed), ``stats`` prints the player's record as plain text.
+guest. A session is a command: none opens the lobby (``terminal/lobby.py``: the computer
+at a level, the player's record; back to it when a match is left), ``play [bot:LEVEL]``
+plays one match against the computer (both need a pty), ``stats`` prints the player's
+record as plain text. The session's terminal is one ``ChannelEndpoint``, taken again by
+each screen it runs.
 
 Nothing a client sends ends the server or another session: the ``Limits`` bound the
 connections from one address, the sessions in all, each session's input bytes a second
@@ -26,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -34,6 +37,9 @@ from stress_tui.core.choices import COMPUTER, GUEST
 from stress_tui.core.settings import Settings
 from stress_tui.terminal.channel import FRAME_BUFFER, ChannelEndpoint
 from stress_tui.terminal.lang import _
+
+if TYPE_CHECKING:
+    from stress_tui.terminal.screens.lobby import LobbyView
 
 DEFAULT_LEVEL = "normal"
 """The computer's level when the session does not say."""
@@ -258,7 +264,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
         code = EXIT_USAGE
         try:
             self.speak_the_clients()
-            if not words or words[0] == "play":
+            if not words:
+                code = await self.lobby()
+            elif words[0] == "play":
                 code = await self.play(words[1:])
             elif words == ["stats"]:
                 code = await self.stats()
@@ -296,7 +304,32 @@ class Session(asyncssh.SSHServerSession[bytes]):
             None, name_for, fingerprint, self.connection.user, self.server.data / "keys.sqlite"
         )
 
+    def unfit_terminal(self) -> int | None:
+        """Where the session cannot show a screen (no pty, or a terminal that cannot move
+        its cursor): says why and gives the exit status; ``None`` where it can."""
+        if self.pty is None:
+            self.say(_("stress-tui: the game needs a terminal: ssh -t"))
+            return EXIT_USAGE
+        kind = self.pty[0]
+        if kind in UNFIT_TERMS:
+            self.say(
+                _("stress-tui: this terminal cannot move its cursor (TERM={term})").format(
+                    term=kind or "?"
+                )
+            )
+            return EXIT_USAGE
+        return None
+
+    def take_terminal(self) -> ChannelEndpoint:
+        """The client's terminal as the session's endpoint, for every screen it runs."""
+        assert self.pty is not None
+        _kind, width, height = self.pty
+        self.endpoint = ChannelEndpoint(self.chan, width, height)
+        self.set_idle()
+        return self.endpoint
+
     async def play(self, words: list[str]) -> int:
+        """``play [bot:LEVEL]``: one match against the computer, then the session ends."""
         from stress_tui.players.bot import LEVELS
 
         level = DEFAULT_LEVEL
@@ -310,45 +343,87 @@ class Session(asyncssh.SSHServerSession[bytes]):
                 )
                 return EXIT_USAGE
             level = wanted
-        if self.pty is None:
-            self.say(_("stress-tui: the game needs a terminal: ssh -t"))
-            return EXIT_USAGE
-        kind, width, height = self.pty
-        if kind in UNFIT_TERMS:
-            self.say(
-                _("stress-tui: this terminal cannot move its cursor (TERM={term})").format(
-                    term=kind or "?"
-                )
-            )
-            return EXIT_USAGE
+        unfit = self.unfit_terminal()
+        if unfit is not None:
+            return unfit
         name = await self.identity()
         if self.ended_with is not None:
             return self.ended_with
+        endpoint = self.take_terminal()
+        code = await self.game(endpoint, name, level)
+        self.say_why_it_ended(endpoint)
+        return code
+
+    async def lobby(self) -> int:
+        """The lobby (``terminal/lobby.py``), and each match chosen there, back to the
+        lobby when the match is left, until the player leaves it (or Ctrl-C, the client
+        gone, the idle limit, the server stopping)."""
+        from stress_tui.terminal.lobby import Lobby
+        from stress_tui.terminal.session import EXIT_QUIT
+
+        unfit = self.unfit_terminal()
+        if unfit is not None:
+            return unfit
+        name = await self.identity()
+        if self.ended_with is not None:
+            return self.ended_with
+        endpoint = self.take_terminal()
+        code = EXIT_QUIT
+        while not endpoint.gone and self.ended_with is None:
+            view = await self.lobby_view(name)
+            lobby = Lobby(endpoint, Settings(names=(name, COMPUTER)), view)
+            code = await lobby.main()
+            if code != EXIT_QUIT or lobby.chosen is None:
+                break
+            if endpoint.gone or self.ended_with is not None:
+                break
+            code = await self.game(endpoint, name, lobby.chosen)
+            if code != EXIT_QUIT:
+                break
+        self.say_why_it_ended(endpoint)
+        return self.ended_with if self.ended_with is not None and code == EXIT_QUIT else code
+
+    async def game(self, endpoint: ChannelEndpoint, name: str, level: str) -> int:
+        """A match against the computer at ``level`` on ``endpoint``; its exit status (0:
+        the player left it)."""
         from stress_tui.terminal.app import App
 
         settings = Settings(players=("human", f"bot:{level}"), names=(name, COMPUTER))
-        endpoint = ChannelEndpoint(self.chan, width, height)
-        self.endpoint = endpoint
         app = App(endpoint, settings)
         if self.connection.fingerprint is None:
             app.log.record_off = "guest"  # a guest's rounds are neither counted nor rated
-        self.set_idle()
-        code = await app.main()
-        if not endpoint.gone and self.ended_with == EXIT_IDLE:
+        return await app.main()
+
+    def say_why_it_ended(self, endpoint: ChannelEndpoint) -> None:
+        """After the screens, on the client's own screen: why the server ended them."""
+        if endpoint.gone:
+            return
+        if self.ended_with == EXIT_IDLE:
             self.say(
                 _("stress-tui: the game ended after {seconds} seconds without a key").format(
                     seconds=f"{self.server.limits.idle:g}"
                 )
             )
-        elif not endpoint.gone and self.ended_with == EXIT_STOPPED:
+        elif self.ended_with == EXIT_STOPPED:
             self.say(_("stress-tui: the server is stopping; the round is kept as far as it went"))
-        return code
 
-    async def stats(self) -> int:
-        name = await self.identity()
+    async def lobby_view(self, name: str) -> LobbyView:
+        """What the lobby shows of the player: their record, rating and last rounds."""
+        from stress_tui.terminal.screens.lobby import RECENT, LobbyView
+
         if self.connection.fingerprint is None:
-            self.say(_("{name}: a guest (no key): unrated, no record").format(name=name))
-            return 0
+            return LobbyView(name, guest=True)
+        from stress_tui.storage.recent import recent_rounds
+
+        loop = asyncio.get_running_loop()
+        rounds, rating = await self.record_of(name)
+        path = self.server.data / "record.sqlite"
+        recent = await loop.run_in_executor(None, recent_rounds, name, RECENT, path)
+        return LobbyView(name, guest=False, rounds=rounds, rating=rating, recent=recent)
+
+    async def record_of(self, name: str) -> tuple[tuple[int, int], int | None]:
+        """``name``'s rounds won and lost in the server's record, and their rating
+        (``None``: no rated round yet)."""
         from stress_tui.storage.record import Record
 
         path = self.server.data / "record.sqlite"
@@ -359,6 +434,17 @@ class Session(asyncssh.SSHServerSession[bytes]):
         standings = record.standings.get(name, {})
         won = sum(s.rounds_won for s in standings.values())
         lost = sum(s.rounds_lost for s in standings.values())
+        rating = record.ratings.get(name)
+        if rating is None or not rating.rated_rounds:
+            return (won, lost), None
+        return (won, lost), round(rating.rating.rating)
+
+    async def stats(self) -> int:
+        name = await self.identity()
+        if self.connection.fingerprint is None:
+            self.say(_("{name}: a guest (no key): unrated, no record").format(name=name))
+            return 0
+        (won, lost), rating = await self.record_of(name)
         self.say(
             _("{name} (key {fingerprint})").format(
                 name=name, fingerprint=self.connection.fingerprint
@@ -369,9 +455,8 @@ class Session(asyncssh.SSHServerSession[bytes]):
                 rounds=won + lost, won=won, lost=lost
             )
         )
-        rating = record.ratings.get(name)
-        if rating is not None and rating.rated_rounds:
-            self.say(_("rating: {rating}").format(rating=round(rating.rating.rating)))
+        if rating is not None:
+            self.say(_("rating: {rating}").format(rating=rating))
         return 0
 
 

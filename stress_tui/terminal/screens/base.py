@@ -29,8 +29,10 @@ ALWAYS = (
 """The keys every screen takes: Ctrl-C leaves at once, Ctrl-L draws everything again."""
 
 
-class BaseScreen:
-    """A screen: what it draws and which keys it takes."""
+class KeyedScreen:
+    """A screen's keys: what it is called and which keys it takes (its drawing is its
+    own: a screen of a round draws a ``Scene``, ``BaseScreen``; the SSH server's lobby
+    draws the lobby)."""
 
     NAME: ClassVar[str]
     """What the screen is called (``help``, ``pause``...)."""
@@ -52,12 +54,16 @@ class BaseScreen:
             return Binding(key, self.OTHER_KEYS)
         return None
 
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+
+class BaseScreen(KeyedScreen):
+    """A screen of a round: what it draws of a ``Scene`` and which keys it takes."""
+
     def draw(self, view: Scene, palette: Palette, canvas: Canvas) -> None:
         """Draw the screen (under the title line, drawn already)."""
         raise NotImplementedError
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__}>"
 
 
 class ModalScreen(BaseScreen):

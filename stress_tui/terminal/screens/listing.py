@@ -11,19 +11,19 @@ import pkgutil
 
 from stress_tui.terminal import screens
 from stress_tui.terminal.keynames import key_label
-from stress_tui.terminal.screens.base import BaseScreen
+from stress_tui.terminal.screens.base import KeyedScreen
 
 
-def all_screens() -> list[type[BaseScreen]]:
+def all_screens() -> list[type[KeyedScreen]]:
     """Every screen class of the package, each module's in the order they are defined, the
     modules by name (a screen's own file is all it takes to be listed)."""
-    found: list[type[BaseScreen]] = []
+    found: list[type[KeyedScreen]] = []
     for module in sorted(m.name for m in pkgutil.iter_modules(screens.__path__)):
         loaded = importlib.import_module(f"{screens.__name__}.{module}")
         for value in vars(loaded).values():
             if (
                 isinstance(value, type)
-                and issubclass(value, BaseScreen)
+                and issubclass(value, KeyedScreen)
                 and value.__module__ == loaded.__name__
                 and "TITLE" in vars(value)
                 and value.BINDINGS

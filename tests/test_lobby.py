@@ -1,0 +1,157 @@
+"""The SSH server's lobby in-process (``terminal/lobby.py``, ``screens/lobby.py``): what a
+player sees there and what its keys choose, and one SSH channel's endpoint taken again for
+each screen a session runs. (The lobby with the real ``ssh`` client:
+``tests/test_serve.py``.)"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pyte
+
+from stress_tui.core.choices import COMPUTER
+from stress_tui.core.settings import Settings
+from stress_tui.storage.recent import RecentRound
+from stress_tui.terminal.channel import ChannelEndpoint
+from stress_tui.terminal.endpoint import ASK_POSITION
+from stress_tui.terminal.lobby import Lobby
+from stress_tui.terminal.screens.lobby import LobbyView
+from tests.pilot import Pilot
+from tests.tty import ScreenFilter
+
+
+@contextmanager
+def lobby(view: LobbyView, rows: int = 24, cols: int = 80) -> Iterator[tuple[Pilot, Lobby]]:
+    """The lobby showing ``view``, in-process, once its first frame is up."""
+    pilot = Pilot(lambda endpoint: Lobby(endpoint, Settings(), view), rows=rows, cols=cols)
+    try:
+        pilot.wait_text("STRESS-TUI", timeout=5)
+        assert isinstance(pilot.running, Lobby)
+        yield pilot, pilot.running
+    finally:
+        pilot.close()
+
+
+ALICE = LobbyView(
+    "alice",
+    guest=False,
+    rounds=(3, 2),
+    rating=1612,
+    recent=[
+        RecentRound("2026-12-02T01:10:44+00:00", COMPUTER, "bot:expert", False),
+        RecentRound("2026-12-02T01:02:09+00:00", "bob", "human", True),
+    ],
+)
+
+
+def test_the_lobby_shows_the_player_their_record_the_menu_and_their_last_rounds() -> None:
+    with lobby(ALICE) as (s, _):
+        text = s.text()
+        assert "alice" in s.row(0)
+        assert "rounds: 5, won 3, lost 2" in text and "rating: 1612" in text
+        for line in (
+            "1  play the computer, easy",
+            "4  play the computer, expert",
+            "n  open a table for two, with a code to read aloud",
+            "j  join a table by its code",
+            "w  watch a table by its code",
+            "q  quit",
+        ):
+            assert line in text, s.dump()
+        assert "2026-12-02 01:10  lost against Computer (expert)" in text
+        assert "2026-12-02 01:02  won against bob" in text
+        assert "q: quit" in s.row(s.rows - 1)
+
+
+def test_a_guest_is_told_it_is_unrated_in_the_lobby() -> None:
+    with lobby(LobbyView("Guest", guest=True)) as (s, _):
+        assert "Guest: a guest (no key): unrated, no record" in s.text()
+        assert "rating" not in s.text()
+
+
+def test_a_number_chooses_the_computers_level_and_q_leaves() -> None:
+    with lobby(ALICE) as (s, made):
+        s.send("3")
+        assert s.wait_exit() == 0 and made.chosen == "hard"
+    with lobby(ALICE) as (s, made):
+        s.send("x")  # nothing
+        s.send("q")
+        assert s.wait_exit() == 0 and made.chosen is None
+    with lobby(ALICE) as (s, made):
+        s.send("\x03")  # Ctrl-C leaves, as everywhere
+        assert s.wait_exit() == 130 and made.chosen is None
+
+
+def test_the_tables_for_two_say_they_are_not_here_yet_and_the_lobby_stays() -> None:
+    with lobby(ALICE) as (s, made):
+        s.send("j")
+        s.wait_text("tables for two are not on this server yet")
+        assert not s.eof
+        s.send("1")
+        assert s.wait_exit() == 0 and made.chosen == "easy"
+
+
+class Channel:
+    """A channel that keeps what the server wrote to its client, and shows it on a pyte
+    screen as the client's terminal would."""
+
+    def __init__(self) -> None:
+        self.sent = bytearray()
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        self.filter = ScreenFilter()
+
+    def write(self, data: bytes) -> None:
+        self.sent += data
+        self.stream.feed(self.filter.feed(data))
+
+    def shows(self, text: str) -> bool:
+        return text in "\n".join(self.screen.display)
+
+
+def test_one_channel_shows_the_lobby_then_a_game_then_the_lobby_again() -> None:
+    from stress_tui.terminal.app import App
+
+    async def until(check: object, what: str) -> None:
+        for _ in range(500):
+            if callable(check) and check():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"no {what}")
+
+    async def session() -> list[int]:
+        channel = Channel()
+        endpoint = ChannelEndpoint(channel, 80, 24)
+        codes = []
+        first = Lobby(endpoint, Settings(), ALICE)
+        running = asyncio.ensure_future(first.main())
+        await until(lambda: ASK_POSITION.encode() in channel.sent, "start-up questions")
+        endpoint.data(b"\x1b[1;1R")
+        await until(lambda: b"play the computer" in channel.sent, "the lobby")
+        endpoint.data(b"4")
+        codes.append(await asyncio.wait_for(running, 5))
+        mark = len(channel.sent)
+        settings = Settings(players=("human", "bot:expert"), names=("alice", COMPUTER))
+        running = asyncio.ensure_future(App(endpoint, settings).main())
+        await until(lambda: b"computer, expert" in channel.sent[mark:], "the game's table")
+        endpoint.data(b"\x1b")  # pause, then quit the match: the question, yes
+        await until(lambda: channel.shows("q: quit"), "the pause's keys")
+        endpoint.data(b"q")
+        await until(lambda: channel.shows("Quit this match?"), "the question")
+        endpoint.data(b"y")
+        codes.append(await asyncio.wait_for(running, 5))
+        mark = len(channel.sent)
+        again = Lobby(endpoint, Settings(), ALICE)
+        running = asyncio.ensure_future(again.main())
+        await until(lambda: channel.shows("play the computer"), "the lobby again")
+        endpoint.data(b"q")
+        codes.append(await asyncio.wait_for(running, 5))
+        # The questions were asked once; each screen took the client's screen and gave it
+        # back.
+        assert channel.sent.count(ASK_POSITION.encode()) == 1
+        assert channel.sent.count(b"\x1b[?1049h") == 3 == channel.sent.count(b"\x1b[?1049l")
+        return codes
+
+    assert asyncio.run(session()) == [0, 0, 0]
