@@ -52,6 +52,31 @@ def counting(counts: Count, messages: Count) -> None:
     host_module.Peer.send = send  # type: ignore[method-assign]
 
 
+async def play_round(host: Host, joiner: Client, pace: float, timeout: float = 600) -> None:
+    """Play the round on the table to its end, as two quick people would: every ``pace``
+    seconds each plays its first card that fits (the host its own, the joiner from what its
+    screen shows), says ready when the piles wait for a flip, calls stress when it opens."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while host.status != "result" and loop.time() < end:
+        await asyncio.sleep(pace)
+        if host.status == "starting":
+            host.ready()
+            joiner.ready()
+        if host.status != "playing" or host.fair is None or joiner.table is None:
+            continue
+        for side in (HOST_SEAT, JOINER_SEAT):
+            game = host.fair.game if side == HOST_SEAT else joiner.table.game
+            act = host.act if side == HOST_SEAT else joiner.act
+            if game.phase is Phase.STRESS:
+                act("stress")
+            elif game.phase is Phase.WAITING_FLIP and not game.state.players[side].ready:
+                act("ready")
+            elif plays := game.legal_plays(side):
+                act("play", *plays[0])
+    assert host.status == "result", host.status
+
+
 async def play(rounds: int, pace: float) -> int:
     """Play ``rounds`` rounds; the bytes of their actions as replays store them."""
     host = Host(Rules(), "Ann", seed=0, record=False)
@@ -60,27 +85,9 @@ async def play(rounds: int, pace: float) -> int:
     watcher = Client("127.0.0.1", port, host.code, role="watch", record=False)
     await joiner.connect()
     await watcher.connect()
-    loop = asyncio.get_running_loop()
     replay = 0
     for _ in range(rounds):
-        end = loop.time() + 600
-        while host.status != "result" and loop.time() < end:
-            await asyncio.sleep(pace)
-            if host.status == "starting":
-                host.ready()
-                joiner.ready()
-            if host.status != "playing" or host.fair is None or joiner.table is None:
-                continue
-            for side in (HOST_SEAT, JOINER_SEAT):
-                game = host.fair.game if side == HOST_SEAT else joiner.table.game
-                act = host.act if side == HOST_SEAT else joiner.act
-                if game.phase is Phase.STRESS:
-                    act("stress")
-                elif game.phase is Phase.WAITING_FLIP and not game.state.players[side].ready:
-                    act("ready")
-                elif plays := game.legal_plays(side):
-                    act("play", *plays[0])
-        assert host.status == "result", host.status
+        await play_round(host, joiner, pace)
         assert host.fair is not None
         replay += sum(len(encode(action_to_json(a))) for a in host.fair.actions())
         host.go_on()

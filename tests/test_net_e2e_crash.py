@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import random
 import signal
 import socket
 import time
@@ -18,11 +17,12 @@ from typing import Any
 
 import pytest
 
+from stress_tui.core.codec import action_from_json
 from stress_tui.core.engine import Game, Phase
 from stress_tui.core.notation import parse_rules
 from stress_tui.net.host import HOST_SEAT, JOINER_SEAT
 from stress_tui.net.protocol import VERSION, code_key, encode, nonce, proof
-from stress_tui.net.wire import mirror_state
+from stress_tui.net.wire import Mirror, OutOfStep, cards_from_json, mirror_state
 from tests.test_net_e2e import (
     Table,
     both_ready,
@@ -44,7 +44,8 @@ def table(tmp_path: Path) -> Iterator[Table]:
 
 class RawSpectator:
     """A spectator's connection made by hand: the handshake, then whatever the test says.
-    It keeps the host's last ``state`` and answers pings as it reads (``poll``)."""
+    It keeps the host's last ``state``, the table as it moved since (``game``), and answers
+    pings as it reads (``poll``)."""
 
     def __init__(self, where: str, code: str) -> None:
         address, port = where.rsplit(":", 1)
@@ -53,7 +54,9 @@ class RawSpectator:
         self.state: dict[str, Any] | None = None
         """The host's last ``state``."""
         self.states = 0
-        """``state`` messages read so far."""
+        """``state`` and ``moved`` messages read so far."""
+        self.mirror: Mirror | None = None
+        """The table as the host's messages moved it (``None``: none yet, or asked again)."""
         self.send({"t": "hello", "v": VERSION, "app": "stress-tui", "role": "watch"})
         challenge = self.read()
         key = code_key(code, bytes.fromhex(challenge["salt"]))
@@ -98,7 +101,22 @@ class RawSpectator:
         if message["t"] == "state":
             self.state = message
             self.states += 1
+            seen = mirror_state(message["view"], self.rules, message.get("standing"))
+            self.mirror = Mirror(seen, message.get("applied", 0))
+        elif message["t"] == "moved" and self.mirror is not None:
+            self.states += 1
+            try:
+                for action, shown in zip(message["actions"], message["shown"], strict=True):
+                    self.mirror.follow(action_from_json(action), cards_from_json(shown))
+            except OutOfStep:
+                self.mirror = None
+                self.send({"t": "sync"})
         return message
+
+    @property
+    def game(self) -> Game | None:
+        """The table as the host last showed it."""
+        return None if self.mirror is None else self.mirror.game
 
     def read_until_ping(self, ping_id: int) -> None:
         """Read until the host's ping ``ping_id`` has come."""
@@ -139,7 +157,9 @@ def play_out_round(host: TtySession, joiner: TtySession, watcher: RawSpectator) 
         if time.monotonic() - asked < KEY_GAP:
             continue  # a person's pace: the host's rate limit lets a flood go
         seen, asked = watcher.states, time.monotonic()
-        game = Game(mirror_state(message["view"], watcher.rules), random.Random(0))
+        game = watcher.game
+        if game is None:
+            continue
         if game.phase is Phase.WAITING_FLIP:
             for session, side in ((joiner, JOINER_SEAT), (host, HOST_SEAT)):
                 if not game.state.players[side].ready:
@@ -297,7 +317,8 @@ def test_the_rematch_is_played_on_both_screens(tmp_path: Path) -> None:
         first_flip(host, joiner, "the rematch's first flip")
         watcher.poll()
         assert watcher.state is not None
-        game = Game(mirror_state(watcher.state["view"], watcher.rules), random.Random(0))
+        game = watcher.game
+        assert game is not None
         side = JOINER_SEAT if game.legal_plays(JOINER_SEAT) else HOST_SEAT
         pile, target = game.legal_plays(side)[0]
         (joiner if side == JOINER_SEAT else host).send(PILE_KEYS[target][pile])

@@ -2,9 +2,10 @@
 
 ``Client`` connects, proves the join code without sending it (and checks that the host
 knows it too), then keeps ``table``: a ``Table`` over a position made from the host's
-latest view (``net.wire.mirror_state``), which a screen draws like a table at one
-keyboard. Keys go to the host as they are pressed; the host dates them and answers with
-the table as it now stands. A card we play shows on the pile at once (``predicted``: our
+latest view (``net.wire.mirror_state``), moved on by what the host says moved
+(``net.wire.Mirror``: the engine here applies the host's actions), which a screen draws like
+a table at one keyboard. Keys go to the host as they are pressed; the host dates them and
+answers with what they moved. A card we play shows on the pile at once (``predicted``: our
 plays the host has not yet answered, played on its last table); the host's answer puts
 its table in its place, with the reason if it refused the play (another card was there
 first, it did not fit). When the connection drops, the joiner tries again for as long
@@ -25,7 +26,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from stress_tui.core.actions import MalformedActionError, Play, PlayTogether
+from stress_tui.core.actions import Action, MalformedActionError, Play, PlayTogether
 from stress_tui.core.choices import GUEST
 from stress_tui.core.codec import action_from_json
 from stress_tui.core.engine import Game
@@ -53,7 +54,15 @@ from stress_tui.net.protocol import (
 )
 from stress_tui.net.records import Journal, RoundFiles, unseal
 from stress_tui.net.texts import recognize, said, said_from_json
-from stress_tui.net.wire import events_from_json, mirror_state
+from stress_tui.net.wire import (
+    MAX_EVENTS,
+    Mirror,
+    OutOfStep,
+    cards_from_json,
+    check,
+    events_from_json,
+    mirror_state,
+)
 
 RETRY_EVERY = 1.0
 """Seconds between tries to reach the host again after the connection dropped."""
@@ -116,6 +125,11 @@ class Client:
         """The table to draw: the host's last, with our plays it has not answered yet."""
         self.shown: Table | None = None
         """The table as the host last showed it."""
+        self.mirror: Mirror | None = None
+        """The round as the host last showed it, which its ``moved`` messages move on
+        (``None``: none, or out of step until the next ``state``)."""
+        self.syncing = False
+        """Whether we asked the host for the whole table again (``sync``)."""
         self.pending: list[tuple[int, Play]] = []
         """Our plays the host has not answered yet, by their ``seq``, in order."""
         self.score: tuple[int, int] = (0, 0)
@@ -306,6 +320,7 @@ class Client:
         self._close()
         self.lost_at = self.loop.time()
         self.pending = []  # what the host did with them comes with its table
+        self.mirror, self.syncing = None, False  # the whole table comes first
         self.status = "lost"
         self.running = False
         for _try in range(int(RETRY_FOR / RETRY_EVERY)):
@@ -362,6 +377,8 @@ class Client:
             self._on_state(message)
         elif kind == "deal":
             self._on_deal(message)
+        elif kind == "moved":
+            self._on_moved(message)
         elif kind == "acts":
             self._on_acts(message)
         elif kind == "reveal":
@@ -370,26 +387,20 @@ class Client:
             raise ProtocolError(f"{kind} out of place")
 
     def _on_state(self, message: dict[str, Any]) -> None:
-        assert self.loop is not None
-        state = mirror_state(message["view"], self.rules)
+        standing = message.get("standing")
+        state = mirror_state(message["view"], self.rules, standing)
         events = events_from_json(message["events"])
+        applied = message.get("applied")
+        self.mirror = None
+        if standing is not None and applied is not None:
+            self.mirror = Mirror(state.copy(), applied)
+        self.syncing = False
         countdown = message.get("countdown", COUNTDOWN)
-        table = Table(Game(state, random.Random(0)), countdown=countdown)
-        answered = message.get("seq")
-        if answered is not None:
-            self.pending = [(seq, act) for seq, act in self.pending if seq > answered]
         self.status = message["status"]
         self.running = self.status == "playing"
         delay = (message.get("delay_ms") or 0.0) / 1e3
-        self.base = message["now"] + (delay if self.running else 0.0)
-        self.base_at = self.loop.time()
-        if not self.running:
-            self.last_now = self.base
-        flip_in = message.get("flip_in")
-        if flip_in is not None:
-            table.flip_at = self.base + flip_in
-        self.shown = table
-        self.table = self.predicted()
+        self._clock(message, delay)
+        self._show(Table(Game(state, random.Random(0)), countdown=countdown), message)
         score = message["score"]
         self.score = (score[0], score[1])
         self.round_number = message["round"]
@@ -421,6 +432,58 @@ class Client:
             raise ProtocolError("state: a result is an object")
         self._changed(events)
 
+    def _clock(self, message: dict[str, Any], delay: float) -> None:
+        """The round's clock as the host's ``now`` says, ``delay`` ago."""
+        assert self.loop is not None
+        self.base = message["now"] + (delay if self.running else 0.0)
+        self.base_at = self.loop.time()
+        if not self.running:
+            self.last_now = self.base
+
+    def _show(self, table: Table, message: dict[str, Any]) -> None:
+        """``table`` as the host shows it now (``flip_in``: its count), with our plays it
+        had not heard of when it sent ``message`` (``seq``: our last key it had)."""
+        answered = message.get("seq")
+        if answered is not None:
+            self.pending = [(seq, act) for seq, act in self.pending if seq > answered]
+        flip_in = message.get("flip_in")
+        if flip_in is not None:
+            table.flip_at = self.base + flip_in
+        self.shown = table
+        self.table = self.predicted()
+
+    def _on_moved(self, message: dict[str, Any]) -> None:
+        """What moved on the host's table: its actions, played on our mirror of it."""
+        actions = self._log(message)
+        shown = message["shown"]
+        if len(shown) != len(actions):
+            raise ProtocolError("moved: the cards shown by each action")
+        turned = [cards_from_json(cards) for cards in shown]
+        events: list[Event] = []
+        mirror = self.mirror
+        if mirror is not None:
+            try:
+                if message["from"] != mirror.applied:
+                    raise OutOfStep("moved: not from where our table is")
+                for action, cards in zip(actions, turned, strict=True):
+                    events += mirror.follow(action, cards)
+                if check(mirror.game) != message["check"]:
+                    raise OutOfStep("moved: another table than the host's")
+            except OutOfStep:
+                mirror = self.mirror = None
+        if mirror is None and not self.syncing:
+            self._send({"t": "sync"})  # the whole table again, please
+            self.syncing = True
+        self._clock(message, (self.delay_ms or 0.0) / 1e3)
+        if mirror is not None and self.shown is not None:
+            table = Table(mirror.game.copy(), countdown=self.shown.countdown)
+        elif self.shown is not None:
+            table = self.shown  # as it was, until the whole table comes
+        else:
+            return
+        self._show(table, message)
+        self._changed(events[-MAX_EVENTS:])
+
     def _on_deal(self, message: dict[str, Any]) -> None:
         self.dealt = message["commit"]
         if self.dealt in self.settled:
@@ -443,17 +506,29 @@ class Client:
         )
 
     def _on_acts(self, message: dict[str, Any]) -> None:
-        if self.dealt in self.settled:
-            return
-        journal = self.journal
-        if journal is None or journal.round_number != message["round"]:
-            raise ProtocolError("acts: of no round dealt")
+        self._log(message)
+        self.mirror = None  # a whole table follows (the round again, or actions taken back)
+
+    def _log(self, message: dict[str, Any]) -> list[Action]:
+        """The actions of an ``acts`` (of the round it names) or a ``moved`` (of the round
+        last dealt), kept for the round's replay."""
+        kind = message["t"]
         if message["from"] + len(message["actions"]) > MAX_LOG:
-            raise ProtocolError("acts: too many")
+            raise ProtocolError(f"{kind}: too many")
         try:
-            journal.update(message["from"], [action_from_json(a) for a in message["actions"]])
+            actions = [action_from_json(a) for a in message["actions"]]
         except ValueError as error:
-            raise ProtocolError(f"acts: {error}") from None
+            raise ProtocolError(f"{kind}: {error}") from None
+        if self.dealt in self.settled:
+            return actions
+        journal = self.journal
+        if journal is None or journal.round_number != message.get("round", journal.round_number):
+            raise ProtocolError(f"{kind}: of no round dealt")
+        try:
+            journal.update(message["from"], actions)
+        except ValueError as error:
+            raise ProtocolError(f"{kind}: {error}") from None
+        return actions
 
     def _on_reveal(self, message: dict[str, Any]) -> None:
         if message["commit"] in self.settled:

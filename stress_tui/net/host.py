@@ -16,7 +16,10 @@ Nothing leaves the host that a player at a real table could not see (``net.wire`
 each deal the host sends a commitment to the round's seed (``storage.replay.commitment``),
 as the round goes the actions it applied (each a key press the events already tell of),
 and the seed and its salt only when the round is over (its end, or the match's), so that
-the joiner keeps the round's replay and can check the seed is the one dealt. Every message is
+the joiner keeps the round's replay and can check the seed is the one dealt. Each peer is
+sent the whole table (``state``) when it needs it, and otherwise only what moved
+(``moved``: the actions and the cards they turned face up, which its own engine applies to
+its copy of the table, ``net.wire.Mirror``). Every message is
 checked (``net.protocol``: size, schema, rate); a bad one ends that connection with its
 reason, and a player's connection that ends pauses the round until they come back (or,
 after ``REJOIN_SECONDS``, ends the match unscored). No terminal here: a screen reads
@@ -51,6 +54,7 @@ from stress_tui.net.fair import MAX_DELAY, FairTable, Outcome
 from stress_tui.net.pathrtt import dated_back, writer_rtt
 from stress_tui.net.protocol import (
     HANDSHAKE_SECONDS,
+    MAX_MOVED,
     MAX_PEER_LINE,
     PEER_MESSAGES,
     VERSION,
@@ -69,7 +73,7 @@ from stress_tui.net.protocol import (
 )
 from stress_tui.net.records import RoundFiles, save_round
 from stress_tui.net.texts import Said, Value, said
-from stress_tui.net.wire import MAX_EVENTS, public_view
+from stress_tui.net.wire import MAX_EVENTS, check, public_standing, public_view, turned_up
 from stress_tui.storage.replay import commitment
 
 HOST_SEAT = 1
@@ -220,6 +224,12 @@ class Peer:
         """The round's actions it holds (as they were when last sent)."""
         self.revealed: str | None = None
         """The round whose seed it was sent, by its commitment (``None``: none)."""
+        self.mirrored = False
+        """Whether it holds the round's table as last sent (a ``state`` made it, and
+        nothing it holds was taken back since): then only what moved is sent (``moved``)."""
+        self.told: dict[str, Any] | None = None
+        """What the last ``state`` said beside the table (``Host._standing_of_match``): a
+        change to it goes as a whole ``state``."""
 
     @property
     def delay(self) -> float | None:
@@ -661,6 +671,10 @@ class Host:
             return
         if kind in ("hello", "auth"):
             raise ProtocolError(f"{kind} twice")
+        if kind == "sync":  # its table does not follow: the whole of it again
+            peer.mirrored = False
+            self._send_state(peer, [])
+            return
         if peer.role != "play":
             raise ProtocolError("a spectator cannot play")
         if kind == "act":
@@ -1060,42 +1074,89 @@ class Host:
             peer.send(self.reveal)
             peer.revealed = self.reveal["commit"]
 
+    def _match_line(self) -> dict[str, Any]:
+        """What a ``state`` says beside the table and the clock: the score, where the match
+        stands, who paused, the result..."""
+        assert self.fair is not None
+        return {
+            "score": list(self.match.score),
+            "round": self.round_number,
+            "status": "playing" if self.status == "waiting" else self.status,
+            "countdown": self.fair.countdown,
+            "message": None if self.message is None else self.message.to_json(),
+            "paused_by": self.paused_by,
+            "drop_left": self.drop_left(),
+            "resume_in": self.resume_left(),
+            "waiting": None if self.status != "starting" else list(self.life.awaited),
+            "held_by": self.held_by(),
+            "result": None
+            if self.life.base not in (Stage.ROUND_OVER, Stage.RESULT)
+            else {
+                "winner": self.result_winner,
+                "match_over": self.match_over,
+                "logged": self.round_seed is not None,
+            },
+        }
+
     def _send_state(self, peer: Peer, events: list[Event]) -> None:
+        """Tell ``peer`` how the table stands: what moved since it was last told, if that
+        is all that changed and its table follows (``moved``), else the whole of it."""
         if self.fair is None:
             return
         if peer is self.joiner:
             self.joiner_told += 1
+        line = self._match_line()
+        follows = (
+            peer.mirrored
+            and peer.told == line
+            and self.commit is not None
+            and peer.dealt == self.commit
+            and (self.rewound is None or self.rewound >= peer.acts_sent)
+            and len(self.fair.applied) - peer.acts_sent <= MAX_MOVED
+        )
+        if follows:
+            self._send_moved(peer)
+            return
         self._send_round(peer)
         delay = peer.delay
+        message: dict[str, Any] = {
+            "t": "state",
+            "now": self.now(),
+            "view": public_view(self.fair.game),
+            "events": [event_to_json(e) for e in events[-MAX_EVENTS:]],
+            **line,
+            "flip_in": self.fair.count_left(self.now()),
+            "delay_ms": None if delay is None else delay * 1e3,
+            "seq": self.answered if peer is self.joiner else None,
+        }
+        if self.commit is not None:  # a dealt round: the peer's table follows from here
+            message["standing"] = public_standing(self.fair.game)
+            message["applied"] = peer.acts_sent
+        peer.send(message)
+        peer.mirrored = self.commit is not None
+        peer.told = line
+
+    def _send_moved(self, peer: Peer) -> None:
+        """What moved since ``peer`` was last told: each action applied and the cards it
+        turned face up, which the peer's own engine applies to its table (``wire.Mirror``),
+        and a ``check`` of the table they come to."""
+        assert self.fair is not None
+        applied = self.fair.applied[peer.acts_sent :]
+        message: dict[str, Any] = {
+            "t": "moved",
+            "from": peer.acts_sent,
+            "actions": [action_to_json(action) for action, _ in applied],
+            "shown": [[str(card) for card in turned_up(events)] for _, events in applied],
+            "now": round(self.now(), 6),
+            "check": check(self.fair.game),
+        }
         flip_in = self.fair.count_left(self.now())
-        peer.send(
-            {
-                "t": "state",
-                "now": self.now(),
-                "view": public_view(self.fair.game),
-                "events": [event_to_json(e) for e in events[-MAX_EVENTS:]],
-                "score": list(self.match.score),
-                "round": self.round_number,
-                "status": "playing" if self.status == "waiting" else self.status,
-                "flip_in": flip_in,
-                "countdown": self.fair.countdown,
-                "delay_ms": None if delay is None else delay * 1e3,
-                "message": None if self.message is None else self.message.to_json(),
-                "paused_by": self.paused_by,
-                "drop_left": self.drop_left(),
-                "resume_in": self.resume_left(),
-                "waiting": None if self.status != "starting" else list(self.life.awaited),
-                "held_by": self.held_by(),
-                "seq": self.answered if peer is self.joiner else None,
-                "result": None
-                if self.life.base not in (Stage.ROUND_OVER, Stage.RESULT)
-                else {
-                    "winner": self.result_winner,
-                    "match_over": self.match_over,
-                    "logged": self.round_seed is not None,
-                },
-            }
-        )
+        if flip_in is not None:
+            message["flip_in"] = round(flip_in, 6)
+        if peer is self.joiner:
+            message["seq"] = self.answered
+        peer.send(message)
+        peer.acts_sent += len(applied)
 
 
 def word(life: Lifecycle) -> str:

@@ -27,7 +27,7 @@ from stress_tui.net import DEFAULT_PORT
 from stress_tui.net.texts import is_said
 from stress_tui.storage.replay import commitment_text
 
-VERSION = 5
+VERSION = 6
 """The protocol's version: both ends must speak the same one."""
 
 MAX_PEER_LINE = 1024
@@ -236,6 +236,9 @@ class Schema:
 
 
 _ACTIONS = ("play", "play-together", "stress", "ready", "stop")
+
+MAX_MOVED = 500
+"""Actions in one ``moved`` (more at once go as a whole table)."""
 _SEQ = whole(0, 2**53)
 
 PEER_MESSAGES: dict[str, Schema] = {
@@ -253,6 +256,7 @@ PEER_MESSAGES: dict[str, Schema] = {
     "pause": Schema({}, {"hold": flag}),
     "resume": Schema({}, {"hold": flag}),
     "next": Schema({}),
+    "sync": Schema({}),
     "bye": Schema({}),
 }
 """What a joiner or spectator may send the host."""
@@ -291,7 +295,19 @@ HOST_MESSAGES: dict[str, Schema] = {
             "waiting": maybe(listed(flag, 2)),
             "held_by": maybe(text(64)),
             "seq": maybe(_SEQ),
+            "standing": anything,
+            "applied": whole(0, 10**6),
         },
+    ),
+    "moved": Schema(
+        {
+            "from": whole(0, 10**6),
+            "actions": listed(anything, MAX_MOVED),
+            "shown": listed(anything, MAX_MOVED),
+            "now": number(-1e9, 1e9),
+            "check": hex_text(8),
+        },
+        {"flip_in": maybe(number(0, 60)), "seq": maybe(_SEQ)},
     ),
     "ping": Schema({"id": _SEQ}, {"delay_ms": maybe(number(0, 1e6))}),
     "deal": Schema(
