@@ -67,6 +67,7 @@ BENCHES = {
         "reference_engine.py", ("--games", "200", "--repeat", "3"), ("--games", "1000")
     ),
     "stats": Bench("stats_scale.py", ("--repeat", "3"), ("--repeat", "11")),
+    "net_bytes": Bench("net_bytes.py", ("--rounds", "2"), ("--rounds", "5")),
 }
 
 ROWS = [
@@ -165,6 +166,20 @@ ROWS = [
         "x",
         most=2.0,
     ),
+    Row(
+        "A network round's bytes, host to joiner (standard, two quick players)",
+        "the round's actions as its replay stores them",
+        "net_bytes",
+        r"joiner: [\d.]+ KB a round, ([\d.]+)x",
+        "x",
+    ),
+    Row(
+        "The same, host to a spectator",
+        "the same",
+        "net_bytes",
+        r"spectator: [\d.]+ KB a round, ([\d.]+)x",
+        "x",
+    ),
 ]
 
 
@@ -222,13 +237,29 @@ def cell(values: Sequence[float], unit: str) -> str:
     return f"**{low:.{digits}f}-{mid:.{digits}f}-{high:.{digits}f}{unit}** ({runs})"
 
 
-def render(taken: dict[str, Taken], full: bool, runs: int) -> str:
+def render(taken: dict[str, Taken], full: bool, runs: int, before: str | None = None) -> str:
+    """The table of what ``taken`` holds; with ``before`` (the table as it was), the rows
+    of the benches not run now are kept as they were, and its first lines say so."""
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     options = " --full" if full else ""
     settings = "the full settings" if full else "quick settings, fewer samples than below"
+    made = f"Made by `python bench/table.py{options} --runs {runs}` on {when} ({settings})."
+    kept: dict[str, str] = {}
+    if before is not None:
+        old = before.splitlines()
+        kept = {line.split(" | ")[0]: line for line in old if line.startswith("| ")}
+        only = " ".join(name for name in BENCHES if name in taken)
+        said = f"The rows of {only}: "
+        made = "\n".join(
+            [
+                *(line for line in old if line and line[0] != "|" and not line.startswith(said)),
+                f"{said}`python bench/table.py{options} --only {only} --runs {runs}` on {when}"
+                f" ({settings}).",
+            ]
+        )
     lines = [
         TABLE_BEGIN,
-        f"Made by `python bench/table.py{options} --runs {runs}` on {when} ({settings}).",
+        made,
         "",
         "| What | Figure, min-median-max | Against (in the same run) | Goal (median) "
         "| Command | Load average |",
@@ -236,6 +267,8 @@ def render(taken: dict[str, Taken], full: bool, runs: int) -> str:
     ]
     for row in ROWS:
         if row.bench not in taken:
+            if f"| {row.what}" in kept:
+                lines.append(kept[f"| {row.what}"])
             continue
         bench, got = BENCHES[row.bench], taken[row.bench]
         values = figures(row, got)
@@ -270,11 +303,15 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.only or BENCHES:
         print(f"{name} ...", file=sys.stderr, flush=True)
         taken[name] = run_bench(BENCHES[name], args.full, args.runs)
-    table = render(taken, args.full, args.runs)
+    doc = DOC.read_text(encoding="utf-8")
+    before = None
+    if args.only:  # the other rows stay as they are
+        before = doc[doc.index(TABLE_BEGIN) + len(TABLE_BEGIN) : doc.index(TABLE_END)].strip()
+    table = render(taken, args.full, args.runs, before)
     if args.dry_run:
         print(table)
     else:
-        DOC.write_text(rewrite(DOC.read_text(encoding="utf-8"), table), encoding="utf-8")
+        DOC.write_text(rewrite(doc, table), encoding="utf-8")
         print(f"rewrote {DOC.relative_to(ROOT)}", file=sys.stderr)
     return 0
 

@@ -27,6 +27,12 @@ PRINTED = {
     "sim": "  ratio, best run against best run: 1.94 x --jobs 1 (goal: at least 0.95): met\n",
     "engine": "engine 6.66 us an action, reference 3.29 (...): 2.02x (goal: at most 1.3x)\n",
     "stats": "stats on 20,000 rounds: 922 ms, on 200: 796 ms (...): 1.16x (goal: at most 2x)\n",
+    "net_bytes": (
+        "the rounds' actions as replays store them: 4.1 KB a round\n"
+        "joiner: 17.0 KB a round, 4.1x the replay's\n"
+        "  moved        15.5 KB       84 messages\n"
+        "spectator: 16.6 KB a round, 4.0x the replay's\n"
+    ),
 }
 
 
@@ -78,3 +84,19 @@ def test_the_doc_has_the_markers_and_every_bench_exists() -> None:
     assert text.index(TABLE_BEGIN) < text.index(TABLE_END)
     for bench in BENCHES.values():
         assert (Path(DOC).parent.parent / "bench" / bench.script).is_file()
+
+
+def test_a_bench_run_alone_keeps_the_other_rows_as_they_were() -> None:
+    before = table({name: [PRINTED[name]] for name in BENCHES if name != "net_bytes"})
+    old = "\n".join(before[1:-1])
+    taken = {"net_bytes": Taken([PRINTED["net_bytes"]], [3.0, 3.5])}
+    lines = render(taken, full=False, runs=1, before=old).splitlines()
+    assert [line for line in before if line.startswith("| ")] == [
+        line
+        for line in lines
+        if line.startswith("| ") and "network round" not in line and "to a spectator" not in line
+    ]
+    assert before[1] in lines  # the line that says how the kept rows were made
+    assert any("--only net_bytes --runs 1" in line for line in lines)
+    joiner = next(line for line in lines if "host to joiner" in line)
+    assert "**4.10-4.10-4.10x** (1 run)" in joiner and joiner.endswith("| 3.0-3.5 |")
