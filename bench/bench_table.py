@@ -57,7 +57,8 @@ from stress_tui.core.cards import Card, Suit
 from stress_tui.core.decks import RANK_NAMES
 from stress_tui.terminal.layout import Layout, layout
 from stress_tui.terminal.notices import MARK_SECONDS
-from tests.tty import TtySession, say_ready
+from tests.screen import say_ready
+from tests.tty import TtySession
 
 ROWS, COLS = 24, 80
 BLOCK = 40

@@ -61,7 +61,8 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make `tests.tty` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.tty import TtySession, has_people, restore_problems, say_ready
+from tests.screen import has_people, restore_problems, say_ready
+from tests.tty import TtySession
 
 REPO = Path(__file__).resolve().parent.parent
 AUDIT_ENV = "STRESS_TUI_AUDIT"

@@ -25,7 +25,8 @@ if __package__ in (None, ""):  # run as a script: make `bench` and `tests` impor
 from bench.bench_table import COLS, GAME, ROWS
 from bench.latency import BASELINES, echo_ready
 from stress_tui.terminal.notices import MARK_SECONDS
-from tests.tty import TtySession, say_ready
+from tests.screen import say_ready
+from tests.tty import TtySession
 
 
 def cpu_ns(pid: int) -> int:

@@ -27,7 +27,8 @@ if __package__ in (None, ""):  # run as a script: make `bench` and `tests` impor
 
 from bench.bench_table import COLS, GAME, ROWS, label, left_top, run_position
 from bench.latency import alternate, measure_keys, summarize
-from tests.tty import TtySession, say_ready
+from tests.screen import say_ready
+from tests.tty import TtySession
 
 BLOCK = 40
 """Keys measured in a row for one setting before the other has its turn."""

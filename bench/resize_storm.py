@@ -51,7 +51,8 @@ from bench.fuzz import (
     redrawn_since,
     table_whole,
 )
-from tests.tty import TtySession, restore_problems, settle
+from tests.screen import restore_problems, settle
+from tests.tty import TtySession
 
 LAST_CARD = (
     "rules: standard wins=1; phase: playing; p1 row: 5H | - | - | -; p1 draw: -;"

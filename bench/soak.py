@@ -44,7 +44,8 @@ from bench.fuzz import (
     audited_argv,
     private_env,
 )
-from tests.tty import TtySession, restore_problems
+from tests.screen import restore_problems
+from tests.tty import TtySession
 
 BOTS = ["--p1", "bot:expert", "--p2", "bot:expert"]
 WARM_UP = 60.0

@@ -8,8 +8,9 @@ colours. Time is the event loop's, and it is virtual: when nothing is ready, the
 clock jumps to the next timer, so a 3 s lockout or a count to the flip takes no wall time
 and nothing a test reads moves unless the test lets time pass (``pump``, ``wait_for``).
 
-A ``Pilot`` reads like ``tests.tty.TtySession``, so that the helpers of ``tests/tty.py``
-(``say_ready``, ``settle``, ``table_layout``, ``pile_top``...) serve both::
+A ``Pilot`` is read as ``tests.tty.TtySession`` is, through ``tests/screen.py``'s
+``Screenful``, so that the helpers there (``say_ready``, ``settle``, ``table_layout``,
+``pile_top``...) serve both::
 
     with game(tmp_path, "--seed", "12") as s:    # the game of ``stress-tui --seed 12``
         say_ready(s)
@@ -28,15 +29,14 @@ import selectors
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import pyte
-from pyte.screens import Char
 
 from stress_tui.terminal.endpoint import MemoryEndpoint
 from stress_tui.terminal.running import Running
 from stress_tui.terminal.screen import Screen
-from tests.tty import BASE_ENV, STRIPPED_ENV, render_line
+from tests.screen import BASE_ENV, STRIPPED_ENV, Screenful
 
 STEP = 0.01
 """Virtual seconds between two looks at the screen while waiting for something."""
@@ -88,7 +88,7 @@ def background_reply(background: tuple[int, int, int] | None) -> Callable[[str],
     return reply
 
 
-class Pilot:
+class Pilot(Screenful):
     """A screen running in-process on a virtual clock, its output on a pyte screen."""
 
     def __init__(
@@ -135,70 +135,21 @@ class Pilot:
         self.loop.run_until_complete(asyncio.sleep(max(timeout, 0.0)))
         return self.written - before
 
-    @property
-    def eof(self) -> bool:
-        """Whether the screen has ended."""
+    def ended(self) -> bool:
         return self.task.done()
 
-    def wait_for(
-        self, predicate: Callable[[], bool], timeout: float = 5.0, what: str = "condition"
-    ) -> None:
-        """Let time pass until ``predicate()`` is true; AssertionError showing the screen
-        after ``timeout`` virtual seconds, or once the screen has ended without it."""
-        deadline = self.now() + timeout
-        while True:
-            seen = self.written
-            if predicate():
-                return
-            if self.task.done():
-                self._fail(f"the screen ended while waiting for {what}")
-            if self.now() >= deadline:
-                self._fail(f"timed out after {timeout} s waiting for {what}")
-            # Look again once something more is drawn (reading the screen costs more than
-            # a turn of the loop), or a second on.
-            look = min(deadline, self.now() + 1.0)
-            while self.written == seen and self.now() < look and not self.task.done():
-                self.pump(STEP)
+    def await_output(self, until: float, seen: int) -> None:
+        """Let time pass in steps until more is drawn (reading the screen costs more than a
+        turn of the loop), ``until``, or a second on."""
+        look = min(until, self.now() + 1.0)
+        while self.written <= seen and self.now() < look and not self.task.done():
+            self.pump(STEP)
 
-    def wait_text(self, text: str, timeout: float = 5.0, row: int | None = None) -> None:
-        if row is None:
-            self.wait_for(lambda: text in self.text(), timeout, f"{text!r} on screen")
-        else:
-            self.wait_for(lambda: text in self.row(row), timeout, f"{text!r} on row {row}")
-
-    def _fail(self, message: str) -> NoReturn:
+    def describe(self) -> str:
         status = "running"
         if self.task.done():
             status = f"ended: {self.task.result() if not self.task.exception() else 'crash'}"
-        raise AssertionError(
-            f"{message} ({status}, at {self.now():.2f} s)\n"
-            f"--- screen {self.screen.columns}x{self.screen.lines} ---\n{self.dump()}"
-        )
-
-    # -- the screen --------------------------------------------------------------------------
-
-    @property
-    def rows(self) -> int:
-        return int(self.screen.lines)
-
-    @property
-    def cols(self) -> int:
-        return int(self.screen.columns)
-
-    def row(self, y: int) -> str:
-        return render_line(self.screen.buffer[y], self.screen.columns)
-
-    def text(self) -> str:
-        return "\n".join(self.screen.display)
-
-    def dump(self) -> str:
-        return "\n".join(f"{y:3}|{line.rstrip()}" for y, line in enumerate(self.screen.display))
-
-    def cell(self, y: int, x: int) -> Char:
-        return self.screen.buffer[y][x]
-
-    def raw_log(self, start: int = 0) -> bytes:
-        return bytes(self.log[start:])
+        return f"in-process screen ({status}, at {self.now():.2f} s)"
 
     # -- the keyboard, the window ------------------------------------------------------------
 

@@ -36,19 +36,17 @@ from stress_tui.core.notation import format_position
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
 from stress_tui.terminal.layout import Layout, layout
-from tests.tty import (
-    JOB_SHELL,
+from tests.screen import (
     Screenful,
-    TtySession,
     banner,
     card_label,
     has_people,
-    job_pid,
     pile_top,
     restore_problems,
     restored,
     say_ready,
 )
+from tests.tty import JOB_SHELL, TtySession, job_pid
 
 ROWS, COLS = 24, 80
 LAY: Layout = layout(COLS, ROWS, 4)  # type: ignore[assignment]

@@ -18,6 +18,7 @@ import pytest
 from stress_tui.terminal.layout import flipped as turned
 from stress_tui.terminal.layout import layout
 from tests import pilot
+from tests.screen import Screenful, banner, draw_count, has_people, notice, pile_top, say_ready
 from tests.test_app_e2e import (
     LAY,
     LEGAL_SEED,
@@ -30,7 +31,6 @@ from tests.test_app_e2e import (
     wait_count_over,
     wait_flip,
 )
-from tests.tty import Screenful, banner, draw_count, has_people, notice, pile_top, say_ready
 
 ROWS, COLS = 24, 80
 

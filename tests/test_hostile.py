@@ -23,8 +23,9 @@ import pytest
 import tests.test_replay
 from stress_tui.core.rules import Rules
 from stress_tui.storage.record import count_round
+from tests.screen import restore_problems, restored, say_ready
 from tests.test_stats import won_by
-from tests.tty import TtySession, restore_problems, restored, say_ready
+from tests.tty import TtySession
 
 REPO = Path(__file__).resolve().parents[1]
 NO_CONFIG = "/nonexistent/stress-tui-tests/config.toml"

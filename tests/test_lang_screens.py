@@ -18,7 +18,7 @@ from stress_tui.terminal.layout import layout
 from stress_tui.terminal.screens.base import key_hint
 from stress_tui.terminal.screens.pause import PauseScreen
 from tests.pilot import game
-from tests.tty import KEYS, Screenful
+from tests.screen import KEYS, Screenful
 
 # Player 1's last card (the 5 of hearts) fits the left pile; player 2 holds a jack, a queen
 # and a king, whose faces each language names in its own way.

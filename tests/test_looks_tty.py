@@ -24,18 +24,10 @@ import pytest
 from stress_tui.core.houserules import HOUSE_RULES
 from stress_tui.core.rules import Rules
 from tests.pilot import Pilot, game
+from tests.screen import banner, draw_count, notice, pile_top, say_ready, settle, table_layout
 from tests.test_looks import low_contrast_cells
 from tests.test_terminals import SIZES, WHITE
-from tests.tty import (
-    TtySession,
-    banner,
-    draw_count,
-    notice,
-    pile_top,
-    say_ready,
-    settle,
-    table_layout,
-)
+from tests.tty import TtySession
 
 SUITS = set("♠♥♦♣")
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.tty import READY_KEY, TtySession
+from tests.screen import READY_KEY
+from tests.tty import TtySession
 
 Table = tuple[TtySession, TtySession, str, str]
 """The host's session, the joiner's, the place they meet and the join code."""

@@ -16,7 +16,8 @@ import pytest
 
 from stress_tui.terminal.layout import Layout, layout
 from tests.pilot import game
-from tests.tty import TtySession, banner, notice, pile_top, say_ready, table_layout
+from tests.screen import banner, notice, pile_top, say_ready, table_layout
+from tests.tty import TtySession
 
 NO_CONFIG = {"STRESS_TUI_CONFIG": "/nonexistent/stress-tui-tests/config.toml"}
 

@@ -16,6 +16,7 @@ import time
 
 import pytest
 
+from tests.screen import restore_problems, restored, say_ready, settle
 from tests.test_app_e2e import (  # noqa: F401 (data_dir: a fixture)
     DATA_ENV,
     LAY,
@@ -24,7 +25,7 @@ from tests.test_app_e2e import (  # noqa: F401 (data_dir: a fixture)
     game,
     wait_flip,
 )
-from tests.tty import TtySession, restore_problems, restored, say_ready, settle
+from tests.tty import TtySession
 
 QUERIES = re.compile(rb"\x1b\[6n|\x1bP\+q|\x1b\[>q|\x1b\[\?u|\$p")
 """What blessed and the game ask a terminal: the cursor position, XTGETTCAP, XTVERSION,

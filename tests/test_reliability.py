@@ -56,18 +56,8 @@ from bench.fuzz import (
     wait_table,
 )
 from bench.resize_storm import LAST_CARD, after_first_flip, run_storm
-from tests.tty import (
-    JOB_SHELL,
-    AnsweringScreen,
-    ScreenFilter,
-    TtySession,
-    has_people,
-    job_pid,
-    restore_problems,
-    restored,
-    say_ready,
-    settle,
-)
+from tests.screen import has_people, restore_problems, restored, say_ready, settle
+from tests.tty import JOB_SHELL, AnsweringScreen, ScreenFilter, TtySession, job_pid
 
 SKAT_BOTS = (
     "--deck",

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.tty import TtySession, pile_top, restore_problems, restored, say_ready
+from tests.screen import pile_top, restore_problems, restored, say_ready
+from tests.tty import TtySession
 
 pytest.importorskip("asyncssh", reason="the serve extra (asyncssh) is not installed")
 

@@ -17,8 +17,9 @@ import pytest
 
 from stress_tui.terminal.layout import flipped, layout
 from tests.pilot import game
+from tests.screen import Screenful, banner, say_ready, settle, table_layout
 from tests.test_looks import low_contrast_cells
-from tests.tty import Screenful, TtySession, banner, say_ready, settle, table_layout
+from tests.tty import TtySession
 
 SIZES = [(16, 60), (24, 80), (48, 160)]
 WHITE = (255, 255, 255)

@@ -10,15 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.tty import (
-    KEYS,
-    ScreenFilter,
-    TtySession,
-    child_env,
-    final_dec_modes,
-    restore_problems,
-    restored,
-)
+from tests.screen import KEYS, final_dec_modes, restore_problems, restored
+from tests.tty import ScreenFilter, TtySession, child_env
 
 ECHO_APP = Path(__file__).parent / "fixtures" / "echo_app.py"
 ECHO_ARGV = [sys.executable, str(ECHO_APP)]

@@ -14,7 +14,9 @@ The harness behind the end-to-end tests and the benchmarks in ``bench/``::
 Everything the child writes goes into a pyte screen, whose answers to terminal queries (cursor
 position, device attributes) go back to the child, so ``blessed.Terminal()`` starts in
 milliseconds instead of waiting 5 s per unanswered query. The raw bytes are kept too, to check
-what the program leaves the terminal in. See /work/shared/TESTING.md for the background.
+what the program leaves the terminal in. The screen is read, and waited on, as
+``tests/screen.py``'s ``Screenful`` reads any screen (``KEYS``, ``restored`` and the
+stress-tui helpers are there too). See /work/shared/TESTING.md for the background.
 
 Note: this module is ``tests.tty``; ``tests/`` must stay a package (``tests/__init__.py``) so that
 it never shadows the standard library's ``tty`` module, which ``pexpect`` and ``pty`` import.
@@ -23,7 +25,6 @@ it never shadows the standard library's ``tty`` module, which ``pexpect`` and ``
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
 import re
 import select
@@ -34,59 +35,12 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, NoReturn, Protocol
+from typing import Any
 
 import pexpect  # type: ignore[import-untyped]  # no stubs in the test extras
 import pyte
-from pyte.screens import Char
-from wcwidth import wcwidth
 
-from stress_tui.terminal.layout import Layout, layout
-
-#: Variables taken out of the outer environment: they change what blessed emits (``NO_COLOR``
-#: turns off every sequence, cursor moves too), what it asks the terminal, the size it sees, or
-#: the language the game speaks (``LANG`` is set below).
-STRIPPED_ENV: tuple[str, ...] = (
-    "NO_COLOR",
-    "COLORTERM",
-    "TERM_PROGRAM",
-    "TERM_PROGRAM_VERSION",
-    "FORCE_COLOR",
-    "CLICOLOR_FORCE",
-    "LINES",
-    "COLUMNS",
-    "AMBIGUOUS_WIDE",
-    "ESCDELAY",
-    "BLESSED_QUERY_TIMEOUT_SECONDS",
-    "LANGUAGE",
-    "LC_ALL",
-    "LC_MESSAGES",
-)
-
-#: What the child always gets, before the caller's extra variables.
-BASE_ENV: dict[str, str] = {
-    "TERM": "xterm-256color",
-    "LANG": "C.UTF-8",
-    "PYTHONUNBUFFERED": "1",
-}
-
-#: Bytes a terminal sends for common keys (normal cursor-key mode, as in cbreak without smkx).
-KEYS: dict[str, str] = {
-    "up": "\x1b[A",
-    "down": "\x1b[B",
-    "right": "\x1b[C",
-    "left": "\x1b[D",
-    "home": "\x1b[H",
-    "end": "\x1b[F",
-    "enter": "\r",
-    "tab": "\t",
-    "backspace": "\x7f",
-    "space": " ",
-    # A lone Esc is only recognised after blessed's escape delay (about 0.35 s).
-    "escape": "\x1b",
-    "ctrl_c": "\x03",
-    "f1": "\x1bOP",
-}
+from tests.screen import BASE_ENV, STRIPPED_ENV, Screenful
 
 DEFAULT_ROWS = 24
 DEFAULT_COLS = 80
@@ -169,96 +123,16 @@ class ScreenFilter:
         return buf[:cut]
 
 
-_DEC_MODE_RE = re.compile(rb"\x1b\[\?([0-9;]+)([hl])")
-
-#: DEC private modes that switch to the alternate screen.
-ALT_SCREEN_MODES = (1049, 1047, 47)
-#: DEC private modes a program must not leave on: mouse reports, focus events, bracketed paste.
-MUST_BE_OFF_MODES = (1000, 1002, 1003, 1004, 1005, 1006, 1015, 2004)
-
-
-def final_dec_modes(log: bytes) -> dict[int, bool]:
-    """The last state set for each DEC private mode (``CSI ? n h`` on, ``CSI ? n l`` off)."""
-    modes: dict[int, bool] = {}
-    for match in _DEC_MODE_RE.finditer(log):
-        on = match.group(2) == b"h"
-        for param in match.group(1).split(b";"):
-            if param:
-                modes[int(param)] = on
-    return modes
-
-
-def restore_problems(log: bytes) -> list[str]:
-    """What the output leaves the terminal in that it should not; empty when all is well."""
-    modes = final_dec_modes(log)
-    problems = [
-        f"alternate screen still on (last ?{mode} was h)"
-        for mode in ALT_SCREEN_MODES
-        if modes.get(mode, False)
-    ]
-    if not any(mode in modes for mode in ALT_SCREEN_MODES):
-        problems.append("alternate screen never entered")
-    if not modes.get(25, True):
-        problems.append("cursor left hidden (last ?25 was l)")
-    problems += [f"mode ?{mode} left on" for mode in MUST_BE_OFF_MODES if modes.get(mode, False)]
-    return problems
-
-
-def restored(log: bytes) -> bool:
-    """Whether the output ends with the terminal restored: the alternate screen was entered and
-    the last alternate-screen toggle is an exit, the cursor is visible at the end, and no mouse,
-    focus or bracketed-paste mode is left on."""
-    return not restore_problems(log)
-
-
-def render_line(line: Mapping[int, Char], columns: int) -> str:
-    """One screen row as text, exactly as ``pyte.Screen.display`` renders it."""
-    fast = "".join([line[x].data for x in range(columns)])
-    if fast.isascii():  # no wide characters: nothing to skip (and 10 times faster)
-        return fast
-    out: list[str] = []
-    skip = False
-    for x in range(columns):
-        if skip:  # the stub cell after a wide character
-            skip = False
-            continue
-        char = line[x].data
-        skip = bool(char) and wcwidth(char[0]) == 2
-        out.append(char)
-    return "".join(out)
-
-
-class Screenful(Protocol):
-    """A screen a test reads and types into: a program in a pty (``TtySession``) or a
-    screen in-process (``tests.pilot.Pilot``). Time is the session's own (``now``)."""
-
-    @property
-    def rows(self) -> int: ...
-    @property
-    def cols(self) -> int: ...
-    @property
-    def screen(self) -> pyte.Screen: ...
-    def row(self, y: int) -> str: ...
-    def text(self) -> str: ...
-    def dump(self) -> str: ...
-    def cell(self, y: int, x: int) -> Char: ...
-    def send(self, data: str | bytes) -> None: ...
-    def now(self) -> float: ...
-    def pump(self, timeout: float = 0.0) -> int: ...
-    def wait_for(
-        self, predicate: Callable[[], bool], timeout: float = 5.0, what: str = "condition"
-    ) -> None: ...
-    def wait_text(self, text: str, timeout: float = 5.0, row: int | None = None) -> None: ...
-    def wait_exit(self, timeout: float = 5.0) -> int: ...
-
-
-class TtySession:
+class TtySession(Screenful):
     """A program running in a pseudo-terminal, its output rendered by pyte.
 
     ``argv`` defaults to ``[sys.executable, "-m", "stress_tui", *args]``. The session keeps
     reading only when asked (``pump``, ``wait_for``, ...): call one of them regularly, or a
     chatty child blocks once the pty buffer fills.
     """
+
+    ended_as = "program closed the terminal"
+    screen: AnsweringScreen
 
     def __init__(
         self,
@@ -344,75 +218,21 @@ class TtySession:
             wait = 0.0
         return total
 
-    def wait_for(
-        self, predicate: Callable[[], bool], timeout: float = 5.0, what: str = "condition"
-    ) -> None:
-        """Read until ``predicate()`` is true; after ``timeout`` seconds, or once the child has
-        closed the terminal without it coming true, raise AssertionError showing the screen."""
-        deadline = time.monotonic() + timeout
-        while True:
-            if predicate():
-                return
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self._fail(f"timed out after {timeout} s waiting for {what}")
-            if self.eof:
-                self.pump()
-                if predicate():
-                    return
-                self._fail(f"program closed the terminal while waiting for {what}")
-            self.pump(min(remaining, 0.05))
+    def ended(self) -> bool:
+        return self.eof
 
-    def wait_text(self, text: str, timeout: float = 5.0, row: int | None = None) -> None:
-        """Wait until ``text`` is on the screen (or on row ``row``)."""
-        if row is None:
-            self.wait_for(lambda: text in self.text(), timeout, f"{text!r} on screen")
-        else:
-            self.wait_for(lambda: text in self.row(row), timeout, f"{text!r} on row {row}")
+    def await_output(self, until: float, seen: int) -> None:
+        self.pump(min(max(until - time.monotonic(), 0.0), 0.05))
 
-    def _fail(self, message: str) -> NoReturn:
+    def describe(self) -> str:
         status = "running"
         if not self.child.isalive():
             status = f"exited, code {self.exit_code}"
         tail = bytes(self.log[-400:])
-        raise AssertionError(
-            f"{message}\nprogram: {' '.join(self.argv)} ({status})\n"
-            f"--- screen {self.screen.columns}x{self.screen.lines}, "
-            f"cursor at row {self.screen.cursor.y} col {self.screen.cursor.x} ---\n"
-            f"{self.dump()}\n--- last {len(tail)} of {len(self.log)} bytes received ---\n"
-            f"{tail!r}"
+        return (
+            f"program: {' '.join(self.argv)} ({status})\n"
+            f"--- last {len(tail)} of {len(self.log)} bytes received ---\n{tail!r}"
         )
-
-    # -- the screen ------------------------------------------------------------------------------
-
-    @property
-    def rows(self) -> int:
-        return int(self.screen.lines)
-
-    @property
-    def cols(self) -> int:
-        return int(self.screen.columns)
-
-    def row(self, y: int) -> str:
-        """Row ``y`` (0-based) as text, padded with spaces to the width. Cheaper than text()."""
-        return render_line(self.screen.buffer[y], self.screen.columns)
-
-    def text(self) -> str:
-        """The whole screen, rows joined with newlines."""
-        return "\n".join(self.screen.display)
-
-    def dump(self) -> str:
-        """The screen with row numbers and trailing spaces cut, for failure messages."""
-        return "\n".join(f"{y:3}|{line.rstrip()}" for y, line in enumerate(self.screen.display))
-
-    def cell(self, y: int, x: int) -> Char:
-        """The character at row ``y``, column ``x``, with its colours (``.fg``, ``.bg``) and
-        attributes (``.bold``, ``.reverse``, ...)."""
-        return self.screen.buffer[y][x]
-
-    def raw_log(self, start: int = 0) -> bytes:
-        """The bytes received so far, from offset ``start`` (take ``len(s.log)`` as a mark)."""
-        return bytes(self.log[start:])
 
     # -- writing ---------------------------------------------------------------------------------
 
@@ -482,12 +302,12 @@ class TtySession:
         while not self.eof:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                self._fail(f"program still running after {timeout} s")
+                self.fail(f"program still running after {timeout} s")
             self.pump(min(remaining, 0.05))
         # The pty closes when the process exits; reaping it follows within a moment.
         while (code := self.exit_code) is None:
             if time.monotonic() > deadline:
-                self._fail(f"program closed the terminal but did not exit within {timeout} s")
+                self.fail(f"program closed the terminal but did not exit within {timeout} s")
             time.sleep(0.001)
         return code
 
@@ -509,90 +329,3 @@ class TtySession:
         self.child.close(force=True)
         self._closed = True
         return self.exit_code
-
-
-def settle(s: Screenful, quiet: float = 0.3, timeout: float = 5.0) -> None:
-    """Read until the program has written nothing for ``quiet`` seconds (the frame and
-    anything left to draw are all out); AssertionError if it never falls quiet within
-    ``timeout`` seconds (of the session's clock)."""
-    deadline = s.now() + timeout
-    last = s.now()
-    while s.now() - last < quiet:
-        if s.now() > deadline:
-            s.wait_for(lambda: False, 0, f"{quiet} s without output")
-        if s.pump(0.05):
-            last = s.now()
-
-
-# -- stress-tui ----------------------------------------------------------------------------------
-
-READY_KEY = re.compile(r"press (\S+) when ready")
-"""What a round that waits for its players says beside the row of the person at the
-terminal: their ready key."""
-
-
-def say_ready(s: Screenful, timeout: float = 5.0) -> None:
-    """A stress-tui round waits for the people at the table to say they are ready (beside
-    each person's row: ``press c when ready``): press every ready key it asks for, and
-    wait until the round has started. Nothing to do where computers play alone."""
-    s.wait_for(lambda: READY_KEY.search(s.text()) is not None, timeout, "the ready banner")
-    sent: set[str] = set()
-
-    def started() -> bool:
-        asked = set(READY_KEY.findall(s.text()))
-        if not asked:
-            return True
-        if asked - sent:  # a frame may come in parts: each key as its line shows
-            s.send("".join(sorted(asked - sent)))
-            sent.update(asked)
-        return False
-
-    s.wait_for(started, timeout, "the round to start")
-
-
-def has_people(args: Sequence[str]) -> bool:
-    """Whether a stress-tui command line seats a person (a side not given as ``bot``)."""
-    kinds = {"--p1": "human", "--p2": "human"}
-    for flag, value in itertools.pairwise(args):
-        if flag in kinds:
-            kinds[flag] = value
-    return "human" in kinds.values()
-
-
-# Where the table's parts are, read from the screen at its size now (see
-# stress_tui/terminal/layout.py): for rows of ``row_size`` piles, player 1 at the top.
-
-
-def table_layout(s: Screenful, row_size: int = 4) -> Layout:
-    """The table's layout at the session's size (the table must fit)."""
-    lay = layout(s.cols, s.rows, row_size)
-    assert lay is not None, f"no table fits {s.cols}x{s.rows}"
-    return lay
-
-
-def card_label(s: Screenful, y: int, x: int, lay: Layout | None = None) -> str:
-    """The label at the top left of the card drawn at (y, x): ``10♣``, or ``""``."""
-    width = (lay or table_layout(s)).card_w
-    return s.row(y)[x + 1 : x + width - 1].strip()
-
-
-def pile_top(s: Screenful, target: int) -> str:
-    """The top card of a play pile (0 the left, 1 the right), as labelled."""
-    lay = table_layout(s)
-    return card_label(s, lay.piles_y, lay.pile_x[target], lay)
-
-
-def notice(s: Screenful, player: int) -> str:
-    """The notice line beside a player's row."""
-    return s.row(table_layout(s).notice_y[player]).strip()
-
-
-def banner(s: Screenful) -> str:
-    """The banner line between the rows."""
-    return s.row(table_layout(s).banner_y).strip()
-
-
-def draw_count(s: Screenful, player: int) -> int:
-    """The size of a player's draw pile, as said beside the row."""
-    words = s.row(table_layout(s).rows_y[player] + 1).split()
-    return int(words[words.index("draw") + 1])
