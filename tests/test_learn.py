@@ -19,15 +19,8 @@ from stress_tui.core.settings import Settings
 from stress_tui.players.learn import PERSON, SLOW
 from stress_tui.storage.offers import OFFERED, RECORDS, offer_practice
 from tests.pilot import Pilot, environment, game
-from tests.tty import (
-    BASE_ENV,
-    STRIPPED_ENV,
-    TtySession,
-    banner,
-    pile_top,
-    restored,
-    say_ready,
-)
+from tests.screen import BASE_ENV, STRIPPED_ENV, banner, pile_top, restored, say_ready
+from tests.tty import TtySession
 
 OFFER = "stress-tui learn"
 """What the offer's line says, in any width."""
