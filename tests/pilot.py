@@ -135,6 +135,11 @@ class Pilot(Screenful):
         self.loop.run_until_complete(asyncio.sleep(max(timeout, 0.0)))
         return self.written - before
 
+    @property
+    def eof(self) -> bool:
+        """Whether the screen has ended."""
+        return self.task.done()
+
     def ended(self) -> bool:
         return self.task.done()
 
