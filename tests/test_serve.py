@@ -9,6 +9,7 @@ test has keys of its own (``ssh-keygen``), so that each is a new player.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -228,7 +229,8 @@ def test_the_game_asks_for_a_terminal_and_an_unknown_command_is_refused(
     server: Served, tmp_path: Path
 ) -> None:
     key = new_key(tmp_path)
-    for command, said in (("play", "needs a terminal"), ("rm -rf /", "no such command")):
+    unknown = "no such command here; try: play [bot:LEVEL], stats, replays, or replay NAME"
+    for command, said in (("play", "needs a terminal"), ("rm -rf /", unknown)):
         done = subprocess.run(
             ssh_argv(server, key, "eve", *command.split(), pty=False),
             stdin=subprocess.DEVNULL,
@@ -379,3 +381,39 @@ def test_plain_ssh_opens_the_lobby_a_round_there_is_counted_for_the_key_and_q_le
         assert restored(s.raw_log()), restore_problems(s.raw_log())
         assert s.tty_mode_restored()
     assert plain(server, key, "lena", "stats").splitlines()[1] == "rounds: 1, won 0, lost 1"
+
+
+def test_replays_lists_the_keys_own_and_replay_sends_one_as_it_is_kept(
+    server: Served, tmp_path: Path
+) -> None:
+    key = new_key(tmp_path)
+    assert plain(server, key, "rhea", "stats").startswith("rhea (key")
+    folder = server.data / "replays"
+    folder.mkdir(exist_ok=True)
+    mine = folder / "20261202-011044-424242.jsonl"
+    header: dict[str, object] = {"names": ["rhea", "Computer"], "players": ["human", "bot:hard"]}
+    header["started"] = "2026-12-02T01:10:44+00:00"
+    mine.write_text(json.dumps(header) + '\n{"end": true, "winner": 0, "t": 30.0}\n')
+    theirs = folder / "20261202-011044-434343.jsonl"
+    theirs.write_text(json.dumps({**header, "names": ["zoe", "Computer"]}) + "\n")
+    listed = plain(server, key, "rhea", "replays")
+    assert listed == f"{mine.name}  2026-12-02 01:10  against Computer (hard)  won\n"
+    sent = subprocess.run(
+        ssh_argv(server, key, "rhea", "replay", mine.name, pty=False),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=30,
+    )
+    assert sent.returncode == 0 and sent.stdout == mine.read_bytes()
+    for name in (theirs.name, "../keys.sqlite", "/etc/passwd", f"../replays/{mine.name}"):
+        refused = subprocess.run(
+            ssh_argv(server, key, "rhea", "replay", name, pty=False),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert refused.returncode == 1, name
+        assert refused.stdout == (
+            f"stress-tui: no replay of yours is called {name} (replays lists them)\n"
+        )

@@ -5,6 +5,7 @@ reading, and the command without its extra. (The real server with the real ``ssh
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from pathlib import Path
 
@@ -100,3 +101,68 @@ def test_a_client_that_answers_no_question_is_played_on_all_the_same() -> None:
         return await game
 
     assert asyncio.run(play()) == 130
+
+
+def replay_file(folder: Path, stem: str, names: list[str], kinds: list[str], end: str) -> Path:
+    """A replay file as the recorder leaves it: its header, an action, its end line."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{stem}.jsonl"
+    header = {
+        "format": "stress-tui-replay",
+        "names": names,
+        "players": kinds,
+        "started": "2026-12-02T01:10:44+00:00",
+    }
+    path.write_text(json.dumps(header) + '\n{"t": 1.5, "a": "ready", "p": 0}\n' + end)
+    return path
+
+
+def test_a_keys_replays_are_the_rounds_its_name_played_as_a_person_and_no_other_file(
+    tmp_path: Path,
+) -> None:
+    from stress_tui.storage.keyreplays import key_replay, key_replays
+
+    folder = tmp_path / "replays"
+    won = replay_file(
+        folder,
+        "20261202-011044-000001",
+        ["alice", COMPUTER],
+        ["human", "bot:hard"],
+        '{"end": true, "winner": 0, "t": 30.0}\n',
+    )
+    cut = replay_file(folder, "20261202-011544-000002", ["bob", "alice"], ["human", "human"], "")
+    bobs = replay_file(
+        folder,
+        "20261202-012044-000003",
+        ["bob", COMPUTER],
+        ["human", "bot:easy"],
+        '{"end": true, "winner": 1, "t": 30.0}\n',
+    )
+    replay_file(  # a computer named alice is not the key alice
+        folder,
+        "20261202-012544-000004",
+        ["bob", "alice"],
+        ["human", "bot:easy"],
+        '{"end": true, "winner": 1, "t": 30.0}\n',
+    )
+    (folder / "20261202-013044-000005.jsonl.part").write_text("")  # being played
+    (tmp_path / "keys.sqlite").write_text("secret")
+    listed = key_replays("alice", folder)
+    assert [(r.name, r.opponent, r.won, r.ended) for r in listed] == [
+        (cut.name, "bob", None, False),
+        (won.name, COMPUTER, True, True),
+    ]
+    assert listed[1].opponent_kind == "bot:hard"
+    assert key_replay("alice", won.name, folder) == won
+    for name in (bobs.name, "../keys.sqlite", str(won), f"../replays/{won.name}", "", "."):
+        assert key_replay("alice", name, folder) is None, name
+
+
+def test_a_key_named_as_the_game_names_a_guest_or_the_computer_is_named_player(
+    tmp_path: Path,
+) -> None:
+    from stress_tui.storage.keys import name_for
+
+    path = tmp_path / "keys.sqlite"
+    assert name_for("SHA256:one", "Guest", path) == "player"
+    assert name_for("SHA256:two", "Computer", path) == "player-2"

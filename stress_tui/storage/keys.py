@@ -3,8 +3,9 @@ key's fingerprint, the name it plays under on this server, and when it was first
 seen, in ``keys.sqlite`` in the server's data folder.
 
 A key's name is given the first time it connects (the SSH user name it offered, if that
-is a name a player may have, else ``player``) and kept: a name taken by another key gets a
-number (``alice-2``), so that the record, which counts rounds by name, counts them by key.
+is a name a player may have and not one the game gives, else ``player``) and kept: a name
+taken by another key gets a number (``alice-2``), so that the record, which counts rounds
+by name, counts them by key.
 Nothing else about a key is kept (not the key itself, nor the address it came from).
 """
 
@@ -14,6 +15,7 @@ import datetime
 import sqlite3
 from pathlib import Path
 
+from stress_tui.core.choices import UNNAMED
 from stress_tui.core.text import MAX_NAME, BadName, check_name
 from stress_tui.storage.files import data_dir, ensure_folder
 
@@ -38,11 +40,14 @@ def keys_path() -> Path:
 
 
 def offered_name(user: str) -> str:
-    """The name a new key plays under, from the SSH user name it offered."""
+    """The name a new key plays under, from the SSH user name it offered: never one of the
+    names the game gives players nobody named (``Guest``, ``Computer``...), which would
+    pass the key off as a guest or the computer."""
     try:
-        return check_name(user)
+        name = check_name(user)
     except BadName:
         return FALLBACK_NAME
+    return FALLBACK_NAME if name in UNNAMED else name
 
 
 def name_for(fingerprint: str, user: str, path: Path | None = None) -> str:

@@ -174,6 +174,11 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.bucket: Bucket | None = None
         self.idle: asyncio.TimerHandle | None = None
         self.ended_with: int | None = None
+        self.writable = asyncio.Event()
+        """Set while the channel takes more output (a file sent waits for it)."""
+        self.writable.set()
+        self.lost = False
+        """Whether the connection has gone."""
         self.context: contextvars.Context | None = None
         """The session's own context (its language): what the channel says is handled in
         it (``later``)."""
@@ -218,14 +223,18 @@ class Session(asyncssh.SSHServerSession[bytes]):
         return True  # half open: a command's answer still goes out
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        self.writable.set()
         self.gone()
         self.server.sessions.discard(self)
 
     def pause_writing(self) -> None:
+        self.writable.clear()
         if self.endpoint is not None:
             self.endpoint.pause()
 
     def resume_writing(self) -> None:
+        self.writable.set()
         if self.endpoint is not None:
             self.later(self.endpoint.drained)
 
@@ -270,8 +279,17 @@ class Session(asyncssh.SSHServerSession[bytes]):
                 code = await self.play(words[1:])
             elif words == ["stats"]:
                 code = await self.stats()
+            elif words == ["replays"]:
+                code = await self.replays()
+            elif words[0] == "replay":
+                code = await self.replay(words[1:])
             else:
-                self.say(_("stress-tui: no such command here; try: play [bot:LEVEL], or stats"))
+                self.say(
+                    _(
+                        "stress-tui: no such command here; try: play [bot:LEVEL], stats, "
+                        "replays, or replay NAME"
+                    )
+                )
         except Exception as error:  # one session's crash ends that session alone
             print(f"stress-tui serve: a session crashed: {error!r}", file=sys.stderr)
             traceback.print_exc()
@@ -458,6 +476,74 @@ class Session(asyncssh.SSHServerSession[bytes]):
         if rating is not None:
             self.say(_("rating: {rating}").format(rating=rating))
         return 0
+
+    async def replays(self) -> int:
+        """``replays``: the key's own replays on this server, newest first, one a line:
+        the name ``replay NAME`` takes, when, against whom, how it went."""
+        name = await self.identity()
+        if self.connection.fingerprint is None:
+            self.say(_("{name}: a guest (no key): unrated, no record").format(name=name))
+            return 0
+        from stress_tui.core.words import shown_name
+        from stress_tui.storage.keyreplays import key_replays
+
+        loop = asyncio.get_running_loop()
+        found = await loop.run_in_executor(None, key_replays, name, self.server.data / "replays")
+        if not found:
+            self.say(_("{name}: no replays on this server yet").format(name=name))
+        for replay in found:
+            against = shown_name(replay.opponent, _)
+            if replay.opponent_kind.startswith("bot:"):
+                against += " (" + _(replay.opponent_kind[4:]) + ")"
+            if not replay.ended:
+                went = _("(cut short)")
+            elif replay.won is None:
+                went = _("drawn")
+            else:
+                went = _("won") if replay.won else _("lost")
+            when = replay.started[:16].replace("T", " ")
+            self.say(f"{replay.name}  {when}  {_('against {name}').format(name=against)}  {went}")
+        return 0
+
+    async def replay(self, words: list[str]) -> int:
+        """``replay NAME``: the bytes of the key's replay ``NAME``, as it is kept (``>
+        file.jsonl``); a name that is not one of the key's replays is refused (status
+        1), whatever it says."""
+        if len(words) != 1:
+            self.say(_("stress-tui: replay NAME, the NAME as replays lists it"))
+            return EXIT_USAGE
+        name = await self.identity()
+        from stress_tui.core.text import harmless
+        from stress_tui.storage.keyreplays import key_replay
+
+        folder = self.server.data / "replays"
+        path = None
+        if self.connection.fingerprint is not None:
+            loop = asyncio.get_running_loop()
+            path = await loop.run_in_executor(None, key_replay, name, words[0], folder)
+        if path is None:
+            self.say(
+                _("stress-tui: no replay of yours is called {name} (replays lists them)").format(
+                    name=harmless(words[0], 60)
+                )
+            )
+            return 1
+        await self.send_file(path)
+        return 0
+
+    async def send_file(self, path: Path) -> None:
+        """Send the file at ``path`` as it is, as fast as the client takes it."""
+        from stress_tui.storage.files import open_regular
+        from stress_tui.storage.replay import MAX_SIZE
+
+        loop = asyncio.get_running_loop()
+        with open_regular(path, MAX_SIZE) as file:
+            while not self.lost:
+                chunk = await loop.run_in_executor(None, file.read, 64 * 1024)
+                if not chunk:
+                    break
+                self.chan.write(chunk)
+                await self.writable.wait()
 
 
 def host_key(path: Path) -> asyncssh.SSHKey:
