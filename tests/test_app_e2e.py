@@ -407,7 +407,7 @@ def test_a_replay_plays_on_the_table_pauses_steps_and_ends_with_the_statistics(
         assert progress(s)[0] == done + 2 and "PAUSED" in s.row(0)
         s.send(" ")
         s.wait_text("the same events as when it was played", timeout=10)
-        s.wait_text("Enter: watch again    q: quit", timeout=2)
+        s.wait_text("Enter: watch again    q or Esc: leave", timeout=2)
         assert progress(s) == (total, total)
         for label in STATS_LABELS:
             assert label in s.text()

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from stress_tui.terminal import lang
+from stress_tui.terminal.keys import Intent, key_hint
 from stress_tui.terminal.layout import layout
-from stress_tui.terminal.screens.base import key_hint
+from stress_tui.terminal.screens.help import HelpScreen
 from stress_tui.terminal.screens.pause import PauseScreen
 from tests.pilot import game
 from tests.screen import KEYS, Screenful
@@ -76,7 +77,9 @@ def test_every_screen_fits_whole_in_the_language(
         s.wait_for(lambda: waiting not in s.text(), timeout=5, what="the round started")
         # The help screen, then back.
         s.send("?")
-        wait_whole(s, _("Everyone"), _("Paused.  ? or Esc: back to the game"))
+        back = [b for b in HelpScreen.BINDINGS if b.intent in (Intent.HELP, Intent.PAUSE)]
+        paused = f"{_('Paused.')}  {key_hint(back)}"  # "Pause.  ?/Esc: zurück zum Spiel"
+        wait_whole(s, _("Everyone"), paused)
         wait_whole(s, _("piles 1-{size} onto the left pile:").format(size=4))
         s.send(KEYS["escape"])
         s.wait_for(lambda: not on_one_row(s, _("Everyone")), timeout=5, what="help closed")

@@ -281,7 +281,7 @@ def test_a_60x16_window_keeps_the_right_pile_s_size_and_name_and_help_s_more(
         assert s.row(mid + 1)[: lay.pile_x[0] - 1].strip() == "Player 1"
         s.pump(1.0)
         s.send("?")
-        s.wait_text("Down/PgDn: more", timeout=2)
+        s.wait_text("Down or PgDn: more", timeout=2)
 
 
 def test_a_160x48_window_grows_the_table_and_keeps_the_names_beside_their_rows(

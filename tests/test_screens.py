@@ -12,13 +12,13 @@ from stress_tui.core.lifecycle import RESULT_GRACE, Hold, Lifecycle
 from stress_tui.terminal import lang
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import GameController
-from stress_tui.terminal.keys import Intent, default_keymap, replay_keymap, title_hint
-from stress_tui.terminal.screens.base import ModalScreen, ScreenStack, key_hint
+from stress_tui.terminal.keys import Intent, default_keymap, key_hint, replay_keymap, title_hint
+from stress_tui.terminal.screens.base import ModalScreen, ScreenStack
 from stress_tui.terminal.screens.help import HelpScreen, ReplayHelpScreen
 from stress_tui.terminal.screens.netpanel import QUIT_ONLY, NetPanelScreen, NetWaitingScreen
 from stress_tui.terminal.screens.pause import PauseScreen
 from stress_tui.terminal.screens.question import QuitScreen
-from stress_tui.terminal.screens.result import Result, ResultScreen
+from stress_tui.terminal.screens.result import ReplayResultScreen, Result, ResultScreen
 from tests.test_clock import Outside
 from tests.test_controller import Host, press
 from tests.test_render import draw, table_at, text, view_of
@@ -199,10 +199,20 @@ def test_the_title_lines_say_their_keys_from_the_bindings_in_the_language(
             "en",
             "Enter: next round    q: quit",
             "Enter: rematch    q: quit",
-            "Enter: watch again    q: quit",
+            "Enter: watch again    q or Esc: leave",
         ),
-        ("de", "Enter: nächste Runde    q: Ende", "Enter: Revanche    q: Ende", "    q: Ende"),
-        ("sv", "Enter: nästa omgång    q: sluta", "Enter: ny match    q: sluta", "    q: sluta"),
+        (
+            "de",
+            "Enter: nächste Runde    q: Ende",
+            "Enter: Revanche    q: Ende",
+            "Enter: nochmal ansehen    q/Esc: verlassen",
+        ),
+        (
+            "sv",
+            "Enter: nästa omgång    q: sluta",
+            "Enter: ny match    q: sluta",
+            "Enter: se igen    q/Esc: lämna",
+        ),
     ],
 )
 def test_the_result_says_its_keys_from_its_bindings_in_the_language(
@@ -210,12 +220,12 @@ def test_the_result_says_its_keys_from_its_bindings_in_the_language(
 ) -> None:
     lang.choose(code)
     try:
-        for result, said in (
-            (Result(0, False, keys_live=True), next_round),
-            (Result(0, True, keys_live=True), rematch),
-            (Result(0, True, keys_live=True, again=lang._("watch again")), again),
+        for screen, result, said in (
+            (ResultScreen(), Result(0, False, keys_live=True), next_round),
+            (ResultScreen(), Result(0, True, keys_live=True), rematch),
+            (ReplayResultScreen(), Result(0, True, keys_live=True), again),
         ):
-            view = view_of(table_at(), overlay=ResultScreen(), result=result)
+            view = view_of(table_at(), overlay=screen, result=result)
             assert said in text(draw(term, view))
     finally:
         lang.choose(None)

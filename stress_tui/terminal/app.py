@@ -36,7 +36,7 @@ from stress_tui.core.table import Driver, Table
 from stress_tui.terminal.controller import QUIT_QUESTION, GameController, TogetherKey
 from stress_tui.terminal.endpoint import Endpoint
 from stress_tui.terminal.keys import Binding, Intent, settings_keymap
-from stress_tui.terminal.lang import _, addressed, shown_names
+from stress_tui.terminal.lang import N_, _, addressed, shown_names
 from stress_tui.terminal.layout import Layout
 from stress_tui.terminal.roundlog import RoundLog
 from stress_tui.terminal.scene import Scene
@@ -298,13 +298,6 @@ class App(Screen):
         if self.controller.result is None:
             self.clock.pause("pause")
 
-    def help_offset(self, offset: int) -> int:
-        from stress_tui.terminal.screens.help import help_page  # (loaded once the help shows)
-
-        width, height = self.frames.size
-        first, _ = help_page(self.view(), min(width - 6, 90), height, offset)
-        return first
-
     # ------------------------------------------------------------------ drawing
 
     def view(self) -> Scene:
@@ -312,7 +305,6 @@ class App(Screen):
             score=(self.match.score[0], self.match.score[1]),
             result=self.controller.result,
             seed=self.deal_label(),
-            help_offset=self.controller.help_offset,
             menu_keys=self.controller.menu_live,
             question=_(QUIT_QUESTION) if self.controller.quit_asked else None,
             waiting=self.life.waiting,
@@ -383,7 +375,7 @@ class DailyApp(App):
                 else _("{name} lost the daily deal of {day}!")
             )
             result.headline = headline.format(name=name, day=self.day)
-        result.again = "leave"
+        result.again = N_("leave")
         self.result_said = said
         if self.log.counted is not None:  # counted already (at once, with no event loop)
             self.counted(result)

@@ -4,9 +4,10 @@ Which screens are over the table comes from the match's lifecycle (``core/lifecy
 ``wanted`` says which for its stage and holds (the help, the pause, the result, the
 question whether to quit), and the stack of screens (``screens/base.py``) pushes and pops
 to match. A key press becomes a binding through the screen on top (``screens/``), or the
-key map (``terminal/keys.py``) on the table itself; the binding's intent picks its handler
-from a table (``Controller.handlers``), which holds or releases the lifecycle (help,
-pause), goes on, quits, or hands a player's key to the game.
+key map (``terminal/keys.py``) on the table itself. What is the screen's own business the
+screen does itself (``BaseScreen.act``: the help scrolls its lines); otherwise the
+binding's intent picks its handler from a table (``Controller.handlers``), which holds or
+releases the lifecycle (help, pause), goes on, quits, or hands a player's key to the game.
 
 A screen that covers the table while players are at it ignores its menu keys (Enter, q,
 the arrows) for a moment, so that a player still playing does not act on it by their own
@@ -82,10 +83,6 @@ class Host(Protocol):
 
 class GameHost(Host, Protocol):
     """What the game's controller asks of the game."""
-
-    def help_offset(self, offset: int) -> int:
-        """The help screen's first line for a wish to start at ``offset`` (kept in range
-        for the window's size)."""
 
     def play(self, binding: Binding) -> None:
         """A player's key: make it an action and apply it."""
@@ -184,7 +181,13 @@ class Controller:
         self.on_binding(binding, None if top is None else top.NAME)
 
     def on_binding(self, binding: Binding, overlay: str | None) -> None:
-        """What a binding does, given the screen over the table when its key came."""
+        """What a binding does, given the screen over the table when its key came: what is
+        that screen's own business it does itself (``BaseScreen.act``: the help scrolls);
+        the rest is this controller's (the lifecycle's holds, going on, leaving, play)."""
+        top = self.stack.top
+        if top is not None and top.act(binding):
+            self.host.request_draw()
+            return
         handler = self.handlers.get(binding.intent)
         if handler is not None:
             handler(binding, overlay)
@@ -232,8 +235,6 @@ class GameController(Controller):
 
     def __init__(self, host: GameHost, clock: Clock, keymap: KeyMap) -> None:
         super().__init__(host, clock, keymap)
-        self.help_offset = 0
-        """The first line of the help shown (it scrolls when it does not fit)."""
         self.menu_live = True
         """Whether help and pause take their menu keys (a moment after they open)."""
         self.covered = 0
@@ -252,8 +253,6 @@ class GameController(Controller):
             Intent.HELP: self.toggle_help,
             Intent.PAUSE: self.toggle_pause,
             Intent.CONFIRM: self.confirm,
-            Intent.SCROLL_UP: self.scroll,
-            Intent.SCROLL_DOWN: self.scroll,
             Intent.MENU_QUIT: self.menu_quit,
             Intent.LEFT: self.play,
             Intent.RIGHT: self.play,
@@ -319,7 +318,6 @@ class GameController(Controller):
         if overlay == Overlay.HELP:
             self.clock.unpause("help")
         else:
-            self.help_offset = 0
             if overlay is None:
                 self.cover()
             self.clock.pause("help")
@@ -341,14 +339,6 @@ class GameController(Controller):
         elif overlay == Overlay.PAUSE:
             self.clock.unpause("pause")
             self.host.request_draw()
-
-    def scroll(self, binding: Binding, overlay: str | None) -> None:
-        if overlay != Overlay.HELP:
-            return
-        step = 1 if binding.key in ("up", "down") else 10
-        step = -step if binding.intent is Intent.SCROLL_UP else step
-        self.help_offset = self.host.help_offset(self.help_offset + step)
-        self.host.request_draw()
 
     def menu_quit(self, binding: Binding, overlay: str | None) -> None:
         if overlay == Overlay.RESULT and not self.grace_over():

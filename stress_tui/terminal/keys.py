@@ -303,18 +303,48 @@ faster and - (or Down) slower, ? shows these keys, q or Esc leaves; on the resul
 Enter watches the round again."""
 
 
-def title_hint(bindings: Iterable[Binding], instead: Mapping[Intent, str] | None = None) -> str:
-    """A title line's keys from ``bindings``: each hinted word after its first key, ``?
-    help  Esc pause  ^C quit``; ``instead`` says another word for an intent (a paused
-    replay's Space goes on). In the player's language."""
-    from stress_tui.terminal.lang import _
+HINT_NAMES = {"enter": "Enter", "down": "Down"}
+"""Keys a hint names in full, where it has the room (``key_label`` elsewhere: ``Ent``)."""
 
-    said: dict[str, str] = {}
+
+def hints(
+    bindings: Iterable[Binding],
+    *,
+    live: bool = True,
+    instead: Mapping[Intent, str] | None = None,
+    title: bool = False,
+) -> list[str]:
+    """A screen's key hints from its bindings, one for each word its bindings hint (their
+    ``hint``), in the order of their first binding: the word's keys and the word in the
+    player's language, ``Esc or Enter: play on``; on a title line (``title``) the word after
+    its first key, ``? help``. While a screen's menu keys do not work yet (not ``live``: a
+    moment after it opened over the table), only the keys that work already; ``instead``
+    says another word (``N_``) for an intent (what Enter goes on to, a paused replay's
+    Space). Every key hint on screen is made here."""
+    from stress_tui.terminal.lang import _, pgettext
+
+    said: dict[str, list[str]] = {}
     for binding in bindings:
-        if binding.hint:
+        if binding.hint and (live or binding.scope is not Scope.MENU):
             word = (instead or {}).get(binding.intent, binding.hint)
-            said.setdefault(word, key_label(binding.key))
-    return "  ".join(f"{label} {_(word)}" for word, label in said.items())
+            label = key_label(binding.key) if title else HINT_NAMES.get(binding.key)
+            said.setdefault(word, []).append(label or key_label(binding.key))
+    if title:
+        return [f"{keys[0]} {_(word)}" for word, keys in said.items()]
+    either = pgettext("keys", " or ")
+    return [f"{either.join(keys)}: {_(word)}" for word, keys in said.items()]
+
+
+def key_hint(
+    bindings: Iterable[Binding], live: bool = True, instead: Mapping[Intent, str] | None = None
+) -> str:
+    """A panel's key hints in a line (``hints``): ``Esc or Enter: play on    ?: help``."""
+    return "    ".join(hints(bindings, live=live, instead=instead))
+
+
+def title_hint(bindings: Iterable[Binding], instead: Mapping[Intent, str] | None = None) -> str:
+    """A title line's key hints in a line (``hints``): ``? help  Esc pause  ^C quit``."""
+    return "  ".join(hints(bindings, instead=instead, title=True))
 
 
 def replay_keymap() -> KeyMap:

@@ -41,14 +41,14 @@ from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, RESUME_COUNT, Host
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import GameController, TogetherKey
 from stress_tui.terminal.endpoint import Endpoint
-from stress_tui.terminal.keys import Binding, Intent, keymap_for
+from stress_tui.terminal.keys import Binding, Intent, key_hint, keymap_for
 from stress_tui.terminal.lang import _, addressed, shown_names
 from stress_tui.terminal.netlink import Link, NetClock
 from stress_tui.terminal.pieces import count_up
 from stress_tui.terminal.scene import Overlay, Scene
 from stress_tui.terminal.screen import Screen
-from stress_tui.terminal.screens.base import ModalScreen, key_hint
-from stress_tui.terminal.screens.help import HelpScreen, help_page
+from stress_tui.terminal.screens.base import ModalScreen
+from stress_tui.terminal.screens.help import HelpScreen
 from stress_tui.terminal.screens.netpanel import QUIT_ONLY, NetPanelScreen, NetWaitingScreen
 from stress_tui.terminal.screens.result import Result, ResultScreen
 from stress_tui.terminal.session import EXIT_QUIT, local_endpoint
@@ -320,11 +320,6 @@ class NetScreen(Screen):
         self.link.model.pause()  # the stop becomes a pause either player's Enter ends
         self.link.model.resume(hold=True)  # and no longer one only we could end
 
-    def help_offset(self, offset: int) -> int:
-        width, height = self.frames.size
-        first, _ = help_page(self.view(), min(width - 6, 90), height, offset)
-        return first
-
     def shut_down(self) -> None:
         """Leaving, whichever way: the other end is told (by ``run_*`` after the loop)."""
 
@@ -357,7 +352,6 @@ class NetScreen(Screen):
             ascii=self.ascii,
             ascii_note=self.ascii_note,
             keyboard=self.settings.keyboard,
-            help_offset=self.controller.help_offset,
             link=link,
             bottom=0 if self.seat == JOINER_SEAT else 1,
             together=self.together.shown(),

@@ -359,7 +359,6 @@ class ReplayApp(Screen):
                 stats=playback.stats(),
                 notes=tuple(notes),
                 headline=headline,
-                again=_("watch again"),
             )
         )
 

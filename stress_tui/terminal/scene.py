@@ -87,8 +87,6 @@ class Scene:
     """The keyboard the default keys are placed for (``keys.KEYBOARDS``)."""
     ascii_note: str | None = None
     """Why the suits are letters when the terminal chose it (said on the rule line)."""
-    help_offset: int = 0
-    """The first line of the help shown (it scrolls when it does not fit)."""
     replay: ReplayBar | None = None
     """A replay being watched (``None``: a game being played)."""
     link: LinkBar | None = None

@@ -70,9 +70,12 @@ def _replay_title(
 
 def _link_title(view: Scene, link: LinkBar, palette: Palette, canvas: Canvas, lay: Layout) -> None:
     """A network table's title line: who plays whom, the connection's delay, the rules;
-    the keys on the right."""
+    the table's keys on the right, from its bindings, as at one keyboard."""
     y = lay.title_y
-    right = _("? help  Esc pause  q quit") if link.role != "watch" else _("q quit")
+    bindings = view.keymap.bindings
+    if link.role == "watch":  # a spectator's Esc pauses nothing: the match is the players'
+        bindings = tuple(b for b in bindings if b.intent is not Intent.PAUSE)
+    right = title_hint(bindings)
     x = canvas.put(y, 0, _(" STRESS "), palette.title)
     delay = (
         _("delay ...")

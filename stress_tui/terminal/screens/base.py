@@ -2,8 +2,11 @@
 
 As Textual's ``Screen`` and ``ModalScreen``: a screen is a class with its own ``BINDINGS``
 (each a ``keys.Binding``: a key, the intent it asks for and a description said in the
-player's language) and its own drawing. While a screen is the top of the stack only its
-bindings count; a key it does not bind does nothing (or what its ``OTHER_KEYS`` says).
+player's language, and the word its key hint says) and its own drawing. While a screen is
+the top of the stack only its bindings count; a key it does not bind does nothing (or what
+its ``OTHER_KEYS`` says). What a binding asks that is the screen's own business (the help
+scrolling) the screen does (``act``); the rest its controller does. Every key hint on a
+screen is made from its bindings by ``keys.hints``.
 Which screens are on the stack comes from the match's lifecycle (``core/lifecycle.py``):
 the controller of each way to play says which it wants (``wanted``), and the stack pushes
 and pops to match (``ScreenStack.show``). Under the stack is the table
@@ -12,14 +15,14 @@ and pops to match (``ScreenStack.show``). Under the stack is the table
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import ClassVar
 
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keynames import key_label
 from stress_tui.terminal.keys import Binding, Intent, Scope
-from stress_tui.terminal.lang import N_, _, pgettext
+from stress_tui.terminal.lang import N_, _
 from stress_tui.terminal.scene import Scene
 
 ALWAYS = (
@@ -53,6 +56,12 @@ class KeyedScreen:
         if self.OTHER_KEYS is not None:
             return Binding(key, self.OTHER_KEYS)
         return None
+
+    def act(self, binding: Binding) -> bool:
+        """Do what ``binding`` asks where that is this screen's own business (the help
+        scrolls itself); ``False``: it is not, and the controller does it (a hold of the
+        lifecycle, going on, leaving, a play)."""
+        return False
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
@@ -110,26 +119,6 @@ class ScreenStack:
             self.pop()
         for kind in wanted[keep:]:
             self.push(kind())
-
-
-_HINT_NAMES = {"enter": "Enter"}
-"""Keys a hint names in full, where it has the room (``key_label`` elsewhere: ``Ent``)."""
-
-
-def key_hint(
-    bindings: Sequence[Binding], live: bool = True, instead: Mapping[Intent, str] | None = None
-) -> str:
-    """A screen's key hint from its bindings: each hinted word with its keys, ``Esc or
-    Enter: play on    ?: help    q: quit``; while its menu keys do not work yet (not
-    ``live``: a moment after it opened over the table), only the keys that work already;
-    ``instead`` says another word for an intent (what Enter goes on to)."""
-    said: dict[str, list[str]] = {}
-    for binding in bindings:
-        if binding.hint and (live or binding.scope is not Scope.MENU):
-            word = (instead or {}).get(binding.intent, binding.hint)
-            said.setdefault(word, []).append(_HINT_NAMES.get(binding.key, key_label(binding.key)))
-    either = pgettext("keys", " or ")
-    return "    ".join(f"{either.join(keys)}: {_(word)}" for word, keys in said.items())
 
 
 def key_list(bindings: Sequence[Binding]) -> list[tuple[str, str]]:

@@ -10,7 +10,7 @@ from stress_tui.core.rulestext import plain_words
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keynames import key_label
-from stress_tui.terminal.keys import Binding, Intent, Scope
+from stress_tui.terminal.keys import Binding, Intent, Scope, hints
 from stress_tui.terminal.lang import N_, _
 from stress_tui.terminal.scene import Overlay, Scene
 from stress_tui.terminal.screens.base import ALWAYS, ModalScreen, key_list, panel
@@ -22,6 +22,11 @@ _OTHER_KEYS = {
     Intent.TOGETHER: N_("equal cards together, then a pile key:"),
 }
 """What the help calls a player's keys besides the piles'."""
+
+MORE = N_("more")
+EARLIER = N_("earlier")
+LEAVE = N_("leave")
+"""What the help's footer says its keys do (``Binding.hint``)."""
 
 
 def _player_keys_lines(view: Scene, player: int) -> list[tuple[str, str]]:
@@ -111,13 +116,6 @@ def help_lines(view: Scene, width: int) -> list[tuple[str, str]]:
     return fitted
 
 
-def help_page(view: Scene, width: int, height: int, offset: int) -> tuple[int, int]:
-    """The first help line shown (``offset`` kept in range) and how many fit."""
-    total = len(help_lines(view, width))
-    room = max(1, height - 6)
-    return max(0, min(offset, total - room)), room
-
-
 def table_keys(bindings: tuple[Binding, ...]) -> list[tuple[list[str], str]]:
     """The table's own keys (besides the players'), each intent's labels and what they do."""
     found: dict[str, list[str]] = {}
@@ -129,24 +127,102 @@ def table_keys(bindings: tuple[Binding, ...]) -> list[tuple[list[str], str]]:
 
 class HelpScreen(ModalScreen):
     """The help: every player's keys, everyone's, and the rules in play; it stops the
-    round's clock (a hold), and scrolls where it does not fit."""
+    round's clock (a hold), and scrolls itself where it does not fit (its own keys: the
+    arrows, a line, and the page keys, ``PAGE`` lines)."""
 
     TITLE = "help"
     NAME = Overlay.HELP
     BINDINGS: ClassVar[tuple[Binding, ...]] = (
-        Binding("?", Intent.HELP, scope=Scope.GLOBAL, description=N_("back to the game")),
+        Binding(
+            "?",
+            Intent.HELP,
+            scope=Scope.GLOBAL,
+            description=N_("back to the game"),
+            hint=N_("back to the game"),
+        ),
         Binding("f1", Intent.HELP, scope=Scope.GLOBAL, description=N_("back to the game")),
-        Binding("escape", Intent.PAUSE, scope=Scope.GLOBAL, description=N_("back to the game")),
-        Binding("q", Intent.MENU_QUIT, scope=Scope.MENU, description=N_("quit")),
-        Binding("up", Intent.SCROLL_UP, scope=Scope.MENU, description=N_("scroll up")),
-        Binding("pageup", Intent.SCROLL_UP, scope=Scope.MENU, description=N_("scroll up")),
-        Binding("down", Intent.SCROLL_DOWN, scope=Scope.MENU, description=N_("scroll down")),
-        Binding("pagedown", Intent.SCROLL_DOWN, scope=Scope.MENU, description=N_("scroll down")),
+        Binding(
+            "escape",
+            Intent.PAUSE,
+            scope=Scope.GLOBAL,
+            description=N_("back to the game"),
+            hint=N_("back to the game"),
+        ),
+        Binding(
+            "down", Intent.SCROLL_DOWN, scope=Scope.MENU, description=N_("scroll down"), hint=MORE
+        ),
+        Binding(
+            "pagedown",
+            Intent.SCROLL_DOWN,
+            scope=Scope.MENU,
+            description=N_("scroll down"),
+            hint=MORE,
+        ),
+        Binding(
+            "up", Intent.SCROLL_UP, scope=Scope.MENU, description=N_("scroll up"), hint=EARLIER
+        ),
+        Binding(
+            "pageup", Intent.SCROLL_UP, scope=Scope.MENU, description=N_("scroll up"), hint=EARLIER
+        ),
+        Binding("q", Intent.MENU_QUIT, scope=Scope.MENU, description=N_("quit"), hint=N_("quit")),
         *ALWAYS,
     )
+    """In the order its footer says them: the way back, that there is more, quitting."""
+    HEAD: ClassVar[str] = N_("Paused.")
+    """What its footer says before its keys."""
+    PAGE = 10
+    """Lines a page key scrolls."""
+
+    def __init__(self) -> None:
+        self.offset = 0
+        """The first line shown."""
+        self.last = 0
+        """The last first line there is (as last drawn: the lines past what the window
+        holds)."""
+
+    def act(self, binding: Binding) -> bool:
+        """The arrows and the page keys scroll, within the lines (as last drawn)."""
+        if binding.intent not in (Intent.SCROLL_UP, Intent.SCROLL_DOWN):
+            return False
+        step = 1 if binding.key in ("up", "down") else self.PAGE
+        step = -step if binding.intent is Intent.SCROLL_UP else step
+        self.offset = max(0, min(self.offset + step, self.last))
+        return True
 
     def draw(self, view: Scene, palette: Palette, canvas: Canvas) -> None:
-        draw_help(view, palette, canvas)
+        width = min(canvas.width - 6, 90)
+        lines = help_lines(view, width)
+        room = max(1, canvas.height - 6)
+        self.last = max(0, len(lines) - room)
+        first = self.offset = min(self.offset, self.last)
+        shown = lines[first : first + room]
+        footer = view.question or self.footer(canvas, width, first > 0, first < self.last, view)
+        styles = {"title": palette.panel_title, "": palette.panel}
+        boxed = [(t, styles[k]) for t, k in shown]
+        boxed += [("", ""), (canvas.fit(width, footer), palette.panel_key)]
+        panel(canvas, palette, boxed, min_w=width + 4)
+
+    def footer(self, canvas: Canvas, width: int, earlier: bool, more: bool, view: Scene) -> str:
+        """Its keys, from its bindings (``keys.hints``), as many as the panel holds, whole
+        (a longer language has less room): the way back, that there is ``more`` below or
+        ``earlier`` lines above (where there are), quitting; quitting goes first where
+        they do not fit (the title line says ^C quits), then going back up; a narrow
+        panel says the way back short; that there is more, last."""
+        scrolls = {Intent.SCROLL_DOWN: more, Intent.SCROLL_UP: earlier}
+        bindings = [b for b in self.BINDINGS if scrolls.get(b.intent, True)]
+        parts = hints(bindings, live=view.menu_keys)
+        going_on = [b for b in bindings if b.intent is Intent.SCROLL_DOWN]
+        said_more = hints(going_on, live=view.menu_keys)
+        back = [b for b in bindings if b.intent in (Intent.HELP, Intent.PAUSE)]
+        short = hints(back, instead={Intent.HELP: N_("back"), Intent.PAUSE: N_("back")})[0]
+        if self.HEAD:
+            parts[0] = f"{_(self.HEAD)}  {parts[0]}"
+        while len(parts) > 1 and canvas.text_width("   ".join(parts)) > width:
+            if parts[1:] == said_more and parts[0] != short:
+                parts[0] = short
+            else:
+                parts.pop()
+        return "   ".join(parts)
 
 
 class ReplayHelpScreen(HelpScreen):
@@ -154,43 +230,19 @@ class ReplayHelpScreen(HelpScreen):
 
     TITLE = "help, watching a replay"
     BINDINGS = (
-        Binding("?", Intent.HELP, scope=Scope.GLOBAL, description=N_("these keys, and back")),
+        Binding(
+            "?",
+            Intent.HELP,
+            scope=Scope.GLOBAL,
+            description=N_("these keys, and back"),
+            hint=N_("back to the replay"),
+        ),
         Binding("f1", Intent.HELP, scope=Scope.GLOBAL, description=N_("these keys, and back")),
         Binding("space", Intent.PAUSE, scope=Scope.GLOBAL, description=N_("pause, and go on")),
-        Binding("q", Intent.MENU_QUIT, scope=Scope.GLOBAL, description=N_("leave")),
-        Binding("escape", Intent.MENU_QUIT, scope=Scope.GLOBAL, description=N_("leave")),
+        Binding("q", Intent.MENU_QUIT, scope=Scope.GLOBAL, description=N_("leave"), hint=LEAVE),
+        Binding(
+            "escape", Intent.MENU_QUIT, scope=Scope.GLOBAL, description=N_("leave"), hint=LEAVE
+        ),
         *ALWAYS,
     )
-
-
-def draw_help(view: Scene, palette: Palette, canvas: Canvas) -> None:
-    width = min(canvas.width - 6, 90)
-    lines = help_lines(view, width)
-    first, room = help_page(view, width, canvas.height, view.help_offset)
-    shown = lines[first : first + room]
-    more = []
-    if first + room < len(lines):
-        more.append(_("Down/PgDn: more"))
-    if first > 0:
-        more.append(_("Up/PgUp: earlier"))
-    parts = [_("Paused.  ? or Esc: back to the game")]
-    if view.replay is not None:
-        parts = [_("?: back to the replay"), _("q or Esc: leave")]
-    elif view.menu_keys:
-        parts += [*more, _("q: quit")]  # that there is more goes before quitting
-    # As many of the keys as the panel holds, whole (a longer language has less room):
-    # q first (the title line says ^C quits), then going back up; that there is more, last.
-    while len(parts) > 1 and canvas.text_width("   ".join(parts)) > width:
-        if len(parts) > 2 or not more or parts[1] != more[0]:
-            parts.pop()
-        elif parts[0] != _("? or Esc: back"):
-            parts[0] = _("? or Esc: back")  # a narrow panel: the way back, said short
-        else:
-            parts.pop()
-    footer = "   ".join(parts)
-    if view.question is not None:
-        footer = view.question
-    styles = {"title": palette.panel_title, "": palette.panel}
-    boxed = [(t, styles[k]) for t, k in shown]
-    boxed += [("", ""), (canvas.fit(width, footer), palette.panel_key)]
-    panel(canvas, palette, boxed, min_w=width + 4)
+    HEAD = ""

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 from stress_tui.core.words import shown_name
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
-from stress_tui.terminal.keys import Binding, Intent, Scope
+from stress_tui.terminal.keys import Binding, Intent, Scope, key_hint
 from stress_tui.terminal.lang import N_, _
-from stress_tui.terminal.screens.base import ALWAYS, KeyedScreen, key_hint, key_list
+from stress_tui.terminal.screens.base import ALWAYS, KeyedScreen, key_list
 
 if TYPE_CHECKING:
     from stress_tui.storage.recent import RecentRound

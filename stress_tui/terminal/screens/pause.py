@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
-from stress_tui.terminal.keys import Binding, Intent, Scope
+from stress_tui.terminal.keys import Binding, Intent, Scope, key_hint
 from stress_tui.terminal.lang import N_, _
 from stress_tui.terminal.scene import Overlay, Scene
-from stress_tui.terminal.screens.base import ALWAYS, ModalScreen, key_hint, panel
+from stress_tui.terminal.screens.base import ALWAYS, ModalScreen, panel
 
 
 class PauseScreen(ModalScreen):

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, ClassVar
 from stress_tui.core.words import decimal
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
-from stress_tui.terminal.keys import Binding, Intent, Scope
+from stress_tui.terminal.keys import Binding, Intent, Scope, key_hint
 from stress_tui.terminal.lang import N_, _, ngettext
 from stress_tui.terminal.scene import Overlay, Scene
-from stress_tui.terminal.screens.base import ALWAYS, ModalScreen, key_hint, panel
+from stress_tui.terminal.screens.base import ALWAYS, ModalScreen, panel
 
 if TYPE_CHECKING:  # a round's statistics and ratings, loaded once a round has ended
     from stress_tui.core.stats import PlayerStats, RoundStats
@@ -39,7 +39,8 @@ class Result:
     """Said instead of who won (why a round was drawn; a replay that stops before the
     end)."""
     again: str | None = None
-    """What Enter does instead of the next round (a replay: watch it again)."""
+    """What Enter does instead of the next round or the rematch, as its key hint says it
+    (``N_``; the daily's: leave)."""
     charts: tuple[tuple[str, tuple[Point, ...]], ...] = ()
     """The people the round rated, each with their last rated rounds: drawn as charts of
     their rating and median reaction when the window has room."""
@@ -62,7 +63,14 @@ class ResultScreen(ModalScreen):
     )
 
     def draw(self, view: Scene, palette: Palette, canvas: Canvas) -> None:
-        draw_result(view, palette, canvas)
+        assert view.result is not None
+        draw_result(view, palette, canvas, self.keys(view.result))
+
+    def keys(self, result: Result) -> str:
+        """Its key hint: what Enter goes on to (the next round, the rematch, or what the
+        result says instead), and quitting."""
+        going = result.again or (N_("rematch") if result.match_over else N_("next round"))
+        return key_hint(self.BINDINGS, instead={Intent.CONFIRM: going})
 
 
 class ReplayResultScreen(ResultScreen):
@@ -70,14 +78,32 @@ class ReplayResultScreen(ResultScreen):
 
     TITLE = "result, watching a replay"
     BINDINGS = (
-        Binding("enter", Intent.CONFIRM, scope=Scope.MENU, description=N_("watch again")),
-        Binding("q", Intent.MENU_QUIT, scope=Scope.GLOBAL, description=N_("leave")),
-        Binding("escape", Intent.MENU_QUIT, scope=Scope.GLOBAL, description=N_("leave")),
+        Binding(
+            "enter",
+            Intent.CONFIRM,
+            scope=Scope.MENU,
+            description=N_("watch again"),
+            hint=N_("watch again"),
+        ),
+        Binding(
+            "q", Intent.MENU_QUIT, scope=Scope.GLOBAL, description=N_("leave"), hint=N_("leave")
+        ),
+        Binding(
+            "escape",
+            Intent.MENU_QUIT,
+            scope=Scope.GLOBAL,
+            description=N_("leave"),
+            hint=N_("leave"),
+        ),
         *ALWAYS,
     )
 
+    def keys(self, result: Result) -> str:
+        return key_hint(self.BINDINGS)
 
-def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
+
+def draw_result(view: Scene, palette: Palette, canvas: Canvas, go: str) -> None:
+    """The result, with the screen's key hint ``go`` (once its keys work)."""
     result = view.result
     assert result is not None
     names = view.names
@@ -95,13 +121,6 @@ def draw_result(view: Scene, palette: Palette, canvas: Canvas) -> None:
     wins = view.rules.wins
     first_to = ngettext("(first to {wins} win)", "(first to {wins} wins)", wins).format(wins=wins)
     score = f"{names[0]} {s1} : {s2} {names[1]}   {first_to}"
-    bindings = ResultScreen.BINDINGS
-    if result.again is not None:
-        leave = [b for b in bindings if b.intent is Intent.MENU_QUIT]
-        go = f"{_('Enter: {what}').format(what=result.again)}    {key_hint(leave)}"
-    else:
-        word = N_("rematch") if result.match_over else N_("next round")
-        go = key_hint(bindings, instead={Intent.CONFIRM: word})
     about = []
     if result.stats is not None:
         about.append(_("round {time}").format(time=_clock(result.stats.seconds)))

@@ -1,0 +1,201 @@
+"""Each screen's key hints say its own bindings, in-process (``tests/pilot.py``): the game's
+title line, pause box, help and result, the replay viewer's, and a network table's. A hint
+says, for each word a screen's bindings hint, the keys bound to it; read back from the
+screen here and compared with the screen class's ``BINDINGS``. The help scrolls itself
+within its lines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+from stress_tui.core.rules import Rules
+from stress_tui.net.host import HOST_SEAT, Host
+from stress_tui.storage import replay as replays
+from stress_tui.terminal.endpoint import MemoryEndpoint
+from stress_tui.terminal.keynames import key_label
+from stress_tui.terminal.keys import Binding, Intent, Scope, default_keymap, replay_keymap
+from stress_tui.terminal.lang import _
+from stress_tui.terminal.netplay import NetScreen
+from stress_tui.terminal.playback import ReplayApp
+from stress_tui.terminal.screens.help import HelpScreen, ReplayHelpScreen
+from stress_tui.terminal.screens.netpanel import NetWaitingScreen
+from stress_tui.terminal.screens.pause import PauseScreen
+from stress_tui.terminal.screens.result import ReplayResultScreen, ResultScreen
+from stress_tui.terminal.screens.table import ReplayTableScreen, TableScreen
+from tests.pilot import Pilot, game, game_settings
+from tests.test_replay_cli import play_round
+from tests.tty import KEYS, say_ready
+
+FULL_NAMES = {"enter": "Enter", "down": "Down"}
+"""Keys a panel's hint names in full (a title line and the help's lists say ``Ent``)."""
+
+LAST_CARD = (
+    "rules: standard wins=1; phase: playing; p1 row: 5H | - | - | -; p1 draw: -;"
+    " piles: 4C | 9D; p2 row: JC | QC | 8D | KS; p2 draw: 7S 7H"
+)
+"""Player 1's last card (q) fits the left pile: the match is one play from its end."""
+
+
+def said(
+    bindings: Iterable[Binding],
+    *,
+    title: bool = False,
+    live: bool = True,
+    only: Iterable[Intent] | None = None,
+    instead: Mapping[Intent, str] | None = None,
+) -> list[str]:
+    """What a hint must say of ``bindings`` (those of the intents ``only``): each hinted
+    word once, after its keys (a title line: after its first key)."""
+    words: dict[str, list[str]] = {}
+    for b in bindings:
+        if not b.hint or (only is not None and b.intent not in only):
+            continue
+        if not live and b.scope is Scope.MENU:
+            continue
+        word = _((instead or {}).get(b.intent, b.hint))
+        name = key_label(b.key) if title else FULL_NAMES.get(b.key, key_label(b.key))
+        words.setdefault(word, []).append(name)
+    if title:
+        return [f"{keys[0]} {word}" for word, keys in words.items()]
+    return [f"{' or '.join(keys)}: {word}" for word, keys in words.items()]
+
+
+def hint_row(s: Pilot, start: str) -> str:
+    """The row whose text (inside its panel) begins with ``start``, stripped."""
+    for y in range(s.rows):
+        text = s.row(y).strip()
+        if text.startswith(start):
+            return text
+    raise AssertionError(f"no row begins with {start!r}:\n{s.text()}")
+
+
+def test_the_games_title_pause_help_and_result_say_their_bindings(tmp_path: Path) -> None:
+    with game(tmp_path, env={"STRESS_TUI_POSITION": LAST_CARD}) as s:
+        title = "  ".join(said(TableScreen.BINDINGS, title=True))
+        assert title == "? help  Esc pause  ^C quit"
+        assert s.row(0).rstrip().endswith(title), s.row(0)
+        assert title == "  ".join(said(default_keymap().bindings, title=True))
+        say_ready(s)
+        s.pump(3.0)  # the count to the flip
+        # The pause box: the keys that work at once, then its menu keys too.
+        s.send(KEYS["escape"])
+        s.wait_text("Paused", timeout=2)
+        assert hint_row(s, "Esc") == "    ".join(said(PauseScreen.BINDINGS, live=False))
+        s.pump(1.0)
+        live = "    ".join(said(PauseScreen.BINDINGS))
+        assert live == "Esc or Enter: play on    ?: help    q: quit"
+        assert hint_row(s, "Esc") == live
+        # The help over it: the way back, that there is more below, quitting.
+        s.send("?")
+        s.wait_text("Everyone", timeout=2)
+        s.pump(1.0)
+        back = said(HelpScreen.BINDINGS, only=[Intent.HELP, Intent.PAUSE])
+        more = said(HelpScreen.BINDINGS, only=[Intent.SCROLL_DOWN])
+        leave = said(HelpScreen.BINDINGS, only=[Intent.MENU_QUIT])
+        footer = "   ".join([f"{_('Paused.')}  {back[0]}", *more, *leave])
+        assert footer == "Paused.  ? or Esc: back to the game   Down or PgDn: more   q: quit"
+        assert hint_row(s, "Paused.") == footer
+        s.send("?")  # back to the pause box, and play on
+        s.pump(0.1)
+        s.send("\r")
+        s.wait_for(lambda: "Paused" not in s.text(), timeout=2, what="the pause closed")
+        s.pump(4.0)  # the count after the pause
+        # The result: Enter's word says what it goes on to.
+        s.send("q")
+        going = said(ResultScreen.BINDINGS, instead={Intent.CONFIRM: "rematch"})
+        assert going == ["Enter: rematch", "q: quit"]
+        s.wait_text("    ".join(going), timeout=3)
+
+
+def test_the_help_scrolls_itself_within_its_lines(tmp_path: Path) -> None:
+    with game(tmp_path, rows=16, cols=100) as s:
+        s.send("?")
+        s.wait_text("Everyone", timeout=2)
+        s.pump(1.0)  # its menu keys work a moment after it opened
+        earlier = said(HelpScreen.BINDINGS, only=[Intent.SCROLL_UP])[0]
+        more = said(HelpScreen.BINDINGS, only=[Intent.SCROLL_DOWN])[0]
+        assert (earlier, more) == ("Up or PgUp: earlier", "Down or PgDn: more")
+        top = s.text()
+        assert more in top and earlier not in top
+        s.send(KEYS["down"])
+        s.wait_text(earlier, timeout=2)
+        for _page in range(6):  # past the end: it stops at the last line
+            s.send("\x1b[6~")
+            s.pump(0.1)
+        end = s.text()
+        assert more not in end and earlier in end and "fewer cards than before" in end, s.dump()
+        s.send("\x1b[6~")
+        s.pump(0.1)
+        s.send(KEYS["down"])
+        s.pump(0.1)
+        assert s.text() == end
+        for _page in range(6):  # back to the top, and no further
+            s.send("\x1b[5~")
+            s.pump(0.1)
+        assert s.text() == top
+        s.send("?")  # closed and opened again: from the top
+        s.pump(0.1)
+        s.send("?")
+        s.pump(1.0)
+        assert s.text() == top
+
+
+@contextmanager
+def watching(tmp_path: Path) -> Iterator[Pilot]:
+    """The replay viewer on a recorded round, in-process, once its title line is up."""
+    path, _events = play_round(Rules.for_deck("jass"), 1, tmp_path / "replays")
+    settings = game_settings()
+    pilot = Pilot(lambda endpoint: ReplayApp(endpoint, replays.load(path), settings=settings))
+    try:
+        pilot.wait_for(lambda: "REPLAY" in pilot.row(0), timeout=10, what="the replay")
+        yield pilot
+    finally:
+        pilot.close()
+
+
+def test_the_replay_viewers_title_help_and_result_say_their_bindings(tmp_path: Path) -> None:
+    with watching(tmp_path) as s:
+        title = "  ".join(said(ReplayTableScreen.BINDINGS, title=True))
+        assert title == "Spc pause  ? keys  q quit"
+        assert title == "  ".join(said(replay_keymap().bindings, title=True))
+        assert s.row(0).rstrip().endswith(title), s.row(0)
+        s.send(" ")
+        paused = "  ".join(
+            said(ReplayTableScreen.BINDINGS, title=True, instead={Intent.PAUSE: "go on"})
+        )
+        s.wait_for(lambda: s.row(0).rstrip().endswith(paused), timeout=2, what=paused)
+        s.send("?")
+        s.wait_text("Watching a replay", timeout=2)
+        footer = "   ".join(said(ReplayHelpScreen.BINDINGS))
+        assert footer == "?: back to the replay   q or Esc: leave"
+        assert hint_row(s, "?:") == footer
+        s.send("?")  # back, and on to the end, as fast as it goes
+        s.pump(0.1)
+        s.send(" ")
+        s.send("+" * 8)
+        going = "    ".join(said(ReplayResultScreen.BINDINGS))
+        assert going == "Enter: watch again    q or Esc: leave"
+        s.wait_text(going, timeout=600)
+
+
+def test_a_network_tables_title_and_waiting_screen_say_their_bindings(tmp_path: Path) -> None:
+    settings = game_settings("--seed", "12")
+
+    def hosting(endpoint: MemoryEndpoint) -> NetScreen:
+        host = Host(settings.rules, "Ann", say=_)
+        line = "stress-tui join HOST 1234"
+        return NetScreen(endpoint, settings, True, model=host, seat=HOST_SEAT, join_line=line)
+
+    s = Pilot(hosting)
+    try:
+        s.wait_for(lambda: "STRESS" in s.row(0), timeout=10, what="the host's table")
+        title = "  ".join(said(TableScreen.BINDINGS, title=True))
+        assert s.row(0).rstrip().endswith(title), s.row(0)
+        waiting = "    ".join(said(NetWaitingScreen.BINDINGS))
+        assert waiting == "Esc or q: give up"
+        s.wait_text("Waiting for a player", timeout=2)
+        assert hint_row(s, "Esc") == waiting
+    finally:
+        s.close()
