@@ -6,18 +6,22 @@ within its lines."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+from blessed import Terminal
+
 from stress_tui.core.rules import Rules
 from stress_tui.net.host import HOST_SEAT, Host
 from stress_tui.storage import replay as replays
+from stress_tui.terminal.draw.canvas import plain_lines
 from stress_tui.terminal.endpoint import MemoryEndpoint
 from stress_tui.terminal.keynames import key_label
 from stress_tui.terminal.keys import Binding, Intent, Scope, default_keymap, replay_keymap
 from stress_tui.terminal.lang import _
-from stress_tui.terminal.netplay import NetScreen
+from stress_tui.terminal.netplay import LinkBar, NetScreen
 from stress_tui.terminal.playback import ReplayApp
 from stress_tui.terminal.screens.help import HelpScreen, ReplayHelpScreen
 from stress_tui.terminal.screens.netpanel import NetWaitingScreen
@@ -25,6 +29,7 @@ from stress_tui.terminal.screens.pause import PauseScreen
 from stress_tui.terminal.screens.result import ReplayResultScreen, ResultScreen
 from stress_tui.terminal.screens.table import ReplayTableScreen, TableScreen
 from tests.pilot import Pilot, game, game_settings
+from tests.test_render import draw, table_at, view_of
 from tests.test_replay_cli import play_round
 from tests.tty import KEYS, say_ready
 
@@ -199,3 +204,18 @@ def test_a_network_tables_title_and_waiting_screen_say_their_bindings(tmp_path: 
         assert hint_row(s, "Esc") == waiting
     finally:
         s.close()
+
+
+def test_a_spectators_title_line_leaves_out_the_pause_it_cannot_ask_for() -> None:
+    """A spectator's Esc pauses nothing (the match is the players'): its title line says
+    the rest of the table's keys."""
+    term = Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
+    keys = [b for b in TableScreen.BINDINGS if b.intent is not Intent.PAUSE]
+    for role, said_keys in (
+        ("join", said(TableScreen.BINDINGS, title=True)),
+        ("watch", said(keys, title=True)),
+    ):
+        view = view_of(table_at(), link=LinkBar(role, 12.0))
+        title = plain_lines(draw(term, view))[0].rstrip()
+        assert title.endswith("  ".join(said_keys)), title
+    assert said(keys, title=True) == ["? help", "^C quit"]
