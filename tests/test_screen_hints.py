@@ -29,9 +29,9 @@ from stress_tui.terminal.screens.pause import PauseScreen
 from stress_tui.terminal.screens.result import ReplayResultScreen, ResultScreen
 from stress_tui.terminal.screens.table import ReplayTableScreen, TableScreen
 from tests.pilot import Pilot, game, game_settings
+from tests.screen import KEYS, say_ready
 from tests.test_render import draw, table_at, view_of
 from tests.test_replay_cli import play_round
-from tests.tty import KEYS, say_ready
 
 FULL_NAMES = {"enter": "Enter", "down": "Down"}
 """Keys a panel's hint names in full (a title line and the help's lists say ``Ent``)."""
