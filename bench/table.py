@@ -8,7 +8,9 @@ its reference from what the bench prints, and writes one row each, its ratio as
 min-median-max over the runs beside the load average over the last minute (lowest and
 highest, read before and after each run), between the doc's ``TABLE_BEGIN`` and
 ``TABLE_END`` markers. A row whose goal does not hold in the median says "not met"; a row
-whose bench failed or printed no figure says so. ``--dry-run`` prints the table instead.
+whose bench failed or printed no figure says so. With ``--only``, the rows of the other
+benches stay as they were, and a line under the first says which rows were made when.
+``--dry-run`` prints the table instead.
 """
 
 from __future__ import annotations
