@@ -556,3 +556,51 @@ def test_an_idle_joiner_is_told_of_a_ping_only_when_the_delay_shown_changes(
         await host.close()
 
     run(test)
+
+
+def test_a_host_whose_machine_went_silent_is_taken_for_gone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A host's machine that vanishes without closing its connections (no FIN, no RST):
+    the joiner hears not even a ping, takes the connection for lost after ``SILENT_LIMIT``
+    and tries to reach the host again; once its time for that is up (however long each
+    try hangs on a machine that does not answer), it says the match ends unscored. A
+    spectator is told the host's connection was lost."""
+    monkeypatch.setattr(client_module, "SILENT_LIMIT", 0.5)
+    monkeypatch.setattr(client_module, "RETRY_FOR", 1.0)
+    monkeypatch.setattr(client_module, "HANDSHAKE_SECONDS", 0.4)
+
+    async def test() -> None:
+        loop = asyncio.get_running_loop()
+        host, joiner = await table()
+        watcher = Client("127.0.0.1", host.port, host.code, role="watch", record=False)
+        await watcher.connect()
+        await until(lambda: watcher.table is not None, "the spectator's view")
+        assert host.pinger is not None and host.server is not None
+        # The host's machine goes: not a word more, and nothing closes a connection...
+        host.pinger.cancel()
+        host.server.close()
+        await host.server.wait_closed()
+        went = loop.time()
+        # ...and whatever answers at its address takes a connection and says nothing.
+        held: list[asyncio.StreamWriter] = []
+
+        async def hold(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            held.append(writer)
+
+        silent = await asyncio.start_server(hold, "127.0.0.1", host.port)
+        await until(lambda: joiner.status == "lost", "the joiner to take the host for lost")
+        assert joiner.silent  # no connection closed: it heard nothing
+        assert watcher.done is not None and joiner.done is not None
+        told = await asyncio.wait_for(watcher.done, 3)
+        assert "Ann's connection was lost (no answer for" in told
+        reason = await asyncio.wait_for(joiner.done, 3)
+        assert reason == "the host did not come back: the match ends unscored"
+        assert joiner.status == "over"
+        assert loop.time() - went < 0.5 + 1.0 + 1.0  # silence, the time to try, one try
+        silent.close()
+        for writer in held:
+            writer.close()
+        await host.close()
+
+    run(test)

@@ -41,6 +41,7 @@ from stress_tui.net.protocol import (
     HANDSHAKE_SECONDS,
     HOST_MESSAGES,
     MAX_HOST_LINE,
+    SILENT_LIMIT,
     VERSION,
     ProtocolError,
     clean_name,
@@ -162,6 +163,9 @@ class Client:
         again to a joiner that reached the host again, they are neither written nor
         counted twice."""
         self.leaving = False
+        self.silent = False
+        """Whether the host's connection was taken for dead after ``SILENT_LIMIT`` without
+        a word."""
         self.holding = False
         """Whether we hold the match paused (we cannot see the table): said again to the
         host when we reach it again after a drop."""
@@ -283,11 +287,16 @@ class Client:
         return harmless(str(text).lower(), limit=100)
 
     async def _run(self) -> None:
-        """Read the host until the match is over for us; reach it again after a drop."""
+        """Read the host until the match is over for us; reach it again after a drop (a
+        spectator is told the connection was lost)."""
         while True:
             reason = await self._read()
             if reason is None and self.leaving:
                 reason = "left"
+            if reason is None and self.role != "play":
+                host = self.names[1]  # engine order: the host plays p2
+                lost = said("lost-silent", name=host, s=SILENT_LIMIT) if self.silent else None
+                reason = (lost or said("lost", name=host)).tell(self.say)
             if reason is not None:
                 self._over(reason)
                 return
@@ -296,11 +305,20 @@ class Client:
 
     async def _read(self) -> str | None:
         """Messages until the connection ends: the reason the match is over, or ``None``
-        for a connection that dropped."""
+        for a connection that dropped, or that said nothing for ``SILENT_LIMIT`` (the host
+        pings every second: its machine went without closing it)."""
         assert self.reader is not None
+        self.silent = False
         try:
             while True:
-                message = await read_message(self.reader, HOST_MESSAGES)
+                try:
+                    message = await asyncio.wait_for(
+                        read_message(self.reader, HOST_MESSAGES), SILENT_LIMIT
+                    )
+                except asyncio.TimeoutError:  # not even a ping: the host's machine is gone
+                    self.silent = True
+                    self._close()
+                    return None
                 if message is None:
                     return None
                 kind = message["t"]
@@ -323,7 +341,7 @@ class Client:
         self.mirror, self.syncing = None, False  # the whole table comes first
         self.status = "lost"
         self.running = False
-        for _try in range(int(RETRY_FOR / RETRY_EVERY)):
+        while self.loop.time() < self.lost_at + RETRY_FOR:  # however long each try takes
             self._changed([])
             await asyncio.sleep(RETRY_EVERY)
             try:

@@ -57,6 +57,8 @@ from stress_tui.net.protocol import (
     MAX_MOVED,
     MAX_PEER_LINE,
     PEER_MESSAGES,
+    PING_EVERY,
+    SILENT_LIMIT,
     VERSION,
     ProtocolError,
     RateLimit,
@@ -82,14 +84,9 @@ HOST_SEAT = 1
 JOINER_SEAT = 0
 """The joiner plays engine player 0 (``p1``); their screen draws them at the bottom."""
 
-PING_EVERY = 1.0
-"""Seconds between pings to each connection."""
 
 QUICK_PINGS = 5
 """Pings sent back to back when a connection opens, for a first delay at once."""
-
-SILENT_LIMIT = 5.0
-"""Seconds without a word after which a connection is taken for dead."""
 
 REJOIN_SECONDS = 60.0
 """How long a player who dropped out may come back and resume the round."""

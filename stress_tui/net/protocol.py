@@ -39,6 +39,13 @@ MAX_HOST_LINE = 256 * 1024
 HANDSHAKE_SECONDS = 5.0
 """How long a new connection has to say hello and prove the code."""
 
+PING_EVERY = 1.0
+"""Seconds between the host's pings to each connection."""
+
+SILENT_LIMIT = 5.0
+"""Seconds without a word from the other end after which a connection is taken for dead:
+the host's pings, and the answers to them, come about every ``PING_EVERY``."""
+
 CODE_WORDS = 4
 """Words in a join code."""
 
