@@ -426,7 +426,7 @@ def test_the_replay_list_says_the_names_nobody_gave_in_the_language(
 ) -> None:
     from stress_tui.core.rules import Rules
     from stress_tui.storage.replay import replay_dir
-    from tests.test_hostile import craft_header
+    from tests.test_hostile_text import craft_header
     from tests.test_replay import record_round
 
     path, _events = record_round(Rules.for_deck("standard"), 3, replay_dir())
@@ -566,7 +566,7 @@ def test_replay_verify_says_its_verdict_and_the_winner_nobody_named_in_the_langu
     from stress_tui.core.rules import Rules
     from stress_tui.storage.replay import load, replay_dir
     from stress_tui.storage.verify import verify
-    from tests.test_hostile import craft_header
+    from tests.test_hostile_text import craft_header
     from tests.test_replay import record_round
 
     path, _events = record_round(Rules.for_deck("standard"), 3, replay_dir())

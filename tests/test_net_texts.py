@@ -328,7 +328,7 @@ def test_no_string_a_host_sends_reaches_the_joiners_screen_raw() -> None:
     could not join) holds none of it raw. Each is read against its shape where it is read:
     a name is a name (``clean_name``), a line a said key with harmless arguments, a view
     and events what ``codec`` decodes; anything else ends the match in one harmless line."""
-    from tests.test_hostile import POISON, RAW, raw_from_file
+    from tests.test_hostile_text import POISON, RAW, raw_from_file
 
     match = _a_match_as_sent()
     bye = {"t": "bye", "reason": said("left", name="Ann").to_json()}
@@ -400,7 +400,7 @@ def test_a_deal_whose_commitment_is_not_one_is_refused_before_anything_is_writte
     """A deal's ``commit`` is read as what it is, a SHA-256 commitment
     (``sha256:`` and 64 hex digits): a host that sends anything else ends the match in one
     harmless line, and the joiner writes no replay whose header its own reader refuses."""
-    from tests.test_hostile import POISON, RAW
+    from tests.test_hostile_text import POISON, RAW
 
     match = _a_match_as_sent()
     deal = next(index for index, message in enumerate(match) if message["t"] == "deal")

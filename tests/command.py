@@ -1,0 +1,43 @@
+"""``stress-tui ARGS`` run in-process, as a shell would run it with its output piped: what
+it writes to standard output and error, as the bytes a pipe gets, and its exit status.
+
+``cli.main.main`` is the program's whole edge (``python -m stress_tui`` calls it and
+exits with its status), so a command that draws nothing says the same here as in a
+process of its own, at a thousandth of the cost. What only a process shows (a closed
+pipe, a full disk, a memory limit, a signal, a terminal) is tested with one.
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from collections.abc import Mapping
+
+from tests.pilot import environment
+
+
+def run(
+    *args: str, env: Mapping[str, str | None] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """``stress-tui ARGS`` in-process, with ``env`` in the environment (``None``: removed);
+    standard input and output are no terminal. Its output as bytes (UTF-8, as under
+    ``LANG=C.UTF-8``; standard error with backslash escapes where text cannot be encoded,
+    as Python writes it)."""
+    from stress_tui.cli.main import main
+    from stress_tui.terminal.lang import choose
+
+    out, err = io.BytesIO(), io.BytesIO()
+    stdout = io.TextIOWrapper(out, encoding="utf-8", errors="strict", write_through=True)
+    stderr = io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True)
+    saved = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(), stdout, stderr
+    try:
+        with environment(env or {}):
+            status = main(list(args))
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+        choose(None)  # the language back to the environment's
+    stdout.flush()
+    stderr.flush()
+    return subprocess.CompletedProcess(list(args), status, out.getvalue(), err.getvalue())
