@@ -17,9 +17,15 @@ Everything runs ``python -m stress_tui`` in an 80x24 pseudo-terminal read by pyt
   onto the left pile (stacking off, the right pile empty, so no stress); the effect looked
   for is the new card on the left pile. About 44 plays a round, so the samples come from
   several rounds.
+- CPU per key: the time on a CPU (``/proc/PID/task/*/schedstat``, every thread) each
+  program used for a measured key, from the gap before the first key of a block to the
+  gap after its last, in the same blocks: the game's legal play against the echo's key;
+  and a key the game ignores (Ctrl-E: bound to nothing, said nothing of), sent at the
+  same pace after each block of plays once the plays' marks have gone, against the
+  echo's whole key.
 - bytes: what the program writes for that one play, next to a full redraw (Ctrl-L) of the
   same screen.
-- idle CPU: user+system time (``/proc/PID/stat``) of a dealt table waiting for keys after
+- idle CPU: the time on a CPU (schedstat, as above) of a dealt table waiting for keys after
   the first flip, over ``--idle`` seconds.
 
 The time to the first frame is ``bench/startup.py``'s (with the bytecode cached, as an
@@ -34,10 +40,10 @@ ratio of the other's (above 1: faster now).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: make `bench` and `tests` importable
@@ -45,7 +51,10 @@ if __package__ in (None, ""):  # run as a script: make `bench` and `tests` impor
 
 from bench.latency import (
     BASELINES,
+    HUMAN_GAP,
+    Usage,
     alternate,
+    cpu_seconds,
     echo_ready,
     echo_reflected,
     letter,
@@ -116,9 +125,38 @@ def game_session(
     return s
 
 
-def game_latency(n: int, warmup: int = 3, source: str | None = None) -> list[float]:
+IGNORED = "\x05"
+"""A key the table ignores without a word: Ctrl-E (no binding; a Ctrl key is never said to
+play nothing)."""
+
+
+def ignored_cpu(s: TtySession, n: int, gap: float = HUMAN_GAP) -> float:
+    """CPU seconds the game uses per ignored key, ``n`` of them sent ``gap`` apart, once
+    the table has stopped drawing."""
+    quiet(s, MARK_SECONDS + 0.5)
+    before = cpu_seconds(s.pid)
+    mark = len(s.log)
+    for _ in range(n):
+        s.send(IGNORED)
+        end = time.perf_counter() + gap
+        while (left := end - time.perf_counter()) > 0:
+            s.pump(left)
+    used = cpu_seconds(s.pid) - before
+    assert len(s.log) == mark, "an ignored key drew something"
+    return used / n
+
+
+def game_latency(
+    n: int,
+    warmup: int = 3,
+    source: str | None = None,
+    usage: Sequence[Usage] = (),
+    ignored: list[float] | None = None,
+) -> list[float]:
     """``n`` samples of the game's key-to-screen time (the game from the tree ``source``,
-    if given, instead of this one)."""
+    if given, instead of this one). ``usage`` notes what each block of plays used per key
+    (``measure_keys``); ``ignored`` is given each session's CPU per ignored key (as many
+    keys as plays)."""
     position, run = run_position()
     per_round = len(run) - warmup - 1
     samples: list[float] = []
@@ -135,7 +173,10 @@ def game_latency(n: int, warmup: int = 3, source: str | None = None) -> list[flo
                 lambda s, i, _k: left_top(s) == label(run[i]),
                 count,
                 warmup=warmup,
+                usage=usage,
             )
+            if ignored is not None:
+                ignored.append(ignored_cpu(s, count))
     return samples
 
 
@@ -170,13 +211,6 @@ def bytes_per_play() -> tuple[int, int]:
         s.send("\x03")
         s.wait_exit()
     return int(statistics.median(plays)), full
-
-
-def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    ticks = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
-    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def idle_cpu(seconds: float) -> tuple[float, int]:
@@ -229,11 +263,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.against:
         return against(args.against, args.n)
 
+    echo_cpu, game_cpu = Usage(), Usage()
+    ignored: list[float] = []
     echo_samples, game_samples = alternate(
         lambda count: measure_latency(
-            BASELINES["echo"], letter, echo_ready, echo_reflected, count, quit_key="q"
+            BASELINES["echo"],
+            letter,
+            echo_ready,
+            echo_reflected,
+            count,
+            quit_key="q",
+            usage=[echo_cpu],
         ),
-        game_latency,
+        lambda count: game_latency(count, usage=[game_cpu], ignored=ignored),
         args.n,
         BLOCK,
     )
@@ -243,8 +285,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  game  {game.format()}")
     print(
         f"  game/echo: median {game.median / echo.median:.2f}x, p99 {game.p99 / echo.p99:.2f}x"
-        "  (goal: within 3x)"
+        "  (goal: within 1.3x)"
     )
+    # Blocks of different sizes weigh by their keys; the figures are per key.
+    echo_key, play_key = statistics.median(echo_cpu.per_key), statistics.median(game_cpu.per_key)
+    ignored_key = statistics.median(ignored)
+    print("CPU per key (schedstat, every thread; median of the blocks)")
+    print(
+        f"  echo {1000 * echo_key:.3f} ms, play {1000 * play_key:.3f} ms, ignored key"
+        f" {1000 * ignored_key:.3f} ms"
+    )
+    print(f"  play/echo CPU: {play_key / echo_key:.2f}x  (goal: within 1.3x)")
+    print(f"  ignored/echo CPU: {ignored_key / echo_key:.2f}x  (goal: within 1.0x)")
 
     play, full = bytes_per_play()
     print("bytes written")

@@ -29,6 +29,7 @@ As a script, measures the floor the game is compared with::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import math
 import statistics
@@ -62,6 +63,35 @@ for a held key's repeat (docs/keys.md, "held key"), so it is also the pace the g
 as presses. A program idle between keys is what a player meets."""
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time every thread of process ``pid`` has had so far, as the scheduler counts
+    it (``/proc/PID/task/*/schedstat``, in nanoseconds: the count that moves least with the
+    machine's load)."""
+    total = 0
+    for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):  # a thread that ended
+            total += int(stat.read_text().split()[0])
+    return total / 1e9
+
+
+class Usage:
+    """What a program uses per key, block by block: ``meter(pid)`` (by default its CPU
+    seconds, ``cpu_seconds``) read before a block's first measured key and after its last
+    (``measure_keys``)."""
+
+    def __init__(self, meter: Callable[[int], float] = cpu_seconds) -> None:
+        self.meter = meter
+        self.per_key: list[float] = []
+        """Each block's figure per key."""
+        self.started = 0.0
+
+    def start(self, pid: int) -> None:
+        self.started = self.meter(pid)
+
+    def stop(self, pid: int, keys: int) -> None:
+        self.per_key.append((self.meter(pid) - self.started) / keys)
+
+
 def measure_keys(
     session: TtySession,
     next_key: NextKey,
@@ -71,11 +101,15 @@ def measure_keys(
     warmup: int = 20,
     timeout: float = 2.0,
     gap: float = HUMAN_GAP,
+    usage: Sequence[Usage] = (),
 ) -> list[float]:
     """Send ``warmup + n`` keys one at a time, each after the previous one's effect is on the
     screen and at least ``gap`` seconds after the previous one was sent (reading the
     screen meanwhile); return the latencies of the last ``n``, in seconds. AssertionError
-    (with the screen) if a key's effect does not show within ``timeout`` seconds."""
+    (with the screen) if a key's effect does not show within ``timeout`` seconds. Each of
+    ``usage`` notes what the program used per measured key, once for the ``n`` keys: from
+    the gap before the first until the gap after the last (so that whatever a key sets
+    going is counted, and nothing the warm-up keys did)."""
     samples: list[float] = []
     sent = -math.inf
     gc_was_enabled = gc.isenabled()
@@ -87,6 +121,9 @@ def measure_keys(
             while (left := sent + gap - time.perf_counter()) > 0:
                 session.pump(left)  # the rest of the previous frame, if any, is not this key's
             session.pump()
+            if i == warmup:
+                for use in usage:
+                    use.start(session.pid)
             if reflected(session, i, key):
                 raise AssertionError(f"reflected() is true for key {i} ({key!r}) before it is sent")
             start = sent = time.perf_counter()
@@ -95,6 +132,11 @@ def measure_keys(
             elapsed = time.perf_counter() - start
             if i >= warmup:
                 samples.append(elapsed)
+        if usage and n > 0:
+            while (left := sent + gap - time.perf_counter()) > 0:
+                session.pump(left)
+            for use in usage:
+                use.stop(session.pid, n)
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -116,14 +158,16 @@ def measure_latency(
     gap: float = HUMAN_GAP,
     startup_timeout: float = 10.0,
     quit_key: Key | None = None,
+    usage: Sequence[Usage] = (),
 ) -> list[float]:
     """Start ``argv`` in a ``rows`` x ``cols`` pty, wait until ``ready``, then
-    ``measure_keys``. Afterwards sends ``quit_key`` and waits for the exit, if given; the
-    program is ended in any case. Returns the ``n`` latencies in seconds."""
+    ``measure_keys`` (``usage`` as there). Afterwards sends ``quit_key`` and waits for the
+    exit, if given; the program is ended in any case. Returns the ``n`` latencies in
+    seconds."""
     with TtySession(argv, rows=rows, cols=cols, env=env) as session:
         session.wait_for(lambda: ready(session), startup_timeout, "the program to be ready")
         samples = measure_keys(
-            session, next_key, reflected, n, warmup=warmup, timeout=timeout, gap=gap
+            session, next_key, reflected, n, warmup=warmup, timeout=timeout, gap=gap, usage=usage
         )
         if quit_key is not None:
             session.send(quit_key)

@@ -19,10 +19,13 @@ PRINTED = {
         "  game --p2 bot          median  540.0 ms   1.49x  (goal: at most 1.5x: met)\n"
     ),
     "table": (
-        "  game/echo: median 2.90x, p99 3.10x  (goal: within 3x)\n"
+        "  game/echo: median 2.90x, p99 3.10x  (goal: within 1.3x)\n"
+        "  play/echo CPU: 1.97x  (goal: within 1.3x)\n"
+        "  ignored/echo CPU: 0.50x  (goal: within 1.0x)\n"
         "  one play 85 B, full redraw 2333 B: 3.6%  (goal: <= 15%)\n"
         "  CPU 0.000% of one core, 0 B written  (goal: < 1%)\n"
     ),
+    "calls": "  play/echo: 1.94x\n  ignored/echo: 0.35x\n",
     "net_latency": "  joiner / one keyboard: median 2.99x, p99 2.43x\n",
     "sim": "  ratio, best run against best run: 1.94 x --jobs 1 (goal: at least 0.95): met\n",
     "engine": "engine 6.66 us an action, reference 3.29 (...): 2.02x (goal: at most 1.3x)\n",
