@@ -57,10 +57,11 @@ Reflected = Callable[[TtySession, int, Key], bool]
 Ready = Callable[[TtySession], bool]
 
 HUMAN_GAP = 0.1
-"""Seconds from one key's press to the next, at least: a person's pace. A person pressing
-one key twice needs about this long, and the game takes the same key again within 80 ms
-for a held key's repeat (docs/keys.md, "held key"), so it is also the pace the game reads
-as presses. A program idle between keys is what a player meets."""
+"""Seconds from one key's effect on the screen to the next key's press, at least: a
+person's pace. A person pressing one key twice needs about this long, and the game takes
+the same key again within 80 ms for a held key's repeat (docs/keys.md, "held key"), so it
+is also the pace the game reads as presses, however late a busy machine lets it read
+them. A program idle between keys is what a player meets."""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -103,22 +104,23 @@ def measure_keys(
     gap: float = HUMAN_GAP,
     usage: Sequence[Usage] = (),
 ) -> list[float]:
-    """Send ``warmup + n`` keys one at a time, each after the previous one's effect is on the
-    screen and at least ``gap`` seconds after the previous one was sent (reading the
-    screen meanwhile); return the latencies of the last ``n``, in seconds. AssertionError
+    """Send ``warmup + n`` keys one at a time, each at least ``gap`` seconds after the
+    previous one's effect showed on the screen (reading the screen meanwhile), so that the
+    program, however late it read the last key, reads the next one at least ``gap`` after
+    it, as a person's next press; return the latencies of the last ``n``, in seconds. AssertionError
     (with the screen) if a key's effect does not show within ``timeout`` seconds. Each of
     ``usage`` notes what the program used per measured key, once for the ``n`` keys: from
     the gap before the first until the gap after the last (so that whatever a key sets
     going is counted, and nothing the warm-up keys did)."""
     samples: list[float] = []
-    sent = -math.inf
+    shown = -math.inf
     gc_was_enabled = gc.isenabled()
     gc.collect()
     gc.disable()  # our own collections would show up as latency
     try:
         for i in range(warmup + n):
             key = next_key(session, i)
-            while (left := sent + gap - time.perf_counter()) > 0:
+            while (left := shown + gap - time.perf_counter()) > 0:
                 session.pump(left)  # the rest of the previous frame, if any, is not this key's
             session.pump()
             if i == warmup:
@@ -126,14 +128,15 @@ def measure_keys(
                     use.start(session.pid)
             if reflected(session, i, key):
                 raise AssertionError(f"reflected() is true for key {i} ({key!r}) before it is sent")
-            start = sent = time.perf_counter()
+            start = time.perf_counter()
             session.send(key)
             session.wait_for(partial(reflected, session, i, key), timeout, f"key {i} ({key!r})")
-            elapsed = time.perf_counter() - start
+            shown = time.perf_counter()
+            elapsed = shown - start
             if i >= warmup:
                 samples.append(elapsed)
         if usage and n > 0:
-            while (left := sent + gap - time.perf_counter()) > 0:
+            while (left := shown + gap - time.perf_counter()) > 0:
                 session.pump(left)
             for use in usage:
                 use.stop(session.pid, n)
