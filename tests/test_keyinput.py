@@ -8,6 +8,7 @@ import io
 import time
 
 from blessed import Terminal
+from blessed.keyboard import Keystroke
 
 from stress_tui.terminal.endpoint import parse_answers, questions
 from stress_tui.terminal.keyinput import CHUNK, ESC_DELAY, FLOOD, PASTE_QUIET, InputDecoder
@@ -101,3 +102,48 @@ def test_the_start_up_answers_are_read_apart_from_keys_that_came_with_them() -> 
     answers, rest = parse_answers(b"\x1b]11;rgb:" + b"0" * 300_000)
     assert not answers.position and answers.background is None
     assert len(rest) == 300_009  # junk, handed on as input (and bounded there)
+
+
+class CountingTerminal(Terminal):
+    """A terminal that counts how often it is asked to resolve a key."""
+
+    asked = 0
+
+    def inkey(
+        self, timeout: float | None = None, esc_delay: float = 0.35, capture_cpr: bool = False
+    ) -> Keystroke:
+        self.asked += 1
+        return super().inkey(timeout, esc_delay, capture_cpr)
+
+
+def test_a_key_of_one_character_is_blessed_s_own_and_is_resolved_by_blessed_once() -> None:
+    term = CountingTerminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
+    d = InputDecoder(term)
+    typed = "qQ ;ü\x03\x0c\r\t\x7f\x08"
+    for round_ in range(3):
+        d.feed(typed.encode(), 0.0)
+        keys = []
+        while d.ready:
+            keys += d.take()
+        fresh = Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
+        fresh.ungetch(typed)
+        expected = [fresh.inkey(timeout=0, esc_delay=0) for _ in typed]
+        assert [(str(k), k.name, k.code, k.is_sequence, k.modifiers) for k in keys] == [
+            (str(k), k.name, k.code, k.is_sequence, k.modifiers) for k in expected
+        ], round_
+        if round_ == 0:
+            asked = term.asked
+    assert term.asked == asked  # the later presses were the table's, blessed not asked
+
+
+def test_a_key_of_one_character_is_the_same_before_a_sequence_and_an_esc_stays_blessed_s() -> None:
+    d = decoder()
+    d.feed(b"q", 0.0)
+    assert all_keys(d) == ["q"]
+    d.feed(b"q\x1b[Aq\x1bq", 0.0)
+    d.release(ESC_DELAY)
+    assert all_keys(d) == ["q", "KEY_UP", "q", "KEY_ALT_Q"]
+    d.feed(b"\x1b", 1.0)
+    d.release(1.0 + ESC_DELAY)
+    assert all_keys(d) == ["KEY_ESCAPE"]
+    assert "\x1b" not in d.single

@@ -14,7 +14,11 @@ takes keys back a few at a time. Before blessed sees anything, the bytes are:
 Keys are then resolved by blessed (its public ``ungetch`` and ``inkey(timeout=0)``) at most
 ``CHUNK`` characters at a time, never cutting an escape sequence in two; a sequence cut
 short at the end of what has arrived waits up to ``ESC_DELAY`` for its rest (a lone Esc is
-the Esc key once that has passed).
+the Esc key once that has passed). A key of one character other than Esc (a letter, Space,
+Ctrl-L, Enter) is what it is whatever comes after it: blessed resolves each such character
+once, and the ``Keystroke`` it gave is kept in a table (``InputDecoder.single``) that
+answers every later press of it, so a typed letter costs a look-up, not blessed's
+search of its sequences.
 
 The terminal given must never read its keyboard itself (``GameTerminal.kbhit``): every byte
 goes through here.
@@ -49,6 +53,10 @@ and 30 ms covers a slow link."""
 
 PASTE_QUIET = 0.2
 """Seconds without input that end a paste whose end marker never came."""
+
+SINGLE_KEYS = 512
+"""One-character keys kept in the table at most (a flood of odd characters aside, a
+keyboard has far fewer)."""
 
 LONGEST_SEQUENCE = 256
 """Characters past which an unfinished escape sequence is not waited for (junk)."""
@@ -101,6 +109,8 @@ class InputDecoder:
         """Pastes dropped."""
         self.dropped = 0
         """Characters dropped as a flood."""
+        self.single: dict[str, Keystroke] = {}
+        """Each one-character key (Esc aside) as blessed resolved it the first time."""
 
     # ------------------------------------------------------------------ bytes in
 
@@ -199,11 +209,22 @@ class InputDecoder:
             inner = unfinished_tail(self.text[:cut])
             cut = inner if inner > 0 else min(end, CHUNK + LONGEST_SEQUENCE)
         chunk, self.text = self.text[:cut], self.text[cut:]
+        keys = []
+        single = self.single
+        for i, ch in enumerate(chunk):
+            key = single.get(ch)
+            if key is None:  # an Esc, or a character not seen yet: blessed's to resolve
+                chunk = chunk[i:]
+                break
+            keys.append(key)
+        else:
+            return keys
         term = self.term
         term.ungetch(chunk)
-        keys = []
         while key := term.inkey(timeout=0, esc_delay=0):
             keys.append(key)
+            if len(key) == 1 and key != "\x1b" and len(single) < SINGLE_KEYS:
+                single[str(key)] = key
         rest = term.flushinp()  # what blessed could not resolve yet
         if rest and (self.text or self.held_since is not None):
             self.text = rest + self.text  # kept, in order, for what comes after it
