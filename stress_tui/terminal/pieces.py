@@ -43,6 +43,13 @@ def _card(
     growing stack draws no new card. A play pile's size is said beside it, never on the
     card: ``xN`` has that one meaning."""
     h, w = lay.card_h, lay.card_w
+    count = size if stack and size > 1 and top is not None else 0
+    pile = ("pile", h, w, top, count, ascii_only, palette)
+    sprites = canvas.cache.sprites
+    rows = sprites.get(pile)
+    if rows is not None:  # drawn before, as it shows now
+        canvas.blit_rows(y, x, rows)
+        return
     if top is None:
         key: tuple[object, ...] = ("slot", h, w, palette.slot)
         rows = canvas.sprite(key, w, h, lambda c: _draw_slot(c, palette.slot))
@@ -58,16 +65,17 @@ def _card(
             label, centre = rank_name(card.rank) + suit, suit
         key = ("card", h, w, face, style, label, centre)
         rows = canvas.sprite(key, w, h, lambda c: _draw_card(c, face, style, label, centre))
-        if stack and size > 1:
-            count = f"x{size}"
+        if count:
+            times = f"x{count}"
             line = canvas.sprite(
-                ("count", w, face, style, count),
+                ("count", w, face, style, times),
                 w,
                 1,
-                lambda c: _draw_count(c, face, style, count),
+                lambda c: _draw_count(c, face, style, times),
             )
             rows = rows[:]
             rows[h // 2 + (h > 3)] = line[0]  # under the suit; on a small card, instead of it
+    sprites[pile] = rows
     canvas.blit_rows(y, x, rows)
 
 
@@ -119,15 +127,12 @@ def _hint(keys: KeyMap, player: int, pile: int) -> tuple[str, str] | None:
 def draw_player(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
     """A player's row (one piece, for what it shows), and the player's notice line."""
     side = view.seen.sides[player]
-    tops = tuple(
-        (top, size) if top is not None else None
-        for top, size in zip(side.row, side.row_sizes, strict=True)
-    )
     key = (
         "player",
         player,
         lay,
-        tops,
+        side.row,
+        side.row_sizes,
         side.draw_count,
         view.score[player],
         view.rules,
@@ -414,11 +419,7 @@ def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
     seen = view.seen
     y = lay.piles_y
     mid = y + lay.card_h // 2
-    tops = tuple(
-        (top, size) if top is not None else None
-        for top, size in zip(seen.tops, seen.pile_sizes, strict=True)
-    )
-    key = ("play piles", lay, tops, view.ascii)
+    key = ("play piles", lay, seen.tops, seen.pile_sizes, view.ascii)
     canvas.piece(key, lambda: _play_piles(view, palette, canvas, lay))
     _pile_marks(view, palette, canvas, lay)
     _flashes(view, palette, canvas, lay)

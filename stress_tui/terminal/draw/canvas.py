@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import ClassVar
 
 Cell = tuple[str, str]
@@ -96,7 +97,7 @@ class Canvas:
         cells = self.cache.cells.get(key, ())
         if cells == ():
             if text.isascii() or all(self.char_width(ch) == 1 for ch in text):
-                cells = tuple((ch, style) for ch in text)
+                cells = tuple(zip(text, repeat(style)))
             else:
                 cells = None
             self.cache.cells[key] = cells
@@ -272,17 +273,26 @@ class FrameCanvas(Canvas):
         """The strokes of the piece being drawn, if one is."""
 
     def put(self, y: int, x: int, text: str, style: str = "") -> int:
-        cells = self._cells(text, style)
+        cells = self.cache.cells.get((text, style), ())
+        if cells == ():
+            cells = self._cells(text, style)
+        stroke: Stroke
         if cells is not None:
-            self.blit(y, x, cells)
-            return x + len(cells)
+            stroke, end = (x, cells), x + len(cells)
+        else:
+            stroke, end = (x, text, style), x + self.text_width(text)
         if 0 <= y < self.height:
-            self._note(y, (x, text, style))
-        return x + self.text_width(text)
+            self.strokes[y].append(stroke)
+            if self.noting is not None:
+                self.noting.append((y, stroke))
+        return end
 
     def blit(self, y: int, x: int, cells: Sequence[Cell]) -> None:
         if 0 <= y < self.height:
-            self._note(y, (x, cells))
+            stroke = (x, cells)
+            self.strokes[y].append(stroke)
+            if self.noting is not None:
+                self.noting.append((y, stroke))
 
     def blit_rows(self, y: int, x: int, rows: Sequence[Sequence[Cell]]) -> None:
         strokes, noting = self.strokes, self.noting
@@ -293,11 +303,6 @@ class FrameCanvas(Canvas):
                 if noting is not None:
                     noting.append((y, stroke))
             y += 1
-
-    def _note(self, y: int, stroke: Stroke) -> None:
-        self.strokes[y].append(stroke)
-        if self.noting is not None:
-            self.noting.append((y, stroke))
 
     def piece(self, key: tuple[object, ...], draw: Callable[[], None]) -> None:
         n = len(self.pieces)
