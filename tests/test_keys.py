@@ -265,6 +265,30 @@ def test_key_names_from_what_terminals_send(term: Terminal, sent: str, name: str
     assert key_name(read(term, sent)) == name
 
 
+def test_a_key_of_one_character_is_named_once_per_terminal_as_that_terminal_names_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from stress_tui.terminal import keynames
+
+    named: list[str] = []
+
+    def counted(keystroke: keynames.KeystrokeLike) -> str | None:
+        named.append(str(keystroke))
+        return key_name(keystroke)
+
+    monkeypatch.setattr(keynames, "key_name", counted)
+    xterm, linux = (
+        Terminal(kind=kind, stream=io.StringIO(), force_styling=True) for kind in ("xterm", "linux")
+    )
+    on_xterm, on_linux = keynames.KeyNamer(), keynames.KeyNamer()
+    for _ in range(3):
+        assert on_xterm(read(xterm, "q")) == "q"
+        assert on_xterm(read(xterm, "\x1a")) == "ctrl+z"
+        assert on_linux(read(linux, "\x1a")) is None  # its terminfo has a key of its own there
+        assert on_xterm(read(xterm, "\x1b[113u")) == "q"  # a sequence: named each time
+    assert named == ["q", "\x1a", "\x1a", "\x1b[113u", "\x1b[113u", "\x1b[113u"]
+
+
 def test_a_kitty_repeat_is_marked(term: Terminal) -> None:
     assert read(term, "\x1b[113;1:2u").repeated
     assert not read(term, "\x1b[113u").repeated

@@ -36,7 +36,7 @@ from stress_tui.core.actions import Action, CallStress, Play, PlayTogether, Read
 from stress_tui.core.lifecycle import Hold, Stage
 from stress_tui.core.rules import Rules
 from stress_tui.terminal.clock import Clock
-from stress_tui.terminal.keynames import KeystrokeLike, SequenceFilter, key_name
+from stress_tui.terminal.keynames import KeyNamer, KeystrokeLike, SequenceFilter
 from stress_tui.terminal.keys import Binding, Intent, KeyMap, Scope
 from stress_tui.terminal.lang import N_
 from stress_tui.terminal.repeats import REPEAT_GAP, AutoRepeat, Press
@@ -122,6 +122,8 @@ class Controller:
         """Who presses what."""
         self.sequences = SequenceFilter()
         """Drops escape sequences and pastes that are not key presses."""
+        self.key_name = KeyNamer()
+        """What each key is called (``keynames.key_name``; this terminal's)."""
         self.repeats = AutoRepeat()
         """Tells a held key's repeats from presses."""
         self.pressed = Press.NEW
@@ -163,7 +165,7 @@ class Controller:
             return
         if keystroke.repeated:
             return  # kitty keyboard protocol: a held key plays once
-        name = key_name(keystroke)
+        name = self.key_name(keystroke)
         if name is None:
             return
         self.pressed = self.repeats.press(name, self.clock.time())

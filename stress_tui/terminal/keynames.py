@@ -98,7 +98,11 @@ _IGNORED_MODIFIERS = 1 | 64 | 128
 
 
 class KeystrokeLike(Protocol):
-    """What ``key_name`` reads from a ``blessed.keyboard.Keystroke``."""
+    """What ``key_name`` reads from a ``blessed.keyboard.Keystroke`` (the characters it was
+    read from, as a ``str``)."""
+
+    def __len__(self) -> int: ...
+    def __hash__(self) -> int: ...
 
     @property
     def key_name(self) -> str | None: ...
@@ -131,6 +135,32 @@ def key_name(keystroke: KeystrokeLike) -> str | None:
     if text == " ":
         return "space"
     return text.lower()
+
+
+SINGLE_NAMES = 512
+"""One-character keys a ``KeyNamer`` keeps the name of, at most."""
+
+
+class KeyNamer:
+    """``key_name`` for the keys of one terminal, a key of one character named once: such
+    a key is the same whatever comes before or after it (the kitty keyboard protocol's
+    keys, with their presses and releases, are sequences), but what blessed calls it
+    depends on the terminal (``^Z`` is a key of its own in some terminfo entries)."""
+
+    def __init__(self) -> None:
+        self.single: dict[KeystrokeLike, str | None] = {}
+        """Each one-character key's name, as ``key_name`` gave it."""
+
+    def __call__(self, keystroke: KeystrokeLike) -> str | None:
+        if len(keystroke) != 1:
+            return key_name(keystroke)
+        single = self.single
+        if keystroke in single:
+            return single[keystroke]
+        name = key_name(keystroke)
+        if len(single) < SINGLE_NAMES:
+            single[keystroke] = name
+        return name
 
 
 def normalize_key(name: str) -> str:
@@ -214,8 +244,8 @@ class SequenceFilter:
 
     def passes(self, keystroke: KeystrokeLike) -> bool:
         """Whether this keystroke is a key press to act on."""
-        text = keystroke.value if keystroke.key_name is None else ""
         if self._sequence is not None:
+            text = keystroke.value if keystroke.key_name is None else ""
             if len(text) != 1 or not " " <= text <= "~":
                 self._sequence = None  # not part of a sequence after all
             else:
@@ -223,7 +253,7 @@ class SequenceFilter:
                 if "@" <= text <= "~":
                     self._end(self._sequence)
                 return False
-        if keystroke.key_name == "CSI":
+        if len(keystroke) > 1 and keystroke.key_name == "CSI":  # (never one character)
             self._sequence = ""
             return False
         return not self._pasting
