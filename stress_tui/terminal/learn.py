@@ -22,7 +22,7 @@ from stress_tui.core.table import Driver, Table
 from stress_tui.players.learn import DEAL, PERSON, SEED, Lessons, Tutor
 from stress_tui.terminal.app import App, run_screen
 from stress_tui.terminal.endpoint import Endpoint
-from stress_tui.terminal.lang import _
+from stress_tui.terminal.lang import N_, _
 from stress_tui.terminal.scene import Scene
 from stress_tui.terminal.screens.result import Result
 from stress_tui.terminal.session import EXIT_QUIT
@@ -80,7 +80,7 @@ class LearnApp(App):
         elif result.winner is not None:
             result.headline = _("The computer won this time: stress-tui learn deals it again")
         result.notes = (_("a practice: not recorded, not counted in the statistics"),)
-        result.again = _("leave")
+        result.again = N_("leave")
         return result
 
     def next_round(self) -> None:
