@@ -26,6 +26,7 @@ from stress_tui.terminal.playback import ReplayApp
 from stress_tui.terminal.screens.help import HelpScreen, ReplayHelpScreen
 from stress_tui.terminal.screens.netpanel import NetWaitingScreen
 from stress_tui.terminal.screens.pause import PauseScreen
+from stress_tui.terminal.screens.question import QuitScreen
 from stress_tui.terminal.screens.result import ReplayResultScreen, ResultScreen
 from stress_tui.terminal.screens.table import ReplayTableScreen, TableScreen
 from tests.pilot import Pilot, game, game_settings
@@ -112,6 +113,25 @@ def test_the_games_title_pause_help_and_result_say_their_bindings(tmp_path: Path
         going = said(ResultScreen.BINDINGS, instead={Intent.CONFIRM: "rematch"})
         assert going == ["Enter: rematch", "q: quit"]
         s.wait_text("    ".join(going), timeout=3)
+
+
+def test_the_question_whether_to_quit_says_its_bindings_where_the_pause_said_its(
+    tmp_path: Path,
+) -> None:
+    with game(tmp_path) as s:
+        say_ready(s)
+        s.send(KEYS["escape"])
+        s.wait_text("Paused", timeout=2)
+        s.pump(1.0)
+        s.send("q")
+        keys = "    ".join(said(QuitScreen.BINDINGS))
+        assert keys == "y: quit"
+        asked = f"{_('Quit this match?')}  {keys}   {_('any other key: no')}"
+        s.wait_text(asked, timeout=2)
+        assert "Esc or Enter: play on" not in s.text()
+        s.send("n")
+        s.wait_text("Esc or Enter: play on", timeout=2)
+        assert asked not in s.text()
 
 
 def test_the_help_scrolls_itself_within_its_lines(tmp_path: Path) -> None:

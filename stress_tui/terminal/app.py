@@ -33,7 +33,7 @@ from stress_tui.core.events import Event, RoundDrawn, RoundWon
 from stress_tui.core.lifecycle import Next
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Driver, Table
-from stress_tui.terminal.controller import QUIT_QUESTION, GameController, TogetherKey
+from stress_tui.terminal.controller import GameController, TogetherKey
 from stress_tui.terminal.endpoint import Endpoint
 from stress_tui.terminal.keys import Binding, Intent, settings_keymap
 from stress_tui.terminal.lang import N_, _, addressed, shown_names
@@ -306,7 +306,6 @@ class App(Screen):
             result=self.controller.result,
             seed=self.deal_label(),
             menu_keys=self.controller.menu_live,
-            question=_(QUIT_QUESTION) if self.controller.quit_asked else None,
             waiting=self.life.waiting,
             offer=self.offer,
         )

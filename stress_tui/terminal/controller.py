@@ -38,7 +38,6 @@ from stress_tui.core.rules import Rules
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.keynames import KeyNamer, KeystrokeLike, SequenceFilter
 from stress_tui.terminal.keys import Binding, Intent, KeyMap, Scope
-from stress_tui.terminal.lang import N_
 from stress_tui.terminal.repeats import REPEAT_GAP, AutoRepeat, Press
 from stress_tui.terminal.scene import Overlay
 from stress_tui.terminal.screens.base import ModalScreen, ScreenStack
@@ -50,9 +49,6 @@ if TYPE_CHECKING:  # made once a round has ended (the result screen draws it)
 MENU_GRACE = 0.5
 """Seconds after help or pause opens over the table during which its menu keys are
 ignored, so that the other player's next play key does not act on it."""
-
-QUIT_QUESTION = N_("Quit this match?  y: quit   any other key: no")
-"""Asked when q would end a match that is not over."""
 
 
 class Keystroke(KeystrokeLike, Protocol):

@@ -98,7 +98,8 @@ class Scene:
     menu_keys: bool = True
     """Whether help and pause take their menu keys yet (a moment after they open)."""
     question: str | None = None
-    """A question on the screen over the table, with the keys that answer it."""
+    """A question on the screen over the table, with the keys that answer it, said where
+    that screen says its keys (``QuitScreen`` asks it, drawing the screen beneath)."""
     together: tuple[bool, bool] = (False, False)
     """Each player's together key pressed: their next pile key lays the pile with its
     equals."""
