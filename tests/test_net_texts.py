@@ -294,7 +294,8 @@ async def _scripted_host(code: str, script: list[dict[str, Any]]) -> tuple[async
 
 
 def _a_match_as_sent() -> list[dict[str, Any]]:
-    """What a host sends its joiner from the welcome to the first round's flip, as sent."""
+    """What a host sends its joiner from the welcome to the first round's flip, as sent,
+    then the round's actions and its whole table again, as to a joiner back mid-round."""
     from tests.test_net import table
 
     sent: list[dict[str, Any]] = []
@@ -317,7 +318,12 @@ def _a_match_as_sent() -> list[dict[str, Any]]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Client, "_on_message", keep)
         run(test)
-    return [sent[-1], *sent[:-1]]
+    match = [sent[-1], *sent[:-1]]
+    # What a joiner back mid-round is sent before its whole table: the actions so far.
+    moved = next(message for message in reversed(match) if message["t"] == "moved")
+    state = next(message for message in reversed(match) if message["t"] == "state")
+    acts = {"t": "acts", "round": state["round"], "from": 0, "actions": moved["actions"]}
+    return [*match, acts, {**state, "events": []}]
 
 
 def test_no_string_a_host_sends_reaches_the_joiners_screen_raw() -> None:
