@@ -1,11 +1,10 @@
 """The practice (``stress-tui learn``) and its offer: each lesson says what to do next with
 the person's own keys and gives way to the next once done; the practice counts for
 nothing; plain play offers it once, to someone with no record. In-process on the test
-endpoint (``tests/pilot.py``), but for one pty test of the real start and Ctrl-C."""
+endpoint (``tests/pilot.py``); the real start and Ctrl-C in a pty: ``test_learn_tty.py``."""
 
 from __future__ import annotations
 
-import os
 import sys
 import types
 from collections.abc import Iterator
@@ -19,8 +18,7 @@ from stress_tui.core.settings import Settings
 from stress_tui.players.learn import PERSON, SLOW
 from stress_tui.storage.offers import OFFERED, RECORDS, offer_practice
 from tests.pilot import Pilot, environment, game
-from tests.screen import BASE_ENV, STRIPPED_ENV, banner, pile_top, restored, say_ready
-from tests.tty import TtySession
+from tests.screen import BASE_ENV, STRIPPED_ENV, banner, pile_top, say_ready
 
 OFFER = "stress-tui learn"
 """What the offer's line says, in any width."""
@@ -309,21 +307,3 @@ def test_two_games_started_at_once_offer_it_once(tmp_path: Path) -> None:
     ):
         answers = list(pool.map(lambda _n: offer_practice(), range(8)))
     assert answers.count(True) == 1
-
-
-# -- the real program ------------------------------------------------------------------------
-
-
-@pytest.mark.pty
-def test_stress_tui_learn_starts_and_ctrl_c_gives_the_terminal_back(tmp_path: Path) -> None:
-    env = {
-        "STRESS_TUI_DATA_DIR": str(tmp_path / "data"),
-        "STRESS_TUI_CONFIG": str(tmp_path / "none.toml"),
-    }
-    with TtySession(args=["learn"], env=env) as s:
-        s.wait_for(lambda: "press g when you are ready" in s.text(), timeout=10, what="a lesson")
-        s.send("\x03")
-        s.wait_exit(timeout=10)
-        log = s.raw_log()
-    assert restored(log)
-    assert os.path.isfile(tmp_path / "data" / OFFERED)  # offered no more
