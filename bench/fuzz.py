@@ -61,7 +61,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make `tests.tty` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.screen import has_people, restore_problems, say_ready
+from tests.screen import Screenful, has_people, restore_problems, say_ready
 from tests.tty import TtySession
 
 REPO = Path(__file__).resolve().parent.parent
@@ -294,12 +294,12 @@ def audited_game(
 # ----------------------------------------------------------------------------- the screen
 
 
-def wait_table(s: TtySession, timeout: float = 10.0) -> None:
+def wait_table(s: Screenful, timeout: float = 10.0) -> None:
     """Wait until a whole frame of the table is up (its last line is drawn last)."""
     s.wait_for(lambda: table_whole(s), timeout=timeout, what="the whole table")
 
 
-def table_whole(s: TtySession) -> bool:
+def table_whole(s: Screenful) -> bool:
     """Whether the screen shows the whole table at 80x24 (title, both rows, both hints)."""
     from stress_tui.terminal.layout import layout
 

@@ -55,8 +55,9 @@ from bench.fuzz import (
     table_whole,
     wait_table,
 )
-from bench.resize_storm import LAST_CARD, after_first_flip, run_storm
+from bench.resize_storm import after_first_flip, run_storm
 from tests.screen import has_people, restore_problems, restored, say_ready, settle
+from tests.test_leaving import enter_phase, phase_env, shows
 from tests.tty import JOB_SHELL, AnsweringScreen, ScreenFilter, TtySession, job_pid
 
 SKAT_BOTS = (
@@ -72,9 +73,6 @@ SKAT_BOTS = (
     "215",
 )
 """Two expert computers, a round of about 6 s (player 2 wins)."""
-
-PHASES = ("countdown", "playing", "stress", "help", "result")
-
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -104,46 +102,6 @@ def game(
 def data_dir(tmp_path: Path) -> Path:
     """Where ``private_env`` puts replays and the record."""
     return tmp_path / "stress_tui_data_dir"
-
-
-def enter_phase(s: TtySession, phase: str) -> None:
-    """Bring a game started with ``phase_env(phase)`` to ``phase``; wait until it shows."""
-    if phase == "countdown":
-        s.wait_text("New cards on three", timeout=1)
-    elif phase == "playing":
-        s.wait_for(lambda: "10♣" in s.text(), timeout=2, what="the table after the flip")
-    elif phase == "stress":
-        s.send("w")
-        s.wait_text("STRESS!", timeout=2)
-    elif phase == "help":
-        s.send("?")
-        s.wait_text("The rules in play", timeout=2)
-        s.wait_text("more   q: quit", timeout=2)  # its keys live (q after the hint of more)
-    elif phase == "result":
-        s.send("q")
-        s.wait_text("Enter: rematch", timeout=3)
-    else:  # pragma: no cover
-        raise ValueError(phase)
-
-
-def shows(s: TtySession, phase: str) -> bool:
-    """Whether the screen is whole for ``phase``: the table, or the help or the result
-    instead of it."""
-    if phase == "help":
-        return "The rules in play" in s.text() and "STRESS" in s.row(0)
-    if phase == "result":
-        return "Enter: rematch" in s.text() and "STRESS" in s.row(0)
-    return table_whole(s)
-
-
-def phase_env(phase: str) -> dict[str, str | None]:
-    if phase in ("playing", "help"):
-        return {"STRESS_TUI_POSITION": after_first_flip(12)}
-    if phase == "stress":
-        return {"STRESS_TUI_POSITION": after_first_flip(6)}
-    if phase == "result":
-        return {"STRESS_TUI_POSITION": LAST_CARD}
-    return {}
 
 
 def assert_restored(s: TtySession, log: bytes | None = None) -> None:
@@ -398,15 +356,24 @@ included: the game has no pipe to lose, so a SIGPIPE can only come from outside,
 it ends the game like SIGTERM does (see docs/reliability.md)."""
 
 
-@pytest.mark.parametrize("phase", PHASES)
-@pytest.mark.parametrize("sig", list(EXIT_STATUS), ids=lambda sig: sig.name)
-def test_a_signal_in_any_phase_restores_the_terminal_and_exits_with_its_status(
+@pytest.mark.parametrize(
+    ("sig", "phase"),
+    [
+        (signal.SIGINT, "countdown"),
+        (signal.SIGTERM, "playing"),
+        (signal.SIGHUP, "stress"),
+        (signal.SIGPIPE, "help"),
+    ],
+    ids=lambda value: value.name if isinstance(value, signal.Signals) else value,
+)
+def test_a_signal_restores_the_terminal_and_exits_with_its_status(
     tmp_path: Path,
     phase: str,
     sig: signal.Signals,
 ) -> None:
-    """Python starts with SIGPIPE ignored; at one keyboard the game ends on ``kill -PIPE``
-    as on the other signals that ask it to stop (docs/reliability.md, F7)."""
+    """Each signal that asks the game to stop, in a phase of its own (every phase, in-process:
+    ``tests/test_leaving.py``). Python starts with SIGPIPE ignored; at one keyboard the game
+    ends on ``kill -PIPE`` as on the other signals (docs/reliability.md, F7)."""
     args = ("--seed", "12")
     with game(tmp_path, args, phase_env(phase)) as s:
         enter_phase(s, phase)
@@ -419,20 +386,20 @@ def test_a_signal_in_any_phase_restores_the_terminal_and_exits_with_its_status(
         assert_restored(s)
 
 
-@pytest.mark.parametrize("phase", PHASES)
+@pytest.mark.parametrize("phase", ["playing", "result"])
 def test_sigtstp_then_sigcont_restores_the_terminal_then_brings_the_table_back_whole(
     tmp_path: Path,
     phase: str,
 ) -> None:
-    """``kill -TSTP`` (what Ctrl-Z does) in every phase, the game a job of a shell with
-    job control: while stopped the terminal is as it was before the game; on SIGCONT
-    (``fg``) the whole screen comes back as it was (during a round, paused: Enter plays on
-    after a count)."""
+    """``kill -TSTP`` (what Ctrl-Z does) during a round and on its result, the game a job
+    of a shell with job control: while stopped the terminal is as it was before the game;
+    on SIGCONT (``fg``) the whole screen comes back as it was (during a round, paused:
+    Enter plays on after a count). Every phase, and a stop the game cannot see, in-process:
+    ``tests/test_leaving.py``."""
     with game(tmp_path, ("--seed", "12"), phase_env(phase), job=True) as s:
         pid = job_pid(tmp_path / "pid")
         enter_phase(s, phase)
-        if phase != "countdown":
-            settle(s)
+        settle(s)
         before = s.screen.display[:]
         mark = len(s.log)
         os.kill(pid, signal.SIGTSTP)
@@ -441,7 +408,7 @@ def test_sigtstp_then_sigcont_restores_the_terminal_then_brings_the_table_back_w
         assert_restored(s, s.raw_log(mark))
         mark = len(s.log)
         os.kill(pid, signal.SIGCONT)
-        if phase in ("countdown", "playing", "stress"):
+        if phase == "playing":
             s.wait_for(
                 lambda: b"\x1b[?1049h" in s.raw_log(mark) and "Enter: play on" in s.text(),
                 timeout=3,
@@ -455,11 +422,8 @@ def test_sigtstp_then_sigcont_restores_the_terminal_then_brings_the_table_back_w
             timeout=3,
             what="the table again",
         )
-        if phase == "countdown":  # the count goes on where it stood, to the flip
-            s.wait_for(lambda: "1 card" in s.text(), timeout=3, what="the flip")
-        else:
-            settle(s)
-            assert s.screen.display == before
+        settle(s)
+        assert s.screen.display == before
         s.send(b"\x03")
         assert s.wait_exit() == 130
         assert_restored(s)
@@ -483,26 +447,6 @@ def test_ctrl_c_right_after_a_key_quits_at_once(tmp_path: Path) -> None:
                 code = None
             assert code == 130, f"try {attempt + 1}: Ctrl-C did not quit within 1 s"
             assert_restored(s)
-
-
-def test_sigstop_from_outside_then_sigcont_draws_everything_again(tmp_path: Path) -> None:
-    """``kill -STOP`` cannot be caught; on SIGCONT the screen may hold anything, so the game
-    draws it all again."""
-    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
-        settle(s)
-        before = s.screen.display[:]
-        s.child.kill(signal.SIGSTOP)
-        wait_stopped(s)
-        s.screen.reset()  # what another program may have left on the screen
-        mark = len(s.log)
-        s.child.kill(signal.SIGCONT)
-        s.wait_for(
-            lambda: CLEAR in s.raw_log(mark) and table_whole(s), timeout=3, what="a full redraw"
-        )
-        settle(s)
-        assert s.screen.display == before
-        s.send(b"\x03")
-        assert s.wait_exit() == 130
 
 
 def test_ctrl_backslash_restores_the_terminal_and_exits_131(tmp_path: Path) -> None:

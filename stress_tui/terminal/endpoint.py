@@ -375,6 +375,12 @@ class MemoryEndpoint(Endpoint):
         self.closed = False
         self.asked = ""
         """The start-up questions asked."""
+        self.stoppable = False
+        """Whether the game may stop itself (``suspend``), as a job of a shell with job
+        control may."""
+        self.stops = 0
+        """How many times the game has stopped itself (each time continued at once, as
+        after ``fg``)."""
 
     def size(self) -> tuple[int, int]:
         return self.width, self.height
@@ -396,6 +402,12 @@ class MemoryEndpoint(Endpoint):
 
     def close(self) -> None:
         self.closed = True
+
+    def can_stop(self) -> bool:
+        return self.stoppable
+
+    def suspend(self) -> None:
+        self.stops += 1
 
     def write(self, text: str) -> bool:
         data = text.encode(self.encoding, "replace")
@@ -423,3 +435,13 @@ class MemoryEndpoint(Endpoint):
         """The terminal ends the game (as a signal would, with its exit status)."""
         if self.listener is not None:
             self.listener.end(code)
+
+    def stop_signal(self) -> None:
+        """The game is asked to stop (``kill -TSTP``, what Ctrl-Z sends)."""
+        if self.listener is not None:
+            self.listener.suspend()
+
+    def continue_signal(self) -> None:
+        """The game goes on after a stop it could not see (``kill -STOP``, then ``-CONT``)."""
+        if self.listener is not None:
+            self.listener.resume()
