@@ -34,20 +34,22 @@ def lobby(view: LobbyView, rows: int = 24, cols: int = 80) -> Iterator[tuple[Pil
         pilot.close()
 
 
-ALICE = LobbyView(
-    "alice",
-    guest=False,
-    rounds=(3, 2),
-    rating=1612,
-    recent=[
-        RecentRound("2026-12-02T01:10:44+00:00", COMPUTER, "bot:expert", False),
-        RecentRound("2026-12-02T01:02:09+00:00", "bob", "human", True),
-    ],
-)
+def alice() -> LobbyView:
+    """What the lobby shows alice: her record, her rating, her last two rounds."""
+    return LobbyView(
+        "alice",
+        guest=False,
+        rounds=(3, 2),
+        rating=1612,
+        recent=[
+            RecentRound("2026-12-02T01:10:44+00:00", COMPUTER, "bot:expert", False),
+            RecentRound("2026-12-02T01:02:09+00:00", "bob", "human", True),
+        ],
+    )
 
 
 def test_the_lobby_shows_the_player_their_record_the_menu_and_their_last_rounds() -> None:
-    with lobby(ALICE) as (s, _):
+    with lobby(alice()) as (s, _):
         text = s.text()
         assert "alice" in s.row(0)
         assert "rounds: 5, won 3, lost 2" in text and "rating: 1612" in text
@@ -72,25 +74,34 @@ def test_a_guest_is_told_it_is_unrated_in_the_lobby() -> None:
 
 
 def test_a_number_chooses_the_computers_level_and_q_leaves() -> None:
-    with lobby(ALICE) as (s, made):
+    with lobby(alice()) as (s, made):
         s.send("3")
-        assert s.wait_exit() == 0 and made.chosen == "hard"
-    with lobby(ALICE) as (s, made):
+        assert s.wait_exit() == 0 and made.chosen == ("play", "hard")
+    with lobby(alice()) as (s, made):
         s.send("x")  # nothing
         s.send("q")
         assert s.wait_exit() == 0 and made.chosen is None
-    with lobby(ALICE) as (s, made):
+    with lobby(alice()) as (s, made):
         s.send("\x03")  # Ctrl-C leaves, as everywhere
         assert s.wait_exit() == 130 and made.chosen is None
 
 
-def test_the_tables_for_two_say_they_are_not_here_yet_and_the_lobby_stays() -> None:
-    with lobby(ALICE) as (s, made):
+def test_n_opens_a_table_and_j_or_w_take_a_tables_code_typed_in_the_lobby() -> None:
+    with lobby(alice()) as (s, made):
+        s.send("n")
+        assert s.wait_exit() == 0 and made.chosen == ("new", "")
+    with lobby(alice()) as (s, made):
+        s.send("w")
+        s.wait_text("The code of the table to watch: _")
+        s.send("otter")
+        s.send("\r")  # not a code: said why, and the code can be typed on
+        s.wait_text("a join code is 4 words")
+        s.send("\x1b")  # Esc: back to the menu
+        s.wait_for(lambda: "The code of the table" not in s.text(), what="the menu")
         s.send("j")
-        s.wait_text("tables for two are not on this server yet")
-        assert not s.eof
-        s.send("1")
-        assert s.wait_exit() == 0 and made.chosen == "easy"
+        s.wait_text("The code of the table to join: _")
+        s.send("Otter maple-drum\x7fm velvet\r")  # Backspace takes one back
+        assert s.wait_exit() == 0 and made.chosen == ("join", "otter-maple-drum-velvet")
 
 
 class Channel:
@@ -125,7 +136,7 @@ def test_one_channel_shows_the_lobby_then_a_game_then_the_lobby_again() -> None:
         channel = Channel()
         endpoint = ChannelEndpoint(channel, 80, 24)
         codes = []
-        first = Lobby(endpoint, Settings(), ALICE)
+        first = Lobby(endpoint, Settings(), alice())
         running = asyncio.ensure_future(first.main())
         await until(lambda: ASK_POSITION.encode() in channel.sent, "start-up questions")
         endpoint.data(b"\x1b[1;1R")
@@ -143,7 +154,7 @@ def test_one_channel_shows_the_lobby_then_a_game_then_the_lobby_again() -> None:
         endpoint.data(b"y")
         codes.append(await asyncio.wait_for(running, 5))
         mark = len(channel.sent)
-        again = Lobby(endpoint, Settings(), ALICE)
+        again = Lobby(endpoint, Settings(), alice())
         running = asyncio.ensure_future(again.main())
         await until(lambda: channel.shows("play the computer"), "the lobby again")
         endpoint.data(b"q")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -54,7 +55,7 @@ class Served:
         self.data = data
 
 
-def start_server(data: Path, *flags: str) -> Served:
+def start_server(data: Path, *flags: str, env: dict[str, str] | None = None) -> Served:
     process = subprocess.Popen(
         [
             sys.executable,
@@ -72,7 +73,11 @@ def start_server(data: Path, *flags: str) -> Served:
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         text=True,
-        env={**os.environ, "STRESS_TUI_CONFIG": "/nonexistent/stress-tui-tests/config.toml"},
+        env={
+            **os.environ,
+            "STRESS_TUI_CONFIG": "/nonexistent/stress-tui-tests/config.toml",
+            **(env or {}),
+        },
     )
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -229,7 +234,10 @@ def test_the_game_asks_for_a_terminal_and_an_unknown_command_is_refused(
     server: Served, tmp_path: Path
 ) -> None:
     key = new_key(tmp_path)
-    unknown = "no such command here; try: play [bot:LEVEL], stats, replays, or replay NAME"
+    unknown = (
+        "no such command here; try: play [bot:LEVEL], new, join CODE, watch CODE, stats, "
+        "replays, or replay NAME"
+    )
     for command, said in (("play", "needs a terminal"), ("rm -rf /", unknown)):
         done = subprocess.run(
             ssh_argv(server, key, "eve", *command.split(), pty=False),
@@ -364,8 +372,10 @@ def test_plain_ssh_opens_the_lobby_a_round_there_is_counted_for_the_key_and_q_le
     with TtySession(ssh_argv(server, key, "lena", pty=True)) as s:
         s.wait_text("play the computer, expert", timeout=10)
         assert "lena" in s.row(0) and "rounds: 0, won 0, lost 0" in s.text()
-        s.send("w")  # the tables for two: not here yet
-        s.wait_text("tables for two are not on this server yet", timeout=10)
+        s.send("w")  # a table's code to watch, typed in the lobby: none here has it
+        s.wait_text("The code of the table to watch", timeout=10)
+        s.send("otter maple drum velvet\r")
+        s.wait_text("no table on this server has the code otter-maple-drum-velvet", timeout=10)
         s.send("4")
         s.wait_text("computer, expert", timeout=10)
         play_out_the_round(s)
@@ -417,3 +427,71 @@ def test_replays_lists_the_keys_own_and_replay_sends_one_as_it_is_kept(
         assert refused.stdout == (
             f"stress-tui: no replay of yours is called {name} (replays lists them)\n"
         )
+
+
+def test_two_keys_play_one_table_a_third_watches_and_a_dropped_player_gets_it_back(
+    tmp_path: Path,
+) -> None:
+    from tests.test_net_e2e import SEED, first_flip, press_ready, right_pile_size, wait_all
+
+    served = start_server(tmp_path / "data", env={"STRESS_TUI_NET_SEED": SEED})
+    keys = {}
+    for who in ("ann", "bo", "cy"):
+        (tmp_path / who).mkdir()
+        keys[who] = new_key(tmp_path / who)
+    ann = TtySession(ssh_argv(served, keys["ann"], "ann", "new", pty=True))
+    sessions = [ann]
+    try:
+        found: list[str] = []
+
+        def the_code() -> bool:
+            found[:] = re.findall(r"join ([a-z]+-[a-z]+-[a-z]+-[a-z]+)", ann.text())
+            return bool(found)
+
+        wait_all(the_code, "the code to read aloud", ann)
+        assert f"ssh -t -p {served.port} 127.0.0.1 join {found[0]}" in ann.text()
+        code = found[0]
+        bo = TtySession(ssh_argv(served, keys["bo"], "bo", "join", code, pty=True))
+        sessions.append(bo)
+        wait_all(lambda: "bo v ann" in bo.row(0) and "bo v ann" in ann.row(0), "join", ann, bo)
+        press_ready(bo, ann)
+        wait_all(lambda: "ready: waiting for ann" in ann.text(), "bo ready", ann, bo)
+        press_ready(ann, bo)
+        first_flip(ann, bo)
+        cy = TtySession(ssh_argv(served, keys["cy"], "cy", "watch", code, pty=True))
+        sessions.append(cy)
+        wait_all(lambda: "watching" in cy.row(0), "the spectator's table", cy, ann, bo)
+        # bo's connection drops: the round pauses, the seat is kept for bo's key alone.
+        bo.child.kill(signal.SIGKILL)
+        wait_all(lambda: "waiting for bo to come back" in ann.text(), "the drop", ann, cy)
+        taken = subprocess.run(
+            ssh_argv(served, keys["cy"], "cy", "join", code, pty=True),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert taken.returncode == 1 and "the seat at this table is taken" in taken.stdout
+        again = TtySession(ssh_argv(served, keys["bo"], "bo", "join", code, pty=True))
+        sessions.append(again)
+        wait_all(
+            lambda: (
+                "Play goes on" not in again.text() + ann.text() and right_pile_size(again) == "1"
+            ),
+            "the table again on both screens",
+            ann,
+            again,
+            cy,
+        )
+        again.send("k")  # bo's second pile onto the right pile: on every screen
+        wait_all(
+            lambda: right_pile_size(ann) == "2" and right_pile_size(cy) == "2",
+            "bo's card on ann's and cy's screens",
+            ann,
+            again,
+            cy,
+        )
+    finally:
+        for session in sessions:
+            session.close()
+        assert stop(served) == 0

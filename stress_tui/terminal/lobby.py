@@ -3,7 +3,10 @@ lobby screen (``screens/lobby.py``) drawn, its keys read, until the player choos
 
 ``Lobby.main()`` ends with the exit status as every screen does (0 once the player has
 chosen, ``q`` included; 130 for Ctrl-C, 129 when the client has gone); ``chosen`` says what
-was chosen: a level of the computer to play, or ``None`` to leave.
+was chosen: the computer at a level (``("play", LEVEL)``), a new table (``("new", "")``),
+a table to join or watch by its code (``("join", CODE)``, ``("watch", CODE)``), or
+``None`` to leave. ``j`` and ``w`` ask for the code on the lobby itself: letters, spaces
+and dashes as typed, Backspace, Enter to go, Esc to go back.
 """
 
 from __future__ import annotations
@@ -16,14 +19,14 @@ from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.endpoint import Endpoint, Listener
 from stress_tui.terminal.keynames import SequenceFilter, key_name
 from stress_tui.terminal.keys import Intent
-from stress_tui.terminal.lang import N_, _
+from stress_tui.terminal.lang import _
 from stress_tui.terminal.running import Running
 from stress_tui.terminal.scene import Scene
 from stress_tui.terminal.screens.lobby import LEVEL_KEYS, LobbyScreen, LobbyView
 from stress_tui.terminal.session import EXIT_QUIT, EXIT_SIGHUP, EXIT_SIGINT
 
-NOT_YET = N_("tables for two are not on this server yet: play the computer meanwhile")
-"""Said for a key of the tables for two."""
+CODE_LIMIT = 80
+"""Characters a code typed in the lobby may have."""
 
 
 class Lobby(Running):
@@ -34,8 +37,8 @@ class Lobby(Running):
         self.screen = LobbyScreen()
         self.lobby = view
         """What the lobby shows."""
-        self.chosen: str | None = None
-        """The computer's level chosen (``None``: none, the player leaves)."""
+        self.chosen: tuple[str, str] | None = None
+        """What the player chose (``None``: to leave)."""
         self.sequences = SequenceFilter()
 
     def view(self) -> Scene:
@@ -71,19 +74,58 @@ class Lobby(Running):
         if not self.sequences.passes(keystroke) or keystroke.repeated:
             return
         name = key_name(keystroke)
-        binding = None if name is None else self.screen.lookup(name)
+        if name is None:
+            return
+        if self.lobby.entering is not None and name not in ("ctrl+c", "ctrl+l"):
+            self.enter_code(name)
+            return
+        binding = self.screen.lookup(name)
         if binding is None:
             return
         intent = binding.intent
         if intent is Intent.PLAY_COMPUTER:
-            self.chosen = LEVEL_KEYS[binding.key]
-            self.finish(EXIT_QUIT)
+            self.choose("play", LEVEL_KEYS[binding.key])
+        elif intent is Intent.OPEN_TABLE:
+            self.choose("new", "")
+        elif intent in (Intent.JOIN_TABLE, Intent.WATCH_TABLE):
+            self.lobby.entering = "join" if intent is Intent.JOIN_TABLE else "watch"
+            self.lobby.typed = ""
+            self.lobby.note = None
+            self.request_draw()
         elif intent is Intent.MENU_QUIT:
             self.finish(EXIT_QUIT)
         elif intent is Intent.QUIT:
             self.finish(EXIT_SIGINT)
         elif intent is Intent.REDRAW:
             self.redraw()
-        elif intent in (Intent.OPEN_TABLE, Intent.JOIN_TABLE, Intent.WATCH_TABLE):
-            self.lobby.note = _(NOT_YET)
-            self.request_draw()
+
+    def choose(self, what: str, which: str) -> None:
+        self.chosen = (what, which)
+        self.lobby.entering = None
+        self.finish(EXIT_QUIT)
+
+    def enter_code(self, name: str) -> None:
+        """A key while the code is typed: a letter, a space or a dash goes on it,
+        Backspace takes one back, Enter goes to the table, Esc back to the menu."""
+        from stress_tui.core.text import said
+        from stress_tui.net.protocol import normalize_code
+
+        lobby = self.lobby
+        assert lobby.entering is not None
+        if name == "escape":
+            lobby.entering = None
+        elif name == "backspace":
+            lobby.typed = lobby.typed[:-1]
+        elif name == "enter":
+            try:
+                code = normalize_code(lobby.typed)
+            except ValueError as error:
+                lobby.note = said(error, _)
+            else:
+                self.choose(lobby.entering, code)
+                return
+        elif ((name.isalpha() and len(name) == 1) or name in ("space", "-")) and len(
+            lobby.typed
+        ) < CODE_LIMIT:
+            lobby.typed += " " if name == "space" else name
+        self.request_draw()

@@ -6,9 +6,11 @@ Identity is the public key: any key is accepted, its fingerprint names the playe
 without one is let in by keyboard-interactive with no question, and plays as an unrated
 guest. A session is a command: none opens the lobby (``terminal/lobby.py``: the computer
 at a level, the player's record; back to it when a match is left), ``play [bot:LEVEL]``
-plays one match against the computer (both need a pty), ``stats`` prints the player's
-record as plain text. The session's terminal is one ``ChannelEndpoint``, taken again by
-each screen it runs.
+plays one match against the computer, ``new`` opens a table for two (``Table``: a
+``net.host.Host`` on the loopback address), ``join CODE`` and ``watch CODE`` reach one as
+the network's joiner and spectators do (all of these need a pty); ``stats``, ``replays``
+and ``replay NAME`` answer in plain text. The session's terminal is one
+``ChannelEndpoint``, taken again by each screen it runs.
 
 Nothing a client sends ends the server or another session: the ``Limits`` bound the
 connections from one address, the sessions in all, each session's input bytes a second
@@ -95,6 +97,8 @@ class Server:
         self.addresses: Counter[str] = Counter()
         self.sessions: set[Session] = set()
         self.tasks: set[asyncio.Task[None]] = set()
+        self.tables: dict[str, Table] = {}
+        """The tables for two open now, by their join code."""
 
     def connection(self) -> Connection:
         return Connection(self)
@@ -103,6 +107,21 @@ class Server:
         """End every game (as SIGTERM would end a local one)."""
         for session in list(self.sessions):
             session.end(EXIT_STOPPED)
+
+
+@dataclass
+class Table:
+    """A table for two on this server: its host (``net.host.Host``, on the loopback
+    address, which the players' sessions reach as the network's joiner and spectators
+    do), the key that opened it and the key that took its other seat."""
+
+    host: Any
+    """The table's ``net.host.Host``."""
+    opener: str
+    """The fingerprint of the key that opened it (plays as the host)."""
+    seated: str | None = None
+    """The fingerprint of the key that took the other seat: the one key that may take it
+    again, after a dropped connection (``None``: nobody yet)."""
 
 
 class Connection(asyncssh.SSHServer):
@@ -279,6 +298,10 @@ class Session(asyncssh.SSHServerSession[bytes]):
                 code = await self.play(words[1:])
             elif words == ["stats"]:
                 code = await self.stats()
+            elif words == ["new"]:
+                code = await self.new_table()
+            elif words[0] in ("join", "watch"):
+                code = await self.at_table(words[1:], watch=words[0] == "watch")
             elif words == ["replays"]:
                 code = await self.replays()
             elif words[0] == "replay":
@@ -286,8 +309,8 @@ class Session(asyncssh.SSHServerSession[bytes]):
             else:
                 self.say(
                     _(
-                        "stress-tui: no such command here; try: play [bot:LEVEL], stats, "
-                        "replays, or replay NAME"
+                        "stress-tui: no such command here; try: play [bot:LEVEL], new, "
+                        "join CODE, watch CODE, stats, replays, or replay NAME"
                     )
                 )
         except Exception as error:  # one session's crash ends that session alone
@@ -387,17 +410,31 @@ class Session(asyncssh.SSHServerSession[bytes]):
             return self.ended_with
         endpoint = self.take_terminal()
         code = EXIT_QUIT
+        notes: str | None = None
         while not endpoint.gone and self.ended_with is None:
             view = await self.lobby_view(name)
+            view.note = notes
             lobby = Lobby(endpoint, Settings(names=(name, COMPUTER)), view)
             code = await lobby.main()
             if code != EXIT_QUIT or lobby.chosen is None:
                 break
             if endpoint.gone or self.ended_with is not None:
                 break
-            code = await self.game(endpoint, name, lobby.chosen)
+            what, which = lobby.chosen
+            note = None
+            if what == "play":
+                code = await self.game(endpoint, name, which)
+            elif what == "new":
+                note = self.needs_a_key()
+                if note is None:
+                    code = await self.host_table(endpoint, name)
+            else:
+                note = self.no_seat(which, watch=what == "watch")
+                if note is None:
+                    code = await self.sit_at(endpoint, name, which, watch=what == "watch")
             if code != EXIT_QUIT:
                 break
+            notes = note
         self.say_why_it_ended(endpoint)
         return self.ended_with if self.ended_with is not None and code == EXIT_QUIT else code
 
@@ -476,6 +513,134 @@ class Session(asyncssh.SSHServerSession[bytes]):
         if rating is not None:
             self.say(_("rating: {rating}").format(rating=rating))
         return 0
+
+    # ------------------------------------------------------------------ tables for two
+
+    def join_line(self, code: str) -> str:
+        """What a friend types to join the table ``code``: this server's address as the
+        player's connection reached it."""
+        assert self.connection.conn is not None
+        here = self.connection.conn.get_extra_info("sockname")
+        address, port = (str(here[0]), int(here[1])) if here else ("HOST", 22)
+        return f"ssh -t -p {port} {address} join {code}"
+
+    def needs_a_key(self) -> str | None:
+        """Why a guest cannot take a seat at a table for two (its rounds would be counted
+        for nobody); ``None`` for a key."""
+        if self.connection.fingerprint is not None:
+            return None
+        return _("a table for two needs a key (ssh-keygen, then ssh again)")
+
+    def refused(self, why: str | None) -> int | None:
+        """``why`` said, and the exit status for it (``None``: nothing refused)."""
+        if why is None:
+            return None
+        self.say("stress-tui: " + why)
+        return 1
+
+    async def new_table(self) -> int:
+        """``new``: open a table for two, its code to read aloud on the waiting screen,
+        and play its match as its host; the table closes when its host leaves."""
+        refused = self.refused(self.needs_a_key()) or self.unfit_terminal()
+        if refused is not None:
+            return refused
+        name = await self.identity()
+        if self.ended_with is not None:
+            return self.ended_with
+        return await self.host_table(self.take_terminal(), name)
+
+    async def host_table(self, endpoint: ChannelEndpoint, name: str) -> int:
+        """A table opened on ``endpoint`` by ``name``'s key, its match played there."""
+        import os
+
+        from stress_tui.core.rules import Rules
+        from stress_tui.net.host import HOST_SEAT, Host
+        from stress_tui.terminal.netplay import SEED_ENV, NetScreen
+
+        seed = os.environ.get(SEED_ENV)  # a test hook, as for stress-tui host
+        host = Host(
+            Rules(), name, bind="127.0.0.1", port=0, seed=int(seed) if seed else None, say=_
+        )
+        await host.start()
+        assert self.connection.fingerprint is not None
+        self.server.tables[host.code] = Table(host, self.connection.fingerprint)
+        settings = Settings(players=("human", "human"), names=(name, name))
+        screen = NetScreen(
+            endpoint, settings, model=host, seat=HOST_SEAT, join_line=self.join_line(host.code)
+        )
+        try:
+            return await screen.main()
+        finally:
+            self.server.tables.pop(host.code, None)
+            await host.leave()
+
+    async def at_table(self, words: list[str], watch: bool) -> int:
+        """``join CODE`` or ``watch CODE``: take the other seat of the table ``CODE`` on
+        this server (only the key that first took it, once taken), or watch it."""
+        from stress_tui.net.protocol import normalize_code
+
+        try:
+            code = normalize_code(" ".join(words))
+        except ValueError as error:
+            from stress_tui.core.text import said
+
+            self.say("stress-tui: " + said(error, _))
+            return EXIT_USAGE
+        refused = self.refused(self.no_seat(code, watch)) or self.unfit_terminal()
+        if refused is not None:
+            return refused
+        name = await self.identity()
+        if self.ended_with is not None:
+            return self.ended_with
+        return await self.sit_at(self.take_terminal(), name, code, watch)
+
+    def no_seat(self, code: str, watch: bool) -> str | None:
+        """Why the key may not sit at (or watch) the table ``code``: it is not here, its
+        seat is another key's; ``None`` where it may."""
+        table = self.server.tables.get(code)
+        if table is None:
+            return _("no table on this server has the code {code}").format(code=code)
+        if watch:
+            return None
+        key = self.connection.fingerprint
+        if key is not None and (key == table.opener or table.seated not in (None, key)):
+            return _("the seat at this table is taken")
+        return self.needs_a_key()
+
+    async def sit_at(self, endpoint: ChannelEndpoint, name: str, code: str, watch: bool) -> int:
+        """The table ``code`` played (or watched) on ``endpoint``."""
+        from stress_tui.net.client import Client, JoinError
+        from stress_tui.terminal.netplay import NetScreen
+
+        refused = self.refused(self.no_seat(code, watch))  # it may have gone meanwhile
+        if refused is not None:
+            return refused
+        table = self.server.tables[code]
+        key = self.connection.fingerprint
+        role = "watch" if watch else "play"
+        client = Client("127.0.0.1", table.host.port, code, name, role=role, say=_)
+        try:
+            await client.connect()
+        except JoinError as error:
+            self.say(f"stress-tui: {error}")
+            return 1
+        if not watch:
+            table.seated = key
+        settings = Settings(players=("human", "human"), names=(name, name))
+        screen = NetScreen(endpoint, settings, model=client, seat=client.seat)
+        try:
+            return await screen.main()
+        finally:
+            if endpoint.gone and not watch:
+                # The connection dropped: the seat is kept for the key a while (the host's
+                # REJOIN_SECONDS), as for a joiner whose network went away.
+                if client.task is not None:
+                    client.task.cancel()
+                client._close()
+            else:
+                await client.leave()
+
+    # ------------------------------------------------------------------ replays
 
     async def replays(self) -> int:
         """``replays``: the key's own replays on this server, newest first, one a line:

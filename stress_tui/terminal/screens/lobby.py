@@ -41,7 +41,11 @@ class LobbyView:
     recent: list[RecentRound] = field(default_factory=list)
     """Their last rounds, newest first."""
     note: str | None = None
-    """A line about the last key (what is not on this server yet)."""
+    """A line about the last key (a code that is not one, a table that is not here)."""
+    entering: str | None = None
+    """``join`` or ``watch`` while the player types a table's code (``None``: the menu)."""
+    typed: str = ""
+    """The code typed so far."""
 
 
 class LobbyScreen(KeyedScreen):
@@ -106,9 +110,19 @@ class LobbyScreen(KeyedScreen):
             canvas.put(y, 4, keys, palette.hint_key)
             canvas.put(y, 6 + keys_w, canvas.fit(width - 8 - keys_w, what), palette.plain)
             y += 1
+        if view.entering is not None:
+            asked = (
+                _("The code of the table to join: {code}")
+                if view.entering == "join"
+                else _("The code of the table to watch: {code}")
+            )
+            canvas.put(
+                y + 1, 2, canvas.fit(width - 4, asked.format(code=view.typed + "_")), palette.info
+            )
+            canvas.put(y + 2, 2, canvas.fit(width - 4, _("Enter: go    Esc: back")), palette.hint)
         if view.note is not None:
-            canvas.put(y + 1, 2, canvas.fit(width - 4, view.note), palette.warn)
-        y += 3
+            canvas.put(y + 3, 2, canvas.fit(width - 4, view.note), palette.warn)
+        y += 5
         if view.recent and y + 2 < canvas.height - 1:
             canvas.put(y, 2, _("Your last rounds"), palette.panel_title)
             y += 1
