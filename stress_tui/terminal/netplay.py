@@ -41,7 +41,7 @@ from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, RESUME_COUNT, Host
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import GameController, TogetherKey
 from stress_tui.terminal.endpoint import Endpoint
-from stress_tui.terminal.keys import Binding, Intent, key_hint, keymap_for
+from stress_tui.terminal.keys import Binding, Intent, keymap_for
 from stress_tui.terminal.lang import _, addressed, shown_names
 from stress_tui.terminal.netlink import Link, NetClock
 from stress_tui.terminal.pieces import count_up
@@ -49,7 +49,7 @@ from stress_tui.terminal.scene import Overlay, Scene
 from stress_tui.terminal.screen import Screen
 from stress_tui.terminal.screens.base import ModalScreen
 from stress_tui.terminal.screens.help import HelpScreen
-from stress_tui.terminal.screens.netpanel import QUIT_ONLY, NetPanelScreen, NetWaitingScreen
+from stress_tui.terminal.screens.netpanel import NetPanelScreen, NetWaitingScreen
 from stress_tui.terminal.screens.result import Result, ResultScreen
 from stress_tui.terminal.session import EXIT_QUIT, local_endpoint
 
@@ -145,8 +145,10 @@ class LinkBar:
     status: str | None = None
     """Where the match stands, when it is not being played (paused by whom, waiting for
     whom, who left), for the panel over the table."""
-    keys: str = "Enter: play on    ?: help    q: quit"
-    """What the panel's keys do."""
+    quit_only: bool = False
+    """Whether only leaving is up to this end (a spectator, a match over, or one standing
+    still until the host or the other player moves it): the panel's hint says only that
+    (``QUIT_ONLY``), not all of its keys."""
 
 
 class NetScreen(Screen):
@@ -328,15 +330,11 @@ class NetScreen(Screen):
         quiet = model.status in ("playing", "starting", "counting")
         status = None if quiet else self.link.status_line()
         left = self.link.resume_left()
-        keys = key_hint(NetPanelScreen.BINDINGS)
         if model.status == "waiting":
             status = _("Waiting for a player. They join with:") + f"\n{self.join_line or ''}"
-            keys = key_hint(NetWaitingScreen.BINDINGS)
-        elif model.status in ("over", "dropped", "lost", "result", "counting"):
-            keys = key_hint(QUIT_ONLY)
-        if self.seat is None:
-            keys = key_hint(QUIT_ONLY)
-        link = LinkBar(self.link.role, self.link.delay_ms, status, keys)
+        standing = model.status in ("over", "dropped", "lost", "result", "counting")
+        quit_only = self.seat is None or standing
+        link = LinkBar(self.link.role, self.link.delay_ms, status, quit_only)
         return Scene(
             table=self.table,
             now=self.clock.now(),

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
-from stress_tui.terminal.keys import Binding, Intent, Scope
+from stress_tui.terminal.keys import Binding, Intent, Scope, key_hint
 from stress_tui.terminal.lang import N_
 from stress_tui.terminal.scene import Overlay, Scene
 from stress_tui.terminal.screens.base import ALWAYS, ModalScreen, panel
@@ -20,7 +20,8 @@ a match over, or one standing still until the host or the other player moves it.
 
 class NetPanelScreen(ModalScreen):
     """A network table's pause: what the host says of the match (paused by whom, a player
-    away or dropped, the match over), and its keys (Enter plays on, Esc pauses, q leaves)."""
+    away or dropped, the match over), and its keys (Enter plays on, Esc pauses, q leaves),
+    its hint from its bindings; where only leaving is up to this end, that alone."""
 
     TITLE = "a network table's pause"
     NAME = Overlay.PAUSE
@@ -42,7 +43,8 @@ class NetPanelScreen(ModalScreen):
             return
         first, *more = link.status.split("\n")
         lines = [(first, palette.panel_title), *((line, palette.panel) for line in more)]
-        panel(canvas, palette, [*lines, ("", ""), (link.keys, palette.panel_key)])
+        keys = key_hint(QUIT_ONLY if link.quit_only else self.BINDINGS)
+        panel(canvas, palette, [*lines, ("", ""), (keys, palette.panel_key)])
 
 
 class NetWaitingScreen(NetPanelScreen):
