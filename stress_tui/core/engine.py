@@ -161,13 +161,12 @@ class Game(Stresses, Flips):
                     N_("no player {player} (players are 0 and 1)"), player=repr(player)
                 )
             if isinstance(action, Play):
-                size = self.rules.row_size
                 pile, target = action.pile, action.target
-                if type(pile) is not int or not 0 <= pile < size:
+                if type(pile) is not int or not 0 <= pile < self._row_size:
                     raise NoSuchPileError(
                         N_("no row pile {pile} (row piles are 0..{last})"),
                         pile=repr(pile),
-                        last=size - 1,
+                        last=self._row_size - 1,
                     )
                 if type(target) is not int or target not in (0, 1):
                     raise NoSuchPileError(
@@ -207,9 +206,11 @@ class Game(Stresses, Flips):
 
         cards = tuple(row_pile)
         covers = state.covers[target]
-        # Covers older than the window before now can matter to no later play.
-        while covers and time - covers[0].time > self.rules.race_window:
-            del covers[0]
+        if covers:
+            # Covers older than the window before now can matter to no later play.
+            window = self.rules.race_window
+            while covers and time - covers[0].time > window:
+                del covers[0]
         covers.append(Cover(player, time, on[-1].rank))
         on += cards
         row[pile] = []

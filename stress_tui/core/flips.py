@@ -93,7 +93,7 @@ class Flips(Round):
             someone.ready = False
             someone.stop = ()
             # A flipped card leaves its owner too: the fewest held is the fewest ever.
-            held = someone.card_total()
+            held = len(someone.draw_pile) + sum(map(len, someone.row))
             if held < someone.fewest:
                 someone.fewest = held
         # Two equal ranks flipped are stress; a flipped joker is not: 001 makes stress of a

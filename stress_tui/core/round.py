@@ -45,6 +45,8 @@ class Round:
         check's table)."""
         self._stale_limit = state.rules.stale_limit
         """Plays in a row without progress after which the round is drawn."""
+        self._row_size = state.rules.row_size
+        """Piles in each row."""
 
     # ------------------------------------------------------------------ queries
 
