@@ -20,6 +20,9 @@ from stress_tui.core.engine import Game, Phase
 from stress_tui.core.events import Event
 from stress_tui.core.view import PlayerView, table_view
 
+_new = tuple.__new__
+"""Makes a named tuple (a player's view) from its fields in one call (``core/view.py``)."""
+
 _WAITING_FLIP = Phase.WAITING_FLIP
 _ROUND_OVER = Phase.ROUND_OVER
 
@@ -145,7 +148,7 @@ class Table:
                 if pending[player] is None:
                     if seen is None:
                         seen = table_view(state, due)
-                    planned = driver.decide(PlayerView(player, seen))
+                    planned = driver.decide(_new(PlayerView, (player, seen)))
                     if planned is not None:
                         if planned.time < due:
                             raise ValueError(f"a driver planned into the past: {planned}")
