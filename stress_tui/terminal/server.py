@@ -42,6 +42,7 @@ from stress_tui.terminal.lang import _
 
 if TYPE_CHECKING:
     from stress_tui.terminal.screens.lobby import LobbyView
+    from stress_tui.terminal.tables import Table
 
 DEFAULT_LEVEL = "normal"
 """The computer's level when the session does not say."""
@@ -109,21 +110,6 @@ class Server:
             session.end(EXIT_STOPPED)
 
 
-@dataclass
-class Table:
-    """A table for two on this server: its host (``net.host.Host``, on the loopback
-    address, which the players' sessions reach as the network's joiner and spectators
-    do), the key that opened it and the key that took its other seat."""
-
-    host: Any
-    """The table's ``net.host.Host``."""
-    opener: str
-    """The fingerprint of the key that opened it (plays as the host)."""
-    seated: str | None = None
-    """The fingerprint of the key that took the other seat: the one key that may take it
-    again, after a dropped connection (``None``: nobody yet)."""
-
-
 class Connection(asyncssh.SSHServer):
     """One client's SSH connection: its address counted, any key accepted."""
 
@@ -144,6 +130,15 @@ class Connection(asyncssh.SSHServer):
         self.too_many = self.server.addresses[self.address] > self.server.limits.per_address
         """Whether the address has more connections than it may (this one is turned away
         once SSH has begun, so that the client is told why)."""
+
+    def round_trip(self) -> float | None:
+        """The smallest round trip the kernel measured on this connection, in seconds
+        (``net.pathrtt.kernel_rtt``; ``None``: unknown)."""
+        from stress_tui.net.pathrtt import kernel_rtt
+
+        if self.conn is None:
+            return None
+        return kernel_rtt(self.conn.get_extra_info("socket"))
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.server.addresses[self.address] -= 1
@@ -554,13 +549,15 @@ class Session(asyncssh.SSHServerSession[bytes]):
         import os
 
         from stress_tui.core.rules import Rules
-        from stress_tui.net.host import HOST_SEAT, Host
+        from stress_tui.net.host import HOST_SEAT
         from stress_tui.terminal.netplay import SEED_ENV, NetScreen
+        from stress_tui.terminal.tables import ServedHost, Table
 
         seed = os.environ.get(SEED_ENV)  # a test hook, as for stress-tui host
-        host = Host(
+        host = ServedHost(
             Rules(), name, bind="127.0.0.1", port=0, seed=int(seed) if seed else None, say=_
         )
+        host.paths[HOST_SEAT] = self.connection.round_trip
         await host.start()
         assert self.connection.fingerprint is not None
         self.server.tables[host.code] = Table(host, self.connection.fingerprint)
@@ -625,7 +622,10 @@ class Session(asyncssh.SSHServerSession[bytes]):
             self.say(f"stress-tui: {error}")
             return 1
         if not watch:
+            from stress_tui.net.host import JOINER_SEAT
+
             table.seated = key
+            table.host.paths[JOINER_SEAT] = self.connection.round_trip
         settings = Settings(players=("human", "human"), names=(name, name))
         screen = NetScreen(endpoint, settings, model=client, seat=client.seat)
         try:

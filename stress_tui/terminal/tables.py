@@ -1,0 +1,72 @@
+"""The SSH server's tables for two (``terminal/server.py``, ``docs/serve.md``): each a
+network table's host (``net.host.Host``) on the loopback address, its seats' players
+reaching it over their SSH connections.
+
+``ServedHost`` dates every key of both seats at its arrival at the server less that
+seat's one-way delay over SSH, bounded as at a network table: half the smallest round
+trip the server's kernel measured on the player's SSH connection (``TCP_INFO``,
+``net/pathrtt.py``: timed from acknowledgements the player's own program does not send),
+at most the host's ``max_delay`` (``net.fair.MAX_DELAY``). The joiner's ping-timed
+compensation of a network table would time only the loopback between the server and
+itself, and the host seat's keys would go undated: here both seats are remote alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from stress_tui.core.lifecycle import Stage
+from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, Host, action_from_message
+
+SeatPath = Callable[[], float | None]
+"""A seat's SSH round trip as the kernel measured it, in seconds (``None``: unknown)."""
+
+
+class ServedHost(Host):
+    """A network table's host whose two seats are both players over SSH."""
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        self.paths: dict[int, SeatPath] = {}
+        """Each seat's SSH round trip, by seat (the joiner's changes when it comes back)."""
+
+    def back(self, seat: int) -> float:
+        """Seconds a key from ``seat`` is dated back: half its SSH round trip, at most
+        ``max_delay``; 0 where nothing is measured."""
+        path = self.paths.get(seat)
+        rtt = None if path is None else path()
+        if rtt is None:
+            return 0.0
+        return max(0.0, min(self.max_delay, rtt / 2))
+
+    def act(self, kind: str, pile: int | None = None, target: int | None = None) -> None:
+        """The host seat's key: dated at its arrival less its SSH delay."""
+        if self.life.stage is not Stage.PLAYING or self.fair is None:
+            return
+        message: dict[str, Any] = {"a": kind}
+        if kind in ("play", "play-together"):
+            message.update(pile=pile, to=target)
+        when = max(0.0, self.now() - self.back(HOST_SEAT))
+        self._apply(action_from_message(message, HOST_SEAT, when))
+
+    def _joiner_act(self, message: dict[str, Any], dated: float | None = None) -> None:
+        """The joiner's key: dated at its arrival less its SSH delay (not the loopback's)."""
+        if dated is None and self.life.stage is Stage.PLAYING:
+            dated = max(0.0, self.now() - self.back(JOINER_SEAT))
+        super()._joiner_act(message, dated)
+
+
+@dataclass
+class Table:
+    """A table for two on the server: its host, the key that opened it and the key that
+    took its other seat."""
+
+    host: ServedHost
+    """The table's host (on the loopback address)."""
+    opener: str
+    """The fingerprint of the key that opened it (plays as the host)."""
+    seated: str | None = None
+    """The fingerprint of the key that took the other seat: the one key that may take it
+    again, after a dropped connection (``None``: nobody yet)."""

@@ -1,0 +1,66 @@
+"""The SSH server's tables for two in one event loop (``terminal/tables.py``): each seat's
+keys dated at their arrival less half that seat's SSH round trip, at most the cap. (The
+tables with the real ``ssh`` client: ``tests/test_serve.py``.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from stress_tui.core.actions import Action, Flip
+from stress_tui.core.engine import Phase
+from stress_tui.core.rules import Rules
+from stress_tui.net.fair import MAX_DELAY
+from stress_tui.net.host import HOST_SEAT, JOINER_SEAT
+from stress_tui.terminal.tables import ServedHost
+from tests.test_net import SEED, run, seated, until
+
+
+@pytest.fixture(autouse=True)
+def _data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(tmp_path))
+
+
+def last_of(host: ServedHost, seat: int) -> Action:
+    assert host.fair is not None
+    return [a for a in host.fair.inputs if not isinstance(a, Flip) and a.player == seat][-1]
+
+
+def test_each_seats_keys_are_dated_back_by_half_its_ssh_round_trip_at_most_the_cap() -> None:
+    async def test() -> None:
+        host = ServedHost(Rules(), "Ann", countdown=0.05, record=False, seed=SEED)
+        host.paths[HOST_SEAT] = lambda: 0.08  # 40 ms each way
+        host.paths[JOINER_SEAT] = lambda: 2.0  # far away: dated back no more than the cap
+        joiner = await seated(host, record=False)
+        await until(lambda: host.fair is not None and host.fair.game.phase is Phase.PLAYING, "play")
+        await until(lambda: joiner.table is not None, "the joiner's table")
+        await until(lambda: host.now() > 0.5, "half a second of play (nothing before its start)")
+        before = host.now()
+        host.act("ready")
+        assert before - 0.04 <= last_of(host, HOST_SEAT).time <= host.now() - 0.04
+        assert host.fair is not None
+        before, count = host.now(), len(host.fair.inputs)
+        joiner.act("ready")
+        await until(lambda: host.fair is not None and len(host.fair.inputs) > count, "Bo's key")
+        after = host.now()
+        dated = last_of(host, JOINER_SEAT).time
+        assert before - MAX_DELAY - 1e-6 <= dated <= after - MAX_DELAY + 1e-6
+        await host.close()
+        await joiner.leave()
+
+    run(test)
+
+
+def test_a_seat_whose_round_trip_is_unknown_is_dated_on_arrival() -> None:
+    async def test() -> None:
+        host = ServedHost(Rules(), "Ann", countdown=0.05, record=False, seed=SEED)
+        joiner = await seated(host, record=False)
+        await until(lambda: host.fair is not None and host.fair.game.phase is Phase.PLAYING, "play")
+        before = host.now()
+        host.act("ready")
+        assert before <= last_of(host, HOST_SEAT).time <= host.now()
+        await host.close()
+        await joiner.leave()
+
+    run(test)
