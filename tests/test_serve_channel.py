@@ -166,3 +166,21 @@ def test_a_key_named_as_the_game_names_a_guest_or_the_computer_is_named_player(
     path = tmp_path / "keys.sqlite"
     assert name_for("SHA256:one", "Guest", path) == "player"
     assert name_for("SHA256:two", "Computer", path) == "player-2"
+
+
+def test_the_systemd_unit_in_the_docs_starts_a_serve_the_parser_takes() -> None:
+    import re
+
+    from stress_tui.cli.parser import build
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "serve.md").read_text()
+    unit = re.search(r"```ini\n(# /etc/systemd/system/stress-tui\.service\n.*?)```", doc, re.S)
+    assert unit is not None
+    lines = dict(
+        line.split("=", 1) for line in unit.group(1).splitlines() if "=" in line and line[0] != "#"
+    )
+    assert lines["KillSignal"] == "SIGTERM"  # what ends every game cleanly
+    program, *argv = lines["ExecStart"].split()
+    assert program.endswith("/bin/stress-tui") and argv[0] == "serve"
+    args = build(argv)[0].parse_args(argv)
+    assert (args.port, args.data_dir) == (2222, "/var/lib/stress-tui")
