@@ -94,7 +94,8 @@ def test_a_mirror_moved_by_actions_and_the_cards_they_turned_up_stays_the_hosts_
     """Whole rounds of every kind of action, by every set of rules (flips from one draw
     pile, piles taken under or mixed in, draw piles recycled, stress won and false,
     misplays): after each, the mirror shows what the host's table shows, counts what it
-    counts, and holds nothing it could not see."""
+    counts, and holds nothing it could not see; made again from the whole table now and
+    then (a peer arriving mid-round), it goes on alike."""
     followed = collections.Counter[str]()
     for rules in RULES:
         for seed in range(SEEDS):
@@ -102,9 +103,11 @@ def test_a_mirror_moved_by_actions_and_the_cards_they_turned_up_stays_the_hosts_
             game = Game.deal(rules, random.Random(seed))
             mirror = _mirror_of(game)
             time = 0.0
-            for _ in range(4000):
+            for step in range(4000):
                 if game.phase is Phase.ROUND_OVER:
                     break
+                if step % 37 == 36:  # made again from the whole table, as a peer arriving
+                    mirror = _mirror_of(game)
                 time += rng.random() * 0.4
                 action = _any_action(game, rng, time, careless=seed % 2 == 0)
                 events = game.apply(action)
