@@ -265,12 +265,20 @@ def test_two_jobs_play_in_two_other_processes_that_leave_ctrl_c_to_this_one(
 
     monkeypatch.setattr(sim, "play_round", where)
     seen: list[tuple[int, str]] = []
-    simulate(STANDARD, NORMAL, 128, 1, on_violation=lambda i, what: seen.append((i, what)), jobs=2)
+    # Ctrl-C as in a terminal, whatever started the tests (a script's ``&`` ignores it).
+    outer = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        simulate(
+            STANDARD, NORMAL, 128, 1, on_violation=lambda i, what: seen.append((i, what)), jobs=2
+        )
+        here = signal.getsignal(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, outer)
     assert [index for index, _ in seen] == list(range(128))
     workers = {what for _, what in seen}
     assert len(workers) == 2 and all(what.endswith(" True") for what in workers), workers
     assert str(os.getpid()) not in {what.split()[0] for what in workers}
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "restored here"
+    assert here is signal.default_int_handler, "restored here"
 
 
 @pytest.mark.parametrize(("load", "jobs"), [(0.2, 2), (1.0, 1), (6.5, 1)])

@@ -115,6 +115,29 @@ def test_close_ends_a_running_program() -> None:
     assert s.pump(0.01) == 0
 
 
+def test_a_program_starts_with_the_signals_a_terminal_gives_whatever_started_the_tests() -> None:
+    """Run from a script's ``&`` or from ``nohup``, these tests ignore SIGINT, SIGQUIT or
+    SIGHUP, and would pass that on; the program in the pseudo-terminal still starts with
+    them at their defaults and none blocked, as from a shell in a terminal."""
+    show = (
+        "import signal as s; print(s.getsignal(s.SIGINT) is s.default_int_handler, "
+        "s.getsignal(s.SIGQUIT) == s.getsignal(s.SIGHUP) == s.SIG_DFL, "
+        "s.pthread_sigmask(s.SIG_BLOCK, []) == set())"
+    )
+    ignored = (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP)
+    outer = {sig: signal.signal(sig, signal.SIG_IGN) for sig in ignored}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        s = TtySession([sys.executable, "-c", show])
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for sig, handler in outer.items():
+            signal.signal(sig, handler)
+    with s:
+        assert s.wait_exit() == 0
+        assert s.row(0).split() == ["True", "True", "True"]
+
+
 # -- pure helpers ----------------------------------------------------------------------------------
 
 

@@ -59,6 +59,30 @@ def child_env(extra: Mapping[str, str | None] | None = None) -> dict[str, str]:
     return env
 
 
+TERMINAL_SIGNALS = (
+    signal.SIGINT,
+    signal.SIGQUIT,
+    signal.SIGHUP,
+    signal.SIGTERM,
+    signal.SIGTSTP,
+    signal.SIGTTIN,
+    signal.SIGTTOU,
+    signal.SIGPIPE,
+)
+"""The signals a shell in a terminal leaves at their defaults for the programs it starts."""
+
+
+def as_from_a_terminal() -> None:
+    """In the child, before it runs the program: every signal of ``TERMINAL_SIGNALS`` at
+    its default and none blocked, as a shell in a terminal starts a program, whatever the
+    tests were started from: a script's ``&`` ignores SIGINT and SIGQUIT, ``nohup`` SIGHUP,
+    and a program inherits what is ignored (Python then never turns Ctrl-C into
+    KeyboardInterrupt)."""
+    for sig in TERMINAL_SIGNALS:
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+
+
 JOB_SHELL = [sys.executable, str(Path(__file__).resolve().parent / "fixtures" / "jobshell.py")]
 """Prefix to a command to run it as a job of a shell with job control (it can stop and be
 brought back); ``$JOBSHELL_PID_FILE`` names where its pid goes (``job_pid``)."""
@@ -168,6 +192,7 @@ class TtySession(Screenful):
             cwd=None if cwd is None else str(cwd),
             dimensions=(rows, cols),
             timeout=None,
+            preexec_fn=as_from_a_terminal,
         )
         self.child.delaybeforesend = None
         # The tty modes before the program touches them (spawn returns after exec).
