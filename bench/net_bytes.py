@@ -30,6 +30,7 @@ import os
 
 from stress_tui.core.codec import action_to_json
 from stress_tui.core.engine import Phase
+from stress_tui.core.lifecycle import Stage
 from stress_tui.core.rules import Rules
 from stress_tui.net import host as host_module
 from stress_tui.net.client import Client
@@ -58,12 +59,12 @@ async def play_round(host: Host, joiner: Client, pace: float, timeout: float = 6
     screen shows), says ready when the piles wait for a flip, calls stress when it opens."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
-    while host.status != "result" and loop.time() < end:
+    while host.life.stage is not Stage.RESULT and loop.time() < end:
         await asyncio.sleep(pace)
-        if host.status == "starting":
+        if host.life.stage is Stage.READY:
             host.ready()
             joiner.ready()
-        if host.status != "playing" or host.fair is None or joiner.table is None:
+        if host.life.stage is not Stage.PLAYING or host.fair is None or joiner.table is None:
             continue
         for side in (HOST_SEAT, JOINER_SEAT):
             game = host.fair.game if side == HOST_SEAT else joiner.table.game
@@ -74,7 +75,7 @@ async def play_round(host: Host, joiner: Client, pace: float, timeout: float = 6
                 act("ready")
             elif plays := game.legal_plays(side):
                 act("play", *plays[0])
-    assert host.status == "result", host.status
+    assert host.life.stage is Stage.RESULT, host.life.stage
 
 
 async def play(rounds: int, pace: float) -> int:

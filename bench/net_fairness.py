@@ -40,6 +40,7 @@ if __package__ in (None, ""):  # run as a script: make `stress_tui` importable
 
 from stress_tui.core.engine import Game
 from stress_tui.core.events import Event
+from stress_tui.core.lifecycle import Stage
 from stress_tui.core.notation import parse_position
 from stress_tui.core.rules import Rules
 from stress_tui.net.client import Client
@@ -200,11 +201,11 @@ async def _until(check: object, timeout: float) -> bool:
 async def _both_ready(host: Host, joiner: Client) -> None:
     """A round waits for both players' ready keys (as at one keyboard): both say it, and
     the joiner sees the round under way."""
-    await _until(lambda: joiner.status == "starting", 5)
+    await _until(lambda: joiner.stage is Stage.READY and not joiner.holds, 5)
     joiner.ready()
     await _until(lambda: host.life.waiting == (False, True), 5)  # the joiner, seat 0
     host.ready()
-    await _until(lambda: joiner.status == "playing", 5)
+    await _until(lambda: joiner.stage is Stage.PLAYING, 5)
 
 
 async def races(

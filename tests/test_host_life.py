@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from stress_tui.core.engine import Phase
-from stress_tui.core.lifecycle import Hold, Stage
+from stress_tui.core.lifecycle import Hold, Holder, Stage
 from stress_tui.core.rules import Rules
 from stress_tui.net import client as client_module
 from stress_tui.net import host as host_module
@@ -90,7 +90,9 @@ def test_a_drop_before_the_start_comes_back_to_the_start_gate_with_no_count() ->
         joiner.ready()  # nobody hears it: the line is down
         await until(lambda: not host.life.held(Hold.DROPPED), "Bo back")
         assert host.life.stage is Stage.READY and host.life.waiting == (True, False)
-        await until(lambda: joiner.status == "starting", "the gate on Bo's side")
+        await until(
+            lambda: joiner.stage is Stage.READY and not joiner.holds, "the gate on Bo's side"
+        )
         joiner.ready()
         await until(lambda: host.life.stage is Stage.PLAYING, "the start")
         await host.close()
@@ -117,7 +119,7 @@ def test_a_stopped_joiner_is_dropped_for_its_silence_and_counts_in_when_it_goes_
         assert host.life.stage is Stage.PAUSED and host.joiner is None
         transport.resume_reading()  # going on
         await until(lambda: host.life.stage is Stage.PLAYING, "the count, then play", 5)
-        await until(lambda: joiner.status == "playing", "Bo's view")
+        await until(lambda: joiner.stage is Stage.PLAYING, "Bo's view")
         await host.close()
 
     run(test)
@@ -159,7 +161,7 @@ def test_the_rematch_deals_round_one_again_at_the_start_gate() -> None:
         await play_out(host, joiner)
         assert host.life.match_over and host.life.round == 1
         first = host.commit
-        await until(lambda: joiner.status == "result", "the result on Bo's side")
+        await until(lambda: joiner.stage is Stage.RESULT, "the result on Bo's side")
         joiner.go_on()  # either player's Enter
         await until(lambda: host.life.stage is Stage.READY, "the rematch dealt")
         assert host.life.round == 1 and host.life.deals == 2 and not host.life.match_over
@@ -167,6 +169,28 @@ def test_the_rematch_deals_round_one_again_at_the_start_gate() -> None:
         await both_ready(host, joiner)
         await until(lambda: host.life.stage is Stage.PLAYING, "the rematch under way")
         await until(lambda: joiner.round_number == 1 and joiner.dealt == host.commit, "Bo's")
+        await host.close()
+
+    run(test)
+
+
+def test_the_joiner_and_a_spectator_see_the_hosts_stage_and_what_holds_it() -> None:
+    async def test() -> None:
+        host, joiner = await table()
+        watcher = Client("127.0.0.1", host.port, host.code, role="watch", record=False)
+        await watcher.connect()
+        host.pause()
+        joiner.pause(hold=True)  # Bo's help
+        holds = {Holder(Hold.PAUSE, HOST_SEAT), Holder(Hold.AWAY, JOINER_SEAT)}
+        await until(lambda: host.life.holds == holds, "both holds")
+        await until(lambda: joiner.holds == holds == watcher.holds, "the holds on the other ends")
+        assert joiner.stage is Stage.PAUSED and watcher.stage is Stage.PAUSED
+        assert host.status_line() == "paused: Bo cannot see the table"
+        joiner.resume(hold=True)
+        joiner.resume()  # Bo's Enter ends Ann's pause
+        await until(lambda: watcher.stage is Stage.COUNT, "the count, on the spectator's end")
+        await until(lambda: watcher.stage is Stage.PLAYING and not watcher.holds, "play")
+        await watcher.leave()
         await host.close()
 
     run(test)

@@ -13,6 +13,7 @@ import pytest
 
 from stress_tui.core.actions import Play, PlayTogether
 from stress_tui.core.engine import Phase
+from stress_tui.core.lifecycle import Hold, Stage
 from stress_tui.core.notation import format_position
 from stress_tui.core.rules import Rules
 from stress_tui.core.view import STAND_IN, table_view
@@ -51,7 +52,10 @@ async def until(check: Callable[[], bool], what: str, timeout: float = 5.0) -> N
 async def both_ready(host: Host, joiner: Client) -> None:
     """A round waits for both players to say they are ready (the ready key, before it
     starts): the joiner says it, then the host."""
-    await until(lambda: joiner.status == "starting", "the round to wait for its players")
+    await until(
+        lambda: joiner.stage is Stage.READY and not joiner.holds,
+        "the round to wait for its players",
+    )
     joiner.ready()
     await until(lambda: host.life.waiting == (False, True), "the joiner's ready")
     host.ready()
@@ -153,7 +157,7 @@ def test_a_wrong_code_and_a_third_player_are_refused_and_the_host_plays_on() -> 
             await Client("127.0.0.1", host.port, wrong, "Cy").connect()
         with pytest.raises(JoinError, match="the table is full: Bo is playing"):
             await Client("127.0.0.1", host.port, host.code, "Cy").connect()
-        assert host.status == "playing" and host.joiner is not None
+        assert host.life.stage is Stage.PLAYING and host.joiner is not None
         assert [refusal.tell() for refusal in host.refusals] == [
             "wrong join code",
             "the table is full: Bo is playing (stress-tui watch to watch)",
@@ -178,16 +182,16 @@ def test_a_dropped_joiner_pauses_the_round_and_coming_back_resumes_it_exactly() 
         clock, since = host.now(), asyncio.get_running_loop().time()
         assert joiner.writer is not None
         joiner.writer.transport.abort()  # the line drops
-        await until(lambda: host.status == "dropped", "the host to notice")
+        await until(lambda: host.life.held(Hold.DROPPED), "the host to notice")
         assert host.status_line() is not None
         assert host.status_line().startswith("waiting for Bo to come back, ")  # type: ignore[union-attr]
-        await until(lambda: host.status in ("counting", "playing"), "the joiner back")
-        await until(lambda: host.status == "playing", "the count to resume")
+        await until(lambda: host.life.stage in (Stage.COUNT, Stage.PLAYING), "the joiner back")
+        await until(lambda: host.life.stage is Stage.PLAYING, "the count to resume")
         assert format_position(host.fair.game.state) == before
         # The clock stood while Bo was away and during the count to go on.
         elapsed = asyncio.get_running_loop().time() - since
         assert host.now() - clock <= elapsed - RESUME_COUNT
-        await until(lambda: joiner.status == "playing", "the joiner's view")
+        await until(lambda: joiner.stage is Stage.PLAYING, "the joiner's view")
         await host.close()
 
     run(test)
@@ -197,7 +201,7 @@ def test_a_joiner_who_quits_ends_the_match_with_their_name() -> None:
     async def test() -> None:
         host, joiner = await table()
         await joiner.leave()
-        await until(lambda: host.status == "over", "the host to hear")
+        await until(lambda: host.life.stage is Stage.GONE, "the host to hear")
         assert host.status_line() == "Bo left"
         await host.close()
 
@@ -293,7 +297,7 @@ def test_a_joiner_who_breaks_the_protocol_mid_match_is_dropped_not_the_game() ->
         host, joiner = await table()
         assert joiner.writer is not None
         joiner.writer.write(b'{"t": "act", "a": "fly", "seq": 1}\n')
-        await until(lambda: host.status == "dropped", "the drop")
+        await until(lambda: host.life.held(Hold.DROPPED), "the drop")
         assert host.message is not None and "'a' is not as it must be" in host.message.tell()
         host.act("stress")  # the host's game still takes keys (and ignores them: paused)
         await host.close()
@@ -352,9 +356,9 @@ def test_both_sides_write_a_replay_that_verifies_and_count_the_round(tmp_path: P
         joiner = await seated(host)
         loop = asyncio.get_running_loop()
         end = loop.time() + 8
-        while host.status != "result" and loop.time() < end:
+        while host.life.stage is not Stage.RESULT and loop.time() < end:
             await asyncio.sleep(0.01)
-            if host.status != "playing" or host.fair is None or joiner.table is None:
+            if host.life.stage is not Stage.PLAYING or host.fair is None or joiner.table is None:
                 continue
             game = host.fair.game
             if game.phase is Phase.STRESS:
@@ -369,7 +373,7 @@ def test_both_sides_write_a_replay_that_verifies_and_count_the_round(tmp_path: P
                 joiner.act("play", *theirs[0])
             else:
                 joiner.act("ready")
-        assert host.status == "result"
+        assert host.life.stage is Stage.RESULT
         await until(lambda: joiner.result is not None, "the joiner's replay")
         assert host.result is not None and joiner.result is not None
         assert host.result.replay and joiner.result.replay
@@ -414,7 +418,7 @@ def test_a_joiner_away_past_the_minute_ends_the_match_unscored_the_replay_kept(
         await until(lambda: host.fair is not None and host.fair.game.phase is Phase.PLAYING, "")
         assert joiner.writer is not None
         joiner.writer.transport.abort()
-        await until(lambda: host.status == "over", "the minute to pass")
+        await until(lambda: host.life.stage is Stage.GONE, "the minute to pass")
         assert host.status_line() == "Bo did not come back: the match ends unscored"
         assert host.result is not None and host.result.replay is not None
         kept = replays.load(Path(host.result.replay))
@@ -589,14 +593,14 @@ def test_a_host_whose_machine_went_silent_is_taken_for_gone(
             held.append(writer)
 
         silent = await asyncio.start_server(hold, "127.0.0.1", host.port)
-        await until(lambda: joiner.status == "lost", "the joiner to take the host for lost")
+        await until(lambda: joiner.lost, "the joiner to take the host for lost")
         assert joiner.silent  # no connection closed: it heard nothing
         assert watcher.done is not None and joiner.done is not None
         told = await asyncio.wait_for(watcher.done, 3)
         assert "Ann's connection was lost (no answer for" in told
         reason = await asyncio.wait_for(joiner.done, 3)
         assert reason == "the host did not come back: the match ends unscored"
-        assert joiner.status == "over"
+        assert joiner.stage is Stage.GONE
         assert loop.time() - went < 0.5 + 1.0 + 1.0  # silence, the time to try, one try
         silent.close()
         for writer in held:

@@ -147,10 +147,10 @@ def play_out_round(host: TtySession, joiner: TtySession, watcher: RawSpectator) 
         pump_all(host, joiner)
         watcher.poll()
         message = watcher.state
-        if message is not None and message["status"] == "result":
+        if message is not None and message["stage"] == "result":
             return message
         fresh = watcher.states != seen
-        if message is None or message["status"] != "playing":
+        if message is None or message["stage"] != "playing":
             continue
         if not fresh and time.monotonic() - asked < 1.0:
             continue  # the last key's answer is on its way (else: asked again)

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from stress_tui.core.engine import Phase
+from stress_tui.core.lifecycle import Stage
 from stress_tui.core.rules import Rules
 from stress_tui.net import host as host_module
 from stress_tui.net.client import Client
@@ -120,7 +121,7 @@ async def _fuzz(attacks: int, attackers: int, seconds: float) -> dict[str, Any]:
     grown = tracemalloc.get_traced_memory()[0] - start_memory
     tracemalloc.stop()
     facts = {
-        "status": host.status,
+        "stage": host.life.stage,
         "joiner": host.joiner is not None and host.joiner.name,
         "pending": host.pending,
         "connections": len(host.connections),
@@ -129,16 +130,16 @@ async def _fuzz(attacks: int, attackers: int, seconds: float) -> dict[str, Any]:
         "plays": plays,
         "grown": grown,
         "refusals": len(host.refusals),
-        "joiner_status": joiner.status,
+        "joiner_stage": joiner.stage,
     }
     await host.close()
     return facts
 
 
 def _check(facts: dict[str, Any]) -> None:
-    assert facts["status"] in ("playing", "result"), facts
+    assert facts["stage"] in (Stage.PLAYING, Stage.RESULT), facts
     assert facts["joiner"] == "Bo", facts  # the real joiner kept the seat throughout
-    assert facts["joiner_status"] in ("playing", "result"), facts
+    assert facts["joiner_stage"] in (Stage.PLAYING, Stage.RESULT), facts
     assert facts["pending"] == 0 and facts["watchers"] == 0, facts
     assert facts["connections"] == 1, facts  # only the joiner is left
     assert facts["grown"] < 2_000_000, facts
@@ -251,7 +252,7 @@ def test_a_spectator_that_stops_reading_is_let_go(monkeypatch: pytest.MonkeyPatc
             while host.joiner is not None and host.joiner.writer.transport.get_write_buffer_size():
                 await asyncio.sleep(0.001)
         assert host.watchers == []
-        assert host.joiner is not None and host.status == "playing"
+        assert host.joiner is not None and host.life.stage is Stage.PLAYING
         assert joiner.done is not None and not joiner.done.done()
         sock.close()
         await joiner.leave()

@@ -22,6 +22,7 @@ from stress_tui.core.actions import (
 from stress_tui.core.cards import Card
 from stress_tui.core.engine import Game, Phase, State
 from stress_tui.core.events import Flipped
+from stress_tui.core.lifecycle import Stage
 from stress_tui.core.rules import Rules
 from stress_tui.core.rulevalues import Deal, FalseStress, FlipReady, StressPenalty, Taken
 from stress_tui.core.view import STAND_IN, table_view
@@ -198,7 +199,7 @@ def test_a_round_reaches_the_joiner_and_a_spectator_as_what_moved_and_nothing_hi
         await play_round(host, joiner, pace=0.03, timeout=60)
         assert host.fair is not None
         for peer in (joiner, watcher):
-            await until(lambda peer=peer: peer.status == "result", "the result on both")  # type: ignore[misc]
+            await until(lambda peer=peer: peer.stage is Stage.RESULT, "the result on both")  # type: ignore[misc]
             assert peer.shown is not None
             assert table_view(peer.shown.game.state) == table_view(host.fair.game.state)
         await watcher.leave()

@@ -13,6 +13,7 @@ import pytest
 
 from stress_tui.core.actions import Play
 from stress_tui.core.engine import Game, Phase
+from stress_tui.core.lifecycle import Stage
 from stress_tui.core.rules import Rules
 from stress_tui.net import client as client_module
 from stress_tui.net import host as host_module
@@ -148,7 +149,7 @@ def test_a_joiner_back_after_the_match_ended_unscored_gets_the_seed_and_its_repl
         sealed = joiner.journal.path
         assert sealed is not None
         joiner.writer.transport.abort()
-        await until(lambda: host.status == "over", "the minute to pass")
+        await until(lambda: host.life.stage is Stage.GONE, "the minute to pass")
         assert joiner.done is not None and joiner.done.done()
         assert replays.load(sealed).sealed
         # A new join with the code, later: refused, but the seed of the round cut short
@@ -175,7 +176,7 @@ def test_a_joiner_who_leaves_mid_round_hears_the_seed_before_it_goes() -> None:
         host, joiner = await _seated()
         await _play_a_little(host, joiner)
         host.pause()
-        await until(lambda: joiner.status == "paused", "the pause")
+        await until(lambda: joiner.stage is Stage.PAUSED, "the pause")
         await joiner.leave()
         assert joiner.journal is None and joiner.result is not None
         assert joiner.result.replay is not None and joiner.result.replay.endswith(".part")
@@ -183,7 +184,7 @@ def test_a_joiner_who_leaves_mid_round_hears_the_seed_before_it_goes() -> None:
         assert kept.seed == host.round_seed and kept.end is None
         assert list(replays.replay_dir().glob("*.part")) != []
         assert all(not replays.load(p).sealed for p in replays.replay_dir().glob("*.part"))
-        await until(lambda: host.status == "over", "the host to hear")
+        await until(lambda: host.life.stage is Stage.GONE, "the host to hear")
         assert host.status_line() == "Bo left"
         await host.close()
 
@@ -288,9 +289,9 @@ def test_a_joiner_back_on_the_result_screen_keeps_and_counts_the_round_once() ->
         joiner = await seated(host)
         loop = asyncio.get_running_loop()
         end = loop.time() + 20
-        while host.status != "result" and loop.time() < end:
+        while host.life.stage is not Stage.RESULT and loop.time() < end:
             await asyncio.sleep(0.03)  # a quick person's pace, below the rate limit
-            if host.status != "playing" or host.fair is None or joiner.table is None:
+            if host.life.stage is not Stage.PLAYING or host.fair is None or joiner.table is None:
                 continue
             game = host.fair.game
             if game.phase is Phase.STRESS:
@@ -311,9 +312,9 @@ def test_a_joiner_back_on_the_result_screen_keeps_and_counts_the_round_once() ->
         files = len(listing.summaries()[0])
         assert joiner.writer is not None
         joiner.writer.transport.abort()
-        await until(lambda: joiner.status == "lost", "the drop")
+        await until(lambda: joiner.lost, "the drop")
         # The state that shows the result again comes after the deal, actions and seed.
-        await until(lambda: joiner.status == "result", "the result again", 10)
+        await until(lambda: joiner.stage is Stage.RESULT, "the result again", 10)
         assert joiner.result is kept
         assert {name: len(r.history) for name, r in Record.load().ratings.items()} == rated
         assert len(listing.summaries()[0]) == files

@@ -10,7 +10,7 @@ import pytest
 
 from stress_tui.core.actions import Play
 from stress_tui.core.engine import Phase
-from stress_tui.core.lifecycle import Hold
+from stress_tui.core.lifecycle import Hold, Holder, Stage
 from stress_tui.core.rules import Rules
 from stress_tui.net import client as client_module
 from stress_tui.net.client import Client
@@ -30,7 +30,10 @@ async def joined() -> tuple[Host, Client]:
     _, port = await host.start()
     joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
     await joiner.connect()
-    await until(lambda: joiner.status == "starting", "the round to wait for its players")
+    await until(
+        lambda: joiner.stage is Stage.READY and not joiner.holds,
+        "the round to wait for its players",
+    )
     return host, joiner
 
 
@@ -38,7 +41,7 @@ async def playing() -> tuple[Host, Client]:
     host, joiner = await joined()
     await both_ready(host, joiner)
     await until(lambda: host.fair is not None and host.fair.game.phase is Phase.PLAYING, "flip")
-    await until(lambda: joiner.status == "playing", "the joiner's view")
+    await until(lambda: joiner.stage is Stage.PLAYING, "the joiner's view")
     return host, joiner
 
 
@@ -49,15 +52,15 @@ def test_a_network_round_starts_only_when_both_players_say_they_are_ready() -> N
         assert joiner.waiting == (True, True) and host.life.waiting == (True, True)
         host.ready()  # the host is ready: the round still waits for Bo
         await until(lambda: joiner.waiting == (True, False), "the host's ready, on Bo's side")
-        assert host.status == "starting" and host.fair.flip_at is None
+        assert host.life.stage is Stage.READY and host.fair.flip_at is None
         assert host.life.stopped  # nobody's clock runs while the round waits
         host.act("play", 0, 0)  # a key before the start plays nothing
         assert not host.fair.applied
         joiner.ready()
-        await until(lambda: host.status == "playing", "the start")
+        await until(lambda: host.life.stage is Stage.PLAYING, "the start")
         assert host.fair.flip_at is not None  # then the count to the first flip
         await until(lambda: host.fair is not None and host.fair.game.phase is Phase.PLAYING, "")
-        await until(lambda: joiner.waiting is None and joiner.status == "playing", "Bo's view")
+        await until(lambda: joiner.waiting is None and joiner.stage is Stage.PLAYING, "Bo's view")
         await host.close()
 
     run(test)
@@ -69,12 +72,13 @@ def test_a_pause_before_the_start_goes_back_to_waiting_for_the_players() -> None
         joiner.ready()
         await until(lambda: host.life.waiting == (False, True), "Bo's ready")
         host.pause()
-        await until(lambda: joiner.status == "paused", "the pause on Bo's side")
+        await until(lambda: Holder(Hold.PAUSE, HOST_SEAT) in joiner.holds, "the pause, Bo's side")
         joiner.resume()
-        await until(lambda: joiner.status == "starting", "waiting again, with no count")
+        await until(lambda: not joiner.holds, "waiting again, with no count")
+        assert joiner.stage is Stage.READY
         assert host.life.waiting == (False, True)  # who was ready still is
         host.ready()
-        await until(lambda: host.status == "playing", "the start")
+        await until(lambda: host.life.stage is Stage.PLAYING, "the start")
         await host.close()
 
     run(test)
@@ -85,9 +89,9 @@ def test_the_joiners_resume_count_ends_when_the_hosts_does() -> None:
         host, joiner = await playing()
         assert host.fair is not None
         joiner.pause()
-        await until(lambda: host.status == "paused", "the pause")
+        await until(lambda: host.life.stage is Stage.PAUSED, "the pause")
         host.resume()
-        await until(lambda: joiner.status == "counting", "the count on Bo's side")
+        await until(lambda: joiner.stage is Stage.COUNT, "the count on Bo's side")
         assert host.life.count_until is not None and joiner.resume_end is not None
         # Bo's count ends at the host's end less the delay its state took to come.
         delay = (joiner.delay_ms or 0.0) / 1e3
@@ -98,9 +102,9 @@ def test_the_joiners_resume_count_ends_when_the_hosts_does() -> None:
         host.act("play", *host.fair.game.legal_plays(HOST_SEAT)[0])  # during the count
         joiner.act("play", 1, 1)  # its count is not over: not even sent
         await asyncio.sleep(0)
-        assert len(host.fair.applied) == before and host.status == "counting"
+        assert len(host.fair.applied) == before and host.life.stage is Stage.COUNT
         await until(lambda: joiner.playing(), "the end of Bo's count")
-        await until(lambda: host.status == "playing", "the end of the host's count")
+        await until(lambda: host.life.stage is Stage.PLAYING, "the end of the host's count")
         await host.close()
 
     run(test)
@@ -116,9 +120,9 @@ def test_a_key_pressed_as_the_joiners_count_ends_plays_the_moment_play_goes_on()
         assert host.fair is not None
         loop = asyncio.get_running_loop()
         host.pause()
-        await until(lambda: joiner.status == "paused", "the pause")
+        await until(lambda: joiner.stage is Stage.PAUSED, "the pause")
         host.resume()
-        await until(lambda: joiner.status == "counting", "the count")
+        await until(lambda: joiner.stage is Stage.COUNT, "the count")
         ends = host.life.count_until
         fair = host.fair
         assert ends is not None
@@ -127,7 +131,7 @@ def test_a_key_pressed_as_the_joiners_count_ends_plays_the_moment_play_goes_on()
         await until(lambda: loop.time() >= ends - EARLY_GRACE / 2, "the count's end")
         before = len(fair.applied)
         joiner._send({**too_soon, "seq": 91})  # just before the host's count ends
-        await until(lambda: host.status == "playing", "play going on")
+        await until(lambda: host.life.stage is Stage.PLAYING, "play going on")
         await until(lambda: len(fair.applied) == before + 1, "the kept key played")
         action, _events = fair.applied[-1]
         assert isinstance(action, Play) and action.player == JOINER_SEAT
@@ -141,13 +145,13 @@ def test_a_joiner_back_from_a_drop_during_a_pause_finds_the_table_still_paused()
     async def test() -> None:
         host, joiner = await playing()
         host.pause()
-        await until(lambda: joiner.status == "paused", "the pause")
+        await until(lambda: joiner.stage is Stage.PAUSED, "the pause")
         assert joiner.writer is not None
         joiner.writer.transport.abort()  # the line drops while the table is paused
-        await until(lambda: host.status == "dropped", "the drop")
-        await until(lambda: host.status != "dropped", "Bo back")
-        assert host.status == "paused" and host.paused_by == "Ann"  # no count of its own
-        await until(lambda: joiner.status == "paused", "Bo's view")
+        await until(lambda: host.life.held(Hold.DROPPED), "the drop")
+        await until(lambda: not host.life.held(Hold.DROPPED), "Bo back")
+        assert host.life.stage is Stage.PAUSED and host.paused_by == "Ann"  # no count of its own
+        await until(lambda: joiner.stage is Stage.PAUSED, "Bo's view")
         await host.close()
 
     run(test)
@@ -161,23 +165,25 @@ def test_a_pause_held_by_a_player_who_cannot_see_the_table_waits_for_them() -> N
     async def test() -> None:
         host, joiner = await playing()
         joiner.pause(hold=True)  # Bo's help opens
-        await until(lambda: host.status == "paused", "the pause")
+        await until(lambda: host.life.stage is Stage.PAUSED, "the pause")
         host.resume()  # Ann's Enter
-        await until(lambda: joiner.held_by == "Bo", "the hold said on Bo's side")
-        assert host.status == "paused"
+        await until(lambda: Holder(Hold.AWAY, JOINER_SEAT) in joiner.holds, "the hold, Bo's side")
+        assert host.life.stage is Stage.PAUSED
         assert host.status_line() == "paused: Bo cannot see the table"
         joiner.resume(hold=True)  # Bo's help closes: now it goes on, with the count
-        await until(lambda: host.status == "counting", "the count")
-        await until(lambda: host.status == "playing", "play going on")
+        await until(lambda: host.life.stage is Stage.COUNT, "the count")
+        await until(lambda: host.life.stage is Stage.PLAYING, "play going on")
         host.pause()  # Ann's Esc
-        await until(lambda: joiner.status == "paused", "Ann's pause")
+        await until(lambda: joiner.stage is Stage.PAUSED, "Ann's pause")
         joiner.pause(hold=True)  # Bo's window too small, then large again
         await until(lambda: host.life.holders(Hold.AWAY) == [JOINER_SEAT], "Bo's hold")
         joiner.resume(hold=True)
         await until(lambda: not host.life.held(Hold.AWAY), "the hold gone")
-        assert host.status == "paused" and host.status_line() == "paused by Ann: Enter goes on"
+        assert (
+            host.life.stage is Stage.PAUSED and host.status_line() == "paused by Ann: Enter goes on"
+        )
         joiner.resume()  # Bo's Enter
-        await until(lambda: host.status == "counting", "the count")
+        await until(lambda: host.life.stage is Stage.COUNT, "the count")
         await host.close()
 
     run(test)

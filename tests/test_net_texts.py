@@ -12,13 +12,15 @@ from typing import Any
 import pytest
 
 from stress_tui.core.choices import GUEST, OPEN_SEAT
+from stress_tui.core.lifecycle import Hold, Holder, Stage
 from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.words import Say, shown_name
 from stress_tui.net import client as client_module
 from stress_tui.net.client import Client, JoinError
-from stress_tui.net.host import Host, describe
+from stress_tui.net.host import JOINER_SEAT, Host
 from stress_tui.net.protocol import HOST_MESSAGES, VERSION, ProtocolError, decode, encode
+from stress_tui.net.standing import describe
 from stress_tui.net.texts import (
     TEXTS,
     UNVERSIONED,
@@ -133,7 +135,7 @@ def test_the_host_and_the_joiner_each_read_the_match_in_their_own_language() -> 
         )
         assert refused.value.refused
         await joiner.leave()
-        await until(lambda: host.status == "over", "the host to hear")
+        await until(lambda: host.life.stage is Stage.GONE, "the host to hear")
         assert host.status_line(SV) == "Bo gick"
         await host.close()
 
@@ -164,10 +166,11 @@ def test_the_names_the_network_gives_are_said_in_each_readers_language() -> None
         await joiner.connect()
         await until(lambda: host.names[0] == GUEST, "the guest seated")
         await joiner.leave()
-        await until(lambda: host.status == "over", "the host to hear")
+        await until(lambda: host.life.stage is Stage.GONE, "the host to hear")
         assert host.status_line(SV) == "Gäst gick"
         assert said("left", name=GUEST).tell(DE) == "Gast ist gegangen"
-        assert describe("dropped", GUEST, None, None, 3.0, DE) == (
+        dropped = {Holder(Hold.DROPPED, JOINER_SEAT)}
+        assert describe(Stage.PAUSED, dropped, (GUEST, "Ann"), None, 3.0, DE) == (
             "warte, bis Gast zurückkommt, 3 s"
         )
         await watcher.leave()
@@ -346,10 +349,10 @@ def test_no_string_a_host_sends_reaches_the_joiners_screen_raw() -> None:
             if path != ("t",):
                 changed = _poisoned(match[index], path, POISON)
                 cases.append([*match[:index], changed, *match[index + 1 :], bye])
-    for name in ("paused_by", "held_by", "message", "result", "seq", "waiting"):
+    for name in ("stage", "holds", "message", "result", "seq", "waiting"):
         cases.append([*match, {**state, name: POISON}, bye])
     for short in ("A\x1b]0;X\x07", "\u202eAnn", "A\u200bB", "A\u009b2J"):
-        cases.append([*match, {**state, "paused_by": short, "held_by": short}, bye])
+        cases.append([*match, {**state, "holds": [["pause", 0], ["away", 1]]}, bye])
         cases.append([{**match[0], "names": [short, "Bo"]}, *match[1:], bye])
     for args in ({"name": POISON}, {"why": POISON}):
         key = "left" if "name" in args else "error"
@@ -370,15 +373,15 @@ def test_no_string_a_host_sends_reaches_the_joiners_screen_raw() -> None:
             joiner = Client("127.0.0.1", port, "a-b-c-d", "Bo", record=False)
 
             def seen(_events: object = None) -> None:
-                shown.extend(str(v) for v in (*joiner.names, joiner.message, joiner.paused_by,
-                                              joiner.held_by, joiner.status))  # fmt: skip
+                line = describe(joiner.stage, joiner.holds, joiner.names, joiner.message, None)
+                shown.extend(str(v) for v in (*joiner.names, joiner.message, line))
 
             joiner.on_change = seen
             try:
                 await joiner.connect()
             except JoinError as error:
                 return str(error)
-            await until(lambda: joiner.status == "over", "the match to end", timeout=5)
+            await until(lambda: joiner.stage is Stage.GONE, "the match to end", timeout=5)
             seen()
             await joiner.leave()
         return "\n".join(shown)
@@ -416,7 +419,7 @@ def test_a_deal_whose_commitment_is_not_one_is_refused_before_anything_is_writte
         async with server:
             joiner = Client("127.0.0.1", port, "a-b-c-d", "Bo", record=True)
             await joiner.connect()
-            await until(lambda: joiner.status == "over", "the match to end")
+            await until(lambda: joiner.stage is Stage.GONE, "the match to end")
             assert joiner.message is not None
             assert "the host broke the protocol (deal: 'commit'" in joiner.message
             assert not RAW.search(joiner.message.encode())

@@ -31,6 +31,7 @@ from stress_tui.core.choices import GUEST
 from stress_tui.core.codec import action_from_json
 from stress_tui.core.engine import Game
 from stress_tui.core.events import Drawn, Event, Rejected, RoundDrawn, RoundWon
+from stress_tui.core.lifecycle import Hold, Holder, Stage
 from stress_tui.core.notation import NotationError, parse_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import COUNTDOWN, Table
@@ -135,12 +136,13 @@ class Client:
         """Our plays the host has not answered yet, by their ``seq``, in order."""
         self.score: tuple[int, int] = (0, 0)
         self.round_number = 0
-        self.status = "connecting"
-        """The host's word for where the match stands, or ``lost`` (reaching it again)."""
+        self.stage = Stage.WAITING
+        """Where the match stands, as the host's lifecycle last said (``WAITING`` until the
+        first table; ``GONE`` once the match is over for us)."""
+        self.holds: frozenset[Holder] = frozenset()
+        """What holds the match, as the host last said; while we reach the host again, our
+        own connection lost (``Hold.DROPPED`` by our seat), as the host sees it too."""
         self.message: str | None = None
-        self.paused_by: str | None = None
-        self.held_by: str | None = None
-        """Who holds the pause, unable to see the table (their help, a small window)."""
         self.delay_ms: float | None = None
         self.drop_left: float | None = None
         self.resume_in: float | None = None
@@ -176,6 +178,7 @@ class Client:
         self.running = False
         self.last_now = 0.0
         self.lost_at: float | None = None
+        """When our connection to the host was last lost (loop time)."""
         self.task: asyncio.Task[None] | None = None
         self.done: asyncio.Future[str] | None = None
         """Set with the reason when the match is over for us (left, ended, refused)."""
@@ -243,7 +246,6 @@ class Client:
             raise
         self.seat = welcome["seat"]
         self.reader, self.writer = reader, writer
-        self.lost_at = None
 
     async def _expect(self, reader: asyncio.StreamReader, kind: str, where: str) -> dict[str, Any]:
         _ = self.say
@@ -339,7 +341,7 @@ class Client:
         self.lost_at = self.loop.time()
         self.pending = []  # what the host did with them comes with its table
         self.mirror, self.syncing = None, False  # the whole table comes first
-        self.status = "lost"
+        self.holds = self.holds | {Holder(Hold.DROPPED, self.seat)}
         self.running = False
         while self.loop.time() < self.lost_at + RETRY_FOR:  # however long each try takes
             self._changed([])
@@ -359,7 +361,7 @@ class Client:
         return False
 
     def _over(self, reason: str) -> None:
-        self.status = "over"
+        self.stage = Stage.GONE
         self.running = False
         journal = self.journal
         if journal is not None:  # the seed never came: what was played stays sealed
@@ -414,8 +416,9 @@ class Client:
             self.mirror = Mirror(state.copy(), applied)
         self.syncing = False
         countdown = message.get("countdown", COUNTDOWN)
-        self.status = message["status"]
-        self.running = self.status == "playing"
+        self.stage = Stage(message["stage"])
+        self.holds = frozenset(Holder(Hold(hold), by) for hold, by in message["holds"])
+        self.running = self.stage is Stage.PLAYING
         delay = (message.get("delay_ms") or 0.0) / 1e3
         self._clock(message, delay)
         self._show(Table(Game(state, random.Random(0)), countdown=countdown), message)
@@ -424,10 +427,6 @@ class Client:
         self.round_number = message["round"]
         said_line = message.get("message")
         self.message = None if said_line is None else said_from_json(said_line).tell(self.say)
-        paused_by = message.get("paused_by")
-        self.paused_by = None if paused_by is None else clean_name(paused_by)
-        held_by = message.get("held_by")
-        self.held_by = None if held_by is None else clean_name(held_by)
         if message.get("delay_ms") is not None:
             self.delay_ms = message["delay_ms"]
         self.drop_left = message.get("drop_left")
@@ -588,16 +587,23 @@ class Client:
         with contextlib.suppress(Exception):
             self.writer.write(encode(message))
 
+    @property
+    def lost(self) -> bool:
+        """Whether our connection to the host is lost (we are reaching it again)."""
+        return Holder(Hold.DROPPED, self.seat) in self.holds
+
     def resume_left(self) -> float | None:
         """Seconds of the resume count left on this side (``None``: none runs)."""
-        if self.status != "counting" or self.resume_end is None or self.loop is None:
+        if self.stage is not Stage.COUNT or self.resume_end is None or self.loop is None:
             return None
         return max(0.0, self.resume_end - self.loop.time())
 
     def playing(self) -> bool:
         """Whether our keys play: the round is under way, or its resume count is over here
         (the host's is too, as near as the delay tells)."""
-        return self.status == "playing" or self.resume_left() == 0.0
+        if self.lost:
+            return False
+        return self.stage is Stage.PLAYING or self.resume_left() == 0.0
 
     def act(self, kind: str, pile: int | None = None, target: int | None = None) -> None:
         """One of our keys (``play``, ``play-together``, ``stress``, ``ready``, ``stop``)."""
@@ -620,7 +626,7 @@ class Client:
         table takes: where the card moved from shows empty until the host says what was
         drawn there (the draw pile's order is not ours to see)."""
         shown = self.shown
-        if shown is None or not self.pending or self.status != "playing":
+        if shown is None or not self.pending or self.stage is not Stage.PLAYING:
             return shown
         table = Table(shown.game.copy(), countdown=shown.countdown)
         table.flip_at = shown.flip_at
@@ -643,7 +649,7 @@ class Client:
 
     def ready(self) -> None:
         """Ready for the round to start."""
-        if self.role == "play" and self.status == "starting":
+        if self.role == "play" and self.stage is Stage.READY and not self.holds:
             self._send({"t": "ready"})
 
     def pause(self, hold: bool = False) -> None:
@@ -672,7 +678,7 @@ class Client:
         if self.writer is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.writer.drain(), 1.0)
-        waiting = self.journal is not None and self.status != "lost"
+        waiting = self.journal is not None and not self.lost
         if waiting and self.task is not None and not self.task.done():
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(self.task), LEAVE_WAIT)
@@ -688,7 +694,7 @@ class Client:
 
     def lost_left(self) -> float | None:
         """Seconds left to reach the host again (``None``: not lost)."""
-        if self.lost_at is None or self.loop is None or self.status != "lost":
+        if not self.lost or self.lost_at is None or self.loop is None:
             return None
         return max(0.0, self.lost_at + RETRY_FOR - self.loop.time())
 

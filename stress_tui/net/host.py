@@ -48,7 +48,7 @@ from stress_tui.core.lifecycle import Hold, Lifecycle, Stage
 from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import COUNTDOWN
-from stress_tui.core.words import N_, Say, shown_name
+from stress_tui.core.words import N_, Say
 from stress_tui.net.addresses import listening_socket
 from stress_tui.net.fair import MAX_DELAY, FairTable, Outcome
 from stress_tui.net.pathrtt import dated_back, writer_rtt
@@ -74,16 +74,14 @@ from stress_tui.net.protocol import (
     shown_ms,
 )
 from stress_tui.net.records import RoundFiles, save_round
+from stress_tui.net.standing import HOST_SEAT as HOST_SEAT
+from stress_tui.net.standing import JOINER_SEAT as JOINER_SEAT
+from stress_tui.net.standing import describe, holds_to_json, starting
+from stress_tui.net.standing import held_by as holder_name
+from stress_tui.net.standing import paused_by as pauser_name
 from stress_tui.net.texts import Said, Value, said
 from stress_tui.net.wire import MAX_EVENTS, check, public_standing, public_view, turned_up
 from stress_tui.storage.replay import commitment
-
-HOST_SEAT = 1
-"""The host plays engine player 1 (``p2``, drawn at the bottom, as at one keyboard)."""
-
-JOINER_SEAT = 0
-"""The joiner plays engine player 0 (``p1``); their screen draws them at the bottom."""
-
 
 QUICK_PINGS = 5
 """Pings sent back to back when a connection opens, for a first delay at once."""
@@ -440,8 +438,7 @@ class Host:
     @property
     def paused_by(self) -> str | None:
         """Who paused the match (Esc; either player's Enter goes on), if anyone did."""
-        seats = self.life.holders(Hold.PAUSE)
-        return None if not seats or seats[0] is None else self.names[seats[0]]
+        return pauser_name(self.life.holds, self.names)
 
     @property
     def table(self) -> FairTable | None:
@@ -990,28 +987,15 @@ class Host:
 
     # ------------------------------------------------------------------ telling
 
-    @property
-    def status(self) -> str:
-        """Where the match stands, in the word the protocol sends (``word``)."""
-        return word(self.life)
-
     def status_line(self, _: Say = N_) -> str | None:
         """What the match's state says on the host's screen (``None``: nothing to say),
         said by ``_`` (the screen's translation)."""
-        return describe(
-            self.status,
-            self.names[JOINER_SEAT],
-            self.paused_by,
-            None if self.message is None else self.message.tell(_),
-            self.drop_left(),
-            _,
-            held_by=self.held_by(),
-        )
+        message = None if self.message is None else self.message.tell(_)
+        return describe(self.life.stage, self.life.holds, self.names, message, self.drop_left(), _)
 
     def held_by(self) -> str | None:
         """Who holds the pause, unable to see the table (``None``: nobody does)."""
-        seats = [by for by in self.life.holders(Hold.AWAY) if by is not None]
-        return self.names[min(seats)] if seats and self.status == "paused" else None
+        return holder_name(self.life.stage, self.life.holds, self.names)
 
     def drop_left(self) -> float | None:
         """Seconds the joiner's seat is still kept (``None``: they are not away)."""
@@ -1073,19 +1057,19 @@ class Host:
 
     def _match_line(self) -> dict[str, Any]:
         """What a ``state`` says beside the table and the clock: the score, where the match
-        stands, who paused, the result..."""
+        stands and what holds it, the result..."""
         assert self.fair is not None
+        life = self.life
         return {
             "score": list(self.match.score),
             "round": self.round_number,
-            "status": "playing" if self.status == "waiting" else self.status,
+            "stage": life.stage.value,
+            "holds": holds_to_json(life),
             "countdown": self.fair.countdown,
             "message": None if self.message is None else self.message.to_json(),
-            "paused_by": self.paused_by,
             "drop_left": self.drop_left(),
             "resume_in": self.resume_left(),
-            "waiting": None if self.status != "starting" else list(self.life.awaited),
-            "held_by": self.held_by(),
+            "waiting": list(life.awaited) if starting(life.stage, life.holds) else None,
             "result": None
             if self.life.base not in (Stage.ROUND_OVER, Stage.RESULT)
             else {
@@ -1154,54 +1138,3 @@ class Host:
             message["seq"] = self.answered
         peer.send(message)
         peer.acts_sent += len(applied)
-
-
-def word(life: Lifecycle) -> str:
-    """Where the match stands, in the protocol's word: ``waiting`` (for a joiner),
-    ``starting`` (the round waits for both players to say they are ready), ``playing``,
-    ``paused`` (a player paused, or cannot see the table), ``counting`` (to go on),
-    ``dropped`` (the joiner's connection is lost), ``result``, ``over``."""
-    stage = life.stage
-    if stage is Stage.GONE:
-        return "over"
-    if life.held(Hold.DROPPED):
-        return "dropped"
-    if stage is Stage.READY:
-        return "paused" if life.holds else "starting"
-    return {
-        Stage.WAITING: "waiting",
-        Stage.PLAYING: "playing",
-        Stage.PAUSED: "paused",
-        Stage.COUNT: "counting",
-        Stage.ROUND_OVER: "result",
-        Stage.RESULT: "result",
-    }[stage]
-
-
-def describe(
-    status: str,
-    away: str,
-    paused_by: str | None,
-    message: str | None,
-    drop_left: float | None,
-    _: Say = N_,
-    held_by: str | None = None,
-) -> str | None:
-    """The line that says where the match stands, the same on every screen (each in its
-    player's language: ``_``); ``held_by``: who holds a pause, unable to see the table."""
-    if status == "paused" and held_by:
-        return _("paused: {name} cannot see the table").format(name=shown_name(held_by, _))
-    if status == "paused":
-        return (
-            _("paused by {name}: Enter goes on").format(name=shown_name(paused_by, _))
-            if paused_by
-            else _("paused")
-        )
-    if status == "dropped":
-        left_s = int((drop_left or 0.0) + 0.999)
-        return _("waiting for {name} to come back, {s} s").format(
-            name=shown_name(away, _), s=left_s
-        )
-    if status in ("over",) and message:
-        return message
-    return message if status == "result" else None

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from stress_tui.core.lifecycle import Hold, Stage
 from stress_tui.core.text import N_, BadName, Problem, check_name
 from stress_tui.net import DEFAULT_PORT
 from stress_tui.net.texts import is_said
@@ -242,6 +243,15 @@ class Schema:
                 raise ProtocolError(f"{kind}: {name!r} is not as it must be")
 
 
+_HOLD = one_of(*(hold.value for hold in Hold))
+_SEAT = maybe(whole(0, 1))
+
+
+def is_holder(value: Any) -> bool:
+    """What holds the match, as the host's lifecycle says: ``[hold, seat or null]``."""
+    return isinstance(value, list) and len(value) == 2 and _HOLD(value[0]) and _SEAT(value[1])
+
+
 _ACTIONS = ("play", "play-together", "stress", "ready", "stop")
 
 MAX_MOVED = 500
@@ -286,21 +296,18 @@ HOST_MESSAGES: dict[str, Schema] = {
             "events": anything,
             "score": listed(whole(0, 1000), 2),
             "round": whole(0, 10**6),
-            "status": one_of(
-                "starting", "playing", "paused", "counting", "dropped", "result", "over"
-            ),
+            "stage": one_of(*(stage.value for stage in Stage)),
+            "holds": listed(is_holder, len(Hold) * 3),
         },
         {
             "flip_in": maybe(number(0, 60)),
             "countdown": number(0, 60),
             "delay_ms": maybe(number(0, 1e6)),
             "message": maybe(is_said),
-            "paused_by": maybe(text(64)),
             "drop_left": maybe(number(0, 3600)),
             "result": anything,
             "resume_in": maybe(number(0, 60)),
             "waiting": maybe(listed(flag, 2)),
-            "held_by": maybe(text(64)),
             "seq": maybe(_SEQ),
             "standing": anything,
             "applied": whole(0, 10**6),

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from stress_tui.core.lifecycle import Hold, Lifecycle
+from stress_tui.core.lifecycle import Hold, Holder, Lifecycle, Stage
 from stress_tui.core.table import Table
 from stress_tui.net.client import Client
-from stress_tui.net.host import JOINER_SEAT, Host, describe
+from stress_tui.net.host import Host
 from stress_tui.net.records import RoundFiles
+from stress_tui.net.standing import describe, dropped, starting
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.lang import _
 
@@ -34,6 +35,54 @@ class Link:
         return "watch" if model.role == "watch" else "join"
 
     @property
+    def stage(self) -> Stage:
+        """Where the match stands: the host's lifecycle's stage (as last told, at the
+        joiner's end; ``WAITING`` there until the first table)."""
+        model = self.model
+        return model.life.stage if isinstance(model, Host) else model.stage
+
+    @property
+    def holds(self) -> frozenset[Holder]:
+        """What holds the match (at the joiner's end, its own lost connection too)."""
+        model = self.model
+        return frozenset(model.life.holds) if isinstance(model, Host) else model.holds
+
+    @property
+    def lost(self) -> bool:
+        """Whether this end's connection to the host is lost (it is reaching it again)."""
+        return not isinstance(self.model, Host) and self.model.lost
+
+    @property
+    def open_seat(self) -> bool:
+        """Whether the host waits for someone to take the seat."""
+        return isinstance(self.model, Host) and self.stage is Stage.WAITING
+
+    @property
+    def under_way(self) -> bool:
+        """Whether the round is being played, nothing holding it."""
+        return self.stage is Stage.PLAYING and not self.holds
+
+    @property
+    def starting(self) -> bool:
+        """Whether the round waits for its players to say they are ready."""
+        return starting(self.stage, self.holds)
+
+    @property
+    def counting(self) -> bool:
+        """Whether the count before play goes on runs."""
+        return self.stage is Stage.COUNT and not self.holds
+
+    @property
+    def dropped(self) -> bool:
+        """Whether a connection is lost: the joiner's, as the host sees it, or this end's."""
+        return dropped(self.holds)
+
+    @property
+    def result_up(self) -> bool:
+        """Whether the round is over and its result is what the match shows."""
+        return self.stage in (Stage.ROUND_OVER, Stage.RESULT) and not self.dropped
+
+    @property
     def table(self) -> Table | None:
         model = self.model
         if isinstance(model, Host):
@@ -45,24 +94,16 @@ class Link:
         model = self.model
         if isinstance(model, Host):
             return None if model.delay is None else model.delay * 1e3
-        return None if model.status in ("lost", "over") else model.delay_ms  # no line, no delay
+        return None if self.lost or self.stage is Stage.GONE else model.delay_ms  # no line
 
     def status_line(self) -> str | None:
         model = self.model
         if isinstance(model, Host):
             return model.status_line(_)
-        if model.status == "lost":
+        if model.lost:
             left = int((model.lost_left() or 0.0) + 0.999)
             return _("the connection to the host was lost: trying again, {s} s").format(s=left)
-        return describe(
-            model.status,
-            model.names[JOINER_SEAT],
-            model.paused_by,
-            model.message,
-            model.drop_left,
-            _,
-            held_by=model.held_by,
-        )
+        return describe(model.stage, model.holds, model.names, model.message, model.drop_left, _)
 
     def result(self) -> RoundFiles | None:
         model = self.model
@@ -77,13 +118,13 @@ class Link:
     @property
     def ticking(self) -> bool:
         """Whether seconds are being counted on screen."""
-        return self.model.status in ("counting", "dropped", "lost")
+        return self.counting or self.dropped
 
     @property
     def waiting(self) -> tuple[bool, bool] | None:
         """Before a round starts: which players it waits for, as the host's gate says."""
         model = self.model
-        if model.status != "starting":
+        if not self.starting:
             return None
         return model.life.waiting if isinstance(model, Host) else model.waiting
 
@@ -95,7 +136,7 @@ class Link:
     def playing(self) -> bool:
         """Whether this side's keys play now."""
         model = self.model
-        return model.status == "playing" if isinstance(model, Host) else model.playing()
+        return self.under_way if isinstance(model, Host) else model.playing()
 
 
 class NetClock(Clock):

@@ -88,20 +88,20 @@ class NetController(GameController):
     def wanted(self) -> list[type[ModalScreen]]:
         """The host's word on the match: the result, or the panel saying why the match
         stands still (waiting for a player, paused, a player away); the help over it."""
-        status = self.link.model.status
+        link = self.link
         want: list[type[ModalScreen]] = []
-        if status == "result":
+        if link.result_up:
             want.append(ResultScreen if self.result is not None else NetPanelScreen)
-        elif status == "waiting":
+        elif link.open_seat:
             want.append(NetWaitingScreen)
-        elif status not in ("playing", "starting", "counting"):
+        elif not (link.under_way or link.starting or link.counting):
             want.append(NetPanelScreen)  # (the table, with who is ready or the count to go on)
         if self.clock.life.held(Hold.HELP):
             want.append(HelpScreen)
         return want
 
     def toggle_pause(self, binding: Binding, overlay: str | None) -> None:
-        if self.link.model.status in ("waiting", "over"):
+        if self.link.open_seat or self.link.stage is Stage.GONE:
             self.host.finish(EXIT_QUIT)  # Esc gives up waiting, or leaves a match that ended
         elif overlay == Overlay.HELP:
             self.clock.unpause("help")
@@ -127,7 +127,7 @@ class NetController(GameController):
         starts, their ready key says they are ready (the host's gate, for both)."""
         if binding.player is None or overlay is not None:
             return
-        if self.link.model.status == "starting":
+        if self.link.starting:
             if binding.intent is Intent.READY:
                 self.host.ready_to_start(binding.player)
         else:
@@ -211,7 +211,7 @@ class NetScreen(Screen):
             self.notices.you = addressed(names)
         model = self.link.model
         new = model.round_number != self.shown_round or self.controller.result is not None
-        if new and model.status in ("starting", "playing"):  # a rematch's is round 1 again
+        if new and (self.link.starting or self.link.under_way):  # a rematch's is round 1 again
             self.shown_round = model.round_number  # a clean table
             self.notices.clear()
             self.frames.cache.new_round()
@@ -229,7 +229,7 @@ class NetScreen(Screen):
 
     def _maybe_result(self, events: list[Event]) -> None:
         model = self.link.model
-        if model.status != "result" or self.controller.result is not None:
+        if not self.link.result_up or self.controller.result is not None:
             return
         files = self.link.result()
         if files is None and not isinstance(model, Host):
@@ -271,7 +271,7 @@ class NetScreen(Screen):
                 step = min(TICK, left % (RESUME_COUNT / 3) + 0.001) if left > 0 else TICK
             self.timer = self.loop.call_later(step, self.guarded, self.on_tick)
             return
-        if self.link.model.status != "playing":
+        if not self.link.under_way:
             return
         super().schedule()
 
@@ -327,12 +327,13 @@ class NetScreen(Screen):
 
     def view(self) -> Scene:
         model = self.link.model
-        quiet = model.status in ("playing", "starting", "counting")
-        status = None if quiet else self.link.status_line()
+        net = self.link
+        quiet = net.under_way or net.starting or net.counting
+        status = None if quiet else net.status_line()
         left = self.link.resume_left()
-        if model.status == "waiting":
+        if net.open_seat:
             status = _("Waiting for a player. They join with:") + f"\n{self.join_line or ''}"
-        standing = model.status in ("over", "dropped", "lost", "result", "counting")
+        standing = net.stage is Stage.GONE or net.dropped or net.result_up or net.counting
         quit_only = self.seat is None or standing
         link = LinkBar(self.link.role, self.link.delay_ms, status, quit_only)
         return Scene(
