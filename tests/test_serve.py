@@ -429,35 +429,56 @@ def test_replays_lists_the_keys_own_and_replay_sends_one_as_it_is_kept(
         )
 
 
-def test_two_keys_play_one_table_a_third_watches_and_a_dropped_player_gets_it_back(
-    tmp_path: Path,
-) -> None:
-    from tests.test_net_e2e import SEED, first_flip, press_ready, right_pile_size, wait_all
+def at_one_table(served: Served, keys: dict[str, Path]) -> tuple[TtySession, TtySession, str]:
+    """ann opens a table, bo joins it with its code, both say ready: after the first flip,
+    their sessions and the code."""
+    from tests.test_net_e2e import first_flip, press_ready, wait_all
 
-    served = start_server(tmp_path / "data", env={"STRESS_TUI_NET_SEED": SEED})
-    keys = {}
-    for who in ("ann", "bo", "cy"):
-        (tmp_path / who).mkdir()
-        keys[who] = new_key(tmp_path / who)
     ann = TtySession(ssh_argv(served, keys["ann"], "ann", "new", pty=True))
-    sessions = [ann]
+    found: list[str] = []
+
+    def the_code() -> bool:
+        found[:] = re.findall(r"join ([a-z]+-[a-z]+-[a-z]+-[a-z]+)", ann.text())
+        return bool(found)
+
     try:
-        found: list[str] = []
-
-        def the_code() -> bool:
-            found[:] = re.findall(r"join ([a-z]+-[a-z]+-[a-z]+-[a-z]+)", ann.text())
-            return bool(found)
-
         wait_all(the_code, "the code to read aloud", ann)
         assert f"ssh -t -p {served.port} 127.0.0.1 join {found[0]}" in ann.text()
-        code = found[0]
-        bo = TtySession(ssh_argv(served, keys["bo"], "bo", "join", code, pty=True))
-        sessions.append(bo)
+        bo = TtySession(ssh_argv(served, keys["bo"], "bo", "join", found[0], pty=True))
+    except BaseException:
+        ann.close()
+        raise
+    try:
         wait_all(lambda: "bo v ann" in bo.row(0) and "bo v ann" in ann.row(0), "join", ann, bo)
         press_ready(bo, ann)
         wait_all(lambda: "ready: waiting for ann" in ann.text(), "bo ready", ann, bo)
         press_ready(ann, bo)
         first_flip(ann, bo)
+    except BaseException:
+        ann.close()
+        bo.close()
+        raise
+    return ann, bo, found[0]
+
+
+def three_keys(tmp_path: Path) -> dict[str, Path]:
+    keys = {}
+    for who in ("ann", "bo", "cy"):
+        (tmp_path / who).mkdir()
+        keys[who] = new_key(tmp_path / who)
+    return keys
+
+
+def test_two_keys_play_one_table_a_third_watches_and_a_dropped_player_gets_it_back(
+    tmp_path: Path,
+) -> None:
+    from tests.test_net_e2e import SEED, right_pile_size, wait_all
+
+    served = start_server(tmp_path / "data", env={"STRESS_TUI_NET_SEED": SEED})
+    keys = three_keys(tmp_path)
+    ann, bo, code = at_one_table(served, keys)
+    sessions = [ann, bo]
+    try:
         cy = TtySession(ssh_argv(served, keys["cy"], "cy", "watch", code, pty=True))
         sessions.append(cy)
         wait_all(lambda: "watching" in cy.row(0), "the spectator's table", cy, ann, bo)
@@ -491,6 +512,48 @@ def test_two_keys_play_one_table_a_third_watches_and_a_dropped_player_gets_it_ba
             again,
             cy,
         )
+    finally:
+        for session in sessions:
+            session.close()
+        assert stop(served) == 0
+
+
+def test_the_opener_whose_connection_drops_gets_the_table_back_with_the_same_key(
+    tmp_path: Path,
+) -> None:
+    from tests.test_net_e2e import SEED, right_pile_size, wait_all
+
+    served = start_server(tmp_path / "data", env={"STRESS_TUI_NET_SEED": SEED})
+    keys = three_keys(tmp_path)
+    ann, bo, code = at_one_table(served, keys)
+    sessions = [ann, bo]
+    try:
+        ann.child.kill(signal.SIGKILL)  # ann's connection drops
+        wait_all(lambda: "ann cannot see the table" in bo.text(), "the hold", bo)
+        taken = subprocess.run(  # another key cannot take ann's seat
+            ssh_argv(served, keys["cy"], "cy", "join", code, pty=True),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert taken.returncode == 1 and "the seat at this table is taken" in taken.stdout
+        back = TtySession(ssh_argv(served, keys["ann"], "ann", "join", code, pty=True))
+        sessions.append(back)
+        wait_all(
+            lambda: (
+                "cannot see the table" not in bo.text()
+                and "Play goes on" not in bo.text() + back.text()
+                and right_pile_size(back) == "1"
+            ),
+            "ann's table again, play going on",
+            back,
+            bo,
+        )
+        bo.send("k")  # bo's card lands on ann's new screen
+        wait_all(lambda: right_pile_size(back) == "2", "bo's card on ann's screen", back, bo)
+        back.send("\x03")  # ann leaves on purpose (Ctrl-C): the table closes, bo is told
+        wait_all(lambda: "ann left" in bo.text(), "ann gone", back, bo)
     finally:
         for session in sessions:
             session.close()

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from stress_tui.core.choices import COMPUTER, GUEST
+from stress_tui.core.lifecycle import Stage
 from stress_tui.core.settings import Settings
 from stress_tui.terminal.channel import FRAME_BUFFER, ChannelEndpoint
 from stress_tui.terminal.lang import _
@@ -108,6 +109,27 @@ class Server:
         """End every game (as SIGTERM would end a local one)."""
         for session in list(self.sessions):
             session.end(EXIT_STOPPED)
+
+    def close_table(self, code: str) -> None:
+        """Close the table ``code`` (its opener did not come back in time)."""
+        task = asyncio.ensure_future(self.close_table_now(code))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def close_table_now(self, code: str) -> None:
+        """Close the table ``code``: everyone at it is told its host left."""
+        table = self.tables.pop(code, None)
+        if table is None:
+            return
+        if table.away is not None:
+            table.away.cancel()
+            table.away = None
+        await table.host.leave()
+
+    async def close_tables(self) -> None:
+        """Close every table (the server stops)."""
+        for code in list(self.tables):
+            await self.close_table_now(code)
 
 
 class Connection(asyncssh.SSHServer):
@@ -549,18 +571,33 @@ class Session(asyncssh.SSHServerSession[bytes]):
         import os
 
         from stress_tui.core.rules import Rules
-        from stress_tui.net.host import HOST_SEAT
-        from stress_tui.terminal.netplay import SEED_ENV, NetScreen
+        from stress_tui.terminal.netplay import SEED_ENV
         from stress_tui.terminal.tables import ServedHost, Table
 
         seed = os.environ.get(SEED_ENV)  # a test hook, as for stress-tui host
         host = ServedHost(
             Rules(), name, bind="127.0.0.1", port=0, seed=int(seed) if seed else None, say=_
         )
-        host.paths[HOST_SEAT] = self.connection.round_trip
         await host.start()
         assert self.connection.fingerprint is not None
-        self.server.tables[host.code] = Table(host, self.connection.fingerprint)
+        table = Table(host, self.connection.fingerprint)
+        self.server.tables[host.code] = table
+        return await self.host_seat(endpoint, table, name)
+
+    async def host_seat(self, endpoint: ChannelEndpoint, table: Table, name: str) -> int:
+        """The opener's seat at ``table`` played on ``endpoint``. Left on purpose, the
+        table closes; the connection dropped, the match is held (the opener cannot see
+        the table) and the table kept ``REJOIN_SECONDS`` for the opener's key to come back
+        (``join CODE``); then it closes."""
+        from stress_tui.net.host import HOST_SEAT, REJOIN_SECONDS
+        from stress_tui.terminal.netplay import NetScreen
+
+        host = table.host
+        host.paths[HOST_SEAT] = self.connection.round_trip
+        if table.away is not None:  # back: the hold goes, a count on every screen
+            table.away.cancel()
+            table.away = None
+            host.resume(HOST_SEAT, hold=True)
         settings = Settings(players=("human", "human"), names=(name, name))
         screen = NetScreen(
             endpoint, settings, model=host, seat=HOST_SEAT, join_line=self.join_line(host.code)
@@ -568,8 +605,13 @@ class Session(asyncssh.SSHServerSession[bytes]):
         try:
             return await screen.main()
         finally:
-            self.server.tables.pop(host.code, None)
-            await host.leave()
+            host.on_change = None
+            if endpoint.gone and host.life.stage is not Stage.GONE:
+                host.pause(HOST_SEAT, hold=True)
+                loop = asyncio.get_running_loop()
+                table.away = loop.call_later(REJOIN_SECONDS, self.server.close_table, host.code)
+            else:
+                await self.server.close_table_now(host.code)
 
     async def at_table(self, words: list[str], watch: bool) -> int:
         """``join CODE`` or ``watch CODE``: take the other seat of the table ``CODE`` on
@@ -600,7 +642,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
         if watch:
             return None
         key = self.connection.fingerprint
-        if key is not None and (key == table.opener or table.seated not in (None, key)):
+        if key is not None and key == table.opener:
+            return None if table.away is not None else _("the seat at this table is taken")
+        if key is not None and table.seated not in (None, key):
             return _("the seat at this table is taken")
         return self.needs_a_key()
 
@@ -614,6 +658,8 @@ class Session(asyncssh.SSHServerSession[bytes]):
             return refused
         table = self.server.tables[code]
         key = self.connection.fingerprint
+        if not watch and key == table.opener:  # the opener back at their own table
+            return await self.host_seat(endpoint, table, name)
         role = "watch" if watch else "play"
         client = Client("127.0.0.1", table.host.port, code, name, role=role, say=_)
         try:
@@ -760,5 +806,6 @@ async def serve(
         server.stop()
         if server.tasks:
             await asyncio.wait(set(server.tasks), timeout=5.0)
+        await server.close_tables()
         await acceptor.wait_closed()
     return 0

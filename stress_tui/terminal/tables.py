@@ -13,6 +13,7 @@ itself, and the host seat's keys would go undated: here both seats are remote al
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -70,3 +71,6 @@ class Table:
     seated: str | None = None
     """The fingerprint of the key that took the other seat: the one key that may take it
     again, after a dropped connection (``None``: nobody yet)."""
+    away: asyncio.TimerHandle | None = None
+    """While the opener's connection has dropped: the timer that closes the table unless
+    their key comes back first (``None``: the opener is at it)."""
