@@ -393,34 +393,36 @@ def _stack(s: TtySession, y: int, x: int, h: int, w: int) -> int:
 # ----------------------------------------------------------------------------- latency
 
 
-def redraw_latency(s: TtySession, timeout: float = 5.0) -> float:
-    """Seconds from writing Ctrl-L to the start of the full redraw it asks for."""
+def redraw_latency(s: Screenful, timeout: float = 5.0) -> float:
+    """Seconds (of the session's clock) from writing Ctrl-L to the start of the full
+    redraw it asks for."""
     mark = len(s.log)
-    start = time.perf_counter()
+    start = s.now()
     s.send(REDRAW)
-    deadline = time.monotonic() + timeout
+    deadline = start + timeout
     while CLEAR not in s.log[mark:]:
-        remaining = deadline - time.monotonic()
+        remaining = deadline - s.now()
         if remaining <= 0:
             s.wait_for(lambda: False, 0, "the redraw asked for with Ctrl-L")
         s.pump(min(remaining, 0.05))
-    return time.perf_counter() - start
+    return s.now() - start
 
 
-def answered(s: TtySession, timeout: float, every: float = 0.25) -> float:
-    """Seconds until the program answers Ctrl-L, sending it again every ``every`` seconds
-    (a program that drops a flood of input may drop a Ctrl-L that came with it)."""
-    start = time.perf_counter()
-    deadline = time.monotonic() + timeout
+def answered(s: Screenful, timeout: float, every: float = 0.25) -> float:
+    """Seconds (of the session's clock) until the program answers Ctrl-L, sending it again
+    every ``every`` seconds (a program that drops a flood of input may drop a Ctrl-L that
+    came with it)."""
+    start = s.now()
+    deadline = start + timeout
     while True:
         mark = len(s.log)
         s.send(REDRAW)
-        again = min(time.monotonic() + every, deadline)
-        while CLEAR not in s.log[mark:] and time.monotonic() < again:
+        again = min(s.now() + every, deadline)
+        while CLEAR not in s.log[mark:] and s.now() < again:
             s.pump(0.01)
         if CLEAR in s.log[mark:]:
-            return time.perf_counter() - start
-        if time.monotonic() >= deadline:
+            return s.now() - start
+        if s.now() >= deadline:
             s.wait_for(lambda: False, 0, f"an answer to Ctrl-L within {timeout} s")
 
 

@@ -49,7 +49,6 @@ from bench.fuzz import (
     answered,
     parse_stream,
     private_env,
-    redraw_latency,
     run_fuzz,
     send_all,
     table_whole,
@@ -135,20 +134,6 @@ def answers(s: TtySession, within: float) -> float | None:
     return time.perf_counter() - start
 
 
-def unchanged_by(s: TtySession, data: bytes) -> list[str]:
-    """Send ``data`` to a settled table, then Ctrl-L; the rows that differ afterwards."""
-    settle(s)
-    before = s.screen.display[:]
-    send_all(s, data)
-    redraw_latency(s, timeout=10)
-    settle(s)
-    return [
-        f"{y}: {a.rstrip()!r} -> {b.rstrip()!r}"
-        for y, (a, b) in enumerate(zip(before, s.screen.display, strict=True))
-        if a != b
-    ]
-
-
 def left_pile(s: TtySession) -> str:
     """The top card of the left play pile at 80x24 (``10♣``), or ``""``."""
     from stress_tui.terminal.layout import layout
@@ -193,80 +178,6 @@ def test_fuzz_with_keys_leaves_the_game_answering_counting_and_restored(
     assert result.screen_cards == result.deck_cards == 52, summary
     assert result.rounds and all(r["same"] for r in result.rounds), summary
     assert result.exit_code == 130 and result.restored, summary
-
-
-INVALID_UTF8 = [b"\xff", b"\xc0\xaf", b"\xed\xa0\x80", b"\x9b", b"\xe2\x82z"]
-"""Not UTF-8: a byte that never is, an overlong slash, a surrogate, an 8-bit CSI, a
-character cut short."""
-
-
-def test_invalid_utf8_does_not_crash_the_game(tmp_path: Path) -> None:
-    """Blessed 1.52 decodes keyboard bytes with a strict UTF-8 decoder in ``getch`` and
-    ``async_inkey``; bytes that are no UTF-8 neither end the game nor raise out of
-    ``read_keys`` (docs/reliability.md, F1)."""
-    with game(tmp_path) as s:
-        for data in INVALID_UTF8:
-            s.send(data)
-            took = answers(s, within=2.0)
-            assert took is not None, f"{data!r}: no answer; exit {s.exit_code}"
-        s.send(b"\x03")
-        assert s.wait_exit() == 130
-        assert_restored(s)
-
-
-@pytest.mark.parametrize(
-    ("data", "what"),
-    [
-        (b"\x1b[<0;10;5M", "a mouse click (SGR)"),
-        (b"\x1b[I", "focus in"),
-        (b"\x1b[?0u", "a late answer to the kitty keyboard query"),
-    ],
-    ids=["mouse", "focus", "kitty-reply"],
-)
-def test_an_escape_sequence_blessed_does_not_know_presses_no_keys(
-    tmp_path: Path,
-    data: bytes,
-    what: str,
-) -> None:
-    """Blessed resolves an unknown sequence to ``ESC [`` and would hand every byte after it
-    to the game as a key: a mouse click ends in ``m`` (player 2's stress), focus-in is
-    ``i`` (a play of player 2), a late answer to the kitty query starts with ``?`` (the
-    help). None of them changes the screen (docs/reliability.md, F3)."""
-    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
-        changed = unchanged_by(s, data)
-        assert changed == [], f"{what} changed the screen:\n" + "\n".join(changed)
-
-
-def test_escape_sequences_blessed_does_not_know_do_not_hold_up_the_keys(
-    tmp_path: Path,
-) -> None:
-    """For each sequence it does not know, blessed would wait its escape delay (0.35 s by
-    default) for more bytes although they are already there (``_is_incomplete_keystroke``
-    is true for any text that starts with a known prefix such as ``ESC [``): two pasted
-    lines (their start and end markers: four sequences) would hold up the next key for
-    1.4 s. The game waits 30 ms (``keyinput.ESC_DELAY``) (docs/reliability.md, F2)."""
-    paste = b"\x1b[200~2024\x1b[201~"  # a bracketed paste of digits: no player's keys
-    assert parse_stream(paste * 2).stalls == 4
-    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
-        s.send(paste * 2)
-        took = answers(s, within=5.0)
-        assert took is not None and took < 0.5, f"Ctrl-L answered after {took} s"
-
-
-def test_a_paste_start_without_its_end_does_not_make_the_game_deaf(tmp_path: Path) -> None:
-    """A bracketed-paste start (``ESC [ 200 ~``) whose end (``ESC [ 201 ~``) never comes (a
-    cut-off paste, a stray sequence) does not leave the game deaf: a paste also ends once
-    the input has gone quiet (``keyinput.PASTE_QUIET``), as a terminal sends a paste in
-    one go (docs/reliability.md, F13)."""
-    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
-        s.send(b"\x1b[200~")
-        deadline = time.monotonic() + 0.3  # a player's next key comes later, on its own
-        while (left := deadline - time.monotonic()) > 0:
-            s.pump(left)
-        s.send("q")
-        s.wait_for(lambda: left_pile(s) == "J♠", timeout=2, what="J♠ on the left pile")
-        s.send(b"\x03")
-        assert s.wait_exit() == 130
 
 
 def test_a_pasted_flood_does_not_make_the_game_deaf(tmp_path: Path) -> None:
