@@ -273,6 +273,21 @@ def test_not_a_terminal_is_one_line_and_exit_2() -> None:
     assert done.stderr.count("\n") == 1 and "not a terminal" in done.stderr
 
 
+def test_a_row_from_the_config_is_refused_naming_its_line(tmp_path: Path) -> None:
+    """Refused in one line that names the config file, before the terminal is taken: no
+    sequence written, the tty's modes as they were (from flags, in-process:
+    ``tests/test_looks_tty.py``)."""
+    config = tmp_path / "config.toml"
+    config.write_text('[rules]\nrow = 5\n\n[keys]\nkeyboard = "fr"\n')
+    with TtySession(env={"STRESS_TUI_CONFIG": str(config)}) as s:
+        assert s.wait_exit() == 2
+        out = s.raw_log()
+        assert out.count(b"\n") == 1 and b"\x1b" not in out, out
+        assert "a row of 5 cannot be played" in out.decode()
+        assert str(config) in out.decode()
+        assert s.tty_mode_restored()
+
+
 # ----------------------------------------------------------------------------- replays
 
 

@@ -3,9 +3,10 @@
 leave nothing of the table around or inside their box, notices that say what is true now
 and go when it stops being true, ``xN`` with one meaning, the last play on each pile shown
 for a moment, lines shortened by words, and no text of the light theme too close to the
-background. Rows nobody can play are refused in one line before the game takes the
-terminal: that, through the real program in a pseudo-terminal. ``tests/test_looks.py``
-draws the same points from positions, a frame at a time.
+background. Rows nobody can play are refused in one line before the game would take the
+terminal (``tests/command.py``; a row from the config file, refused on a real terminal:
+``tests/test_app_e2e.py``). ``tests/test_looks.py`` draws the same points from positions, a
+frame at a time.
 
 Positions come in through the program's test hook, ``STRESS_TUI_POSITION`` (see
 docs/notation.md); where a dealt table does, ``--seed 12``: after its first flip the piles
@@ -23,11 +24,11 @@ import pytest
 
 from stress_tui.core.houserules import HOUSE_RULES
 from stress_tui.core.rules import Rules
+from tests import command
 from tests.pilot import Pilot, game
 from tests.screen import banner, draw_count, notice, pile_top, say_ready, settle, table_layout
 from tests.test_looks import low_contrast_cells
 from tests.test_terminals import SIZES, WHITE
-from tests.tty import TtySession
 
 SUITS = set("♠♥♦♣")
 
@@ -400,26 +401,15 @@ def test_a_refused_stress_stop_is_said_whole(tmp_path: Path, rows: int, cols: in
 def test_a_row_nobody_can_play_is_refused_in_one_line(
     tmp_path: Path, args: tuple[str, ...], said: str
 ) -> None:
-    with TtySession(args=args, env={"STRESS_TUI_CONFIG": str(tmp_path / "none.toml")}) as s:
-        assert s.wait_exit() == 2
-        out = s.raw_log()
-        assert out.count(b"\n") == 1 and out.endswith(b"\r\n"), out
-        line = out.decode().strip()
-        assert line.startswith("stress-tui: --row: a row of ") and said in line, line
-        assert b"\x1b" not in out  # it never took the terminal
-        assert s.tty_mode_restored()
-
-
-def test_a_row_from_the_config_is_refused_naming_its_line(tmp_path: Path) -> None:
-    config = tmp_path / "config.toml"
-    config.write_text('[rules]\nrow = 5\n\n[keys]\nkeyboard = "fr"\n')
-    with TtySession(env={"STRESS_TUI_CONFIG": str(config)}) as s:
-        assert s.wait_exit() == 2
-        out = s.raw_log()
-        assert out.count(b"\n") == 1 and b"\x1b" not in out, out
-        assert "a row of 5 cannot be played" in out.decode()
-        assert str(config) in out.decode()
-        assert s.tty_mode_restored()
+    """Refused before the game would take a terminal (with a real one, and a row from the
+    config file: ``tests/test_app_e2e.py``)."""
+    done = command.run(*args, env={"STRESS_TUI_CONFIG": str(tmp_path / "none.toml")})
+    assert done.returncode == 2 and done.stdout == b""
+    out = done.stderr
+    assert out.count(b"\n") == 1 and out.endswith(b"\n"), out
+    line = out.decode().strip()
+    assert line.startswith("stress-tui: --row: a row of ") and said in line, line
+    assert b"\x1b" not in out
 
 
 @pytest.mark.parametrize("args", [("--row", "5"), ("--row", "9", "--p2", "bot")])
