@@ -3,6 +3,7 @@ every round checked for cards created, lost or duplicated and for an end in boun
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -11,6 +12,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -330,15 +332,51 @@ def test_ctrl_c_stops_every_process_and_prints_the_summary_so_far(jobs: int) -> 
     assert re.search(rf"games: +{played.group(1)}\b", text), text
     assert f"seed:        {seed}" in text and "violations:  0" in text
     assert int(played.group(1)) > 0
-    left = []
+    assert in_session(s.pid) == [], "worker processes left running"
+
+
+def in_session(sid: int) -> list[int]:
+    """The processes still running in session ``sid`` (the program's own, started in a
+    session of its own, and the workers it started), zombies aside."""
+    running = []
     for proc in Path("/proc").iterdir():
         try:
-            cmdline = (proc / "cmdline").read_bytes().split(b"\0")
-        except OSError:
+            # pid (comm) state ppid pgrp session ...: comm may hold spaces, not ")"
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
             continue
-        if seed.encode() in cmdline and b"stress_tui" in cmdline:
-            left.append(proc.name)
-    assert left == [], "worker processes left running"
+        if fields[0] != "Z" and int(fields[3]) == sid:
+            running.append(int(proc.name))
+    return running
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux")
+def test_the_workers_end_with_a_simulator_killed_without_a_word() -> None:
+    """kill -9 of ``sim --jobs 2``, which cannot end its workers: they find it gone and
+    end too (none holds the simulator's end of another's pipe)."""
+    argv = [sys.executable, "-m", "stress_tui", "sim", "--games", "20000", "--jobs", "2"]
+    run = subprocess.Popen(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    try:
+        wait_until(lambda: len(in_session(run.pid)) == 3, "the simulator and its two workers")
+        run.kill()
+        run.wait()
+        wait_until(lambda: in_session(run.pid) == [], "the workers to end")
+    finally:  # what a failure leaves
+        run.kill()
+        run.wait()
+        for pid in in_session(run.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def wait_until(done: Callable[[], bool], what: str, guard: float = 60.0) -> None:
+    """Wait for ``done()``; a guard against a hang, not a measure of time."""
+    deadline = time.monotonic() + guard
+    while not done():
+        assert time.monotonic() < deadline, f"still waiting for {what} after {guard} s"
+        time.sleep(0.02)
 
 
 # --------------------------------------------------------------------------- invariants

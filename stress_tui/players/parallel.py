@@ -58,11 +58,16 @@ def free_cores(cores: int | None = None, load: float | None = None) -> int:
     return max(1, min(cores, round(cores - load)))
 
 
-def _work(work: Callable[[int], T], count: int, conn: Connection) -> None:
+def _work(work: Callable[[int], T], count: int, conn: Connection, parents: list[int]) -> None:
     """A worker process: do the chunks of work the parent sends (their first index), send
-    each chunk's results back, until told to stop (``None``)."""
+    each chunk's results back, until told to stop (``None``) or the parent is gone.
+    ``parents``: the parent's ends of the pipes, this worker's and the earlier workers',
+    where a forked worker holds copies of them; it closes them, so that a parent that
+    ends without a word (kill -9) ends every pipe and each worker with it."""
     # Ctrl-C is the parent's to answer (it ends the workers): a worker never sees it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for fd in parents:
+        os.close(fd)
     try:
         while (start := conn.recv()) is not None:
             try:
@@ -108,7 +113,12 @@ def in_order(work: Callable[[int], T], count: int, jobs: int) -> Iterator[T]:
             with _CtrlCHeld():
                 for _ in range(jobs):
                     ours, theirs = context.Pipe()
-                    worker = context.Process(target=_work, args=(work, count, theirs), daemon=True)
+                    parents = [conn.fileno() for _, conn in workers] + [ours.fileno()]
+                    if context.get_start_method() != "fork":  # a fresh process holds none
+                        parents = []
+                    worker = context.Process(
+                        target=_work, args=(work, count, theirs, parents), daemon=True
+                    )
                     worker.start()
                     theirs.close()
                     workers.append((worker, ours))
