@@ -1,6 +1,7 @@
-"""What a newcomer trips on in their first hour: a key that plays nothing is never silent
-(in a pseudo-terminal, the real program with its language), a held key plays once
-(in-process, on a virtual clock: the repeats come at exactly the rates terminals use)."""
+"""What a newcomer trips on in their first hour, played in-process (``tests/pilot.py``, on
+a virtual clock): a key that plays nothing is never silent (the game with its language
+and keyboard), a held key plays once (the repeats come at exactly the rates terminals
+use)."""
 
 from __future__ import annotations
 
@@ -15,36 +16,27 @@ from pathlib import Path
 import pytest
 
 from stress_tui.terminal.layout import Layout, layout
-from tests.pilot import game
+from tests.pilot import Pilot, game
 from tests.screen import banner, notice, pile_top, say_ready, table_layout
-from tests.tty import TtySession
-
-NO_CONFIG = {"STRESS_TUI_CONFIG": "/nonexistent/stress-tui-tests/config.toml"}
-
-
-@pytest.fixture
-def data_env(tmp_path: Path) -> dict[str, str]:
-    return {**NO_CONFIG, "STRESS_TUI_DATA_DIR": str(tmp_path / "data")}
 
 
 @contextmanager
 def table(
-    env: dict[str, str], *args: str, rows: int = 24, cols: int = 80, ready: bool = True
-) -> Iterator[TtySession]:
+    tmp_path: Path, *args: str, rows: int = 24, cols: int = 80, ready: bool = True
+) -> Iterator[Pilot]:
     """The game at seed 12, its round started (every person said ready)."""
-    with TtySession(args=["--seed", "12", *args], rows=rows, cols=cols, env=env) as s:
-        s.wait_text("STRESS", timeout=10, row=0)
+    with game(tmp_path, *args, rows=rows, cols=cols) as s:
         if ready:
             say_ready(s)
         yield s
 
 
 def test_a_key_of_another_keyboard_says_which_keyboard_the_keys_are_placed_for(
-    data_env: dict[str, str],
+    tmp_path: Path,
 ) -> None:
     """On a German keyboard's keys, a US player's ``;`` (player 2's fourth right key on a
     US keyboard) says so and how to get US keys, instead of nothing."""
-    with table(data_env, "--keyboard", "de") as s:
+    with table(tmp_path, "--keyboard", "de") as s:
         s.send(";")
         s.wait_for(
             lambda: "; is no key here" in banner(s) and "--keyboard us" in banner(s),
@@ -55,11 +47,11 @@ def test_a_key_of_another_keyboard_says_which_keyboard_the_keys_are_placed_for(
 
 
 def test_the_language_s_keyboard_is_said_when_a_us_key_plays_nothing(
-    data_env: dict[str, str],
+    tmp_path: Path,
 ) -> None:
     """``--lang de`` places the keys for a German keyboard: ``;`` says it, in German, and
     the help says the keyboard in German."""
-    with table(data_env, "--lang", "de", ready=False) as s:
+    with table(tmp_path, "--lang", "de", ready=False) as s:
         s.wait_text("Bereit-Taste", timeout=5)
         s.send("c,")
         s.wait_for(lambda: "Bereit" not in banner(s), timeout=5, what="the round started")
@@ -72,10 +64,10 @@ def test_the_language_s_keyboard_is_said_when_a_us_key_plays_nothing(
 
 
 def test_a_key_nobody_has_says_so_once_before_the_round_starts(
-    data_env: dict[str, str],
+    tmp_path: Path,
 ) -> None:
     """Before the ready keys, a key nobody has says that help shows the keys."""
-    with table(data_env, ready=False) as s:
+    with table(tmp_path, ready=False) as s:
         s.wait_text("when ready", timeout=5)
         s.send("1")
         s.wait_for(lambda: "1 is no key here" in banner(s), timeout=3, what="the notice")
