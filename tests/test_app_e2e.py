@@ -1,6 +1,7 @@
 """The real program in a pseudo-terminal, read back as a player would see it: the first
-frame, a resize from the kernel, leaving (the terminal restored on Ctrl-C, signals, a
-crash, Ctrl-Z), and the files a round leaves. What the screen does with keys is played
+frame (of the game and of the daily), a resize from the kernel, leaving (the terminal
+restored on Ctrl-C, signals, a crash, Ctrl-Z), a row refused before the terminal is taken,
+and the files a round leaves. What the screen does with keys is played
 in-process, in ``tests/test_app_screens.py``.
 
 Every test starts ``python -m stress_tui --seed N`` (or a position through the
@@ -286,6 +287,49 @@ def test_a_row_from_the_config_is_refused_naming_its_line(tmp_path: Path) -> Non
         assert "a row of 5 cannot be played" in out.decode()
         assert str(config) in out.decode()
         assert s.tty_mode_restored()
+
+
+def test_daily_reaches_the_table_with_the_days_cards_and_left_at_once_is_not_taken(
+    tmp_path: Path,
+) -> None:
+    """``stress-tui daily`` on a real terminal: the first frame has the day's cards (the
+    daily itself, in-process: ``tests/test_daily.py``); left before its first card, the day
+    is not taken, and the daily starts again."""
+    from stress_tui.core.daily import BOT_SIDE, daily_rules, daily_seed
+    from stress_tui.core.engine import Game
+    from stress_tui.terminal.lang import rank_name
+    from tests.test_daily import _today
+
+    env = {
+        "STRESS_TUI_DATA_DIR": str(tmp_path / "data"),
+        "STRESS_TUI_CONFIG": "/nonexistent/stress-tui-tests/config.toml",
+    }
+    days = list(_today())
+    rows = {
+        day: [
+            rank_name(pile[-1].rank) + (pile[-1].suit.symbol if pile[-1].suit else "")
+            for pile in Game.deal(daily_rules(), random.Random(daily_seed(day)))
+            .state.players[1 - BOT_SIDE]
+            .row
+        ]
+        for day in days
+    }
+    with TtySession(args=("daily", "--name", "Ann"), rows=24, cols=80, env=env) as s:
+        s.wait_for(
+            lambda: "Ann" in s.text() and any(all(c in s.text() for c in r) for r in rows.values()),
+            timeout=10,
+            what="the table with the day's cards",
+        )
+        assert "STRESS" in s.row(0)
+        assert any(f"daily deal of {day}" in s.row(0) for day in days), s.row(0)
+        assert "Computer" in s.text()
+        s.send("\x03")
+        assert s.wait_exit() == 130
+    # Left before its first card: not taken, the day's deal is there again.
+    with TtySession(args=("daily", "--name", "Ann"), rows=24, cols=80, env=env) as s:
+        s.wait_for(lambda: "daily deal of" in s.row(0), timeout=10, what="the daily again")
+        s.send("\x03")
+        assert s.wait_exit() == 130
 
 
 # ----------------------------------------------------------------------------- replays

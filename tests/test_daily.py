@@ -1,6 +1,7 @@
 """The daily deal as players meet it: the same cards for everyone on a day, against the
 day's computer, once a day per name (a second one the same day is refused), the streak on
-the result screen, and a replay anyone can check was the day's."""
+the result screen, and a replay anyone can check was the day's. Played in-process; the
+command's first frame on a real terminal: ``tests/test_app_e2e.py``."""
 
 from __future__ import annotations
 
@@ -40,11 +41,9 @@ from stress_tui.terminal.app import DailyApp
 from stress_tui.terminal.draw.canvas import Canvas, plain_lines
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.endpoint import MemoryEndpoint
-from stress_tui.terminal.lang import rank_name
 from stress_tui.terminal.notices import Notices
 from stress_tui.terminal.render import render
 from stress_tui.terminal.scene import Scene
-from tests.tty import TtySession
 
 DAY = "2024-03-01"
 
@@ -297,38 +296,3 @@ def test_a_daily_that_cannot_be_played_is_one_line_exit_2(
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and problem in err
     assert not (data / "record.sqlite").exists()  # nothing taken
-
-
-def test_daily_reaches_the_table_with_the_days_cards_and_left_at_once_is_not_taken(
-    tmp_path: Path,
-) -> None:
-    env = {
-        "STRESS_TUI_DATA_DIR": str(tmp_path / "data"),
-        "STRESS_TUI_CONFIG": "/nonexistent/stress-tui-tests/config.toml",
-    }
-    days = list(_today())
-    rows = {
-        day: [
-            rank_name(pile[-1].rank) + (pile[-1].suit.symbol if pile[-1].suit else "")
-            for pile in Game.deal(daily_rules(), random.Random(daily_seed(day)))
-            .state.players[1 - BOT_SIDE]
-            .row
-        ]
-        for day in days
-    }
-    with TtySession(args=("daily", "--name", "Ann"), rows=24, cols=80, env=env) as s:
-        s.wait_for(
-            lambda: "Ann" in s.text() and any(all(c in s.text() for c in r) for r in rows.values()),
-            timeout=10,
-            what="the table with the day's cards",
-        )
-        assert "STRESS" in s.row(0)
-        assert any(f"daily deal of {day}" in s.row(0) for day in days), s.row(0)
-        assert "Computer" in s.text()
-        s.send("\x03")
-        assert s.wait_exit() == 130
-    # Left before its first card: not taken, the day's deal is there again.
-    with TtySession(args=("daily", "--name", "Ann"), rows=24, cols=80, env=env) as s:
-        s.wait_for(lambda: "daily deal of" in s.row(0), timeout=10, what="the daily again")
-        s.send("\x03")
-        assert s.wait_exit() == 130
