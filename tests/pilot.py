@@ -44,6 +44,9 @@ STEP = 0.01
 TURN = 1e-6
 """Virtual seconds a turn of the loop takes."""
 
+START = 1000.0
+"""Where the virtual clock starts."""
+
 
 class _JumpingSelector(selectors.DefaultSelector):
     """A selector that never waits: where the loop would wait for its next timer, the
@@ -67,7 +70,7 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
     """An event loop on a virtual clock (see ``_JumpingSelector``)."""
 
     def __init__(self) -> None:
-        self.clock = [1000.0]
+        self.clock = [START]
         super().__init__(_JumpingSelector(self.clock))
 
     def time(self) -> float:

@@ -1,50 +1,26 @@
 """The game as players meet it on their terminals, played in-process (``tests/pilot.py``:
 an in-process terminal that answers as theirs do, the loop's clock virtual): a light
 background read as such and drawn with enough contrast, a C locale drawn in letters, fair
-starts and resumes, seeds that deal a round again, keys for other keyboards. A terminal
-that does not say its background, and how soon it starts: the real program in a
-pseudo-terminal."""
+starts and resumes, seeds that deal a round again, keys for other keyboards, and a
+terminal that does not say its background starting at once. One that answers nothing at
+all, in a pseudo-terminal: ``tests/test_odd_terminals.py``."""
 
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from stress_tui.terminal.endpoint import ANSWER_SECONDS
 from stress_tui.terminal.layout import flipped, layout
-from tests.pilot import game
+from tests.pilot import START, game
 from tests.screen import Screenful, banner, say_ready, settle, table_layout
 from tests.test_looks import low_contrast_cells
-from tests.tty import TtySession
 
 SIZES = [(16, 60), (24, 80), (48, 160)]
 WHITE = (255, 255, 255)
 BLACK = (0, 0, 0)
-
-
-@contextmanager
-def pty_game(
-    tmp_path: Path,
-    *args: str,
-    rows: int = 24,
-    cols: int = 80,
-    env: dict[str, str | None] | None = None,
-    background: tuple[int, int, int] | None = None,
-) -> Iterator[TtySession]:
-    full = {
-        "STRESS_TUI_CONFIG": str(tmp_path / "none.toml"),
-        "STRESS_TUI_DATA_DIR": str(tmp_path / "data"),
-        **(env or {}),
-    }
-    with TtySession(
-        args=["--seed", "12", *args], rows=rows, cols=cols, env=full, background=background
-    ) as s:
-        s.wait_for(lambda: "STRESS" in s.row(0), timeout=10, what="the first frame")
-        yield s
 
 
 # ----------------------------------------------------------------------------- colours
@@ -78,10 +54,12 @@ def test_the_theme_flag_wins_over_the_terminals_background(tmp_path: Path) -> No
 
 
 def test_a_terminal_that_does_not_say_its_background_starts_at_once(tmp_path: Path) -> None:
-    start = time.monotonic()
-    with pty_game(tmp_path) as s:  # pyte answers the cursor query, not the colour one
+    """It answers the cursor position, which closes the start-up questions, and not the
+    background: the first frame waits for no answer that is not coming (one that answers
+    nothing at all, in a pseudo-terminal: ``tests/test_odd_terminals.py``), dark."""
+    with game(tmp_path) as s:  # the cursor position answered, the colour not
+        assert s.now() - START < ANSWER_SECONDS, "the first frame waited for the background"
         s.wait_text("press c", timeout=5)
-        assert time.monotonic() - start < 3.0
         faces = {s.cell(y, x).bg for y in range(s.rows) for x in range(s.cols)}
         assert "dadada" not in faces  # dark, the default
 
