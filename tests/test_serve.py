@@ -512,6 +512,9 @@ def test_two_keys_play_one_table_a_third_watches_and_a_dropped_player_gets_it_ba
             again,
             cy,
         )
+        # The table writes the round's replay when it ends, and counts it once; the
+        # players' ends keep none of their own (a second copy, counted a second time).
+        assert not list((served.data / "replays").glob("*.jsonl*"))
     finally:
         for session in sessions:
             session.close()

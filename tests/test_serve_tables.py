@@ -64,3 +64,32 @@ def test_a_seat_whose_round_trip_is_unknown_is_dated_on_arrival() -> None:
         await joiner.leave()
 
     run(test)
+
+
+def test_a_round_at_a_served_table_is_kept_and_counted_once_and_both_ends_show_its_stats(
+    tmp_path: Path,
+) -> None:
+    from stress_tui.storage.record import Record
+    from stress_tui.terminal.tables import ServedClient
+    from tests.test_host_life import play_out
+    from tests.test_net import both_ready
+
+    async def test() -> None:
+        host = ServedHost(Rules(), "Ann", countdown=0.05, seed=SEED)
+        _, port = await host.start()
+        joiner = ServedClient(host, "127.0.0.1", port, host.code, "Bo")
+        await joiner.connect()
+        await both_ready(host, joiner)
+        await until(lambda: joiner.table is not None and host.fair is not None, "the table")
+        await play_out(host, joiner)
+        await until(lambda: joiner.result is not None, "the joiner's result", timeout=10)
+        assert joiner.result is not None and joiner.result.stats is not None
+        assert host.result is not None and host.result.stats is not None
+        await joiner.leave()
+        await host.close()
+
+    run(test)
+    assert len(list((tmp_path / "replays").glob("*.jsonl"))) == 1
+    standings = Record.load(tmp_path / "record.sqlite").standings
+    for name in ("Ann", "Bo"):
+        assert sum(s.rounds_won + s.rounds_lost for s in standings[name].values()) == 1

@@ -650,8 +650,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
 
     async def sit_at(self, endpoint: ChannelEndpoint, name: str, code: str, watch: bool) -> int:
         """The table ``code`` played (or watched) on ``endpoint``."""
-        from stress_tui.net.client import Client, JoinError
+        from stress_tui.net.client import JoinError
         from stress_tui.terminal.netplay import NetScreen
+        from stress_tui.terminal.tables import ServedClient
 
         refused = self.refused(self.no_seat(code, watch))  # it may have gone meanwhile
         if refused is not None:
@@ -661,7 +662,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
         if not watch and key == table.opener:  # the opener back at their own table
             return await self.host_seat(endpoint, table, name)
         role = "watch" if watch else "play"
-        client = Client("127.0.0.1", table.host.port, code, name, role=role, say=_)
+        client = ServedClient(
+            table.host, "127.0.0.1", table.host.port, code, name, role=role, say=_
+        )
         try:
             await client.connect()
         except JoinError as error:

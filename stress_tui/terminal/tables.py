@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from stress_tui.core.lifecycle import Stage
+from stress_tui.net.client import Client
 from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, Host, action_from_message
+from stress_tui.net.records import RoundFiles
 
 SeatPath = Callable[[], float | None]
 """A seat's SSH round trip as the kernel measured it, in seconds (``None``: unknown)."""
@@ -57,6 +59,31 @@ class ServedHost(Host):
         if dated is None and self.life.stage is Stage.PLAYING:
             dated = max(0.0, self.now() - self.back(JOINER_SEAT))
         super()._joiner_act(message, dated)
+
+
+class ServedClient(Client):
+    """The joiner's or a spectator's end of a table on this server. The table's host
+    writes each round's replay and counts it in the server's data folder, so this end
+    keeps none (it would be a second copy, counted a second time); its result shows the
+    round's statistics as the host worked them out."""
+
+    def __init__(self, host: ServedHost, *args: Any, **options: Any) -> None:
+        self.own: RoundFiles | None = None
+        self.table_host = host
+        """The table's host, in this same process."""
+        super().__init__(*args, record=False, **options)
+
+    @property
+    def result(self) -> RoundFiles | None:
+        """The round's files as this end knows them, with the host's statistics."""
+        own, theirs = self.own, self.table_host.result
+        if own is not None and own.stats is None and theirs is not None:
+            return RoundFiles(theirs.stats, own.notes)
+        return own
+
+    @result.setter
+    def result(self, value: RoundFiles | None) -> None:
+        self.own = value
 
 
 @dataclass
