@@ -47,7 +47,7 @@ from stress_tui.core.events import Event, RoundDrawn, RoundWon
 from stress_tui.core.lifecycle import Hold, Lifecycle, Stage
 from stress_tui.core.notation import format_rules
 from stress_tui.core.rules import Rules
-from stress_tui.core.table import COUNTDOWN
+from stress_tui.core.table import COUNTDOWN, Table
 from stress_tui.core.words import N_, Say
 from stress_tui.net.addresses import listening_socket
 from stress_tui.net.fair import MAX_DELAY, FairTable, Outcome
@@ -383,6 +383,9 @@ class Host:
         """Every connection open now, proved or not."""
         self.taken_back: list[Action] = []
         """The last actions taken back (for tests and the screen)."""
+        self.checked: tuple[Table, int, str] | None = None
+        """The table, how many actions it had applied, and its ``check`` then (each table
+        object is the round's until a take-back plays it again as a new one)."""
 
     # ------------------------------------------------------------------ running
 
@@ -1117,6 +1120,15 @@ class Host:
         peer.mirrored = self.commit is not None
         peer.told = line
 
+    def _check(self) -> str:
+        """``wire.check`` of the table as it stands, worked out once for every peer."""
+        assert self.fair is not None
+        table, applied = self.fair.table, len(self.fair.applied)
+        known = self.checked
+        if known is None or known[0] is not table or known[1] != applied:
+            known = self.checked = (table, applied, check(self.fair.game))
+        return known[2]
+
     def _send_moved(self, peer: Peer) -> None:
         """What moved since ``peer`` was last told: each action applied and the cards it
         turned face up, which the peer's own engine applies to its table (``wire.Mirror``),
@@ -1129,7 +1141,7 @@ class Host:
             "actions": [action_to_json(action) for action, _ in applied],
             "shown": [[str(card) for card in turned_up(events)] for _, events in applied],
             "now": round(self.now(), 6),
-            "check": check(self.fair.game),
+            "check": self._check(),
         }
         flip_in = self.fair.count_left(self.now())
         if flip_in is not None:
