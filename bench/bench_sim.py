@@ -24,7 +24,9 @@ others measure the machine's other work; the medians' ratio is printed beside it
 against the goal of 0.9 x N (up to the cores the machine has), and the CPU time all the
 processes take, which bounds what N idle cores could give. Each run starts its worker
 processes afresh, as a command does. ``--busy K`` keeps K cores busy meanwhile (K ``yes >
-/dev/null`` loops, ended by their pids when it is done): the goal is then never to be
+/dev/null`` loops, ended by their pids when it is done, each in a session of its own as
+another program's work is: where the kernel shares the CPU between sessions, a loop in
+this one would take its time from this benchmark alone): the goal is then never to be
 slower than one process (0.95 x ``--jobs 1``). The load average is printed before and after,
 since other work on the machine is a busy core too.
 """
@@ -217,7 +219,9 @@ def _jobs(
     results = {}
     load_before = os.getloadavg()[0]
     loops = [
-        subprocess.Popen(["yes"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.Popen(
+            ["yes"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
         for _ in range(busy)
     ]
     try:

@@ -1,10 +1,10 @@
 """Work done in several processes at once, its results given back in order: the
 simulator's rounds with ``--jobs``.
 
-Each worker process is given pieces of work by their index, a chunk at a time, and sends
-their results back; the results come out in the order of the indices, however many
-processes did them. Ctrl-C is this process's to answer: the workers ignore it and are
-ended with the run.
+This process and its worker processes are given pieces of work by their index, a chunk
+at a time; each worker sends its results back, and the results come out in the order of
+the indices, however many processes did them. Ctrl-C is this process's to answer: the
+workers ignore it and are ended with the run.
 """
 
 from __future__ import annotations
@@ -82,11 +82,21 @@ def _work(work: Callable[[int], T], count: int, conn: Connection, parents: list[
 
 
 def in_order(work: Callable[[int], T], count: int, jobs: int) -> Iterator[T]:
-    """``work(0) .. work(count - 1)`` in their order, done by ``jobs`` worker processes in
-    chunks of ``CHUNK``, each worker given the next chunk as it sends one back (and one
-    ahead, so that it never waits for this process). ``work`` must pickle where the
-    workers are started afresh (not Linux). The workers are ended when the iterator is
-    closed or dropped, at the end or on Ctrl-C."""
+    """``work(0) .. work(count - 1)`` in their order, done by ``jobs`` processes: this one
+    and ``jobs - 1`` worker processes, in chunks of ``CHUNK``. Each worker is given the
+    next chunk as it sends one back (and one ahead, so that it never waits for this
+    process); this process plays a chunk itself whenever no worker has one to send back.
+    ``work`` must pickle where the workers are started afresh (not Linux). The workers
+    are ended when the iterator is closed or dropped, at the end or on Ctrl-C.
+
+    This process works too, rather than only hand out chunks, because a worker costs
+    more than its start: on Linux a forked worker copies each page of this process it
+    writes to (reference counts, at every object it touches), about 10 ms of CPU for
+    the simulator's first rounds in each; and where the kernel shares the CPU between
+    sessions rather than processes (``sched_autogroup``, on by default on many desktops),
+    a machine whose every core is busy gives the processes of one command no more time
+    together than it gives one, so that only what the workers cost is left to decide.
+    """
     import multiprocessing
     from multiprocessing.connection import Connection, wait
 
@@ -111,7 +121,7 @@ def in_order(work: Callable[[int], T], count: int, jobs: int) -> Iterator[T]:
         gc.freeze()
         try:
             with _CtrlCHeld():
-                for _ in range(jobs):
+                for _ in range(jobs - 1):
                     ours, theirs = context.Pipe()
                     parents = [conn.fileno() for _, conn in workers] + [ours.fileno()]
                     if context.get_start_method() != "fork":  # a fresh process holds none
@@ -124,27 +134,37 @@ def in_order(work: Callable[[int], T], count: int, jobs: int) -> Iterator[T]:
                     workers.append((worker, ours))
         finally:
             gc.unfreeze()
+        conns = [conn for _, conn in workers]
         starts = iter(range(0, count, CHUNK))
-        for _, conn in workers * 2:
+        for conn in conns * 2:
             _give(conn, starts)
         done: dict[int, list[T]] = {}
         given = 0
         while given < count:
-            for ready in wait([conn for _, conn in workers]):
-                assert isinstance(ready, Connection)
+            # Chunks the workers have sent back; if none has, one played here (or, when
+            # none is left to play, a wait for the workers').
+            ready = wait(conns, 0) if conns else []
+            if not ready:
+                start = next(starts, None)
+                if start is not None:
+                    done[start] = [work(index) for index in range(start, min(start + CHUNK, count))]
+                else:
+                    ready = wait(conns)
+            for sent in ready:
+                assert isinstance(sent, Connection)
                 try:
-                    start, results = ready.recv()
+                    start, results = sent.recv()
                 except EOFError:
                     raise RuntimeError("a worker process ended") from None
                 if isinstance(results, Exception):
                     raise results
                 done[start] = results
-                _give(ready, starts)
+                _give(sent, starts)
             while given in done:
                 chunk = done.pop(given)
                 given += len(chunk)
                 yield from chunk
-        for _, conn in workers:
+        for conn in conns:
             conn.send(None)  # done: each worker leaves on its own
         finished = True
     finally:
