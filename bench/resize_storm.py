@@ -167,6 +167,23 @@ class StormResult:
         return text
 
 
+def play_marks_gone(s: TtySession) -> bool:
+    """Whether what a play shows for a moment has run out (on the game's clock, which a
+    size too small stops): the highlight down a play pile's sides, the name of who played
+    beside it, and ``new`` (or ``+1``) in the keys under the row pile it was refilled.
+    Where no table fits, nothing is shown."""
+    from stress_tui.terminal.layout import layout
+
+    lay = layout(s.cols, s.rows, 4)
+    if lay is None:
+        return True
+    piles = [s.row(lay.piles_y + dy) for dy in range(lay.card_h)]
+    keys = [s.row(y).split() for y in lay.hints_y]
+    return not any("\u2590" in row or "Player" in row for row in piles) and not any(
+        "new" in words or "+1" in words for words in keys
+    )
+
+
 def whole_for(s: TtySession, phase: str) -> bool:
     """Whether the screen is whole for the phase: the table, or over the result (which has
     the screen to itself) the title line."""
@@ -220,6 +237,9 @@ def run_storm(phase: str, n: int, folder: Path, seed: int = 1) -> StormResult:
             result.whole = True
             # Large enough again after a size too small: play goes on after a count.
             s.wait_for(lambda: "Play goes on" not in s.text(), timeout=3, what="the count")
+            # Compared when nothing on the screen is still running out, which a full
+            # redraw a moment later would no longer show.
+            s.wait_for(lambda: play_marks_gone(s), timeout=5, what="the play's marks gone")
             settle(s)
             after = s.screen.display[:]
             mark = len(s.log)
