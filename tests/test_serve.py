@@ -561,3 +561,32 @@ def test_the_opener_whose_connection_drops_gets_the_table_back_with_the_same_key
         for session in sessions:
             session.close()
         assert stop(served) == 0
+
+
+def test_a_key_opens_one_table_at_a_time_and_the_server_no_more_than_its_limit(
+    tmp_path: Path,
+) -> None:
+    from tests.test_net_e2e import wait_all
+
+    served = start_server(tmp_path / "data", "--max-tables", "1")
+    keys = three_keys(tmp_path)
+    ann = TtySession(ssh_argv(served, keys["ann"], "ann", "new", pty=True))
+    try:
+        wait_all(lambda: "Waiting for a player" in ann.text(), "ann's table", ann)
+        code = re.findall(r"join ([a-z]+-[a-z]+-[a-z]+-[a-z]+)", ann.text())[0]
+        for who, said in (
+            ("ann", f"stress-tui: your table is open already; its code: {code}"),
+            ("cy", "stress-tui: this server has as many tables as it may; try again later"),
+            (None, "stress-tui: a table for two needs a key (ssh-keygen, then ssh again)"),
+        ):
+            done = subprocess.run(
+                ssh_argv(served, keys[who] if who else None, who or "guest", "new", pty=False),
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=30,
+            )
+            assert (done.returncode, done.stdout) == (1, said + "\n"), who
+    finally:
+        ann.close()
+        assert stop(served) == 0

@@ -64,6 +64,9 @@ class Limits:
     """Connections open at once from one address."""
     sessions: int = 64
     """Sessions open at once, from everyone."""
+    tables: int = 32
+    """Tables for two open at once (one a key), a table kept for its dropped opener
+    included."""
     input_rate: int = 2048
     """Bytes a second a session's input may bring (a burst of twice as much); the rest is
     dropped."""
@@ -442,7 +445,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
             if what == "play":
                 code = await self.game(endpoint, name, which)
             elif what == "new":
-                note = self.needs_a_key()
+                note = self.no_table()
                 if note is None:
                     code = await self.host_table(endpoint, name)
             else:
@@ -555,10 +558,23 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.say("stress-tui: " + why)
         return 1
 
+    def no_table(self) -> str | None:
+        """Why the key may not open a table now: it is a guest, it has one open (or kept
+        for it), the server has as many as it may; ``None`` where it may."""
+        key = self.connection.fingerprint
+        if key is None:
+            return self.needs_a_key()
+        for code, table in self.server.tables.items():
+            if table.opener == key:
+                return _("your table is open already; its code: {code}").format(code=code)
+        if len(self.server.tables) >= self.server.limits.tables:
+            return _("this server has as many tables as it may; try again later")
+        return None
+
     async def new_table(self) -> int:
         """``new``: open a table for two, its code to read aloud on the waiting screen,
         and play its match as its host; the table closes when its host leaves."""
-        refused = self.refused(self.needs_a_key()) or self.unfit_terminal()
+        refused = self.refused(self.no_table()) or self.unfit_terminal()
         if refused is not None:
             return refused
         name = await self.identity()

@@ -44,10 +44,11 @@ def declare(commands: Any) -> argparse.ArgumentParser:
         help=_("serve the game over SSH"),
         usage=f"{PROG} serve [--port N] [--bind ADDRESS] [--host-key FILE] [--data-dir DIR]",
         description=_(
-            "Serve the game over SSH: anyone with an ssh client plays the computer with "
-            "ssh -t -p PORT HOST play bot:LEVEL, and reads their record with "
-            "ssh -p PORT HOST stats. A player is their public key. Runs until SIGTERM. "
-            "Needs the serve extra: pip install 'stress-tui[serve]'. See docs/serve.md."
+            "Serve the game over SSH: anyone with an ssh client gets a lobby with "
+            "ssh -p PORT HOST, where they play the computer, open a table for two or join "
+            "one with its code, and see their record (ssh -p PORT HOST stats as plain "
+            "text). A player is their public key. Runs until SIGTERM. Needs the serve "
+            "extra: pip install 'stress-tui[serve]'. See docs/serve.md."
         ),
     )
     net = serve.add_argument_group(_("network"))
@@ -91,6 +92,12 @@ def declare(commands: Any) -> argparse.ArgumentParser:
         type=typed(_positive, "number"),
         metavar="N",
         help=_("sessions open at once, from everyone; default: 64"),
+    )
+    limits.add_argument(
+        "--max-tables",
+        type=typed(_positive, "number"),
+        metavar="N",
+        help=_("tables for two open at once, one a key; default: 32"),
     )
     limits.add_argument(
         "--input-rate",
@@ -138,6 +145,7 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
     chosen = {
         "per_address": getattr(args, "max_per_address", None),
         "sessions": getattr(args, "max_sessions", None),
+        "tables": getattr(args, "max_tables", None),
         "input_rate": getattr(args, "input_rate", None),
         "idle": getattr(args, "idle", None),
     }
