@@ -126,6 +126,7 @@ def test_an_unknown_shell_is_one_line(capsys: pytest.CaptureFixture[str]) -> Non
     assert err == "stress-tui: --print-completion: fish is not one of bash, zsh, tcsh\n"
 
 
+@pytest.mark.one_python  # a pure-Python wheel: one build says it
 def test_the_wheel_and_the_sdist_hold_what_a_user_and_a_packager_need(tmp_path: Path) -> None:
     """``python -m build`` makes the sdist from the tree, then the wheel from the sdist (so
     the sdist is complete enough to build from); each holds the license, the wheel the
