@@ -91,6 +91,14 @@ ROWS = [
         most=3.5,
     ),
     Row(
+        "The standard library `--help` is made with (argparse, dataclasses, gettext and locale,"
+        " textwrap, typing), imported alone",
+        "`python -c pass`",
+        "startup",
+        r"the help's stdlib +median .*? ms +([\d.]+)x",
+        "x",
+    ),
+    Row(
         "`stress-tui --lang de --version`",
         "`stress-tui --lang en --version`",
         "startup",
