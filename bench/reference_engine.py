@@ -1,6 +1,8 @@
 """The yardstick for the rules engine: the same rules in a minimal engine of ints and lists.
 
     PYTHONPATH=. .venv/bin/python bench/reference_engine.py [--games 1000] [--repeat 5]
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python \
+        bench/reference_engine.py --count engine --games 200   # instructions (less --games 0)
 
 ``Reference`` plays what ``bench/bench_engine.py``'s policy asks of a round (a flip when
 one is due, a stress called by a random player, a random player's first legal play) by
@@ -10,7 +12,10 @@ policy never makes a move they would refuse). A card is its rank. It draws from 
 random source exactly as the engine does, so a seed plays the same round on both: the
 benchmark checks that every round takes as many actions and ends with the same cards in
 each hand, then times both on the same rounds, taking turns, and gives the engine's time
-an action as a multiple of the reference's.
+an action as a multiple of the reference's. ``--count engine`` (or ``reference``) only
+plays the rounds once on one of them and prints the actions, for an instruction count
+that the machine's other work does not move: callgrind's total for ``--games N`` less
+the total for ``--games 0``, over the actions.
 """
 
 from __future__ import annotations
@@ -184,13 +189,27 @@ def play_reference(seed: int, rules: Rules) -> tuple[int, tuple[int, int]]:
     return actions, (game.held(0), game.held(1))
 
 
+def _actions(played: int | tuple[int, tuple[int, int]]) -> int:
+    return played if isinstance(played, int) else played[0]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--deck", default="standard")
+    parser.add_argument(
+        "--count",
+        choices=("engine", "reference"),
+        help="only play the rounds once on one of them (to count instructions under callgrind)",
+    )
     args = parser.parse_args()
     rules = Rules.for_deck(args.deck)
+    if args.count is not None:
+        play = play_round if args.count == "engine" else play_reference
+        played = sum(_actions(play(seed, rules)) for seed in range(args.games))
+        print(f"{args.count}: {args.games} rounds, {played} actions")
+        return 0
     actions = 0
     for seed in range(args.games):
         count, held = play_reference(seed, rules)
