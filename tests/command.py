@@ -41,3 +41,13 @@ def run(
     stdout.flush()
     stderr.flush()
     return subprocess.CompletedProcess(list(args), status, out.getvalue(), err.getvalue())
+
+
+def run_text(
+    *args: str, env: Mapping[str, str | None] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``run``, its output as text."""
+    done = run(*args, env=env)
+    return subprocess.CompletedProcess(
+        done.args, done.returncode, done.stdout.decode(), done.stderr.decode()
+    )

@@ -37,6 +37,7 @@ from stress_tui.core.notation import format_position
 from stress_tui.core.rules import Rules
 from stress_tui.core.table import Table
 from stress_tui.terminal.layout import Layout, layout
+from tests import command
 from tests.screen import (
     Screenful,
     banner,
@@ -352,15 +353,8 @@ STATS_LABELS = (
 
 
 def stress_tui(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
-    """``stress-tui ARGS`` without a terminal, on the data directory ``data``."""
-    return subprocess.run(
-        [sys.executable, "-m", "stress_tui", *args],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env={**os.environ, **NO_CONFIG, "STRESS_TUI_DATA_DIR": str(data)},
-    )
+    """``stress-tui ARGS`` in-process without a terminal, on the data directory ``data``."""
+    return command.run_text(*args, env={**NO_CONFIG, "STRESS_TUI_DATA_DIR": str(data)})
 
 
 def test_a_played_round_leaves_a_replay_that_verifies_and_counts_in_the_record(

@@ -8,8 +8,6 @@ from __future__ import annotations
 import datetime
 import json
 import random
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,6 +42,7 @@ from stress_tui.terminal.endpoint import MemoryEndpoint
 from stress_tui.terminal.notices import Notices
 from stress_tui.terminal.render import render
 from stress_tui.terminal.scene import Scene
+from tests import command
 
 DAY = "2024-03-01"
 
@@ -126,12 +125,7 @@ def test_a_daily_played_to_the_end_shows_the_result_and_the_streak_and_verifies(
     (path,) = (data / "replays").glob("*.jsonl")
     replay = load(path)
     assert replay.header["daily"] == DAY and replay.seed == daily_seed(DAY)
-    done = subprocess.run(
-        [sys.executable, "-m", "stress_tui", "replay", "--verify", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = command.run_text("replay", "--verify", str(path))
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"verified, the daily deal of {DAY} (dealt from its seed)" in done.stdout
 

@@ -18,6 +18,7 @@ from stress_tui.core.stats import PlayerStats, RoundStats
 from stress_tui.storage.database import MIGRATIONS, error_name, record_path
 from stress_tui.storage.files import StorageError
 from stress_tui.storage.record import Record, count_round
+from tests import command
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).with_name("fixtures")
@@ -33,14 +34,7 @@ def won_by(
 
 def stats_json(data: Path) -> dict[str, dict[str, object]]:
     """``stress-tui stats --json`` of a data folder, by player name."""
-    done = subprocess.run(
-        [sys.executable, "-m", "stress_tui", "stats", "--json"],
-        cwd=REPO,
-        env={**os.environ, "STRESS_TUI_DATA_DIR": str(data)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = command.run_text("stats", "--json", env={"STRESS_TUI_DATA_DIR": str(data)})
     assert done.returncode == 0, done.stderr
     return {row["name"]: row for row in json.loads(done.stdout)["players"]}
 
@@ -277,12 +271,6 @@ def test_a_damaged_record_and_a_locked_one_are_told_apart_on_every_python(data: 
     record_path().write_bytes(b"not a database at all, " * 200)
     with pytest.raises(StorageError, match="not a stress-tui record, or a damaged one"):
         Record.load()
-    done = subprocess.run(
-        [sys.executable, "-m", "stress_tui", "stats"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = command.run_text("stats")
     assert done.returncode == 2, done.stderr
     assert done.stderr.endswith("not a stress-tui record, or a damaged one; left as it is\n")
