@@ -103,6 +103,41 @@ def test_a_client_that_answers_no_question_is_played_on_all_the_same() -> None:
     assert asyncio.run(play()) == 130
 
 
+class Closing(Channel):
+    """A channel its client may close: asyncssh's refuses a write then
+    (``BrokenPipeError``), before the server hears that the client has gone."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open = True
+
+    def write(self, data: bytes) -> None:
+        if not self.open:
+            raise BrokenPipeError("Channel not open for sending")
+        super().write(data)
+
+
+def test_a_frame_drawn_after_the_client_closed_its_channel_is_no_crash(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from stress_tui.terminal.app import App
+
+    async def play() -> int:
+        channel = Closing()
+        endpoint = ChannelEndpoint(channel, 80, 24)
+        app = App(endpoint, Settings(players=("human", "bot:expert"), names=("ines", COMPUTER)))
+        game = asyncio.ensure_future(app.main())
+        await until(lambda: b"ines" in channel.sent, "first frame")
+        channel.open = False  # the client left; the server is told on the loop's next turn
+        endpoint.resize(100, 30)  # a frame to draw meanwhile
+        await asyncio.sleep(0.1)
+        endpoint.hang_up()
+        return await game
+
+    assert asyncio.run(play()) == 129  # a hangup, as the client went: no crash (1)
+    assert "Traceback" not in capsys.readouterr().err
+
+
 def replay_file(folder: Path, stem: str, names: list[str], kinds: list[str], end: str) -> Path:
     """A replay file as the recorder leaves it: its header, an action, its end line."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -134,16 +134,28 @@ class ChannelEndpoint(Endpoint):
         self.put(kitty + _LEAVE)
 
     def put(self, text: str) -> None:
-        if not self.gone:
-            self.channel.write(text.encode(self.encoding, "replace"))
+        self.send(text.encode(self.encoding, "replace"))
 
     def write(self, text: str) -> bool:
-        if self.gone:
-            return False
         data = text.encode(self.encoding, "replace")
-        self.channel.write(data)
+        if not self.send(data):
+            return False
         self.bytes_written += len(data)
         self.frames_written += 1
+        return True
+
+    def send(self, data: bytes) -> bool:
+        """Give ``data`` to the channel; False where the client has gone. A client that
+        closed its channel is gone from then on: asyncssh refuses the write at once,
+        while the server's ``hang_up`` comes on the loop's next turn, after any frame a
+        timer draws meanwhile."""
+        if self.gone:
+            return False
+        try:
+            self.channel.write(data)
+        except BrokenPipeError:
+            self.gone = True
+            return False
         return True
 
     # ------------------------------------------------------------------ told by the server
