@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pyte
+import pytest
 
 from stress_tui.core.choices import COMPUTER
 from stress_tui.core.settings import Settings
@@ -166,3 +167,46 @@ def test_one_channel_shows_the_lobby_then_a_game_then_the_lobby_again() -> None:
         return codes
 
     assert asyncio.run(session()) == [0, 0, 0]
+
+
+def test_the_lobby_fits_a_small_window_and_draws_again_at_a_new_size() -> None:
+    with lobby(alice(), rows=12, cols=40) as (s, made):
+        assert "alice" in s.row(0)
+        assert "1  play the computer, easy" in s.text()
+        assert "q: quit" in s.row(11)
+        s.resize(30, 100)
+        s.wait_for(lambda: "q: quit" in s.row(29), what="the keys at the new bottom")
+        assert "lost against Computer (expert)" in s.text()
+        s.send("2")
+        assert s.wait_exit() == 0 and made.chosen == ("play", "normal")
+
+
+def test_each_ssh_session_takes_the_theme_of_its_own_terminals_background(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from stress_tui.terminal.endpoint import ASK_BACKGROUND
+
+    monkeypatch.setenv("COLORFGBG", "0;15")  # the server's own terminal: black on white
+
+    async def light_theme(answer: bytes) -> bool:
+        channel = Channel()
+        endpoint = ChannelEndpoint(channel, 80, 24)
+        shown = Lobby(endpoint, Settings(), alice())
+        running = asyncio.ensure_future(shown.main())
+        for _ in range(500):
+            if ASK_POSITION.encode() in channel.sent:
+                break
+            await asyncio.sleep(0.01)
+        assert ASK_BACKGROUND.encode() in channel.sent  # asked of the client's terminal
+        endpoint.data(answer + b"\x1b[1;1R")
+        for _ in range(500):
+            if channel.shows("play the computer"):
+                break
+            await asyncio.sleep(0.01)
+        light = shown.frames.palette.theme.light
+        endpoint.data(b"q")
+        assert await asyncio.wait_for(running, 5) == 0
+        return light
+
+    assert asyncio.run(light_theme(b"\x1b]11;rgb:ffff/ffff/ffff\x1b\\")) is True
+    assert asyncio.run(light_theme(b"\x1b]11;rgb:0000/0000/0000\x1b\\")) is False

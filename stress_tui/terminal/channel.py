@@ -84,6 +84,7 @@ class ChannelEndpoint(Endpoint):
         self.asking: bytearray | None = None
         """The answers to the start-up questions so far, while they are awaited."""
         self.heard: asyncio.Future[None] | None = None
+        self.environ = {}  # what the client sent, if anything: never the server's own
 
     def size(self) -> tuple[int, int]:
         return self.width, self.height

@@ -28,7 +28,7 @@ import asyncio
 import contextlib
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from blessed import Terminal
@@ -187,6 +187,9 @@ class Endpoint:
         """Set once the answers are in (or the byte limit reached)."""
         self.bytes_written = 0
         self.frames_written = 0
+        self.environ: Mapping[str, str] = os.environ
+        """The environment of the terminal's side (what its ``COLORFGBG`` says of its
+        background): this process's, or what an SSH client sent."""
 
     # ------------------------------------------------------------------ what a screen asks
 

@@ -145,7 +145,8 @@ class Frames:
     def choose_colours(self) -> None:
         """With the terminal ours: the theme asked for, or the one for the terminal's
         background as it answered (``Endpoint.ask``)."""
-        theme, _ = choose_theme(self.settings.theme, self.endpoint.background())
+        endpoint = self.endpoint
+        theme, _ = choose_theme(self.settings.theme, endpoint.background(), endpoint.environ)
         self.palette = Palette(
             self.term, colour=self.colour, four_colour=self.settings.four_colour, theme=theme
         )

@@ -140,7 +140,8 @@ class Running:
         try:
             # The terminal is taken and asked its questions while the end (a signal) is
             # listened for: a terminal that answers slowly, or with junk, delays no exit.
-            opening = asyncio.ensure_future(endpoint.open(asks_terminal(self.settings.theme)))
+            asking = asks_terminal(self.settings.theme, endpoint.environ)
+            opening = asyncio.ensure_future(endpoint.open(asking))
             await asyncio.wait((opening, self.done), return_when=asyncio.FIRST_COMPLETED)
             if not opening.done():
                 opening.cancel()

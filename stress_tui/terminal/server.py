@@ -213,6 +213,8 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.bucket: Bucket | None = None
         self.idle: asyncio.TimerHandle | None = None
         self.ended_with: int | None = None
+        self.sent: dict[str, str] = {}
+        """The environment the client's ``ssh`` sent (``LANG``, ``COLORFGBG``...)."""
         self.writable = asyncio.Event()
         """Set while the channel takes more output (a file sent waits for it)."""
         self.writable.set()
@@ -351,6 +353,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         asked = {name: str(sent[name]) for name in ENVIRONMENT if name in sent}
         if asked:
             speak_here(from_environment(asked))
+        self.sent = {str(name): str(value) for name, value in sent.items()}
         self.context = contextvars.copy_context()
 
     async def identity(self) -> str:
@@ -386,6 +389,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         assert self.pty is not None
         _kind, width, height = self.pty
         self.endpoint = ChannelEndpoint(self.chan, width, height)
+        self.endpoint.environ = self.sent  # its COLORFGBG, if its ssh sent one
         self.set_idle()
         return self.endpoint
 
