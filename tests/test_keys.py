@@ -9,6 +9,7 @@ from blessed import Terminal
 
 from stress_tui.core.keyboards import KEYBOARDS
 from stress_tui.terminal.keynames import KeyMapError, key_label, key_name, normalize_key
+from stress_tui.terminal.keynotes import playable_row, unplayable_piles
 from stress_tui.terminal.keys import (
     GLOBAL_BINDINGS,
     REQUIRED_ACTIONS,
@@ -17,8 +18,6 @@ from stress_tui.terminal.keys import (
     default_keymap,
     keymap_for,
     keymap_from_config,
-    playable_row,
-    unplayable_piles,
 )
 from stress_tui.terminal.layouts import SOLO_LAYOUT, TWO_PLAYER_LAYOUT
 

@@ -171,7 +171,7 @@ def check_row_playable(settings: Settings, args: argparse.Namespace, config: Con
     piles' keys), naming where the row was set: the flag, or the config file's place."""
     from stress_tui.cli.config import ConfigError
     from stress_tui.core.houserules import BY_FIELD
-    from stress_tui.terminal.keys import ROW_FIELD, unplayable_row
+    from stress_tui.terminal.keynotes import ROW_FIELD, unplayable_row
 
     text = unplayable_row(settings)
     if text is None:

@@ -24,7 +24,7 @@ from stress_tui.terminal.draw.encode import encode
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.draw.theme import choose_theme
 from stress_tui.terminal.endpoint import Endpoint
-from stress_tui.terminal.keys import stray_key_note
+from stress_tui.terminal.keynotes import stray_key_note
 from stress_tui.terminal.layout import Layout, drawn_area
 from stress_tui.terminal.notices import Notice, Notices
 from stress_tui.terminal.pieces import warm_cards
@@ -53,7 +53,7 @@ class Banner:
 
     def stray_key(self, name: str, later: Callable[[float, Callable[[], None]], None]) -> bool:
         """A key that plays nothing: say once, for a while (``later``), what it is not and
-        how to get it (``keys.stray_key_note``); whether the banner changed (the same key
+        how to get it (``keynotes.stray_key_note``); whether the banner changed (the same key
         again says nothing more)."""
         if name in self.strays:
             return False
