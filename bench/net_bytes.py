@@ -34,8 +34,9 @@ from stress_tui.core.lifecycle import Stage
 from stress_tui.core.rules import Rules
 from stress_tui.net import host as host_module
 from stress_tui.net.client import Client
-from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, Host
+from stress_tui.net.host import Host
 from stress_tui.net.protocol import encode
+from stress_tui.net.standing import HOST_SEAT, JOINER_SEAT
 
 Count = collections.Counter[tuple[str, str]]
 

@@ -14,8 +14,10 @@ from stress_tui.core.lifecycle import Hold, Holder, Stage
 from stress_tui.core.rules import Rules
 from stress_tui.net import client as client_module
 from stress_tui.net import host as host_module
+from stress_tui.net import hosted
 from stress_tui.net.client import Client
-from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, Host
+from stress_tui.net.host import Host
+from stress_tui.net.standing import HOST_SEAT, JOINER_SEAT
 from stress_tui.storage import listing
 from tests.test_net import SEED, both_ready, run, seated, table, until
 
@@ -130,7 +132,7 @@ def test_a_joiner_lost_on_the_result_leaves_the_round_kept_once(
 ) -> None:
     """The round is over and kept when the joiner's line drops and it never comes back:
     the match ends, and the round stays as it was kept (not written again, cut short)."""
-    monkeypatch.setattr(host_module, "REJOIN_SECONDS", 0.3)
+    monkeypatch.setattr(hosted, "REJOIN_SECONDS", 0.3)
     monkeypatch.setattr(client_module, "RETRY_FOR", 0.0)  # the joiner's program gives up
 
     async def test() -> None:
@@ -160,15 +162,15 @@ def test_the_rematch_deals_round_one_again_at_the_start_gate() -> None:
         joiner = await seated(host, record=False)
         await play_out(host, joiner)
         assert host.life.match_over and host.life.round == 1
-        first = host.commit
+        first = host.dealt.commit
         await until(lambda: joiner.stage is Stage.RESULT, "the result on Bo's side")
         joiner.go_on()  # either player's Enter
         await until(lambda: host.life.stage is Stage.READY, "the rematch dealt")
         assert host.life.round == 1 and host.life.deals == 2 and not host.life.match_over
-        assert host.commit != first and host.score == (0, 0)
+        assert host.dealt.commit != first and host.score == (0, 0)
         await both_ready(host, joiner)
         await until(lambda: host.life.stage is Stage.PLAYING, "the rematch under way")
-        await until(lambda: joiner.round_number == 1 and joiner.dealt == host.commit, "Bo's")
+        await until(lambda: joiner.round_number == 1 and joiner.dealt == host.dealt.commit, "Bo's")
         await host.close()
 
     run(test)

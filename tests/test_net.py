@@ -19,15 +19,11 @@ from stress_tui.core.rules import Rules
 from stress_tui.core.view import STAND_IN, table_view
 from stress_tui.net import client as client_module
 from stress_tui.net.client import Client, JoinError
-from stress_tui.net.host import (
-    JOINER_SEAT,
-    MAX_PENDING_FROM,
-    RESUME_COUNT,
-    Host,
-    action_from_message,
-    wrong_code_delay,
-)
+from stress_tui.net.door import MAX_PENDING_FROM, wrong_code_delay
+from stress_tui.net.host import Host
+from stress_tui.net.hosted import RESUME_COUNT, action_from_message
 from stress_tui.net.protocol import MAX_PEER_LINE, PEER_MESSAGES, VERSION, decode, encode
+from stress_tui.net.standing import JOINER_SEAT
 
 DEADLINE = 10.0
 
@@ -158,7 +154,7 @@ def test_a_wrong_code_and_a_third_player_are_refused_and_the_host_plays_on() -> 
         with pytest.raises(JoinError, match="the table is full: Bo is playing"):
             await Client("127.0.0.1", host.port, host.code, "Cy").connect()
         assert host.life.stage is Stage.PLAYING and host.joiner is not None
-        assert [refusal.tell() for refusal in host.refusals] == [
+        assert [refusal.tell() for refusal in host.door.refusals] == [
             "wrong join code",
             "the table is full: Bo is playing (stress-tui watch to watch)",
         ]
@@ -247,7 +243,7 @@ def test_another_protocol_version_is_one_clear_line() -> None:
                 "v": VERSION,
             }
         ]
-        assert host.refusals[-1].tell() == answers[0]["reason"]
+        assert host.door.refusals[-1].tell() == answers[0]["reason"]
         await host.close()
 
     run(test)
@@ -405,10 +401,10 @@ def test_both_sides_write_a_replay_that_verifies_and_count_the_round(tmp_path: P
 def test_a_joiner_away_past_the_minute_ends_the_match_unscored_the_replay_kept(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from stress_tui.net import host as host_module
+    from stress_tui.net import hosted
     from stress_tui.storage import replay as replays
 
-    monkeypatch.setattr(host_module, "REJOIN_SECONDS", 0.3)
+    monkeypatch.setattr(hosted, "REJOIN_SECONDS", 0.3)
     monkeypatch.setattr(client_module, "RETRY_FOR", 0.0)  # the joiner gives up at once
 
     async def test() -> None:
@@ -469,8 +465,8 @@ def test_after_three_wrong_codes_an_address_waits_before_it_may_try_again() -> N
             JoinError, match="too many wrong codes from your address: try again in 1 s"
         ):
             await Client("127.0.0.1", port, host.code, "Bo").connect()  # even the right code
-        assert host.pending == 0
-        barred = host.sources["127.0.0.1"].barred_until
+        assert host.door.pending == 0
+        barred = host.door.sources["127.0.0.1"].barred_until
         assert 1.0 <= barred - start < 2.0
         await until(lambda: loop.time() > barred, "the second to pass", timeout=3)
         joiner = Client("127.0.0.1", port, host.code, "Bo", record=False)
@@ -495,7 +491,7 @@ def test_wrong_codes_that_keep_waiting_do_not_keep_a_real_joiner_out() -> None:
         ]
         assert all(r.startswith("too many wrong codes from your address") for r in reasons[4:])
         # Their senders wait with their connections open; they hold no place.
-        assert host.pending == 0
+        assert host.door.pending == 0
         held = [
             await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
             for _ in range(4)
@@ -520,7 +516,7 @@ def test_one_address_cannot_take_every_place_for_proving_a_code() -> None:
             await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
             for _ in range(MAX_PENDING_FROM)
         ]
-        await until(lambda: host.pending == MAX_PENDING_FROM, "the idle connections")
+        await until(lambda: host.door.pending == MAX_PENDING_FROM, "the idle connections")
         reader, writer = await asyncio.open_connection(
             "127.0.0.1", port, local_addr=("127.0.0.2", 0)
         )

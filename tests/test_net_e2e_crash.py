@@ -20,8 +20,8 @@ import pytest
 from stress_tui.core.codec import action_from_json
 from stress_tui.core.engine import Game, Phase
 from stress_tui.core.notation import parse_rules
-from stress_tui.net.host import HOST_SEAT, JOINER_SEAT
 from stress_tui.net.protocol import VERSION, code_key, encode, nonce, proof
+from stress_tui.net.standing import HOST_SEAT, JOINER_SEAT
 from stress_tui.net.wire import Mirror, OutOfStep, cards_from_json, mirror_state
 from tests.test_net_e2e import (
     Table,

@@ -21,9 +21,11 @@ import pytest
 from stress_tui.core.engine import Phase
 from stress_tui.core.lifecycle import Stage
 from stress_tui.core.rules import Rules
+from stress_tui.net import door as door_module
 from stress_tui.net import host as host_module
 from stress_tui.net.client import Client
-from stress_tui.net.host import MAX_PENDING, Host
+from stress_tui.net.door import MAX_PENDING
+from stress_tui.net.host import Host
 from stress_tui.net.protocol import MAX_PEER_LINE, VERSION, code_key, encode, nonce, proof
 from tests.test_net import seated
 
@@ -105,7 +107,7 @@ async def _fuzz(attacks: int, attackers: int, seconds: float) -> dict[str, Any]:
         batch = [_attack(port, rng, deadline) for _ in range(rng.randrange(1, attackers + 1))]
         launched += len(batch)
         await asyncio.gather(*batch)
-        peak_connections = max(peak_connections, len(host.connections))
+        peak_connections = max(peak_connections, len(host.door.connections))
         assert host.fair is not None
         legal = host.fair.game.legal_plays(1)
         if legal:
@@ -115,7 +117,7 @@ async def _fuzz(attacks: int, attackers: int, seconds: float) -> dict[str, Any]:
             host.act("ready")
     # Every attacker has hung up: the host lets go of each within a moment.
     settle = loop.time() + 5
-    while (host.pending or len(host.connections) > 1) and loop.time() < settle:
+    while (host.door.pending or len(host.door.connections) > 1) and loop.time() < settle:
         await asyncio.sleep(0.01)
     gc.collect()
     grown = tracemalloc.get_traced_memory()[0] - start_memory
@@ -123,13 +125,13 @@ async def _fuzz(attacks: int, attackers: int, seconds: float) -> dict[str, Any]:
     facts = {
         "stage": host.life.stage,
         "joiner": host.joiner is not None and host.joiner.name,
-        "pending": host.pending,
-        "connections": len(host.connections),
+        "pending": host.door.pending,
+        "connections": len(host.door.connections),
         "watchers": len(host.watchers),
         "launched": launched,
         "plays": plays,
         "grown": grown,
-        "refusals": len(host.refusals),
+        "refusals": len(host.door.refusals),
         "joiner_stage": joiner.stage,
     }
     await host.close()
@@ -163,7 +165,7 @@ def test_a_long_fuzz_leaves_the_host_playing_with_its_joiner() -> None:
 def test_a_connection_that_never_says_hello_is_refused_after_a_while(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(host_module, "HANDSHAKE_SECONDS", 0.2)
+    monkeypatch.setattr(door_module, "HANDSHAKE_SECONDS", 0.2)
 
     async def test() -> None:
         host = Host(Rules(), "Ann", record=False)
@@ -172,7 +174,7 @@ def test_a_connection_that_never_says_hello_is_refused_after_a_while(
         line = await asyncio.wait_for(reader.readline(), 3)
         assert json.loads(line) == {"t": "refused", "reason": "too slow to say hello"}
         writer.close()
-        assert host.pending == 0
+        assert host.door.pending == 0
         await host.close()
 
     asyncio.run(asyncio.wait_for(test(), 10))
@@ -190,7 +192,7 @@ def test_too_many_handshakes_at_once_are_turned_away() -> None:
         ]  # two from each of four addresses
         loop = asyncio.get_running_loop()
         end = loop.time() + 3
-        while host.pending < MAX_PENDING and loop.time() < end:
+        while host.door.pending < MAX_PENDING and loop.time() < end:
             await asyncio.sleep(0.01)
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         line = await asyncio.wait_for(reader.readline(), 3)

@@ -28,8 +28,9 @@ from stress_tui.core.rulevalues import Deal, FalseStress, FlipReady, StressPenal
 from stress_tui.core.view import STAND_IN, table_view
 from stress_tui.net import host as host_module
 from stress_tui.net.client import Client
-from stress_tui.net.host import HOST_SEAT, Host
+from stress_tui.net.host import Host
 from stress_tui.net.protocol import HOST_MESSAGES, encode
+from stress_tui.net.standing import HOST_SEAT
 from stress_tui.net.wire import (
     Mirror,
     OutOfStep,

@@ -17,9 +17,11 @@ from stress_tui.core.lifecycle import Stage
 from stress_tui.core.rules import Rules
 from stress_tui.net import client as client_module
 from stress_tui.net import host as host_module
+from stress_tui.net import hosted
 from stress_tui.net.client import Client, JoinError
-from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, Host
+from stress_tui.net.host import Host
 from stress_tui.net.records import Journal
+from stress_tui.net.standing import HOST_SEAT, JOINER_SEAT
 from stress_tui.storage import listing
 from stress_tui.storage import replay as replays
 from stress_tui.storage import verify as checks
@@ -87,7 +89,7 @@ def _vanish(host: Host) -> None:
     assert host.server is not None and host.pinger is not None
     host.server.close()
     host.pinger.cancel()
-    for writer in list(host.connections):
+    for writer in list(host.door.connections):
         writer.transport.abort()
 
 
@@ -104,7 +106,7 @@ def test_a_host_that_vanishes_mid_round_leaves_the_joiner_a_sealed_replay(
             await _play_a_little(host, joiner)
         finally:
             undo()
-        assert host.fair is not None and host.round_seed is not None
+        assert host.fair is not None and host.dealt.seed is not None
         played = host.fair.actions()
         _vanish(host)
         assert joiner.done is not None
@@ -113,8 +115,8 @@ def test_a_host_that_vanishes_mid_round_leaves_the_joiner_a_sealed_replay(
         assert "what was played, sealed: " in reason
         # Nothing the host sent while the round was on gives its seed or the salt away.
         wire = b"".join(sent)
-        assert str(host.round_seed).encode() not in wire
-        assert host.round_salt.hex().encode() not in wire
+        assert str(host.dealt.seed).encode() not in wire
+        assert host.dealt.salt.hex().encode() not in wire
         # The joiner's sealed replay: listed, read, every action the host applied.
         found, problems = listing.summaries()
         assert problems == []
@@ -122,9 +124,9 @@ def test_a_host_that_vanishes_mid_round_leaves_the_joiner_a_sealed_replay(
         assert sealed.path.name in reason and sealed.path.name.endswith(".jsonl.part")
         kept = replays.load(sealed.path)
         assert kept.sealed and kept.actions == played
-        assert kept.header["commit"] == host.commit and "seed" not in kept.header
+        assert kept.header["commit"] == host.dealt.commit and "seed" not in kept.header
         assert kept.header["names"] == ["Bo", "Ann"]
-        assert str(host.round_seed) not in sealed.path.read_text()
+        assert str(host.dealt.seed) not in sealed.path.read_text()
         verdict = checks.verify(kept)
         assert not verdict.ok
         assert "sealed: the host never revealed the round's seed" in verdict.message
@@ -139,7 +141,7 @@ def test_a_host_that_vanishes_mid_round_leaves_the_joiner_a_sealed_replay(
 def test_a_joiner_back_after_the_match_ended_unscored_gets_the_seed_and_its_replay(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(host_module, "REJOIN_SECONDS", 0.3)
+    monkeypatch.setattr(hosted, "REJOIN_SECONDS", 0.3)
     monkeypatch.setattr(client_module, "RETRY_FOR", 0.0)  # the joiner's program gives up
 
     async def test() -> None:
@@ -162,8 +164,8 @@ def test_a_joiner_back_after_the_match_ended_unscored_gets_the_seed_and_its_repl
         assert [s.winner for s in found] == ["(cut short)", "(cut short)"]  # host's, joiner's
         mine = [replays.load(s.path) for s in found if s.path.name in str(refused.value)]
         assert len(mine) == 1 and not mine[0].sealed
-        assert mine[0].seed == host.round_seed
-        assert mine[0].header["commit"] == host.commit
+        assert mine[0].seed == host.dealt.seed
+        assert mine[0].header["commit"] == host.dealt.commit
         assert mine[0].actions == host.fair.actions()  # type: ignore[union-attr]
         assert "cut short" in checks.verify(mine[0]).message
         await host.close()
@@ -181,7 +183,7 @@ def test_a_joiner_who_leaves_mid_round_hears_the_seed_before_it_goes() -> None:
         assert joiner.journal is None and joiner.result is not None
         assert joiner.result.replay is not None and joiner.result.replay.endswith(".part")
         kept = replays.load(Path(joiner.result.replay))
-        assert kept.seed == host.round_seed and kept.end is None
+        assert kept.seed == host.dealt.seed and kept.end is None
         assert list(replays.replay_dir().glob("*.part")) != []
         assert all(not replays.load(p).sealed for p in replays.replay_dir().glob("*.part"))
         await until(lambda: host.life.stage is Stage.GONE, "the host to hear")

@@ -14,7 +14,9 @@ from stress_tui.core.lifecycle import Hold, Holder, Stage
 from stress_tui.core.rules import Rules
 from stress_tui.net import client as client_module
 from stress_tui.net.client import Client
-from stress_tui.net.host import EARLY_GRACE, HOST_SEAT, JOINER_SEAT, RESUME_COUNT, Host
+from stress_tui.net.host import Host
+from stress_tui.net.hosted import EARLY_GRACE, RESUME_COUNT
+from stress_tui.net.standing import HOST_SEAT, JOINER_SEAT
 from tests.test_net import SEED, both_ready, run, until
 
 

@@ -18,9 +18,9 @@ from stress_tui.core.rules import Rules
 from stress_tui.core.words import Say, shown_name
 from stress_tui.net import client as client_module
 from stress_tui.net.client import Client, JoinError
-from stress_tui.net.host import JOINER_SEAT, Host
+from stress_tui.net.host import Host
 from stress_tui.net.protocol import HOST_MESSAGES, VERSION, ProtocolError, decode, encode
-from stress_tui.net.standing import describe
+from stress_tui.net.standing import JOINER_SEAT, describe
 from stress_tui.net.texts import (
     TEXTS,
     UNVERSIONED,

@@ -37,7 +37,9 @@ from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
 from stress_tui.net.addresses import EVERYWHERE, kind_of, machine_addresses, shown
 from stress_tui.net.client import Client, JoinError
-from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, RESUME_COUNT, Host
+from stress_tui.net.host import Host
+from stress_tui.net.hosted import RESUME_COUNT
+from stress_tui.net.standing import HOST_SEAT, JOINER_SEAT
 from stress_tui.terminal.clock import Clock
 from stress_tui.terminal.controller import GameController, TogetherKey
 from stress_tui.terminal.endpoint import Endpoint

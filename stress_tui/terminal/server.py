@@ -609,7 +609,8 @@ class Session(asyncssh.SSHServerSession[bytes]):
         table closes; the connection dropped, the match is held (the opener cannot see
         the table) and the table kept ``REJOIN_SECONDS`` for the opener's key to come back
         (``join CODE``); then it closes."""
-        from stress_tui.net.host import HOST_SEAT, REJOIN_SECONDS
+        from stress_tui.net.host import HOST_SEAT
+        from stress_tui.net.hosted import REJOIN_SECONDS
         from stress_tui.terminal.netplay import NetScreen
 
         host = table.host

@@ -20,7 +20,8 @@ from typing import Any
 
 from stress_tui.core.lifecycle import Stage
 from stress_tui.net.client import Client
-from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, Host, action_from_message
+from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, Host
+from stress_tui.net.hosted import action_from_message
 from stress_tui.net.records import RoundFiles
 
 SeatPath = Callable[[], float | None]
