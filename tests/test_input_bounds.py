@@ -1,10 +1,12 @@
-"""Nothing arriving at the keyboard stops the game, through the
-real program in a pseudo-terminal: a 1 MB bracketed paste mid-round (dropped whole, the
-game answering SIGTERM within 0.5 s of it being sent), a 400 kB flood of letters (frames
-still drawn: the count to the flip goes on), and a terminal whose answer to a start-up
-question goes on for 300 kB without its final byte (the first frame within 1 s of a normal
-start; Ctrl-C answered within 0.5 s). The bytes are written by a thread as fast as the
-terminal takes them, while the screen is read."""
+"""Nothing arriving at the keyboard stops the game, through the real program in a
+pseudo-terminal: a 1 MB bracketed paste mid-round (dropped whole, the game ending on a
+SIGTERM sent a second into it), a 400 kB flood of letters (frames still drawn: the count
+to the flip goes on), and a terminal whose answer to a start-up question goes on for
+300 kB without its final byte (the first frame drawn; Ctrl-C answered, the rest of the
+junk still arriving). The bytes are written by a thread as fast as the terminal takes
+them, while the screen is read. How soon, against a normal start and the minimal blessed
+program's Ctrl-C, is ``bench/input_bounds.py``'s to measure; here a deadline only guards
+against a hang (before the bounds: a first frame at 11 s, SIGTERM unanswered for 35 s)."""
 
 from __future__ import annotations
 
@@ -84,28 +86,15 @@ def pump_for(s: TtySession, seconds: float) -> None:
         s.pump(min(left, 0.05))
 
 
-def ended_within(s: TtySession, since: float, seconds: float) -> float | None:
-    """Seconds from ``since`` until the program has ended (its terminal closed), reading
-    its screen meanwhile; ``None`` if it is still running ``seconds`` after ``since``."""
-    while not s.eof:
-        if time.monotonic() - since > seconds:
-            return None
-        s.pump(0.005)
-    return time.monotonic() - since
-
-
-def test_a_megabyte_pasted_mid_round_is_dropped_whole_and_sigterm_is_answered_at_once(
+def test_a_megabyte_pasted_mid_round_is_dropped_whole_and_sigterm_ends_the_game(
     tmp_path: Path,
 ) -> None:
     with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
         assert left_pile(s) == "10♣"
         with writing(s, PASTE):
             pump_for(s, 1.0)
-            sent = time.monotonic()
             os.kill(s.pid, signal.SIGTERM)
-            took = ended_within(s, sent, 0.5)
-        assert took is not None, f"still running 0.5 s after SIGTERM:\n{s.dump()}"
-        assert s.wait_exit(timeout=1) == 143
+            assert s.wait_exit(timeout=10) == 143
 
 
 def test_a_paste_plays_no_card_and_the_next_key_plays(tmp_path: Path) -> None:
@@ -164,26 +153,13 @@ class JunkAnswerSession(TtySession):
         return super().close(grace)
 
 
-def first_frame_after(s: TtySession) -> float:
-    started = time.monotonic()
-    wait_table(s)
-    return time.monotonic() - started
-
-
 def test_an_answer_that_never_ends_neither_stalls_the_start_nor_deafens_ctrl_c(
     tmp_path: Path,
 ) -> None:
     args = ["-m", "stress_tui", "--seed", "12"]
-    env = private_env(tmp_path)
-    with TtySession([sys.executable, *args], env=env, cwd=REPO) as s:
-        normal = first_frame_after(s)
-    junk_answering = JunkAnswerSession([sys.executable, *args], env=env, cwd=REPO)
+    junk_answering = JunkAnswerSession([sys.executable, *args], env=private_env(tmp_path), cwd=REPO)
     with junk_answering as s:
-        junk = first_frame_after(s)
+        wait_table(s, timeout=8)
         assert junk_answering.writers, "the background was never asked"
-        assert junk < normal + 1.0, f"first frame {junk:.2f} s, {normal:.2f} s normally"
-        sent = time.monotonic()  # the rest of the junk still arriving, as input
-        s.send(b"\x03")
-        took = ended_within(s, sent, 0.5)
-        assert took is not None, f"still running 0.5 s after Ctrl-C:\n{s.dump()}"
-        assert s.wait_exit(timeout=1) == 130
+        s.send(b"\x03")  # the rest of the junk still arriving, as input
+        assert s.wait_exit(timeout=10) == 130
