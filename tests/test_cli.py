@@ -503,6 +503,20 @@ def test_version(capsys: pytest.CaptureFixture[str], flag: str) -> None:
     assert capsys.readouterr().out == f"stress-tui {__version__}\n"
 
 
+def test_the_program_leaves_what_it_made_to_its_exit_without_another_walk() -> None:
+    """Run as the program (as the ``stress-tui`` script runs it), ``main`` leaves every
+    object frozen for the interpreter's exit, whose collections then walk none of them:
+    once, the better part of what a Ctrl-C cost (``bench/input_bounds.py``). Called with
+    its arguments (in-process, as here), it leaves the collector as it was."""
+    code = (
+        "import gc, sys; from stress_tui.cli.main import main; main(['--version']); "
+        "print(gc.get_freeze_count()); sys.argv[1:] = ['--version']; main(); "
+        "print(gc.get_freeze_count() > 1000)"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.splitlines()[1::2] == ["0", "True"]
+
+
 @pytest.mark.parametrize("argv", [[], ["--p2", "bot"], ["daily"], ["host"]])
 def test_without_a_unix_terminal_the_game_says_so_in_one_line(
     capsys: pytest.CaptureFixture[str],

@@ -18,6 +18,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import errno
+import gc
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -135,7 +136,12 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``stress-tui`` with ``argv`` (default: the process's arguments); return the exit
     status. Never raises for bad input: that is one line on stderr and status 2. Output
     that cannot be written is one line and status 1 (a closed pipe: no line, 141); Ctrl-C
-    is status 130."""
+    is status 130.
+
+    Run as the program (``argv`` not given), it leaves every object there is to the
+    interpreter's exit as it is: frozen (``gc.freeze``), so that the collections at exit
+    do not walk them all again, the better part of what a Ctrl-C once answered still
+    cost (``bench/input_bounds.py``)."""
     stream = sys.stdout
     sys.stdout = _Output(stream)
     try:
@@ -148,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_SIGINT
     finally:
         sys.stdout = stream
+        if argv is None:
+            gc.freeze()
 
 
 def _answer(argv: list[str]) -> int:
