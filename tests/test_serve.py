@@ -235,8 +235,8 @@ def test_the_game_asks_for_a_terminal_and_an_unknown_command_is_refused(
 ) -> None:
     key = new_key(tmp_path)
     unknown = (
-        "no such command here; try: play [bot:LEVEL], new, join CODE, watch CODE, stats, "
-        "replays, or replay NAME"
+        "no such command here; try: play [bot:LEVEL], new [RULES], join CODE, watch CODE, "
+        "stats, replays, or replay NAME"
     )
     for command, said in (("play", "needs a terminal"), ("rm -rf /", unknown)):
         done = subprocess.run(
@@ -590,3 +590,26 @@ def test_a_key_opens_one_table_at_a_time_and_the_server_no_more_than_its_limit(
     finally:
         ann.close()
         assert stop(served) == 0
+
+
+def test_a_table_is_opened_by_the_rules_its_opener_names_and_unknown_rules_are_refused(
+    server: Served, tmp_path: Path
+) -> None:
+    from tests.test_net_e2e import wait_all
+
+    key = new_key(tmp_path)
+    wrong = subprocess.run(
+        ssh_argv(server, key, "jo", "new", "nosuchdeck", pty=False),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert wrong.returncode == 2
+    assert wrong.stdout.startswith('stress-tui: new: rules: deck: "nosuchdeck" is not a deck')
+    argv = ssh_argv(server, key, "jo", "new", "jass", "wins=2", pty=True)
+    with TtySession(argv, rows=30, cols=140) as s:  # room on the title line for the rules
+        wait_all(lambda: "Waiting for a player" in s.text(), "jo's table", s)
+        assert "jass, row 4" in s.row(0) and "2 wins" in s.row(0), s.row(0)
+        s.send("q")
+        assert s.wait_exit(timeout=10) == 0

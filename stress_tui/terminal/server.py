@@ -42,6 +42,7 @@ from stress_tui.terminal.channel import FRAME_BUFFER, ChannelEndpoint
 from stress_tui.terminal.lang import _
 
 if TYPE_CHECKING:
+    from stress_tui.core.rules import Rules
     from stress_tui.terminal.screens.lobby import LobbyView
     from stress_tui.terminal.tables import Table
 
@@ -320,8 +321,8 @@ class Session(asyncssh.SSHServerSession[bytes]):
                 code = await self.play(words[1:])
             elif words == ["stats"]:
                 code = await self.stats()
-            elif words == ["new"]:
-                code = await self.new_table()
+            elif words[0] == "new":
+                code = await self.new_table(" ".join(words[1:]))
             elif words[0] in ("join", "watch"):
                 code = await self.at_table(words[1:], watch=words[0] == "watch")
             elif words == ["replays"]:
@@ -331,7 +332,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
             else:
                 self.say(
                     _(
-                        "stress-tui: no such command here; try: play [bot:LEVEL], new, "
+                        "stress-tui: no such command here; try: play [bot:LEVEL], new [RULES], "
                         "join CODE, watch CODE, stats, replays, or replay NAME"
                     )
                 )
@@ -575,19 +576,33 @@ class Session(asyncssh.SSHServerSession[bytes]):
             return _("this server has as many tables as it may; try again later")
         return None
 
-    async def new_table(self) -> int:
-        """``new``: open a table for two, its code to read aloud on the waiting screen,
-        and play its match as its host; the table closes when its host leaves."""
+    async def new_table(self, asked: str) -> int:
+        """``new [RULES]``: open a table for two (by ``RULES``, the rules in notation, such
+        as ``jass`` or ``standard wins=5``; the standard deck's by default), its code to
+        read aloud on the waiting screen, and play its match as its host; the table closes
+        when its host leaves."""
+        from stress_tui.core.notation import parse_rules
+        from stress_tui.core.rules import Rules
+        from stress_tui.core.text import said
+
+        try:
+            rules = parse_rules(asked) if asked else Rules()
+        except ValueError as error:
+            self.say(_("stress-tui: new: {why}").format(why=said(error, _)))
+            return EXIT_USAGE
         refused = self.refused(self.no_table()) or self.unfit_terminal()
         if refused is not None:
             return refused
         name = await self.identity()
         if self.ended_with is not None:
             return self.ended_with
-        return await self.host_table(self.take_terminal(), name)
+        return await self.host_table(self.take_terminal(), name, rules)
 
-    async def host_table(self, endpoint: ChannelEndpoint, name: str) -> int:
-        """A table opened on ``endpoint`` by ``name``'s key, its match played there."""
+    async def host_table(
+        self, endpoint: ChannelEndpoint, name: str, rules: Rules | None = None
+    ) -> int:
+        """A table opened on ``endpoint`` by ``name``'s key, by ``rules`` (the standard
+        deck's by default), its match played there."""
         import os
 
         from stress_tui.core.rules import Rules
@@ -596,7 +611,12 @@ class Session(asyncssh.SSHServerSession[bytes]):
 
         seed = os.environ.get(SEED_ENV)  # a test hook, as for stress-tui host
         host = ServedHost(
-            Rules(), name, bind="127.0.0.1", port=0, seed=int(seed) if seed else None, say=_
+            rules or Rules(),
+            name,
+            bind="127.0.0.1",
+            port=0,
+            seed=int(seed) if seed else None,
+            say=_,
         )
         await host.start()
         assert self.connection.fingerprint is not None
