@@ -1,8 +1,8 @@
 """The game played in-process, read back as a player would see it (``tests/pilot.py``: an
 in-process terminal, the loop's clock virtual): plays, rejections, a race in one burst,
 stress, a stall, the result and a rematch, laying equals together, a dead table, help and
-pause holding the round, a larger window, a held key, no colour, ASCII and four colours,
-the computer, keys from a file. What only a real terminal shows (its modes restored, the
+pause holding the round (a stray play key as they open asks nothing), a larger window, a
+held key, no colour, ASCII and four colours, the computer, keys from a file. What only a real terminal shows (its modes restored, the
 signals, Ctrl-Z, a resize from the kernel, the first frame) is in
 ``tests/test_app_e2e.py``, which also says what the seeds deal.
 """
@@ -377,3 +377,37 @@ def test_keys_from_a_file(tmp_path: Path) -> None:
         s.send("1")
         s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
         quit_at_once(s)
+
+
+def test_a_stray_play_key_right_after_pause_opens_mid_match_does_not_quit() -> None:
+    """Player 2 pauses; player 1's next key is their own play key ``q``, which is also the
+    menu's quit. It must not end the match."""
+    with game() as s:
+        wait_flip(s, "10♣", "4♥")
+        s.send("\x1b")  # player 2: pause
+        s.wait_text("Paused", timeout=2)
+        s.send("q")  # player 1, still playing
+        # A moment later the pause box takes its keys; the q asked nothing and quit nothing.
+        s.wait_text("Esc or Enter: play on    ?: help    q: quit", timeout=2)
+        assert "Quit this match?" not in s.text()
+        s.send("q")  # now it asks once
+        s.wait_text("Quit this match?  y: quit   any other key: no", timeout=2)
+        s.send("q")  # any other key: no (a second stray q does not quit either)
+        s.wait_text("Esc or Enter: play on    ?: help    q: quit", timeout=2)
+        s.send("\x1b")  # back to the table
+        s.wait_for(lambda: "Paused" not in s.text(), timeout=2, what="the table")
+        s.send("?")  # the same with help
+        s.wait_text("Paused.  ? or Esc: back to the game", timeout=2)
+        s.send("q")
+        s.wait_for(
+            lambda: any(
+                "back to the game" in row and "q: quit" in row for row in s.text().splitlines()
+            ),
+            timeout=2,
+            what="the help's keys, q among them",
+        )
+        assert "Quit this match?" not in s.text()
+        s.send("q")
+        s.wait_text("Quit this match?  y: quit   any other key: no", timeout=2)
+        s.send("y")
+        assert s.wait_exit() == 0

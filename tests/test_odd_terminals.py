@@ -32,40 +32,6 @@ QUERIES = re.compile(rb"\x1b\[6n|\x1bP\+q|\x1b\[>q|\x1b\[\?u|\$p")
 the kitty keyboard flags, a DEC mode (synchronized output)."""
 
 
-def test_a_stray_play_key_right_after_pause_opens_mid_match_does_not_quit() -> None:
-    """Player 2 pauses; player 1's next key is their own play key ``q``, which is also the
-    menu's quit. It must not end the match."""
-    with game() as s:
-        wait_flip(s, "10♣", "4♥")
-        s.send("\x1b")  # player 2: pause
-        s.wait_text("Paused", timeout=2)
-        s.send("q")  # player 1, still playing
-        # A moment later the pause box takes its keys; the q asked nothing and quit nothing.
-        s.wait_text("Esc or Enter: play on    ?: help    q: quit", timeout=2)
-        assert "Quit this match?" not in s.text()
-        s.send("q")  # now it asks once
-        s.wait_text("Quit this match?  y: quit   any other key: no", timeout=2)
-        s.send("q")  # any other key: no (a second stray q does not quit either)
-        s.wait_text("Esc or Enter: play on    ?: help    q: quit", timeout=2)
-        s.send("\x1b")  # back to the table
-        s.wait_for(lambda: "Paused" not in s.text(), timeout=2, what="the table")
-        s.send("?")  # the same with help
-        s.wait_text("Paused.  ? or Esc: back to the game", timeout=2)
-        s.send("q")
-        s.wait_for(
-            lambda: any(
-                "back to the game" in row and "q: quit" in row for row in s.text().splitlines()
-            ),
-            timeout=2,
-            what="the help's keys, q among them",
-        )
-        assert "Quit this match?" not in s.text()
-        s.send("q")
-        s.wait_text("Quit this match?  y: quit   any other key: no", timeout=2)
-        s.send("y")
-        assert s.wait_exit() == 0
-
-
 def test_a_terminal_that_answers_no_question_is_asked_little_and_starts_at_once() -> None:
     """An Emacs shell buffer, a serial console, a recorder: nothing ever answers. blessed's
     two start-up questions wait its query timeout (0.2 s here, 5 s by default); the game
