@@ -2,9 +2,9 @@
 in-process terminal, the loop's clock virtual): plays, rejections, a race in one burst,
 stress, a stall, the result and a rematch, laying equals together, a dead table, help and
 pause holding the round (a stray play key as they open asks nothing), a larger window, a
-held key, no colour, ASCII and four colours, the computer, keys from a file. What only a real terminal shows (its modes restored, the
-signals, Ctrl-Z, a resize from the kernel, the first frame) is in
-``tests/test_app_e2e.py``, which also says what the seeds deal.
+held key, no colour, ASCII and four colours, the computer, keys from a file. What only a
+real terminal shows (its modes restored, the signals, Ctrl-Z, a resize from the kernel,
+the first frame) is in ``tests/test_app_e2e.py``, which also says what the seeds deal.
 """
 
 from __future__ import annotations
