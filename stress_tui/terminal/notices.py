@@ -109,6 +109,41 @@ PHASE_OF: dict[RejectReason, Phase] = {
 """Reasons that are only true in one phase: their notice goes when the phase does."""
 
 
+def said_rejection(event: Rejected, game: Game) -> tuple[str, str]:
+    """A refused action in words, long and short: the reason, with the cards where a card
+    does not fit, and what was refused (``stress: ...``, ``stop: ...``)."""
+    action = event.action
+    reason = event.reason
+    said = _(reason.value)
+    short = _(SHORT_REASONS.get(reason, reason.value))
+    if (
+        isinstance(action, Play)
+        and reason is RejectReason.NOT_ADJACENT
+        and game.state.players[action.player].row[action.pile]
+    ):
+        card = game.state.players[action.player].row[action.pile][0]
+        top = game.top(action.target)
+        if top is not None:
+            on = _("{card} on {top}: {reason}")
+            card_name, top_name = _rank(card), _rank(top)
+            return (
+                on.format(card=card_name, top=top_name, reason=said),
+                on.format(card=card_name, top=top_name, reason=short),
+            )
+    if isinstance(action, CallStress):
+        what = _("stress: {reason}")
+    elif isinstance(action, ReadyToFlip):
+        what = _("ready: {reason}")
+    elif isinstance(action, StopStress):
+        return (
+            _("stress stop: {reason}").format(reason=said),
+            _("stop: {reason}").format(reason=short),
+        )
+    else:
+        return said, short
+    return what.format(reason=said), what.format(reason=short)
+
+
 @dataclass
 class Notices:
     """What happened lately, in words, per player and for the table (from events only)."""
@@ -286,7 +321,7 @@ class Notices:
         shown = self.player[player]
         if event.reason is RejectReason.LOCKED_OUT and shown is not None and shown.lockout:
             return
-        text, short = self._rejection(event, game)
+        text, short = said_rejection(event, game)
         locked_until = game.state.players[player].locked_until
         locked = locked_until > now
         until = max(now + NOTICE_SECONDS, locked_until) if locked else now + NOTICE_SECONDS
@@ -340,39 +375,6 @@ class Notices:
             short=short,
             lockout=event.penalty is FalseStress.LOCKOUT,
         )
-
-    def _rejection(self, event: Rejected, game: Game) -> tuple[str, str]:
-        """A refused action in words, long and short."""
-        action = event.action
-        reason = event.reason
-        said = _(reason.value)
-        short = _(SHORT_REASONS.get(reason, reason.value))
-        if (
-            isinstance(action, Play)
-            and reason is RejectReason.NOT_ADJACENT
-            and game.state.players[action.player].row[action.pile]
-        ):
-            card = game.state.players[action.player].row[action.pile][0]
-            top = game.top(action.target)
-            if top is not None:
-                on = _("{card} on {top}: {reason}")
-                card_name, top_name = _rank(card), _rank(top)
-                return (
-                    on.format(card=card_name, top=top_name, reason=said),
-                    on.format(card=card_name, top=top_name, reason=short),
-                )
-        if isinstance(action, CallStress):
-            what = _("stress: {reason}")
-        elif isinstance(action, ReadyToFlip):
-            what = _("ready: {reason}")
-        elif isinstance(action, StopStress):
-            return (
-                _("stress stop: {reason}").format(reason=said),
-                _("stop: {reason}").format(reason=short),
-            )
-        else:
-            return said, short
-        return what.format(reason=said), what.format(reason=short)
 
     def _clear_ready(self) -> None:
         for i, notice in enumerate(self.player):

@@ -76,8 +76,108 @@ def drawn_because(happened: list[Event], rules: Rules) -> str | None:
     return None
 
 
+class RoundReplay:
+    """The replay of the round being played, as it is written (``stress_tui.storage.replay``):
+    opened at the round's first action, each action added the moment it is applied, finished
+    when the round ends, left as its readable ``.part`` file on a quit mid-round. It owns
+    the file being written; one that cannot be written is said once (``warn``), and no
+    replay is written for the rest of the session."""
+
+    def __init__(self, warn: Callable[[str], None]) -> None:
+        self.warn = warn
+        """Says a file that cannot be written (on the banner line)."""
+        self.recorder: Recorder | None = None
+        """The round's replay being written (``None``: not recorded)."""
+        self.off: str | None = None
+        """Why replays are not written this session (``None``: they are)."""
+
+    def open(
+        self,
+        game: Game,
+        round_seed: int,
+        settings: Settings,
+        round_number: int,
+        score: tuple[int, int],
+        daily: str | None,
+        deal: str | None,
+    ) -> None:
+        """The round's first action: open its replay."""
+        from stress_tui.storage.recorder import Recorder
+
+        try:
+            self.recorder = Recorder.start(
+                game,
+                round_seed,
+                settings.players,
+                settings.names,
+                round_number,
+                score,
+                daily=daily,
+                deal=deal,
+            )
+        except OSError as error:
+            self.stop(error)
+
+    def record(self, action: Action, happened: list[Event]) -> None:
+        """An action the table applied, written to the replay (if one is being written)."""
+        if self.recorder is not None:
+            try:
+                self.recorder.record(action, happened)
+            except OSError as error:
+                self.stop(error)
+
+    def key(self) -> str | None:
+        """The replay's id, while one is being written."""
+        return self.recorder.header.get("id") if self.recorder is not None else None
+
+    def stop(self, error: OSError) -> None:
+        """A replay could not be written: say so once, play on without replays."""
+        from stress_tui.storage.files import reason
+        from stress_tui.storage.replay import replay_dir
+
+        recorder, self.recorder = self.recorder, None
+        if recorder is not None:
+            with contextlib.suppress(OSError):
+                recorder.close()
+        self.off = reason(error)
+        self.warn(
+            _("Not recording replays ({why}): {folder}").format(why=self.off, folder=replay_dir())
+        )
+
+    def finish(self, game: Game, count: bool = False) -> tuple[str | None, Path | None]:
+        """End the round's replay (marked to be counted in the record, if ``count``): a
+        line for the result screen, and the finished file."""
+        from stress_tui.storage.files import reason
+
+        recorder, self.recorder = self.recorder, None
+        if recorder is None:
+            if self.off is None:
+                return None, None
+            return _("not recorded ({why})").format(why=self.off), None
+        try:
+            path = recorder.finish(game, count=count)
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                recorder.close()
+            self.off = reason(error)
+            note = _("replay not saved ({why}): {file}").format(why=self.off, file=recorder.part)
+            return note, None
+        return _("replay: {file}").format(file=path.name), path
+
+    def close(self, empty: bool) -> None:
+        """Quit mid-round: the replay keeps its ``.part`` file, readable as it is (removed
+        if the round is still ``empty``: nothing happened in it yet)."""
+        recorder, self.recorder = self.recorder, None
+        if recorder is not None:
+            with contextlib.suppress(OSError):
+                recorder.close()
+                if empty:
+                    recorder.part.unlink()
+
+
 class RoundLog:
-    """Every round's actions, replay, statistics and place in the record."""
+    """Every round's actions, statistics and place in the record, and its replay
+    (``RoundReplay``)."""
 
     def __init__(
         self,
@@ -105,10 +205,8 @@ class RoundLog:
         """Every action applied this round, for its statistics."""
         self.score = (0, 0)
         """The match's score when the round began."""
-        self.recorder: Recorder | None = None
-        """The round's replay being written (``None``: not recorded)."""
-        self.replays_off: str | None = None
-        """Why replays are not written this session (``None``: they are)."""
+        self.replay = RoundReplay(warn)
+        """The round's replay, as it is written."""
         self.record_off: str | None = None
         """Why the record is not updated this session (``None``: it is)."""
         self.ended: Result | None = None
@@ -148,7 +246,7 @@ class RoundLog:
         self.round_number = round_number
         self.deal = deal
         self.score = score
-        self.recorder = None
+        self.replay.recorder = None
 
     def check_files(self) -> None:
         """Once, before the first action is kept, off the event loop: the rounds finished
@@ -174,25 +272,6 @@ class RoundLog:
         elif isinstance(error, OSError) and error.errno == errno.EBUSY:
             self.busy = True
 
-    def open_replay(self) -> None:
-        """The round's first action: open its replay."""
-        from stress_tui.storage.recorder import Recorder
-
-        assert self.table is not None and self.round_seed is not None
-        try:
-            self.recorder = Recorder.start(
-                self.table.game,
-                self.round_seed,
-                self.settings.players,
-                self.settings.names,
-                self.round_number,
-                self.score,
-                daily=self.daily,
-                deal=self.deal,
-            )
-        except OSError as error:
-            self.stop_recording(error)
-
     def on_action(self, action: Action, happened: list[Event]) -> None:
         """Every action the table applies: kept for the statistics, written to the replay;
         the round's end is counted."""
@@ -200,13 +279,18 @@ class RoundLog:
             self.check_files()
         first = not self.actions
         self.actions.append(action)
-        if first and self.round_seed is not None and self.replays_off is None:
-            self.open_replay()
-        if self.recorder is not None:
-            try:
-                self.recorder.record(action, happened)
-            except OSError as error:
-                self.stop_recording(error)
+        if first and self.round_seed is not None and self.replay.off is None:
+            assert self.table is not None
+            self.replay.open(
+                self.table.game,
+                self.round_seed,
+                self.settings,
+                self.round_number,
+                self.score,
+                daily=self.daily,
+                deal=self.deal,
+            )
+        self.replay.record(action, happened)
         if self.daily is not None and not self.daily_taken:
             ends = (Played, RoundWon, RoundDrawn)
             if any(isinstance(event, ends) for event in happened):
@@ -253,8 +337,15 @@ class RoundLog:
             and self.record_off is None
             and (stats.winner is not None or self.daily is not None)
         )
-        key = self.recorder.header.get("id") if self.recorder is not None else None
-        replay_note, replay = self.finish_recording(counting)
+        key = self.replay.key()
+        replay_note: str | None
+        replay: Path | None
+        if self.round_seed is None:
+            replay_note = _("not recorded: a round set up from a position has no seed")
+            replay = None
+        else:
+            assert self.table is not None
+            replay_note, replay = self.replay.finish(self.table.game, count=counting)
         notes = [replay_note]
         if counting and self.busy:
             notes.append(_(WILL_BE_COUNTED))
@@ -344,53 +435,7 @@ class RoundLog:
         assert self.dealt is not None
         return self.dealt.copy()
 
-    def stop_recording(self, error: OSError) -> None:
-        """A replay could not be written: say so once, play on without replays."""
-        from stress_tui.storage.files import reason
-        from stress_tui.storage.replay import replay_dir
-
-        recorder, self.recorder = self.recorder, None
-        if recorder is not None:
-            with contextlib.suppress(OSError):
-                recorder.close()
-        self.replays_off = reason(error)
-        self.warn(
-            _("Not recording replays ({why}): {folder}").format(
-                why=self.replays_off, folder=replay_dir()
-            )
-        )
-
-    def finish_recording(self, count: bool = False) -> tuple[str | None, Path | None]:
-        """End the round's replay (marked to be counted in the record, if ``count``): a
-        line for the result screen, and the finished file."""
-        from stress_tui.storage.files import reason
-
-        if self.round_seed is None:
-            return _("not recorded: a round set up from a position has no seed"), None
-        recorder, self.recorder = self.recorder, None
-        if recorder is None:
-            if self.replays_off is None:
-                return None, None
-            return _("not recorded ({why})").format(why=self.replays_off), None
-        assert self.table is not None
-        try:
-            path = recorder.finish(self.table.game, count=count)
-        except OSError as error:
-            with contextlib.suppress(OSError):
-                recorder.close()
-            self.replays_off = reason(error)
-            note = _("replay not saved ({why}): {file}").format(
-                why=self.replays_off, file=recorder.part
-            )
-            return note, None
-        return _("replay: {file}").format(file=path.name), path
-
     def close(self) -> None:
         """Quit mid-round: the replay keeps its ``.part`` file, readable as it is (unless
         nothing happened yet: a round left during its first count leaves no file)."""
-        recorder, self.recorder = self.recorder, None
-        if recorder is not None:
-            with contextlib.suppress(OSError):
-                recorder.close()
-                if not self.actions:
-                    recorder.part.unlink()
+        self.replay.close(empty=not self.actions)
