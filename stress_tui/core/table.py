@@ -165,12 +165,12 @@ class Table:
         """After a change: start a count if the piles wait for a flip, and let idle
         computer players look at the table (one view of it for all of them)."""
         phase = self.game.state.phase
-        if phase is Phase.WAITING_FLIP:
+        if phase is _WAITING_FLIP:
             if self.flip_at is None:
                 self.flip_at = now + self.countdown
         else:
             self.flip_at = None
-        if phase is Phase.ROUND_OVER:
+        if phase is _ROUND_OVER:
             self.pending[0] = self.pending[1] = None
             return
         seen = None
@@ -178,7 +178,7 @@ class Table:
             if self.pending[driver.player] is None:
                 if seen is None:
                     seen = table_view(self.game.state, now)
-                action = driver.decide(PlayerView(driver.player, seen))
+                action = driver.decide(_new(PlayerView, (driver.player, seen)))
                 if action is not None:
                     if action.time < now:
                         raise ValueError(f"a driver planned into the past: {action}")
