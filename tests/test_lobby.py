@@ -210,3 +210,17 @@ def test_each_ssh_session_takes_the_theme_of_its_own_terminals_background(
 
     assert asyncio.run(light_theme(b"\x1b]11;rgb:ffff/ffff/ffff\x1b\\")) is True
     assert asyncio.run(light_theme(b"\x1b]11;rgb:0000/0000/0000\x1b\\")) is False
+
+
+def test_the_help_key_shows_the_players_keys_at_a_table_in_place_of_the_last_rounds() -> None:
+    with lobby(alice()) as (s, _):
+        assert "?: keys" in s.row(s.rows - 1)
+        s.send("?")
+        s.wait_text("Your keys at a table")
+        text = s.text()
+        assert "piles 1-4 onto the left pile:  a s d f" in text, s.dump()
+        assert "piles 1-4 onto the right pile: j k l ;" in text
+        assert "stress Spc   ready to flip g" in text
+        assert "Your last rounds" not in text
+        s.send("?")
+        s.wait_text("Your last rounds")

@@ -219,3 +219,24 @@ def test_the_systemd_unit_in_the_docs_starts_a_serve_the_parser_takes() -> None:
     assert program.endswith("/bin/stress-tui") and argv[0] == "serve"
     args = build(argv)[0].parse_args(argv)
     assert (args.port, args.data_dir) == (2222, "/var/lib/stress-tui")
+
+
+def test_a_session_places_the_keys_for_the_keyboard_of_the_language_it_speaks() -> None:
+    pytest.importorskip("asyncssh", reason="the serve extra (asyncssh) is not installed")
+    import contextvars
+    import dataclasses
+
+    from stress_tui.terminal.keys import settings_keymap
+    from stress_tui.terminal.lang import speak_here
+    from stress_tui.terminal.screens.lobby import keys_lines
+    from stress_tui.terminal.server import here
+
+    def keys_in(code: str) -> tuple[str, list[str]]:
+        speak_here(code)  # in this context alone, as each SSH session's
+        settings = dataclasses.replace(here(), players=("human", "bot:normal"))
+        return settings.keyboard, keys_lines(settings_keymap(settings), 4)
+
+    german, lines = contextvars.copy_context().run(keys_in, "de")
+    assert german == "de" and lines[1].endswith("j k l ö")
+    english, lines = contextvars.copy_context().run(keys_in, "en")
+    assert english == "us" and lines[1].endswith("j k l ;")

@@ -44,10 +44,10 @@ def keyboard_from(args: argparse.Namespace, config: Config) -> str:
 def _language_keyboard() -> str:
     """The keyboard assumed when neither ``--keyboard`` nor the config names one: the
     Swedish or German one for a player who speaks the language."""
-    from stress_tui.core.keyboards import DEFAULT_KEYBOARD
+    from stress_tui.core.keyboards import DEFAULT_KEYBOARD, LANGUAGE_KEYBOARDS
     from stress_tui.terminal.lang import language
 
-    return {"sv": "se", "de": "de"}.get(language(), DEFAULT_KEYBOARD)
+    return LANGUAGE_KEYBOARDS.get(language(), DEFAULT_KEYBOARD)
 
 
 def settings_from_args(args: argparse.Namespace, config: Config) -> Settings:

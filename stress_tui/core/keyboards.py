@@ -74,3 +74,7 @@ the punctuation of the bottom row."""
 
 DEFAULT_KEYBOARD = "us"
 """The keyboard assumed when none is chosen."""
+
+LANGUAGE_KEYBOARDS = {"sv": "se", "de": "de"}
+"""The keyboard assumed for a player who speaks a language (by its code), where none is
+chosen: the Swedish or German one."""

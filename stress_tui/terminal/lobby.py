@@ -11,6 +11,8 @@ and dashes as typed, Backspace, Enter to go, Esc to go back.
 
 from __future__ import annotations
 
+import dataclasses
+
 from blessed.keyboard import Keystroke
 
 from stress_tui.core.settings import Settings
@@ -22,7 +24,7 @@ from stress_tui.terminal.keys import Intent
 from stress_tui.terminal.lang import _
 from stress_tui.terminal.running import Running
 from stress_tui.terminal.scene import Scene
-from stress_tui.terminal.screens.lobby import LEVEL_KEYS, LobbyScreen, LobbyView
+from stress_tui.terminal.screens.lobby import LEVEL_KEYS, LobbyScreen, LobbyView, keys_lines
 from stress_tui.terminal.session import EXIT_QUIT, EXIT_SIGHUP, EXIT_SIGINT
 
 CODE_LIMIT = 80
@@ -40,6 +42,11 @@ class Lobby(Running):
         self.chosen: tuple[str, str] | None = None
         """What the player chose (``None``: to leave)."""
         self.sequences = SequenceFilter()
+        if not view.keys:
+            from stress_tui.terminal.keys import settings_keymap
+
+            seated = dataclasses.replace(settings, players=("human", "bot:normal"))
+            view.keys = keys_lines(settings_keymap(seated), seated.rules.row_size)
 
     def view(self) -> Scene:
         raise NotImplementedError  # the lobby draws itself (``draw``), not a table
@@ -91,6 +98,9 @@ class Lobby(Running):
             self.lobby.entering = "join" if intent is Intent.JOIN_TABLE else "watch"
             self.lobby.typed = ""
             self.lobby.note = None
+            self.request_draw()
+        elif intent is Intent.HELP:
+            self.lobby.keys_shown = not self.lobby.keys_shown
             self.request_draw()
         elif intent is Intent.MENU_QUIT:
             self.finish(EXIT_QUIT)

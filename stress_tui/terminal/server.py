@@ -439,7 +439,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         while not endpoint.gone and self.ended_with is None:
             view = await self.lobby_view(name)
             view.note = notes
-            lobby = Lobby(endpoint, Settings(names=(name, COMPUTER)), view)
+            lobby = Lobby(endpoint, here(names=(name, COMPUTER)), view)
             code = await lobby.main()
             if code != EXIT_QUIT or lobby.chosen is None:
                 break
@@ -468,7 +468,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         the player left it)."""
         from stress_tui.terminal.app import App
 
-        settings = Settings(players=("human", f"bot:{level}"), names=(name, COMPUTER))
+        settings = here(players=("human", f"bot:{level}"), names=(name, COMPUTER))
         app = App(endpoint, settings)
         if self.connection.fingerprint is None:
             app.log.record_off = "guest"  # a guest's rounds are neither counted nor rated
@@ -639,7 +639,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
             table.away.cancel()
             table.away = None
             host.resume(HOST_SEAT, hold=True)
-        settings = Settings(players=("human", "human"), names=(name, name))
+        settings = here(players=("human", "human"), names=(name, name))
         screen = NetScreen(
             endpoint, settings, model=host, seat=HOST_SEAT, join_line=self.join_line(host.code)
         )
@@ -716,7 +716,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
 
             table.seated = key
             table.host.paths[JOINER_SEAT] = self.connection.round_trip
-        settings = Settings(players=("human", "human"), names=(name, name))
+        settings = here(players=("human", "human"), names=(name, name))
         screen = NetScreen(endpoint, settings, model=client, seat=client.seat)
         try:
             return await screen.main()
@@ -799,6 +799,16 @@ class Session(asyncssh.SSHServerSession[bytes]):
                     break
                 self.chan.write(chunk)
                 await self.writable.wait()
+
+
+def here(**fields: Any) -> Settings:
+    """A session's settings: ``fields``, the keys placed for the keyboard of the language
+    the session speaks (as a local game's are, where neither a flag nor the config file
+    names one)."""
+    from stress_tui.core.keyboards import DEFAULT_KEYBOARD, LANGUAGE_KEYBOARDS
+    from stress_tui.terminal.lang import language
+
+    return Settings(keyboard=LANGUAGE_KEYBOARDS.get(language(), DEFAULT_KEYBOARD), **fields)
 
 
 def host_key(path: Path) -> asyncssh.SSHKey:

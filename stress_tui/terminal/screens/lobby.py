@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from stress_tui.core.words import shown_name
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
-from stress_tui.terminal.keys import Binding, Intent, Scope, key_hint
+from stress_tui.terminal.keynames import key_label
+from stress_tui.terminal.keys import Binding, Intent, KeyMap, Scope, key_hint
 from stress_tui.terminal.lang import N_, _
 from stress_tui.terminal.screens.base import ALWAYS, KeyedScreen, key_list
 
@@ -46,6 +47,10 @@ class LobbyView:
     """``join`` or ``watch`` while the player types a table's code (``None``: the menu)."""
     typed: str = ""
     """The code typed so far."""
+    keys: list[str] = field(default_factory=list)
+    """The player's keys at a table, a line each (``?`` shows them)."""
+    keys_shown: bool = False
+    """Whether the keys show, in place of the last rounds."""
 
 
 class LobbyScreen(KeyedScreen):
@@ -78,6 +83,13 @@ class LobbyScreen(KeyedScreen):
         ),
         Binding(
             "w", Intent.WATCH_TABLE, scope=Scope.MENU, description=N_("watch a table by its code")
+        ),
+        Binding(
+            "?",
+            Intent.HELP,
+            scope=Scope.MENU,
+            description=N_("your keys at a table"),
+            hint=N_("keys"),
         ),
         Binding("q", Intent.MENU_QUIT, scope=Scope.MENU, description=N_("quit"), hint=N_("quit")),
         *ALWAYS,
@@ -123,7 +135,12 @@ class LobbyScreen(KeyedScreen):
         if view.note is not None:
             canvas.put(y + 3, 2, canvas.fit(width - 4, view.note), palette.warn)
         y += 5
-        if view.recent and y + 2 < canvas.height - 1:
+        if view.keys_shown and y + 2 < canvas.height - 1:
+            canvas.put(y, 2, _("Your keys at a table"), palette.panel_title)
+            for line in view.keys[: max(0, canvas.height - 2 - y - 1)]:
+                y += 1
+                canvas.put(y, 4, canvas.fit(width - 6, line), palette.plain)
+        elif view.recent and y + 2 < canvas.height - 1:
             canvas.put(y, 2, _("Your last rounds"), palette.panel_title)
             y += 1
             for done in view.recent[: min(RECENT, canvas.height - 2 - y)]:
@@ -142,3 +159,21 @@ def recent_line(done: RecentRound) -> str:
         against += " (" + _(done.opponent_kind[4:]) + ")"
     said = _("won against {name}") if done.won else _("lost against {name}")
     return f"{when}  {said.format(name=against)}"
+
+
+def keys_lines(keymap: KeyMap, size: int) -> list[str]:
+    """A player's keys at a table (player 1's of ``keymap``, which seats one person against
+    the computer: the keys a table over SSH gives its players), a line each."""
+
+    def row(intent: Intent) -> str:
+        return " ".join(key_label(keymap.key_for(intent, 0, i) or "-") for i in range(size))
+
+    others = {Intent.STRESS: N_("stress"), Intent.READY: N_("ready to flip")}
+    return [
+        _("piles 1-{size} onto the left pile:").format(size=size) + "  " + row(Intent.LEFT),
+        _("piles 1-{size} onto the right pile:").format(size=size) + " " + row(Intent.RIGHT),
+        "   ".join(
+            f"{_(word)} {key_label(keymap.key_for(intent, 0) or '-')}"
+            for intent, word in others.items()
+        ),
+    ]
