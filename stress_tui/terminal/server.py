@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import functools
 import signal
 import sys
 import traceback
@@ -36,14 +35,12 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from stress_tui.core.choices import COMPUTER, GUEST
-from stress_tui.core.lifecycle import Stage
 from stress_tui.core.settings import Settings
+from stress_tui.terminal import keyrecord, seats
 from stress_tui.terminal.channel import FRAME_BUFFER, ChannelEndpoint
 from stress_tui.terminal.lang import _
 
 if TYPE_CHECKING:
-    from stress_tui.core.rules import Rules
-    from stress_tui.terminal.screens.lobby import LobbyView
     from stress_tui.terminal.tables import Table
 
 DEFAULT_LEVEL = "normal"
@@ -320,15 +317,15 @@ class Session(asyncssh.SSHServerSession[bytes]):
             elif words[0] == "play":
                 code = await self.play(words[1:])
             elif words == ["stats"]:
-                code = await self.stats()
+                code = await keyrecord.stats(self)
             elif words[0] == "new":
-                code = await self.new_table(" ".join(words[1:]))
+                code = await seats.new_table(self, " ".join(words[1:]))
             elif words[0] in ("join", "watch"):
-                code = await self.at_table(words[1:], watch=words[0] == "watch")
+                code = await seats.at_table(self, words[1:], watch=words[0] == "watch")
             elif words == ["replays"]:
-                code = await self.replays()
+                code = await keyrecord.replays(self)
             elif words[0] == "replay":
-                code = await self.replay(words[1:])
+                code = await keyrecord.replay(self, words[1:])
             else:
                 self.say(
                     _(
@@ -437,7 +434,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         code = EXIT_QUIT
         notes: str | None = None
         while not endpoint.gone and self.ended_with is None:
-            view = await self.lobby_view(name)
+            view = await keyrecord.lobby_view(self, name)
             view.note = notes
             lobby = Lobby(endpoint, here(names=(name, COMPUTER)), view)
             code = await lobby.main()
@@ -450,13 +447,13 @@ class Session(asyncssh.SSHServerSession[bytes]):
             if what == "play":
                 code = await self.game(endpoint, name, which)
             elif what == "new":
-                note = self.no_table()
+                note = seats.no_table(self)
                 if note is None:
-                    code = await self.host_table(endpoint, name)
+                    code = await seats.host_table(self, endpoint, name)
             else:
-                note = self.no_seat(which, watch=what == "watch")
+                note = seats.no_seat(self, which, watch=what == "watch")
                 if note is None:
-                    code = await self.sit_at(endpoint, name, which, watch=what == "watch")
+                    code = await seats.sit_at(self, endpoint, name, which, watch=what == "watch")
             if code != EXIT_QUIT:
                 break
             notes = note
@@ -487,318 +484,12 @@ class Session(asyncssh.SSHServerSession[bytes]):
         elif self.ended_with == EXIT_STOPPED:
             self.say(_("stress-tui: the server is stopping; the round is kept as far as it went"))
 
-    async def lobby_view(self, name: str) -> LobbyView:
-        """What the lobby shows of the player: their record, rating and last rounds."""
-        from stress_tui.terminal.screens.lobby import RECENT, LobbyView
-
-        if self.connection.fingerprint is None:
-            return LobbyView(name, guest=True)
-        from stress_tui.storage.recent import recent_rounds
-
-        loop = asyncio.get_running_loop()
-        rounds, rating = await self.record_of(name)
-        path = self.server.data / "record.sqlite"
-        recent = await loop.run_in_executor(None, recent_rounds, name, RECENT, path)
-        return LobbyView(name, guest=False, rounds=rounds, rating=rating, recent=recent)
-
-    async def record_of(self, name: str) -> tuple[tuple[int, int], int | None]:
-        """``name``'s rounds won and lost in the server's record, and their rating
-        (``None``: no rated round yet)."""
-        from stress_tui.storage.record import Record
-
-        path = self.server.data / "record.sqlite"
-        loop = asyncio.get_running_loop()
-        record = await loop.run_in_executor(
-            None, functools.partial(Record.load, path, histories=False)
-        )
-        standings = record.standings.get(name, {})
-        won = sum(s.rounds_won for s in standings.values())
-        lost = sum(s.rounds_lost for s in standings.values())
-        rating = record.ratings.get(name)
-        if rating is None or not rating.rated_rounds:
-            return (won, lost), None
-        return (won, lost), round(rating.rating.rating)
-
-    async def stats(self) -> int:
-        name = await self.identity()
-        if self.connection.fingerprint is None:
-            self.say(_("{name}: a guest (no key): unrated, no record").format(name=name))
-            return 0
-        (won, lost), rating = await self.record_of(name)
-        self.say(
-            _("{name} (key {fingerprint})").format(
-                name=name, fingerprint=self.connection.fingerprint
-            )
-        )
-        self.say(
-            _("rounds: {rounds}, won {won}, lost {lost}").format(
-                rounds=won + lost, won=won, lost=lost
-            )
-        )
-        if rating is not None:
-            self.say(_("rating: {rating}").format(rating=rating))
-        return 0
-
-    # ------------------------------------------------------------------ tables for two
-
-    def join_line(self, code: str) -> str:
-        """What a friend types to join the table ``code``: this server's address as the
-        player's connection reached it."""
-        assert self.connection.conn is not None
-        here = self.connection.conn.get_extra_info("sockname")
-        address, port = (str(here[0]), int(here[1])) if here else ("HOST", 22)
-        return f"ssh -t -p {port} {address} join {code}"
-
-    def needs_a_key(self) -> str | None:
-        """Why a guest cannot take a seat at a table for two (its rounds would be counted
-        for nobody); ``None`` for a key."""
-        if self.connection.fingerprint is not None:
-            return None
-        return _("a table for two needs a key (ssh-keygen, then ssh again)")
-
     def refused(self, why: str | None) -> int | None:
         """``why`` said, and the exit status for it (``None``: nothing refused)."""
         if why is None:
             return None
         self.say("stress-tui: " + why)
         return 1
-
-    def no_table(self) -> str | None:
-        """Why the key may not open a table now: it is a guest, it has one open (or kept
-        for it), the server has as many as it may; ``None`` where it may."""
-        key = self.connection.fingerprint
-        if key is None:
-            return self.needs_a_key()
-        for code, table in self.server.tables.items():
-            if table.opener == key:
-                return _("your table is open already; its code: {code}").format(code=code)
-        if len(self.server.tables) >= self.server.limits.tables:
-            return _("this server has as many tables as it may; try again later")
-        return None
-
-    async def new_table(self, asked: str) -> int:
-        """``new [RULES]``: open a table for two (by ``RULES``, the rules in notation, such
-        as ``jass`` or ``standard wins=5``; the standard deck's by default), its code to
-        read aloud on the waiting screen, and play its match as its host; the table closes
-        when its host leaves."""
-        from stress_tui.core.notation import parse_rules
-        from stress_tui.core.rules import Rules
-        from stress_tui.core.text import said
-
-        try:
-            rules = parse_rules(asked) if asked else Rules()
-        except ValueError as error:
-            self.say(_("stress-tui: new: {why}").format(why=said(error, _)))
-            return EXIT_USAGE
-        refused = self.refused(self.no_table()) or self.unfit_terminal()
-        if refused is not None:
-            return refused
-        name = await self.identity()
-        if self.ended_with is not None:
-            return self.ended_with
-        return await self.host_table(self.take_terminal(), name, rules)
-
-    async def host_table(
-        self, endpoint: ChannelEndpoint, name: str, rules: Rules | None = None
-    ) -> int:
-        """A table opened on ``endpoint`` by ``name``'s key, by ``rules`` (the standard
-        deck's by default), its match played there."""
-        import os
-
-        from stress_tui.core.rules import Rules
-        from stress_tui.terminal.netplay import SEED_ENV
-        from stress_tui.terminal.tables import ServedHost, Table
-
-        seed = os.environ.get(SEED_ENV)  # a test hook, as for stress-tui host
-        host = ServedHost(
-            rules or Rules(),
-            name,
-            bind="127.0.0.1",
-            port=0,
-            seed=int(seed) if seed else None,
-            say=_,
-        )
-        await host.start()
-        assert self.connection.fingerprint is not None
-        table = Table(host, self.connection.fingerprint)
-        self.server.tables[host.code] = table
-        return await self.host_seat(endpoint, table, name)
-
-    async def host_seat(self, endpoint: ChannelEndpoint, table: Table, name: str) -> int:
-        """The opener's seat at ``table`` played on ``endpoint``. Left on purpose, the
-        table closes; the connection dropped, the match is held (the opener cannot see
-        the table) and the table kept ``REJOIN_SECONDS`` for the opener's key to come back
-        (``join CODE``); then it closes."""
-        from stress_tui.net.host import HOST_SEAT
-        from stress_tui.net.hosted import REJOIN_SECONDS
-        from stress_tui.terminal.netplay import NetScreen
-
-        host = table.host
-        host.paths[HOST_SEAT] = self.connection.round_trip
-        if table.away is not None:  # back: the hold goes, a count on every screen
-            table.away.cancel()
-            table.away = None
-            host.resume(HOST_SEAT, hold=True)
-        settings = here(players=("human", "human"), names=(name, name))
-        screen = NetScreen(
-            endpoint, settings, model=host, seat=HOST_SEAT, join_line=self.join_line(host.code)
-        )
-        try:
-            return await screen.main()
-        finally:
-            host.on_change = None
-            if endpoint.gone and host.life.stage is not Stage.GONE:
-                host.pause(HOST_SEAT, hold=True)
-                loop = asyncio.get_running_loop()
-                table.away = loop.call_later(REJOIN_SECONDS, self.server.close_table, host.code)
-            else:
-                await self.server.close_table_now(host.code)
-
-    async def at_table(self, words: list[str], watch: bool) -> int:
-        """``join CODE`` or ``watch CODE``: take the other seat of the table ``CODE`` on
-        this server (only the key that first took it, once taken), or watch it."""
-        from stress_tui.net.protocol import normalize_code
-
-        try:
-            code = normalize_code(" ".join(words))
-        except ValueError as error:
-            from stress_tui.core.text import said
-
-            self.say("stress-tui: " + said(error, _))
-            return EXIT_USAGE
-        refused = self.refused(self.no_seat(code, watch)) or self.unfit_terminal()
-        if refused is not None:
-            return refused
-        name = await self.identity()
-        if self.ended_with is not None:
-            return self.ended_with
-        return await self.sit_at(self.take_terminal(), name, code, watch)
-
-    def no_seat(self, code: str, watch: bool) -> str | None:
-        """Why the key may not sit at (or watch) the table ``code``: it is not here, its
-        seat is another key's; ``None`` where it may."""
-        table = self.server.tables.get(code)
-        if table is None:
-            return _("no table on this server has the code {code}").format(code=code)
-        if watch:
-            return None
-        key = self.connection.fingerprint
-        if key is not None and key == table.opener:
-            return None if table.away is not None else _("the seat at this table is taken")
-        if key is not None and table.seated not in (None, key):
-            return _("the seat at this table is taken")
-        return self.needs_a_key()
-
-    async def sit_at(self, endpoint: ChannelEndpoint, name: str, code: str, watch: bool) -> int:
-        """The table ``code`` played (or watched) on ``endpoint``."""
-        from stress_tui.net.client import JoinError
-        from stress_tui.terminal.netplay import NetScreen
-        from stress_tui.terminal.tables import ServedClient
-
-        refused = self.refused(self.no_seat(code, watch))  # it may have gone meanwhile
-        if refused is not None:
-            return refused
-        table = self.server.tables[code]
-        key = self.connection.fingerprint
-        if not watch and key == table.opener:  # the opener back at their own table
-            return await self.host_seat(endpoint, table, name)
-        role = "watch" if watch else "play"
-        client = ServedClient(
-            table.host, "127.0.0.1", table.host.port, code, name, role=role, say=_
-        )
-        try:
-            await client.connect()
-        except JoinError as error:
-            self.say(f"stress-tui: {error}")
-            return 1
-        if not watch:
-            from stress_tui.net.host import JOINER_SEAT
-
-            table.seated = key
-            table.host.paths[JOINER_SEAT] = self.connection.round_trip
-        settings = here(players=("human", "human"), names=(name, name))
-        screen = NetScreen(endpoint, settings, model=client, seat=client.seat)
-        try:
-            return await screen.main()
-        finally:
-            if endpoint.gone and not watch:
-                # The connection dropped: the seat is kept for the key a while (the host's
-                # REJOIN_SECONDS), as for a joiner whose network went away.
-                if client.task is not None:
-                    client.task.cancel()
-                client._close()
-            else:
-                await client.leave()
-
-    # ------------------------------------------------------------------ replays
-
-    async def replays(self) -> int:
-        """``replays``: the key's own replays on this server, newest first, one a line:
-        the name ``replay NAME`` takes, when, against whom, how it went."""
-        name = await self.identity()
-        if self.connection.fingerprint is None:
-            self.say(_("{name}: a guest (no key): unrated, no record").format(name=name))
-            return 0
-        from stress_tui.core.words import shown_name
-        from stress_tui.storage.keyreplays import key_replays
-
-        loop = asyncio.get_running_loop()
-        found = await loop.run_in_executor(None, key_replays, name, self.server.data / "replays")
-        if not found:
-            self.say(_("{name}: no replays on this server yet").format(name=name))
-        for replay in found:
-            against = shown_name(replay.opponent, _)
-            if replay.opponent_kind.startswith("bot:"):
-                against += " (" + _(replay.opponent_kind[4:]) + ")"
-            if not replay.ended:
-                went = _("(cut short)")
-            elif replay.won is None:
-                went = _("drawn")
-            else:
-                went = _("won") if replay.won else _("lost")
-            when = replay.started[:16].replace("T", " ")
-            self.say(f"{replay.name}  {when}  {_('against {name}').format(name=against)}  {went}")
-        return 0
-
-    async def replay(self, words: list[str]) -> int:
-        """``replay NAME``: the bytes of the key's replay ``NAME``, as it is kept (``>
-        file.jsonl``); a name that is not one of the key's replays is refused (status
-        1), whatever it says."""
-        if len(words) != 1:
-            self.say(_("stress-tui: replay NAME, the NAME as replays lists it"))
-            return EXIT_USAGE
-        name = await self.identity()
-        from stress_tui.core.text import harmless
-        from stress_tui.storage.keyreplays import key_replay
-
-        folder = self.server.data / "replays"
-        path = None
-        if self.connection.fingerprint is not None:
-            loop = asyncio.get_running_loop()
-            path = await loop.run_in_executor(None, key_replay, name, words[0], folder)
-        if path is None:
-            self.say(
-                _("stress-tui: no replay of yours is called {name} (replays lists them)").format(
-                    name=harmless(words[0], 60)
-                )
-            )
-            return 1
-        await self.send_file(path)
-        return 0
-
-    async def send_file(self, path: Path) -> None:
-        """Send the file at ``path`` as it is, as fast as the client takes it."""
-        from stress_tui.storage.files import open_regular
-        from stress_tui.storage.replay import MAX_SIZE
-
-        loop = asyncio.get_running_loop()
-        with open_regular(path, MAX_SIZE) as file:
-            while not self.lost:
-                chunk = await loop.run_in_executor(None, file.read, 64 * 1024)
-                if not chunk:
-                    break
-                self.chan.write(chunk)
-                await self.writable.wait()
 
 
 def here(**fields: Any) -> Settings:
