@@ -18,6 +18,7 @@ from stress_tui.core.notation import format_position
 from stress_tui.core.rules import Rules
 from stress_tui.core.view import STAND_IN, table_view
 from stress_tui.net import client as client_module
+from stress_tui.net import dial
 from stress_tui.net.client import Client, JoinError
 from stress_tui.net.door import MAX_PENDING_FROM, wrong_code_delay
 from stress_tui.net.host import Host
@@ -568,7 +569,7 @@ def test_a_host_whose_machine_went_silent_is_taken_for_gone(
     spectator is told the host's connection was lost."""
     monkeypatch.setattr(client_module, "SILENT_LIMIT", 0.5)
     monkeypatch.setattr(client_module, "RETRY_FOR", 1.0)
-    monkeypatch.setattr(client_module, "HANDSHAKE_SECONDS", 0.4)
+    monkeypatch.setattr(dial, "HANDSHAKE_SECONDS", 0.4)
 
     async def test() -> None:
         loop = asyncio.get_running_loop()

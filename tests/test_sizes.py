@@ -19,10 +19,7 @@ MODULE_LINES = 600
 CLASS_LINES = 300
 """The most lines a class may have (``class`` to its last line)."""
 
-KNOWN: dict[str, int] = {
-    "stress_tui/net/client.py": 706,
-    "stress_tui/net/client.py:Client": 608,
-}
+KNOWN: dict[str, int] = {}
 """What is over the line today, at its size: a module by its path, a class by
 ``path:Name``."""
 

@@ -23,18 +23,20 @@ the other end is checked, and anything amiss raises ``ProtocolError``.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import random
 from collections import deque
 from typing import Any, SupportsIndex
 
-from stress_tui.core.actions import Action, MalformedActionError
+from stress_tui.core.actions import Action, MalformedActionError, Play
 from stress_tui.core.cards import Card
 from stress_tui.core.codec import CodecError, event_from_json
 from stress_tui.core.engine import UNCOUNTED, Cover, Game, State
-from stress_tui.core.events import Drawn, Event, Flipped
+from stress_tui.core.events import Drawn, Event, Flipped, Rejected, RoundDrawn, RoundWon
 from stress_tui.core.rules import Rules
+from stress_tui.core.table import Table
 from stress_tui.core.view import TableView, position, table_view
 from stress_tui.net.protocol import ProtocolError, encode
 
@@ -251,3 +253,27 @@ def events_from_json(data: Any) -> list[Event]:
         return [event_from_json(item) for item in data]
     except CodecError as error:
         raise ProtocolError(f"events: {error}") from None
+
+
+def ahead(shown: Table, plays: list[Play]) -> Table:
+    """The host's last table (``shown``) with our ``plays`` it has not answered yet played
+    on it, each that the table takes: where the card moved from shows empty until the host
+    says what was drawn there (the draw pile's order is not ours to see)."""
+    table = Table(shown.game.copy(), countdown=shown.countdown)
+    table.flip_at = shown.flip_at
+    for pressed in plays:
+        # At the host's time as we see it, never before what its table shows.
+        action = dataclasses.replace(pressed, time=max(pressed.time, table.game.state.time))
+        trial = table.game.copy()
+        try:
+            events = trial.apply(action)
+        except MalformedActionError:
+            continue  # no such pile: the host will say so
+        if any(isinstance(e, (Rejected, RoundWon, RoundDrawn)) for e in events):
+            continue  # the host will say why, or end the round itself
+        events = table.submit(action)
+        row = table.game.state.players[action.player].row
+        for event in reversed(events):
+            if isinstance(event, Drawn) and event.player == action.player:
+                row[event.pile].pop()  # a stand-in: not a card we know
+    return table
