@@ -196,3 +196,31 @@ def test_the_joiner_and_a_spectator_see_the_hosts_stage_and_what_holds_it() -> N
         await host.close()
 
     run(test)
+
+
+def test_a_player_who_cannot_see_the_table_holds_the_next_rounds_start() -> None:
+    """Bo's window is too small (or his program stopped) as a round ends: the next round
+    is dealt, but its start waits for him to see the table, whoever says ready."""
+
+    async def test() -> None:
+        host = Host(Rules.for_deck("standard", wins=2), "Ann", countdown=0.02, seed=SEED)
+        joiner = await seated(host, record=False)
+        await play_out(host, joiner)
+        joiner.pause(hold=True)  # Bo's window too small on the result
+        await until(lambda: host.life.holders(Hold.AWAY) == [JOINER_SEAT], "Bo's hold")
+        host.go_on()
+        assert host.life.base is Stage.READY and host.life.round == 2
+        host.ready()
+        await until(lambda: joiner.stage is Stage.READY, "the deal on Bo's side")
+        joiner._send({"t": "ready"})  # a modified program: ready while it cannot see
+        await asyncio.sleep(0.2)
+        assert host.life.stage is Stage.READY and host.life.waiting == (True, True)
+        joiner.resume(hold=True)  # his window is large again
+        await until(lambda: not host.life.holds, "the hold gone")
+        host.ready()
+        await until(lambda: not joiner.holds, "the gate on Bo's side")
+        joiner.ready()
+        await until(lambda: stage(host) is Stage.PLAYING, "the start")
+        await host.close()
+
+    run(test)
