@@ -19,6 +19,10 @@ if TYPE_CHECKING:
     from stress_tui.terminal.tables import Table
 
 
+class Refused(Exception):
+    """A key may not sit at a table after all: why, in the session's language."""
+
+
 def join_line(session: Session, code: str) -> str:
     """What a friend types to join the table ``code``: this server's address as the
     player's connection reached it."""
@@ -152,7 +156,12 @@ async def at_table(session: Session, words: list[str], watch: bool) -> int:
     name = await session.identity()
     if session.ended_with is not None:
         return session.ended_with
-    return await sit_at(session, session.take_terminal(), name, code, watch)
+    endpoint = session.take_terminal()
+    try:
+        return await sit_at(session, endpoint, name, code, watch)
+    except Refused as refused:
+        session.say(f"stress-tui: {refused}")
+        return 1
 
 
 def no_seat(session: Session, code: str, watch: bool) -> str | None:
@@ -174,15 +183,16 @@ def no_seat(session: Session, code: str, watch: bool) -> str | None:
 async def sit_at(
     session: Session, endpoint: ChannelEndpoint, name: str, code: str, watch: bool
 ) -> int:
-    """The table ``code`` played (or watched) on ``endpoint``."""
+    """The table ``code`` played (or watched) on ``endpoint``; ``Refused`` where the key
+    may not sit there after all (the table gone meanwhile, the table's own refusal)."""
     from stress_tui.net.client import JoinError
     from stress_tui.terminal.netplay import NetScreen
     from stress_tui.terminal.server import here
     from stress_tui.terminal.tables import ServedClient
 
-    refused = session.refused(no_seat(session, code, watch))  # it may have gone meanwhile
-    if refused is not None:
-        return refused
+    why = no_seat(session, code, watch)  # it may have gone meanwhile
+    if why is not None:
+        raise Refused(why)
     table = session.server.tables[code]
     key = session.connection.fingerprint
     if not watch and key == table.opener:  # the opener back at their own table
@@ -192,8 +202,7 @@ async def sit_at(
     try:
         await client.connect()
     except JoinError as error:
-        session.say(f"stress-tui: {error}")
-        return 1
+        raise Refused(str(error)) from None
     if not watch:
         from stress_tui.net.host import JOINER_SEAT
 

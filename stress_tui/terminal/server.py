@@ -453,7 +453,10 @@ class Session(asyncssh.SSHServerSession[bytes]):
             else:
                 note = seats.no_seat(self, which, watch=what == "watch")
                 if note is None:
-                    code = await seats.sit_at(self, endpoint, name, which, watch=what == "watch")
+                    try:
+                        code = await seats.sit_at(self, endpoint, name, which, what == "watch")
+                    except seats.Refused as refused:
+                        note = str(refused)
             if code != EXIT_QUIT:
                 break
             notes = note
