@@ -7,11 +7,20 @@ from __future__ import annotations
 import io
 import time
 
+import pytest
 from blessed import Terminal
 from blessed.keyboard import Keystroke
 
 from stress_tui.terminal.endpoint import parse_answers, questions
-from stress_tui.terminal.keyinput import CHUNK, ESC_DELAY, FLOOD, PASTE_QUIET, InputDecoder
+from stress_tui.terminal.keyinput import (
+    CHUNK,
+    ESC_DELAY,
+    FLOOD,
+    FLOOD_QUIET,
+    PASTE_QUIET,
+    READ_SIZE,
+    InputDecoder,
+)
 
 
 def decoder() -> InputDecoder:
@@ -83,6 +92,38 @@ def test_a_flood_keeps_what_came_first_and_drops_the_rest_at_a_bounded_cost() ->
     keys = d.take()
     assert len(keys) == CHUNK  # one turn's work, whatever is waiting
     assert fed < 0.5, f"feeding 400 kB took {fed:.2f} s of CPU"
+
+
+def test_a_flood_goes_on_being_dropped_until_the_input_is_typing_again() -> None:
+    """Once past ``FLOOD``, every read of more than ``FLOOD`` bytes (more than typing sends
+    between two reads), or of any size within ``FLOOD_QUIET`` of the one before, is dropped
+    whole, however much of what came first has been taken: a flood costs a read and no
+    keys a read, so what the terminal holds behind it (Ctrl-C) comes soon."""
+    d = decoder()
+    for _ in range(2):
+        d.feed(b"x" * READ_SIZE, 0.0)
+    assert all_keys(d) == ["x"] * FLOOD  # what came first
+    d.feed(b"y" * READ_SIZE, 1.0)
+    d.feed(b"y", 1.0 + FLOOD_QUIET / 2)
+    assert all_keys(d) == []  # the flood goes on
+    d.feed(b"y", 2.0)
+    assert all_keys(d) == []  # its end: a small read after a quiet moment
+    d.feed(b"q", 2.0)
+    assert all_keys(d) == ["q"]
+    assert d.dropped == 3 * READ_SIZE + 2 - FLOOD
+
+
+@pytest.mark.parametrize("ctrl_c", [b"\x03", b"\x1b[99;5u", b"\x1b[99;69:1u"])
+def test_a_ctrl_c_in_a_flood_is_kept_after_what_came_first(ctrl_c: bytes) -> None:
+    """The quit key, a byte (over ssh) or the kitty keyboard protocol's, is never dropped
+    with a flood: in the read that overflows, in one dropped whole, in the flood's end."""
+    for read in range(3):
+        d = decoder()
+        reads = [b"x" * READ_SIZE for _ in range(3)]
+        reads[read] = reads[read][:1000] + ctrl_c + reads[read][1000:]
+        for data in reads:
+            d.feed(data, 0.0)
+        assert all_keys(d)[FLOOD:] == ["KEY_CTRL_C"], read
 
 
 def test_bytes_not_valid_in_the_character_set_are_a_key_nobody_has() -> None:

@@ -9,7 +9,13 @@ takes keys back a few at a time. Before blessed sees anything, the bytes are:
 - decoded leniently (a byte that is not valid in the terminal's character set becomes
   U+FFFD, a key nobody has);
 - bounded: past ``FLOOD`` characters waiting, the rest of what arrives is dropped (a flood
-  of keys or a junk answer, not typing).
+  of keys or a junk answer, not typing), and so is everything after it for as long as the
+  flood goes on (each read more than ``FLOOD`` bytes, which no typing sends between two
+  reads, or within ``FLOOD_QUIET`` of the read before), so that a flood costs a read and
+  no keys a read, and whatever the terminal holds behind it (Ctrl-C, which the terminal
+  makes a signal only once what came before it is read) comes soon. A Ctrl-C among what
+  is dropped is kept, whether a byte (over ssh) or the kitty keyboard protocol's key: the
+  quit key whatever is arriving.
 
 Keys are then resolved by blessed (its public ``ungetch`` and ``inkey(timeout=0)``) at most
 ``CHUNK`` characters at a time, never cutting an escape sequence in two; a sequence cut
@@ -51,6 +57,10 @@ ESC_DELAY = 0.03
 every key behind a sequence it does not know; a terminal sends a whole sequence at once,
 and 30 ms covers a slow link."""
 
+FLOOD_QUIET = 0.05
+"""Seconds without input that end a flood (a read of more than ``FLOOD`` bytes goes on
+with it, however long after the one before it came)."""
+
 PASTE_QUIET = 0.2
 """Seconds without input that end a paste whose end marker never came."""
 
@@ -66,6 +76,12 @@ _UNFINISHED = re.compile(
 )
 """The tail of the input that may be an escape sequence cut short: a lone Esc, a CSI
 without its final byte, SS3 without its key, a string (OSC, DCS...) without its end."""
+
+
+_CTRL_C = re.compile(r"\x03|\x1b\[99(?::\d*)*;(?:5|69|133|197)(?::[12])?u")
+"""Ctrl-C: the byte, or the kitty keyboard protocol's key (Ctrl alone, or with Caps Lock or
+Num Lock; pressed or repeated, not released)."""
+_CTRL_C_BYTES = re.compile(_CTRL_C.pattern.encode())
 
 
 def unfinished_tail(text: str) -> int:
@@ -109,6 +125,11 @@ class InputDecoder:
         """Pastes dropped."""
         self.dropped = 0
         """Characters dropped as a flood."""
+        self.flooding = False
+        """Whether a flood is going on: past ``FLOOD`` characters waiting, and every read
+        since more than ``FLOOD`` bytes or within ``FLOOD_QUIET`` of the one before. What
+        arrives is dropped until a read comes that is neither (dropped too: the flood's
+        end)."""
         self.single: dict[str, Keystroke] = {}
         """Each one-character key (Esc aside) as blessed resolved it the first time."""
 
@@ -116,10 +137,18 @@ class InputDecoder:
 
     def feed(self, data: bytes, now: float) -> None:
         """Bytes read from the terminal at ``now``."""
+        dropped_before = self.dropped
         if not data:
             return
-        self.last_input = now
-        self._add(self._outside_pastes(self.carry + data), now)
+        previous, self.last_input = self.last_input, now
+        kept = self._outside_pastes(self.carry + data)
+        if self.flooding:  # the flood goes on, or this is its end
+            self.flooding = len(data) > FLOOD or now - previous < FLOOD_QUIET
+            self._drop(kept)
+            return
+        self._add(kept, now)
+        if self.dropped > dropped_before and len(data) > FLOOD:
+            self.flooding = True
 
     def _outside_pastes(self, data: bytes) -> bytes:
         """``data`` without the pastes in it; a marker cut short is carried to the next
@@ -151,21 +180,39 @@ class InputDecoder:
         """Decoded bytes join the text waiting; past ``FLOOD`` they are dropped."""
         room = FLOOD - len(self.text)
         if room <= 0:
-            self.dropped += len(data)
+            self._drop(data)
             return
         text = self.decoder.decode(data[: room * 4])  # at most 4 bytes a character
-        if len(data) > room * 4:
-            self.dropped += len(data) - room * 4
+        rest = data[room * 4 :]
         if len(text) > room:
-            self.dropped += len(text) - room
-            text = text[:room]
-            text = text[: unfinished_tail(text)]  # no sequence cut in two by the drop
-        self.text += text
+            kept = text[:room]
+            kept = kept[: unfinished_tail(kept)]  # no sequence cut in two by the drop
+            text, cut = kept, text[len(kept) :]
+            self.text += text
+            self._drop(cut)
+        else:
+            self.text += text
+        if rest:
+            self._drop(rest)
         if self.carry or unfinished_tail(self.text) < len(self.text):
             if text or self.held_since is None:
                 self.held_since = now
         else:
             self.held_since = None
+
+    def _drop(self, dropped: bytes | str) -> None:
+        """What a flood drops: counted, and a Ctrl-C in it kept, after what waits."""
+        self.dropped += len(dropped)
+        if isinstance(dropped, bytes):
+            if b"\x03" not in dropped and b"\x1b[99" not in dropped:
+                return
+            found = _CTRL_C_BYTES.search(dropped)
+            key = None if found is None else found.group().decode("ascii")
+        else:
+            text = _CTRL_C.search(dropped)
+            key = None if text is None else text.group()
+        if key is not None:
+            self.text = self.text[: unfinished_tail(self.text)] + key
 
     # ------------------------------------------------------------------ keys out
 
