@@ -22,10 +22,10 @@ on all alike:
 
 For each: the median and the slowest, the median against ``echo``'s, and how many were
 answered within half a second (issue 24: "SIGTERM and Ctrl-C are answered within 0.5 s
-whatever is arriving"); then the first frame of ``junk`` against ``table``'s, from the
-start of the process (issue 24: "the first frame within 1 s of the normal start"). Exit 1
-if a case was answered after half a second in its median, or the junk's first frame came
-a second or more after the normal one's, in the medians.
+whatever is arriving"), and the share of all the signals sent (``echo``'s aside) that
+were; then the first frame of ``junk`` against ``table``'s, from the start of the process
+(issue 24: "the first frame within 1 s of the normal start"). ``bench/table.py`` reads
+the ratios and the share.
 """
 
 from __future__ import annotations
@@ -146,23 +146,27 @@ def main(argv: list[str] | None = None) -> int:
                 firsts[name].append(first)
     print(f"load average after: {os.getloadavg()[0]:.1f}")
     reference = statistics.median(taken["echo"])
-    late = 0
+    signals = [s for name, seconds in taken.items() if name != "echo" for s in seconds]
     for name, seconds in taken.items():
         median = statistics.median(seconds)
         within = sum(s <= BUDGET for s in seconds)
-        late += median > BUDGET
         print(
             f"{name:6} median {1000 * median:6.0f} ms  slowest {1000 * max(seconds):6.0f} ms  "
             f"{median / reference:5.2f}x echo  within {BUDGET} s: {within} of {len(seconds)}"
         )
+    if signals:
+        share = 100 * sum(s <= BUDGET for s in signals) / len(signals)
+        verdict = "met" if share == 100 else "not met"
+        print(f"answered within {BUDGET} s: {share:.1f}% of {len(signals)} (goal: all: {verdict})")
     if firsts.get("junk") and firsts.get("table"):
         normal, behind = statistics.median(firsts["table"]), statistics.median(firsts["junk"])
-        late += behind >= normal + 1.0
+        verdict = "met" if behind < normal + 1.0 else "not met"
         print(
             f"first frame behind a junk answer: median {1000 * behind:.0f} ms, "
-            f"{behind / normal:.2f}x a normal start's ({1000 * normal:.0f} ms)"
+            f"{behind / normal:.2f}x a normal start's ({1000 * normal:.0f} ms) "
+            f"(goal: within 1 s of it: {verdict})"
         )
-    return 1 if late else 0
+    return 0
 
 
 if __name__ == "__main__":

@@ -71,6 +71,7 @@ BENCHES = {
     ),
     "stats": Bench("stats_scale.py", ("--repeat", "3"), ("--repeat", "11")),
     "net_bytes": Bench("net_bytes.py", ("--rounds", "2"), ("--rounds", "5")),
+    "input_bounds": Bench("input_bounds.py", ("--repeat", "2"), ("--repeat", "5")),
 }
 
 ROWS = [
@@ -219,6 +220,49 @@ ROWS = [
         "the same",
         "net_bytes",
         r"spectator: [\d.]+ KB a round, ([\d.]+)x",
+        "x",
+    ),
+    Row(
+        "Ctrl-C at the table, sent until the game has ended",
+        "the minimal blessed program's Ctrl-C, taking turns",
+        "input_bounds",
+        r"table +median .*? ([\d.]+)x echo",
+        "x",
+    ),
+    Row(
+        "The same behind a 300 kB junk answer to a start-up question",
+        "the same",
+        "input_bounds",
+        r"junk +median .*? ([\d.]+)x echo",
+        "x",
+    ),
+    Row(
+        "SIGTERM in a 1 MB paste, sent until the game has ended",
+        "the same",
+        "input_bounds",
+        r"paste +median .*? ([\d.]+)x echo",
+        "x",
+    ),
+    Row(
+        "Ctrl-C in `stress-tui sim`, until it has printed its summary and ended",
+        "the same",
+        "input_bounds",
+        r"sim +median .*? ([\d.]+)x echo",
+        "x",
+    ),
+    Row(
+        "The four signals above answered within 0.5 s (issue 24)",
+        "all sent",
+        "input_bounds",
+        r"answered within 0.5 s: ([\d.]+)%",
+        "%",
+        least=100.0,
+    ),
+    Row(
+        "The first frame behind a 300 kB junk answer",
+        "a normal start, taking turns",
+        "input_bounds",
+        r"first frame behind a junk answer: median \d+ ms, ([\d.]+)x",
         "x",
     ),
 ]

@@ -37,6 +37,16 @@ PRINTED = {
         "  moved        15.5 KB       84 messages\n"
         "spectator: 16.6 KB a round, 4.0x the replay's\n"
     ),
+    "input_bounds": (
+        "echo   median     64 ms  slowest    152 ms   1.00x echo  within 0.5 s: 4 of 4\n"
+        "table  median     19 ms  slowest     48 ms   0.30x echo  within 0.5 s: 4 of 4\n"
+        "junk   median    148 ms  slowest    256 ms   2.31x echo  within 0.5 s: 4 of 4\n"
+        "paste  median     31 ms  slowest     40 ms   0.49x echo  within 0.5 s: 4 of 4\n"
+        "sim    median     31 ms  slowest     51 ms   0.49x echo  within 0.5 s: 4 of 4\n"
+        "answered within 0.5 s: 100.0% of 16 (goal: all: met)\n"
+        "first frame behind a junk answer: median 1276 ms, 1.28x a normal start's (995 ms) "
+        "(goal: within 1 s of it: met)\n"
+    ),
 }
 
 
