@@ -289,7 +289,7 @@ def test_a_signal_restores_the_terminal_and_exits_with_its_status(
         enter_phase(s, phase)
         s.child.kill(sig)
         try:
-            code = s.wait_exit(timeout=1.5)
+            code = s.wait_exit(timeout=10)  # a hang; how soon: bench/input_bounds.py
         except AssertionError:
             code = None
         assert code == EXIT_STATUS[sig], f"{sig.name}: exit {code} (None: still running)"
@@ -340,7 +340,7 @@ def test_sigtstp_then_sigcont_restores_the_terminal_then_brings_the_table_back_w
 
 
 def test_ctrl_c_right_after_a_key_quits_at_once(tmp_path: Path) -> None:
-    """A key, then Ctrl-C a moment later: the game quits at once. When Ctrl-C generates
+    """A key, then Ctrl-C a moment later: the game quits, never hangs. When Ctrl-C generates
     SIGINT the terminal empties its input queue unless ``NOFLSH`` is set; without it, if
     blessed has just seen the key there (``kbhit``: select says readable), its ``getch``
     would block in ``os.read(0, 1)`` on a byte that is gone, and the event loop with it
@@ -352,10 +352,10 @@ def test_ctrl_c_right_after_a_key_quits_at_once(tmp_path: Path) -> None:
             s.send(b"x")  # player 1's stress stop (not in play: a notice)
             s.send(b"\x03")
             try:
-                code = s.wait_exit(timeout=1)
+                code = s.wait_exit(timeout=10)  # a hang; how soon: bench/input_bounds.py
             except AssertionError:
                 code = None
-            assert code == 130, f"try {attempt + 1}: Ctrl-C did not quit within 1 s"
+            assert code == 130, f"try {attempt + 1}: Ctrl-C did not quit (exit {code})"
             assert_restored(s)
 
 
