@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -89,6 +89,56 @@ def craft_header(path: Path, **fields: object) -> None:
     lines = path.read_text().splitlines(keepends=True)
     header = {**json.loads(lines[0]), **fields}
     path.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+
+
+def not_a_file(
+    tmp_path: Path,
+    make: Callable[[Path], object],
+    said: str,
+    role: str,
+    run: Callable[..., subprocess.CompletedProcess[bytes]],
+) -> None:
+    """Make a file that is not a file with ``make`` where ``role`` (``config``, ``keys``,
+    ``replay-verify``, ``replay-list``) reads one, run the command that reads it with
+    ``run(*args, **environment)``, and check the one line it says (``said`` in it)."""
+    folder = tmp_path / "data" / "replays"
+    folder.mkdir(parents=True)
+    path = folder / "odd.jsonl" if role == "replay-list" else tmp_path / "odd"
+    make(path)
+    if role == "config":
+        done = run("--print-config", STRESS_TUI_CONFIG=str(path))
+    elif role == "keys":
+        done = run("--keys", str(path), "--print-config")
+    elif role == "replay-verify":
+        done = run("replay", "--verify", str(path))
+    else:
+        record_round(folder)
+        done = run("replay", "--list")
+        assert done.stdout.count(b"\n") == 1  # the good replay is listed all the same
+        line = done.stderr.decode().rstrip("\n")
+        assert done.returncode == 0 and "\n" not in line and said in line, line
+        return
+    line = one_line(done)
+    assert said in line and str(path) in line, line
+
+
+NOT_FILES: dict[str, tuple[Callable[[Path], object], str]] = {
+    "folder": (lambda p: p.mkdir(), "is a folder, not"),
+    "loop": (lambda p: p.symlink_to(p.name), "symbolic links that lead round in a loop"),
+}
+"""Files that are not files that no reader can hang on or fill its memory with, each made
+at a path, and what the line about it says (a FIFO, a device, a huge file, in a process
+with a memory limit: ``tests/test_hostile.py``)."""
+
+
+@pytest.mark.parametrize("case", list(NOT_FILES))
+@pytest.mark.parametrize("role", ["config", "keys", "replay-verify", "replay-list"])
+def test_a_folder_or_a_loop_of_links_is_one_line(tmp_path: Path, case: str, role: str) -> None:
+    """A folder or links that lead round in a loop as the config file, the ``--keys``
+    file or a replay: one clear line, exit 2; the replay list lists the good ones all the
+    same."""
+    make, said = NOT_FILES[case]
+    not_a_file(tmp_path, make, said, role, lambda *a, **e: stress_tui(tmp_path, *a, **e))
 
 
 POISON = "N\x1b]0;PWNED\x07\x1b]52;c;UFdORUQ=\x07\x1b[2J\u009b2J\u202ex\u200by\u2066z"
