@@ -72,6 +72,7 @@ BENCHES = {
     "stats": Bench("stats_scale.py", ("--repeat", "3"), ("--repeat", "11")),
     "net_bytes": Bench("net_bytes.py", ("--rounds", "2"), ("--rounds", "5")),
     "input_bounds": Bench("input_bounds.py", ("--repeat", "2"), ("--repeat", "5")),
+    "serve": Bench("serve_tables.py", ("--seconds", "8", "--n", "40"), ("--seconds", "30")),
 }
 
 ROWS = [
@@ -205,6 +206,37 @@ ROWS = [
         "the same on 200 rounds, taking turns",
         "stats",
         r"([\d.]+)x \(goal: at most 2x\)",
+        "x",
+        most=2.0,
+    ),
+    Row(
+        "`stress-tui serve`: the server's CPU per table, 100 tables at once (asyncssh"
+        " clients against `bot:normal`, a key every 0.1-0.3 s)",
+        "one core",
+        "serve",
+        r"at 100 tables: CPU per table ([\d.]+)% of one core",
+        "%",
+        most=1.0,  # 100 tables on one core
+    ),
+    Row(
+        "The same server's memory per session (1 to 100 tables)",
+        "the server's RSS with one table",
+        "serve",
+        r"memory a session .*?: \d+ KiB, ([\d.]+)% of the server's RSS",
+        "%",
+    ),
+    Row(
+        "The help key's answer at 100 tables (to the first bytes back), median",
+        "the same at one table, the same run",
+        "serve",
+        r"the help key's answer at 100 tables / at 1: median ([\d.]+)x",
+        "x",
+    ),
+    Row(
+        "A play over `ssh -t` on loopback against `bot:normal`, key to screen, median",
+        "the same key at one keyboard, alternate blocks",
+        "serve",
+        r"ssh / one keyboard: median ([\d.]+)x",
         "x",
         most=2.0,
     ),

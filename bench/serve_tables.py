@@ -1,0 +1,567 @@
+"""Many SSH clients at once on one ``stress-tui serve``: the server's CPU per active table,
+its memory per session, and a key to the screen over SSH on loopback beside the same key
+at one keyboard, in one run.
+
+    python bench/serve_tables.py [--tables 1 10 50 100] [--seconds 20] [--n 200]
+
+**Tables.** One server (``python -m stress_tui serve`` on 127.0.0.1, a subprocess, so
+that its CPU and memory are its own), and clients added to it in steps (``--tables``):
+each an asyncssh client in this process with a key of its own, asking for an 80x24 pty
+and ``play bot:normal`` (an active table: a person against the computer). Each presses a
+key at a person's pace, one every ``GAP`` (100 to 300 ms, drawn at random): a pile key of
+the one-player layout at random, sometimes the ready key (``g``) or Enter (the next round,
+on the result); it plays badly (a pile key that does not fit locks it out a moment) but
+never stops, and it reads everything the server sends. Once every client of a step has
+its table, and ``SETTLE`` seconds later, the step is measured for ``--seconds``:
+
+- the server's CPU per table: the time on a CPU of every thread of the server process
+  (``/proc/PID/task/*/schedstat``, as ``bench/latency.py`` counts), over the seconds and
+  the tables: a share of one core, and so how many such tables one core holds;
+- memory per session: the server's resident memory (``/proc/PID/status``'s ``VmRSS``)
+  at the step, less its resident memory with one table, over the sessions added: a
+  share of the one-table server's;
+- a key's answer: each client times a key from its write until the first bytes that
+  come back after it (the frame that shows it, mostly: a frame of the computer's, or a
+  countdown of its lockout, may come first); the median at the step against the median at
+  the first step (one table), in the same run: how much the tables slow a key.
+
+**Key to screen.** As ``bench/net_latency.py`` measures the network's joiner against one
+keyboard, in alternating blocks of keys, each program started afresh for each block:
+``python -m stress_tui --p2 bot:normal`` in an 80x24 pty (pyte reads it, ``tests/tty.py``),
+against the real OpenSSH client (``ssh -t ... play bot:normal``) in the same pty talking
+to a second server on loopback, both at the position ``bot_proof_position`` (through the
+``STRESS_TUI_POSITION`` test hook; the server's process has it, so every table there
+starts at it): the key ``a`` plays the player's first pile onto the left pile again and
+again, while the computer, whose row never fits the left pile and whose draw pile is
+empty, plays nothing. The time is from writing the key into the pty until the screen
+shows the card on the left pile, the keys ``HUMAN_GAP`` apart at least. Needs ``ssh``
+(Debian's openssh-client); without it the key to screen is left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make `bench` and `tests` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import asyncssh
+
+from bench.bench_table import COLS, GAME, ROWS, label, left_top
+from bench.latency import alternate, measure_keys, summarize
+from stress_tui.core.cards import Card, Suit
+from tests.screen import say_ready
+from tests.tty import TtySession
+
+GAP = (0.1, 0.3)
+"""Seconds between a client's keys, drawn at random: a person's pace."""
+
+KEYS = [*"asdfjkl;"] * 4 + ["g", "g", "\r"]
+"""What a client presses: the one-player layout's pile keys (``docs/keys.md``), the ready
+key now and then, and Enter, which goes on from a round's result."""
+
+PROBE = "?"
+"""The key a client times, every ``PROBE_EVERY`` keys, and presses again as its next key:
+the help, which is drawn at once whatever the table is doing (a pile key may draw
+nothing: a key pressed while its player is locked out waits for the lockout's next
+count), and closed again."""
+
+PROBE_EVERY = 10
+
+SETTLE = 3.0
+"""Seconds from the last client of a step having its table to the measuring."""
+
+BLOCK = 20
+"""Keys measured in a row for one setting before the other has its turn."""
+
+WARMUP = 3
+
+SSH_OPTIONS = (
+    *("-o", "StrictHostKeyChecking=no"),
+    *("-o", "UserKnownHostsFile=/dev/null"),
+    *("-o", "LogLevel=ERROR"),
+    *("-o", "BatchMode=yes"),
+)
+
+
+def scheduled(pid: int) -> tuple[float, float]:
+    """The seconds every thread of process ``pid`` has had on a CPU so far, and waited for
+    one while it could run (``/proc/PID/task/*/schedstat``'s first two fields)."""
+    ran = waited = 0
+    for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+        with suppress(OSError, ValueError, IndexError):  # a thread that ended
+            fields = stat.read_text().split()
+            ran, waited = ran + int(fields[0]), waited + int(fields[1])
+    return ran / 1e9, waited / 1e9
+
+
+def rss_kib(pid: int) -> int:
+    """The resident memory of process ``pid``, in KiB (``/proc/PID/status``'s ``VmRSS``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+@dataclass
+class Served:
+    """A ``stress-tui serve`` running in a process of its own."""
+
+    process: subprocess.Popen[str]
+    port: int
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+
+@contextmanager
+def serving(
+    data: Path, sessions: int, env: Mapping[str, str] | None = None, profile: str | None = None
+) -> Iterator[Served]:
+    """A server on 127.0.0.1 (a free port) taking ``sessions`` sessions, all from this
+    machine's one address, its standard error in ``data/server.err``; SIGTERM at the
+    end. With ``profile``, it runs under cProfile, its figures written there."""
+    errors = (data / "server.err").open("w")
+    profiled = [] if profile is None else ["-m", "cProfile", "-o", profile]
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            *profiled,
+            "-m",
+            "stress_tui",
+            "serve",
+            *("--port", "0", "--bind", "127.0.0.1", "--data-dir", str(data)),
+            *("--max-per-address", str(sessions), "--max-sessions", str(sessions)),
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=errors,
+        start_new_session=True,  # as a service is: a share of the machine of its own
+        text=True,
+        env={
+            **os.environ,
+            "STRESS_TUI_CONFIG": str(data / "no-config.toml"),
+            **(env or {}),
+        },
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        if "ssh -t -p " not in line:
+            raise RuntimeError(f"the server did not start: {line!r}")
+        yield Served(process, int(line.split("ssh -t -p ")[1].split()[0]))
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        errors.close()
+
+
+# ---------------------------------------------------------------------- the tables
+
+
+class Player(asyncssh.SSHClientSession[bytes]):
+    """One client's session: what it read, and how long each probe took to bring bytes."""
+
+    def __init__(self) -> None:
+        self.read = 0
+        """Bytes read so far."""
+        self.keys = 0
+        """Keys pressed so far."""
+        self.sent_at: float | None = None
+        """When the probe not yet answered was written."""
+        self.answers: list[float] = []
+        """Seconds from each probe to the first bytes after it."""
+        self.started = asyncio.Event()
+        """Set at the first bytes: the table is there."""
+        self.closed = asyncio.Event()
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        self.read += len(data)
+        if self.sent_at is not None:  # the probe's answer
+            self.answers.append(time.perf_counter() - self.sent_at)
+            self.sent_at = None
+        self.started.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
+        self.started.set()
+
+
+async def play(port: int, index: int, stop: asyncio.Event, players: list[Player]) -> None:
+    """One client with a key of its own at its table, pressing keys until ``stop``."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    rng = random.Random(index)
+    async with asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username=f"bot{index}",
+        client_keys=[key],
+        known_hosts=None,
+        keepalive_interval=0,
+    ) as conn:
+        chan, session = await conn.create_session(
+            Player,
+            "play bot:normal",
+            term_type="xterm-256color",
+            term_size=(COLS, ROWS),
+            encoding=None,
+        )
+        assert isinstance(session, Player)
+        player = session
+        players.append(player)
+        await player.started.wait()
+        while not stop.is_set() and not player.closed.is_set():
+            with suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(stop.wait(), rng.uniform(*GAP))
+            if stop.is_set() or player.closed.is_set():
+                break
+            player.keys += 1
+            probe = player.keys % PROBE_EVERY in (0, 1)  # the help opened, then closed
+            if probe:
+                player.sent_at = time.perf_counter()
+            chan.write((PROBE if probe else rng.choice(KEYS)).encode())
+        chan.close()
+
+
+async def clients(port: int, first: int, count: int) -> None:
+    """``count`` clients (keys ``first`` on) at their tables on the server at ``port``,
+    told what to do on standard input, a line at a time: ``mark`` (from now on), ``report``
+    (what the clients did since the mark: one line of JSON), or the end of the input
+    (leave). Says ``ready`` once every client has its table."""
+    import json
+
+    stop = asyncio.Event()
+    players: list[Player] = []
+    tasks = [asyncio.create_task(play(port, first + i, stop, players)) for i in range(count)]
+    loop = asyncio.get_running_loop()
+    try:
+        while len(players) < count:
+            failed = [t for t in tasks if t.done() and t.exception() is not None]
+            if failed:
+                raise RuntimeError(f"a client failed: {failed[0].exception()!r}")
+            await asyncio.sleep(0.05)
+        await asyncio.wait_for(asyncio.gather(*(p.started.wait() for p in players)), 60)
+        print("ready", flush=True)
+        marks = (0, 0, 0)
+        while line := (await loop.run_in_executor(None, sys.stdin.readline)).strip():
+            keys = sum(p.keys for p in players)
+            read = sum(p.read for p in players)
+            closed = sum(p.closed.is_set() for p in players)
+            if line == "mark":
+                for p in players:
+                    p.answers.clear()
+                marks = (keys, read, closed)
+                print("marked", flush=True)
+            elif line == "report":
+                answers = [a for p in players for a in p.answers]
+                keys, read, closed = keys - marks[0], read - marks[1], closed - marks[2]
+                print(json.dumps([answers, keys, read, closed]), flush=True)
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+PER_PROCESS = 25
+"""Clients one process of them plays: each process is a session of its own (its own
+share of the machine where the kernel shares it between sessions, ``sched_autogroup``),
+so that the clients keep a person's pace beside a loaded server."""
+
+
+@dataclass
+class Step:
+    """What one step of the tables measured."""
+
+    tables: int
+    seconds: float
+    cpu: float
+    """The server's CPU seconds over the step."""
+    waited: float
+    """The seconds the server waited for a CPU while it could run, over the step."""
+    rss: int
+    """The server's resident memory at the step, KiB."""
+    answers: list[float] = field(default_factory=list)
+    keys: int = 0
+    read: int = 0
+    closed: int = 0
+    """Clients whose session ended during the step (none should)."""
+
+    @property
+    def share(self) -> float:
+        """The server's CPU per table, a share of one core."""
+        return self.cpu / self.seconds / self.tables
+
+    @property
+    def pace(self) -> float:
+        """The keys pressed, against a person's pace at every table (one key every mean
+        ``GAP``)."""
+        return self.keys / (self.tables * self.seconds / statistics.fmean(GAP))
+
+
+def tell(process: subprocess.Popen[str], line: str) -> str:
+    """Tell a process of clients ``line``; its answer."""
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(line + "\n")
+    process.stdin.flush()
+    answer = process.stdout.readline()
+    if not answer:
+        raise RuntimeError("a process of clients ended")
+    return answer.strip()
+
+
+def tables(port: int, pid: int, steps: list[int], seconds: float) -> list[Step]:
+    """Clients added to the server at ``port`` (process ``pid``) up to each of ``steps``,
+    in processes of at most ``PER_PROCESS``, each step measured for ``seconds``."""
+    import json
+
+    processes: list[subprocess.Popen[str]] = []
+    taken: list[Step] = []
+    have = 0
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    try:
+        for count in steps:
+            started = []
+            while have < count:
+                more = min(PER_PROCESS, count - have)
+                argv = [sys.executable, __file__, "--clients", str(port), str(have), str(more)]
+                process = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    text=True,
+                    env=env,
+                    start_new_session=True,
+                )
+                processes.append(process)
+                started.append(process)
+                have += more
+            for process in started:
+                assert process.stdout is not None
+                if process.stdout.readline().strip() != "ready":
+                    raise RuntimeError("a process of clients did not get its tables")
+            time.sleep(SETTLE)
+            for process in processes:
+                tell(process, "mark")
+            (ran, waited), start = scheduled(pid), time.perf_counter()
+            time.sleep(seconds)
+            (ran_now, waited_now), elapsed = scheduled(pid), time.perf_counter() - start
+            step = Step(count, elapsed, ran_now - ran, waited_now - waited, rss_kib(pid))
+            for process in processes:
+                answers, keys, read, closed = json.loads(tell(process, "report"))
+                step.answers += answers
+                step.keys += keys
+                step.read += read
+                step.closed += closed
+            taken.append(step)
+            print(
+                f"  {count:4} tables: server CPU {100 * step.share:.2f}% of one core a table,"
+                f" RSS {step.rss} KiB, keys at {100 * step.pace:.0f}% of a person's pace",
+                file=sys.stderr,
+                flush=True,
+            )
+    finally:
+        for process in processes:
+            assert process.stdin is not None
+            process.stdin.close()
+        for process in processes:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    return taken
+
+
+# ---------------------------------------------------------------------- key to screen
+
+
+def bot_proof_position() -> tuple[str, list[Card]]:
+    """A position where ``a`` (the one-player layout's key for the first pile onto the
+    left pile) plays the player's first pile onto the left pile again and again, and the
+    computer has nothing to play: the left pile shows a 2♠ and the cards landing on it go
+    up to an 8 and down to a 2, twice, so that it never shows a rank next to the computer's
+    row (10 to K), whose draw pile is empty; the right pile is empty. Returns the position
+    and the cards that will land, in order."""
+    cycle = [3, 4, 5, 6, 7, 8, 7, 6, 5, 4, 3, 2]
+    suits = [Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES]
+    left = Card(2, Suit.SPADES)
+    used = {left}
+    run: list[Card] = []
+    for rank in cycle * 2:
+        card = next(Card(rank, s) for s in suits if Card(rank, s) not in used)
+        used.add(card)
+        run.append(card)
+    p1_row = [Card(9, Suit.CLUBS), Card(9, Suit.DIAMONDS), Card(14, Suit.CLUBS)]
+    p2_row = [Card(rank, Suit.CLUBS) for rank in (10, 11, 12, 13)]
+    p1_draw = list(reversed(run[1:]))  # the last card is drawn first
+    position = (
+        "rules: standard stacking=off lockout=0; phase: playing;"
+        f" p1 row: {run[0]} | {' | '.join(map(str, p1_row))};"
+        f" p1 draw: {' '.join(map(str, p1_draw))};"
+        f" piles: {left} | -;"
+        f" p2 row: {' | '.join(map(str, p2_row))}; p2 draw: -"
+    )
+    return position, run
+
+
+def keys_block(s: TtySession, run: list[Card], count: int) -> list[float]:
+    """``count`` samples of ``a`` played onto the left pile in session ``s``."""
+    s.wait_for(lambda: left_top(s) == "2♠", 20, "the position")
+    say_ready(s, timeout=10)  # the round waits for the person at the table
+    return measure_keys(
+        s,
+        lambda _s, _i: "a",
+        lambda s, i, _k: left_top(s) == label(run[i]),
+        count,
+        warmup=WARMUP,
+    )
+
+
+def keyboard_block(count: int, data: Path) -> list[float]:
+    """``count`` samples at one keyboard."""
+    position, run = bot_proof_position()
+    env: dict[str, str | None] = {
+        "STRESS_TUI_POSITION": position,
+        "STRESS_TUI_DATA_DIR": str(data),
+    }
+    with TtySession(GAME, args=["--p2", "bot:normal"], rows=ROWS, cols=COLS, env=env) as s:
+        return keys_block(s, run, count)
+
+
+def ssh_block(count: int, port: int, key: Path) -> list[float]:
+    """``count`` samples over SSH on loopback: ``ssh -t`` in the pty, ``play bot:normal``."""
+    _, run = bot_proof_position()
+    ssh = shutil.which("ssh")
+    assert ssh is not None
+    argv = [ssh, "-p", str(port), "-i", str(key), *SSH_OPTIONS, "-t", "player@127.0.0.1"]
+    with TtySession(argv, args=["play", "bot:normal"], rows=ROWS, cols=COLS) as s:
+        return keys_block(s, run, count)
+
+
+def key_to_screen(n: int, data: Path) -> tuple[list[float], list[float]]:
+    """``n`` samples each, at one keyboard and over SSH, in alternating blocks."""
+    position, _ = bot_proof_position()
+    key = data / "player_key"
+    asyncssh.generate_private_key("ssh-ed25519").write_private_key(str(key))
+    key.chmod(0o600)
+    served_data = data / "served"
+    served_data.mkdir()
+    with serving(served_data, 8, env={"STRESS_TUI_POSITION": position}) as served:
+        return alternate(
+            lambda count: keyboard_block(count, data),
+            lambda count: ssh_block(count, served.port, key),
+            n,
+            BLOCK,
+        )
+
+
+# ---------------------------------------------------------------------- the run
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--tables",
+        type=int,
+        nargs="+",
+        default=[1, 10, 50, 100],
+        help="the steps: tables at once (default 1 10 50 100; the first is the reference)",
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=20.0, help="seconds each step is measured (default 20)"
+    )
+    parser.add_argument(
+        "--n", type=int, default=200, help="key-to-screen samples of each (default 200; 0: none)"
+    )
+    parser.add_argument(
+        "--profile", metavar="FILE", help="run the tables' server under cProfile, into FILE"
+    )
+    parser.add_argument("--clients", nargs=3, type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.clients:  # a process of clients (``tables``)
+        port, first, count = args.clients
+        asyncio.run(clients(port, first, count))
+        return 0
+    steps = sorted(set(args.tables))
+    loads = [os.getloadavg()[0]]
+    with tempfile.TemporaryDirectory(prefix="stress-serve-bench-") as folder:
+        data = Path(folder)
+        served_data = data / "tables"
+        served_data.mkdir()
+        with serving(served_data, steps[-1] + 4, profile=args.profile) as served:
+            idle_rss = rss_kib(served.pid)
+            taken = tables(served.port, served.pid, steps, args.seconds)
+        crashed = (served_data / "server.err").read_text().count("a session crashed")
+        loads.append(os.getloadavg()[0])
+        one: list[float] = []
+        net: list[float] = []
+        if args.n and shutil.which("ssh"):
+            one, net = key_to_screen(args.n, data)
+        loads.append(os.getloadavg()[0])
+
+    first, last = taken[0], taken[-1]
+    reference = statistics.median(first.answers)
+    print(f"tables at once on one server (clients at {GAP[0]:g}-{GAP[1]:g} s a key)")
+    print(f"  the server idle: RSS {idle_rss} KiB")
+    for step in taken:
+        added = step.tables - first.tables
+        per_session = (step.rss - first.rss) / added if added else 0.0
+        answer = statistics.median(step.answers)
+        print(
+            f"  {step.tables:4} tables: CPU {100 * step.share:.3f}% of one core a table"
+            f" ({step.cpu:.2f} s over {step.seconds:.1f} s, and {step.waited:.2f} s waiting"
+            f" for a CPU): one core holds {1 / step.share:.0f}; RSS {step.rss} KiB,"
+            f" {per_session:.0f} KiB a session added; the help key's answer median"
+            f" {1000 * answer:.2f} ms"
+            f" ({len(step.answers)} keys); keys at {100 * step.pace:.0f}% of a person's pace,"
+            f" {step.read / step.seconds / step.tables:.0f} B/s a table read,"
+            f" {step.closed} sessions ended"
+        )
+    print(
+        f"at {last.tables} tables: CPU per table {100 * last.share:.3f}% of one core:"
+        f" one core holds {1 / last.share:.0f} tables (goal: at least 100)"
+    )
+    if last is not first:
+        per_session = (last.rss - first.rss) / (last.tables - first.tables)
+        print(
+            f"memory a session ({first.tables} to {last.tables} tables): {per_session:.0f} KiB,"
+            f" {100 * per_session / first.rss:.2f}% of the server's RSS at {first.tables}"
+        )
+        print(
+            f"the help key's answer at {last.tables} tables / at {first.tables}:"
+            f" median {statistics.median(last.answers) / reference:.2f}x"
+        )
+    if one and net:
+        local, remote = summarize(one), summarize(net)
+        print("key to screen (pty + pyte, 80x24, against bot:normal), alternating blocks")
+        print(f"  one keyboard            {local.format()}")
+        print(f"  ssh -t over loopback    {remote.format()}")
+        print(
+            f"  ssh / one keyboard: median {remote.median / local.median:.2f}x,"
+            f" p99 {remote.p99 / local.p99:.2f}x  (goal: within 2x)"
+        )
+    print(f"sessions crashed on the server: {crashed}")
+    print(f"load average {min(loads):.1f}-{max(loads):.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
