@@ -4,26 +4,38 @@ at one keyboard, in one run.
 
     python bench/serve_tables.py [--tables 1 10 50 100] [--seconds 20] [--n 200]
 
-**Tables.** One server (``python -m stress_tui serve`` on 127.0.0.1, a subprocess, so
-that its CPU and memory are its own), and clients added to it in steps (``--tables``):
-each an asyncssh client in this process with a key of its own, asking for an 80x24 pty
-and ``play bot:normal`` (an active table: a person against the computer). Each presses a
-key at a person's pace, one every ``GAP`` (100 to 300 ms, drawn at random): a pile key of
-the one-player layout at random, sometimes the ready key (``g``) or Enter (the next round,
-on the result); it plays badly (a pile key that does not fit locks it out a moment) but
-never stops, and it reads everything the server sends. Once every client of a step has
-its table, and ``SETTLE`` seconds later, the step is measured for ``--seconds``:
+**Tables.** One server (``python -m stress_tui serve`` on 127.0.0.1, a process and a
+session of its own, as a service runs: its CPU and memory are its own, and where the
+kernel shares the machine between sessions, ``sched_autogroup``, so is its share), and
+clients added to it in steps (``--tables``): each an asyncssh client with a key of its
+own, asking for an 80x24 pty and ``play bot:normal`` (an active table: a person against
+the computer), ``PER_PROCESS`` of them to a process, each process a session of its own.
+Each presses a key at a person's pace, one every ``GAP`` (100 to 300 ms, drawn at random):
+a pile key of the one-player layout at random, sometimes the ready key (``g``) or Enter
+(the next round, on the result); it plays badly (a pile key that does not fit locks it
+out a moment) but never stops, and it reads everything the server sends. Once every
+client of a step has its table, and ``SETTLE`` seconds later, the step is measured for
+``--seconds``:
 
 - the server's CPU per table: the time on a CPU of every thread of the server process
   (``/proc/PID/task/*/schedstat``, as ``bench/latency.py`` counts), over the seconds and
-  the tables: a share of one core, and so how many such tables one core holds;
+  the tables: a share of one core, and so how many such tables one core holds; beside it
+  the time the server waited for a CPU while it could run (schedstat's second field), as
+  a multiple of its time on one: where the machine gives the server less than it asks
+  for, keys queue, and a server that reads several keys of a table at a turn draws once
+  for them, so that its CPU per table then says less than it would need;
 - memory per session: the server's resident memory (``/proc/PID/status``'s ``VmRSS``)
   at the step, less its resident memory with one table, over the sessions added: a
   share of the one-table server's;
-- a key's answer: each client times a key from its write until the first bytes that
-  come back after it (the frame that shows it, mostly: a frame of the computer's, or a
-  countdown of its lockout, may come first); the median at the step against the median at
-  the first step (one table), in the same run: how much the tables slow a key.
+- the help key's answer: every ``PROBE_EVERY`` keys a client presses ``?`` (the help,
+  drawn at once whatever the table is doing; then ``?`` again, which closes it) and times
+  it from its write until the first bytes back; the median at the step against the
+  median at the first step (one table), in the same run: how much the tables slow a key;
+- the keys pressed against a person's pace at every table: below 100%, the clients
+  themselves did not keep up, and the step says less.
+
+The server's standard error is read for sessions that crashed (none should).
+``--profile FILE`` runs the tables' server under cProfile (wall-clock times).
 
 **Key to screen.** As ``bench/net_latency.py`` measures the network's joiner against one
 keyboard, in alternating blocks of keys, each program started afresh for each block:
@@ -34,8 +46,12 @@ to a second server on loopback, both at the position ``bot_proof_position`` (thr
 starts at it): the key ``a`` plays the player's first pile onto the left pile again and
 again, while the computer, whose row never fits the left pile and whose draw pile is
 empty, plays nothing. The time is from writing the key into the pty until the screen
-shows the card on the left pile, the keys ``HUMAN_GAP`` apart at least. Needs ``ssh``
-(Debian's openssh-client); without it the key to screen is left out.
+shows the card on the left pile, the keys ``HUMAN_GAP`` apart at least. Beside it, per
+key, each process on the way (the game; the server and the ``ssh`` client) its time on a
+CPU and its time waiting for one (schedstat, as above, from the gap before a block's first
+key to the gap after its last): a key over SSH wakes three processes where one keyboard
+wakes one, and on a busy machine each waits its turn. Needs ``ssh`` (Debian's
+openssh-client); without it the key to screen is left out.
 """
 
 from __future__ import annotations
@@ -51,7 +67,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,7 +78,7 @@ if __package__ in (None, ""):  # run as a script: make `bench` and `tests` impor
 import asyncssh
 
 from bench.bench_table import COLS, GAME, ROWS, label, left_top
-from bench.latency import alternate, measure_keys, summarize
+from bench.latency import Usage, alternate, measure_keys, summarize
 from stress_tui.core.cards import Card, Suit
 from tests.screen import say_ready
 from tests.tty import TtySession
@@ -422,8 +438,9 @@ def bot_proof_position() -> tuple[str, list[Card]]:
     return position, run
 
 
-def keys_block(s: TtySession, run: list[Card], count: int) -> list[float]:
-    """``count`` samples of ``a`` played onto the left pile in session ``s``."""
+def keys_block(s: TtySession, run: list[Card], count: int, usage: list[Usage]) -> list[float]:
+    """``count`` samples of ``a`` played onto the left pile in session ``s``; ``usage``
+    as ``measure_keys`` has it."""
     s.wait_for(lambda: left_top(s) == "2♠", 20, "the position")
     say_ready(s, timeout=10)  # the round waits for the person at the table
     return measure_keys(
@@ -432,10 +449,44 @@ def keys_block(s: TtySession, run: list[Card], count: int) -> list[float]:
         lambda s, i, _k: left_top(s) == label(run[i]),
         count,
         warmup=WARMUP,
+        usage=usage,
     )
 
 
-def keyboard_block(count: int, data: Path) -> list[float]:
+def on_a_cpu(pid: int) -> float:
+    return scheduled(pid)[0]
+
+
+def waiting(pid: int) -> float:
+    return scheduled(pid)[1]
+
+
+@dataclass
+class KeyPath:
+    """What the processes a key goes through used per key, block by block: each one's
+    time on a CPU and waiting for one (``Usage``), by name."""
+
+    used: dict[str, tuple[Usage, Usage]] = field(default_factory=dict)
+
+    def of(self, name: str, pid: int | None = None) -> list[Usage]:
+        """The two ``Usage`` of ``name`` (``pid``: that process's, else the session's)."""
+        if name not in self.used:
+            ran: Callable[[int], float] = on_a_cpu
+            wait: Callable[[int], float] = waiting
+            if pid is not None:
+                ran, wait = (lambda _: on_a_cpu(pid)), (lambda _: waiting(pid))
+            self.used[name] = (Usage(ran), Usage(wait))
+        return list(self.used[name])
+
+    def said(self) -> str:
+        return ", ".join(
+            f"{name} {1000 * statistics.median(ran.per_key):.2f} ms on a CPU and"
+            f" {1000 * statistics.median(wait.per_key):.2f} ms waiting for one"
+            for name, (ran, wait) in self.used.items()
+        )
+
+
+def keyboard_block(count: int, data: Path, used: KeyPath) -> list[float]:
     """``count`` samples at one keyboard."""
     position, run = bot_proof_position()
     env: dict[str, str | None] = {
@@ -443,34 +494,38 @@ def keyboard_block(count: int, data: Path) -> list[float]:
         "STRESS_TUI_DATA_DIR": str(data),
     }
     with TtySession(GAME, args=["--p2", "bot:normal"], rows=ROWS, cols=COLS, env=env) as s:
-        return keys_block(s, run, count)
+        return keys_block(s, run, count, used.of("the game"))
 
 
-def ssh_block(count: int, port: int, key: Path) -> list[float]:
+def ssh_block(count: int, served: Served, key: Path, used: KeyPath) -> list[float]:
     """``count`` samples over SSH on loopback: ``ssh -t`` in the pty, ``play bot:normal``."""
     _, run = bot_proof_position()
     ssh = shutil.which("ssh")
     assert ssh is not None
-    argv = [ssh, "-p", str(port), "-i", str(key), *SSH_OPTIONS, "-t", "player@127.0.0.1"]
+    argv = [ssh, "-p", str(served.port), "-i", str(key), *SSH_OPTIONS, "-t", "player@127.0.0.1"]
     with TtySession(argv, args=["play", "bot:normal"], rows=ROWS, cols=COLS) as s:
-        return keys_block(s, run, count)
+        usage = used.of("the server", served.pid) + used.of("ssh")
+        return keys_block(s, run, count, usage)
 
 
-def key_to_screen(n: int, data: Path) -> tuple[list[float], list[float]]:
-    """``n`` samples each, at one keyboard and over SSH, in alternating blocks."""
+def key_to_screen(n: int, data: Path) -> tuple[list[float], list[float], KeyPath, KeyPath]:
+    """``n`` samples each, at one keyboard and over SSH, in alternating blocks, and what
+    the processes on each way used per key."""
     position, _ = bot_proof_position()
     key = data / "player_key"
     asyncssh.generate_private_key("ssh-ed25519").write_private_key(str(key))
     key.chmod(0o600)
     served_data = data / "served"
     served_data.mkdir()
+    local, remote = KeyPath(), KeyPath()
     with serving(served_data, 8, env={"STRESS_TUI_POSITION": position}) as served:
-        return alternate(
-            lambda count: keyboard_block(count, data),
-            lambda count: ssh_block(count, served.port, key),
+        one, net = alternate(
+            lambda count: keyboard_block(count, data, local),
+            lambda count: ssh_block(count, served, key, remote),
             n,
             BLOCK,
         )
+    return one, net, local, remote
 
 
 # ---------------------------------------------------------------------- the run
@@ -513,8 +568,9 @@ def main(argv: list[str] | None = None) -> int:
         loads.append(os.getloadavg()[0])
         one: list[float] = []
         net: list[float] = []
+        at_one = over_ssh = KeyPath()
         if args.n and shutil.which("ssh"):
-            one, net = key_to_screen(args.n, data)
+            one, net, at_one, over_ssh = key_to_screen(args.n, data)
         loads.append(os.getloadavg()[0])
 
     first, last = taken[0], taken[-1]
@@ -535,10 +591,12 @@ def main(argv: list[str] | None = None) -> int:
             f" {step.read / step.seconds / step.tables:.0f} B/s a table read,"
             f" {step.closed} sessions ended"
         )
-    print(
-        f"at {last.tables} tables: CPU per table {100 * last.share:.3f}% of one core:"
-        f" one core holds {1 / last.share:.0f} tables (goal: at least 100)"
-    )
+    for step in taken:
+        print(
+            f"at {step.tables} tables: CPU per table {100 * step.share:.3f}% of one core"
+            f" (one core holds {1 / step.share:.0f} tables; goal: at least 100), waiting"
+            f" for a CPU {step.waited / step.cpu:.2f}x its time on one"
+        )
     if last is not first:
         per_session = (last.rss - first.rss) / (last.tables - first.tables)
         print(
@@ -558,6 +616,9 @@ def main(argv: list[str] | None = None) -> int:
             f"  ssh / one keyboard: median {remote.median / local.median:.2f}x,"
             f" p99 {remote.p99 / local.p99:.2f}x  (goal: within 2x)"
         )
+        print("  per key (schedstat, every thread, median of the blocks):")
+        print(f"    one keyboard: {at_one.said()}")
+        print(f"    ssh: {over_ssh.said()}")
     print(f"sessions crashed on the server: {crashed}")
     print(f"load average {min(loads):.1f}-{max(loads):.1f}")
     return 0
