@@ -91,7 +91,7 @@ def test_wait_for_times_out_with_the_screen_shown(echo: TtySession) -> None:
     start = time.monotonic()
     with pytest.raises(AssertionError) as info:
         echo.wait_text("never shown", timeout=0.1)
-    assert time.monotonic() - start < 1.0
+    assert time.monotonic() - start < 4.0  # the timeout given, not the 5 s default
     message = str(info.value)
     assert "timed out after 0.1 s waiting for 'never shown' on screen" in message
     assert "  0|key=- n=0" in message
@@ -102,8 +102,8 @@ def test_wait_for_fails_fast_when_the_program_exits(echo: TtySession) -> None:
     echo.send("q")
     start = time.monotonic()
     with pytest.raises(AssertionError, match="closed the terminal while waiting for never"):
-        echo.wait_for(lambda: False, timeout=5.0, what="never")
-    assert time.monotonic() - start < 2.0
+        echo.wait_for(lambda: False, timeout=60.0, what="never")
+    assert time.monotonic() - start < 30.0  # when it closed, long before the timeout
     assert echo.wait_exit() == 0
 
 
