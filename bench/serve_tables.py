@@ -2,7 +2,7 @@
 its memory per session, and a key to the screen over SSH on loopback beside the same key
 at one keyboard, in one run.
 
-    python bench/serve_tables.py [--tables 1 10 50 100] [--seconds 20] [--n 200]
+    python bench/serve_tables.py [--tables 1 10 50 100] [--seconds 20] [--n 200] [--two]
 
 **Tables.** One server (``python -m stress_tui serve`` on 127.0.0.1, a process and a
 session of its own, as a service runs: its CPU and memory are its own, and where the
@@ -34,6 +34,13 @@ client of a step has its table, and ``SETTLE`` seconds later, the step is measur
 - the keys pressed against a person's pace at every table: below 100%, the clients
   themselves did not keep up, and the step says less.
 
+With ``--two`` the tables are tables for two (``docs/serve.md``): two clients each, one
+opening it (``new``, its join code read from its waiting screen), the other joining it
+(``join CODE``); both press keys as above and the stress key now and then (``TWO_KEYS``),
+but never the help, which at a table for two
+holds the match for both until one of them plays on, so no key is timed there. Memory is
+then per session, two a table.
+
 The server's standard error is read for sessions that crashed (none should).
 ``--profile FILE`` runs the tables' server under cProfile (wall-clock times).
 
@@ -58,8 +65,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import random
+import re
 import shutil
 import signal
 import statistics
@@ -89,6 +98,11 @@ GAP = (0.1, 0.3)
 KEYS = [*"asdfjkl;"] * 4 + ["g", "g", "\r"]
 """What a client presses: the one-player layout's pile keys (``docs/keys.md``), the ready
 key now and then, and Enter, which goes on from a round's result."""
+
+TWO_KEYS = [*KEYS, " "]
+"""What a client at a table for two presses: the same, and the stress key now and then
+(two equal ranks on the piles wait for a player's call, where the computer calls for its
+side)."""
 
 PROBE = "?"
 """The key a client times, every ``PROBE_EVERY`` keys, and presses again as its next key:
@@ -163,6 +177,7 @@ def serving(
             "serve",
             *("--port", "0", "--bind", "127.0.0.1", "--data-dir", str(data)),
             *("--max-per-address", str(sessions), "--max-sessions", str(sessions)),
+            *("--max-tables", str(sessions)),
         ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -209,9 +224,13 @@ class Player(asyncssh.SSHClientSession[bytes]):
         self.started = asyncio.Event()
         """Set at the first bytes: the table is there."""
         self.closed = asyncio.Event()
+        self.seen = bytearray()
+        """The first bytes read (where an opener finds its table's code)."""
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         self.read += len(data)
+        if len(self.seen) < 64 * 1024:
+            self.seen += data
         if self.sent_at is not None:  # the probe's answer
             self.answers.append(time.perf_counter() - self.sent_at)
             self.sent_at = None
@@ -222,8 +241,24 @@ class Player(asyncssh.SSHClientSession[bytes]):
         self.started.set()
 
 
-async def play(port: int, index: int, stop: asyncio.Event, players: list[Player]) -> None:
-    """One client with a key of its own at its table, pressing keys until ``stop``."""
+CODE = re.compile(rb"join ([a-z]+(?:-[a-z]+){3})")
+"""A table's join code on its opener's waiting screen."""
+
+
+async def play(
+    port: int,
+    index: int,
+    stop: asyncio.Event,
+    players: list[Player],
+    table: asyncio.Future[str] | None = None,
+    opens: bool = False,
+) -> None:
+    """One client with a key of its own at its table, pressing keys until ``stop``: the
+    computer's, or with ``table`` a table for two, which it opens (``opens``: the code
+    read from its screen is ``table``'s result) or joins (``table``'s code)."""
+    command = "play bot:normal"
+    if table is not None:
+        command = "new" if opens else "join " + await table
     key = asyncssh.generate_private_key("ssh-ed25519")
     rng = random.Random(index)
     async with asyncssh.connect(
@@ -236,7 +271,7 @@ async def play(port: int, index: int, stop: asyncio.Event, players: list[Player]
     ) as conn:
         chan, session = await conn.create_session(
             Player,
-            "play bot:normal",
+            command,
             term_type="xterm-256color",
             term_size=(COLS, ROWS),
             encoding=None,
@@ -245,21 +280,31 @@ async def play(port: int, index: int, stop: asyncio.Event, players: list[Player]
         player = session
         players.append(player)
         await player.started.wait()
+        if table is not None and opens:
+            while not (found := CODE.search(player.seen)):
+                if player.closed.is_set():
+                    raise RuntimeError("a table closed before its code was read")
+                await asyncio.sleep(0.05)
+            table.set_result(found.group(1).decode())
         while not stop.is_set() and not player.closed.is_set():
             with suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(stop.wait(), rng.uniform(*GAP))
             if stop.is_set() or player.closed.is_set():
                 break
             player.keys += 1
-            probe = player.keys % PROBE_EVERY in (0, 1)  # the help opened, then closed
+            # The help opened, then closed; not at a table for two, where the help holds
+            # the match for both until one of them plays on.
+            probe = table is None and player.keys % PROBE_EVERY in (0, 1)
             if probe:
                 player.sent_at = time.perf_counter()
-            chan.write((PROBE if probe else rng.choice(KEYS)).encode())
+            keys = KEYS if table is None else TWO_KEYS
+            chan.write((PROBE if probe else rng.choice(keys)).encode())
         chan.close()
 
 
-async def clients(port: int, first: int, count: int) -> None:
-    """``count`` clients (keys ``first`` on) at their tables on the server at ``port``,
+async def clients(port: int, first: int, count: int, two: bool = False) -> None:
+    """``count`` clients (keys ``first`` on) at their tables on the server at ``port``
+    (with ``two``, tables for two: each pair of clients at one, the first opening it),
     told what to do on standard input, a line at a time: ``mark`` (from now on), ``report``
     (what the clients did since the mark: one line of JSON), or the end of the input
     (leave). Says ``ready`` once every client has its table."""
@@ -267,7 +312,14 @@ async def clients(port: int, first: int, count: int) -> None:
 
     stop = asyncio.Event()
     players: list[Player] = []
-    tasks = [asyncio.create_task(play(port, first + i, stop, players)) for i in range(count)]
+    tasks = []
+    for i in range(count):
+        if two and i % 2 == 0:
+            table: asyncio.Future[str] | None = asyncio.get_running_loop().create_future()
+        elif not two:
+            table = None
+        opens = two and i % 2 == 0
+        tasks.append(asyncio.create_task(play(port, first + i, stop, players, table, opens)))
     loop = asyncio.get_running_loop()
     try:
         while len(players) < count:
@@ -307,6 +359,7 @@ class Step:
     """What one step of the tables measured."""
 
     tables: int
+    sessions: int
     seconds: float
     cpu: float
     """The server's CPU seconds over the step."""
@@ -329,7 +382,7 @@ class Step:
     def pace(self) -> float:
         """The keys pressed, against a person's pace at every table (one key every mean
         ``GAP``)."""
-        return self.keys / (self.tables * self.seconds / statistics.fmean(GAP))
+        return self.keys / (self.sessions * self.seconds / statistics.fmean(GAP))
 
 
 def tell(process: subprocess.Popen[str], line: str) -> str:
@@ -343,9 +396,10 @@ def tell(process: subprocess.Popen[str], line: str) -> str:
     return answer.strip()
 
 
-def tables(port: int, pid: int, steps: list[int], seconds: float) -> list[Step]:
-    """Clients added to the server at ``port`` (process ``pid``) up to each of ``steps``,
-    in processes of at most ``PER_PROCESS``, each step measured for ``seconds``."""
+def tables(port: int, pid: int, steps: list[int], seconds: float, two: bool) -> list[Step]:
+    """Clients added to the server at ``port`` (process ``pid``) up to each of ``steps``
+    tables (with ``two``, tables for two: two clients each), in processes of at most
+    ``PER_PROCESS`` clients, each step measured for ``seconds``."""
     import json
 
     processes: list[subprocess.Popen[str]] = []
@@ -353,11 +407,13 @@ def tables(port: int, pid: int, steps: list[int], seconds: float) -> list[Step]:
     have = 0
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
     try:
+        seats = 2 if two else 1
         for count in steps:
             started = []
-            while have < count:
-                more = min(PER_PROCESS, count - have)
+            while have < count * seats:
+                more = min(PER_PROCESS - PER_PROCESS % seats, count * seats - have)
                 argv = [sys.executable, __file__, "--clients", str(port), str(have), str(more)]
+                argv += ["--two"] if two else []
                 process = subprocess.Popen(
                     argv,
                     stdin=subprocess.PIPE,
@@ -379,7 +435,9 @@ def tables(port: int, pid: int, steps: list[int], seconds: float) -> list[Step]:
             (ran, waited), start = scheduled(pid), time.perf_counter()
             time.sleep(seconds)
             (ran_now, waited_now), elapsed = scheduled(pid), time.perf_counter() - start
-            step = Step(count, elapsed, ran_now - ran, waited_now - waited, rss_kib(pid))
+            step = Step(
+                count, count * seats, elapsed, ran_now - ran, waited_now - waited, rss_kib(pid)
+            )
             for process in processes:
                 answers, keys, read, closed = json.loads(tell(process, "report"))
                 step.answers += answers
@@ -549,11 +607,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile", metavar="FILE", help="run the tables' server under cProfile, into FILE"
     )
+    parser.add_argument(
+        "--two", action="store_true", help="tables for two (new, join CODE), two clients each"
+    )
     parser.add_argument("--clients", nargs=3, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.clients:  # a process of clients (``tables``)
         port, first, count = args.clients
-        asyncio.run(clients(port, first, count))
+        asyncio.run(clients(port, first, count, args.two))
         return 0
     steps = sorted(set(args.tables))
     loads = [os.getloadavg()[0]]
@@ -561,9 +622,10 @@ def main(argv: list[str] | None = None) -> int:
         data = Path(folder)
         served_data = data / "tables"
         served_data.mkdir()
-        with serving(served_data, steps[-1] + 4, profile=args.profile) as served:
+        sessions = steps[-1] * (2 if args.two else 1) + 4
+        with serving(served_data, sessions, profile=args.profile) as served:
             idle_rss = rss_kib(served.pid)
-            taken = tables(served.port, served.pid, steps, args.seconds)
+            taken = tables(served.port, served.pid, steps, args.seconds, args.two)
         crashed = (served_data / "server.err").read_text().count("a session crashed")
         loads.append(os.getloadavg()[0])
         one: list[float] = []
@@ -574,13 +636,14 @@ def main(argv: list[str] | None = None) -> int:
         loads.append(os.getloadavg()[0])
 
     first, last = taken[0], taken[-1]
-    reference = statistics.median(first.answers)
-    print(f"tables at once on one server (clients at {GAP[0]:g}-{GAP[1]:g} s a key)")
+    reference = statistics.median(first.answers or [math.nan])
+    kind = "tables for two, two clients each" if args.two else "clients against the computer"
+    print(f"tables at once on one server ({kind}, a key every {GAP[0]:g}-{GAP[1]:g} s)")
     print(f"  the server idle: RSS {idle_rss} KiB")
     for step in taken:
-        added = step.tables - first.tables
+        added = step.sessions - first.sessions
         per_session = (step.rss - first.rss) / added if added else 0.0
-        answer = statistics.median(step.answers)
+        answer = statistics.median(step.answers or [math.nan])
         print(
             f"  {step.tables:4} tables: CPU {100 * step.share:.3f}% of one core a table"
             f" ({step.cpu:.2f} s over {step.seconds:.1f} s, and {step.waited:.2f} s waiting"
@@ -598,14 +661,14 @@ def main(argv: list[str] | None = None) -> int:
             f" for a CPU {step.waited / step.cpu:.2f}x its time on one"
         )
     if last is not first:
-        per_session = (last.rss - first.rss) / (last.tables - first.tables)
+        per_session = (last.rss - first.rss) / (last.sessions - first.sessions)
         print(
             f"memory a session ({first.tables} to {last.tables} tables): {per_session:.0f} KiB,"
             f" {100 * per_session / first.rss:.2f}% of the server's RSS at {first.tables}"
         )
         print(
             f"the help key's answer at {last.tables} tables / at {first.tables}:"
-            f" median {statistics.median(last.answers) / reference:.2f}x"
+            f" median {statistics.median(last.answers or [math.nan]) / reference:.2f}x"
         )
     if one and net:
         local, remote = summarize(one), summarize(net)

@@ -73,6 +73,11 @@ BENCHES = {
     "net_bytes": Bench("net_bytes.py", ("--rounds", "2"), ("--rounds", "5")),
     "input_bounds": Bench("input_bounds.py", ("--repeat", "2"), ("--repeat", "5")),
     "serve": Bench("serve_tables.py", ("--seconds", "8", "--n", "40"), ("--seconds", "30")),
+    "serve_two": Bench(
+        "serve_tables.py",
+        ("--two", "--tables", "1", "10", "--seconds", "8", "--n", "0"),
+        ("--two", "--tables", "1", "10", "50", "--seconds", "20", "--n", "0"),
+    ),
 }
 
 ROWS = [
@@ -223,6 +228,14 @@ ROWS = [
         "one core",
         "serve",
         r"at 100 tables: CPU per table ([\d.]+)% of one core",
+        "%",
+        most=1.0,
+    ),
+    Row(
+        "The same server's CPU per table for two (`new`, `join CODE`: two clients), 10 at once",
+        "one core",
+        "serve_two",
+        r"at 10 tables: CPU per table ([\d.]+)% of one core",
         "%",
         most=1.0,
     ),
