@@ -16,13 +16,15 @@ from blessed import Terminal
 from stress_tui.core.rules import Rules
 from stress_tui.net.host import HOST_SEAT, Host
 from stress_tui.storage import replay as replays
-from stress_tui.terminal.draw.canvas import plain_lines
+from stress_tui.terminal.draw.canvas import Canvas, RenderCache, plain_lines
+from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.endpoint import MemoryEndpoint
 from stress_tui.terminal.keynames import key_label
 from stress_tui.terminal.keys import Binding, Intent, Scope, default_keymap, replay_keymap
 from stress_tui.terminal.lang import _
 from stress_tui.terminal.netplay import LinkBar, NetScreen
 from stress_tui.terminal.playback import ReplayApp
+from stress_tui.terminal.render import render
 from stress_tui.terminal.screens.help import HelpScreen, ReplayHelpScreen
 from stress_tui.terminal.screens.netpanel import NetWaitingScreen
 from stress_tui.terminal.screens.pause import PauseScreen
@@ -224,6 +226,23 @@ def test_a_network_tables_title_and_waiting_screen_say_their_bindings(tmp_path: 
         assert hint_row(s, "Esc") == waiting
     finally:
         s.close()
+
+
+def test_a_network_tables_title_kept_between_frames_says_each_new_delay_and_role() -> None:
+    """The title line of a network table is kept between frames (most of a table's frames
+    are a count going down) and made again when what it says changes."""
+    term = Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
+    cache, palette = RenderCache(), Palette(term, True, False)
+
+    def title(link: LinkBar) -> str:
+        frame = render(view_of(table_at(), link=link), palette, Canvas(80, 24, term.length, cache))
+        return plain_lines(frame)[0]
+
+    assert "joined" in title(LinkBar("join", 12.0))
+    assert "delay 12 ms" in title(LinkBar("join", 12.0))
+    assert "delay 30 ms" in title(LinkBar("join", 30.4))
+    assert "watching" in title(LinkBar("watch", 30.0))
+    assert "delay ..." in title(LinkBar("join", None))
 
 
 def test_a_spectators_title_line_leaves_out_the_pause_it_cannot_ask_for() -> None:

@@ -70,18 +70,41 @@ def _replay_title(
 
 def _link_title(view: Scene, link: LinkBar, palette: Palette, canvas: Canvas, lay: Layout) -> None:
     """A network table's title line: who plays whom, the connection's delay, the rules;
-    the table's keys on the right, from its bindings, as at one keyboard."""
-    y = lay.title_y
-    bindings = view.keymap.bindings
-    if link.role == "watch":  # a spectator's Esc pauses nothing: the match is the players'
-        bindings = tuple(b for b in bindings if b.intent is not Intent.PAUSE)
-    right = title_hint(bindings)
-    x = canvas.put(y, 0, _(" STRESS "), palette.title)
+    the table's keys on the right, from its bindings, as at one keyboard. Made again only
+    when what it says changes (a frame of a table for two is mostly a count going down)."""
     delay = (
         _("delay ...")
         if link.delay_ms is None
         else _("delay {ms} ms").format(ms=f"{link.delay_ms:.0f}")
     )
+    key = (
+        "link title",
+        canvas.width,
+        link.role,
+        delay,
+        view.names,
+        view.rules,
+        view.keymap,
+        view.ascii_note,
+        palette.title,
+        palette.plain,
+        palette.hint,
+    )
+    rows = canvas.sprite(
+        key, canvas.width, 1, lambda c: _draw_link_title(view, link, delay, palette, c)
+    )
+    canvas.blit(lay.title_y, 0, rows[0])
+
+
+def _draw_link_title(
+    view: Scene, link: LinkBar, delay: str, palette: Palette, canvas: Canvas
+) -> None:
+    y = 0
+    bindings = view.keymap.bindings
+    if link.role == "watch":  # a spectator's Esc pauses nothing: the match is the players'
+        bindings = tuple(b for b in bindings if b.intent is not Intent.PAUSE)
+    right = title_hint(bindings)
+    x = canvas.put(y, 0, _(" STRESS "), palette.title)
     who = {"host": _("hosting"), "join": _("joined"), "watch": _("watching")}.get(link.role, "")
     players = _("{first} v {second}").format(first=view.names[0], second=view.names[1])
     x = canvas.put(y, x, f" {who}  {players}  ", palette.plain)
