@@ -37,6 +37,19 @@ PRINTED = {
         "  moved        15.5 KB       84 messages\n"
         "spectator: 16.6 KB a round, 4.0x the replay's\n"
     ),
+    "serve": (
+        "at 50 tables: CPU per table 0.503% of one core (one core holds 199 tables; goal: at"
+        " least 100), waiting for a CPU 0.80x its time on one\n"
+        "at 100 tables: CPU per table 0.409% of one core (one core holds 244 tables; goal: at"
+        " least 100), waiting for a CPU 1.00x its time on one\n"
+        "memory a session (1 to 100 tables): 160 KiB, 1.15% of the server's RSS at 1\n"
+        "the help key's answer at 100 tables / at 1: median 5.05x\n"
+        "  ssh / one keyboard: median 2.90x, p99 2.10x  (goal: within 2x)\n"
+    ),
+    "serve_two": (
+        "at 10 tables: CPU per table 0.600% of one core (one core holds 167 tables; goal: at"
+        " least 100), waiting for a CPU 0.50x its time on one\n"
+    ),
     "input_bounds": (
         "echo   median     64 ms  slowest    152 ms   1.00x echo  within 0.5 s: 4 of 4\n"
         "table  median     19 ms  slowest     48 ms   0.30x echo  within 0.5 s: 4 of 4\n"
