@@ -411,3 +411,18 @@ def test_a_stray_play_key_right_after_pause_opens_mid_match_does_not_quit() -> N
         s.wait_text("Quit this match?  y: quit   any other key: no", timeout=2)
         s.send("y")
         assert s.wait_exit() == 0
+
+
+def test_the_record_s_thread_ends_with_the_game() -> None:
+    """A round is counted in the record on a thread of its own (the table goes on whatever
+    the record does); once the game has ended, the thread has too: a process that plays
+    many games (a server, the tests) keeps none for each."""
+    bots = ("--deck", "skat", "--wins", "1", "--p1", "bot:expert", "--p2", "bot:expert")
+    with game(seed=215, args=bots) as s:
+        s.wait_text("record: counted", timeout=60)  # the round over, counted on the thread
+        worker = s.app.worker  # type: ignore[attr-defined]
+        assert worker is not None and worker.thread is not None
+        s.send("\x03")
+        assert s.wait_exit() == 130
+    worker.thread.join(timeout=10)
+    assert not worker.thread.is_alive()

@@ -244,6 +244,11 @@ class App(Screen):
         """What came of counting a round has gone on its result: show it."""
         self.request_draw()
 
+    def closing(self) -> None:
+        super().closing()
+        if self.worker is not None:
+            self.worker.stop()
+
     def in_background(self, job: Callable[[], Any], done: Callable[[Any], None]) -> None:
         """Run ``job`` off the event loop (the record's work), then ``done`` on it."""
         if self.loop is None:  # no event loop (a test drives the app): at once

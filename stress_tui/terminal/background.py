@@ -6,7 +6,9 @@ read. ``Worker`` runs such jobs on a thread of its own, one at a time and in ord
 opens its own connection to the record, as SQLite asks of threads), and hands what each
 returned back to the event loop, so the table goes on drawing and answering keys
 whatever the record does. The thread is a daemon: quitting never waits for it (a round
-not counted yet is counted at the next start: ``storage.pending``).
+not counted yet is counted at the next start: ``storage.pending``). Once the screen
+closes it is told to stop (``stop``), and it ends when the jobs it was given are done, so
+that a process that runs many games (the tests, a server) keeps no idle thread for each.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ class Worker:
         """The event loop the results go to."""
         self.guarded = guarded
         """How a result is handed over on the loop (a crash in it ends the game)."""
-        self.jobs: queue.SimpleQueue[Job] = queue.SimpleQueue()
+        self.jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
         self.thread: threading.Thread | None = None
 
     def __call__(self, job: Callable[[], Any], done: Callable[[Any], None]) -> None:
@@ -40,9 +42,17 @@ class Worker:
             self.thread.start()
         self.jobs.put((job, done))
 
+    def stop(self) -> None:
+        """No more jobs: the thread ends once those given are done."""
+        if self.thread is not None:
+            self.jobs.put(None)
+
     def run(self, loop: asyncio.AbstractEventLoop) -> None:
         while True:
-            job, done = self.jobs.get()
+            item = self.jobs.get()
+            if item is None:
+                return
+            job, done = item
             try:
                 handover: tuple[Callable[[Any], None], Any] = (done, job())
             except Exception as error:  # a bug: the game ends with it, on its loop
