@@ -243,6 +243,11 @@ def test_a_spectator_that_stops_reading_is_let_go(monkeypatch: pytest.MonkeyPatc
         while not host.watchers and loop.time() < end:
             await asyncio.sleep(0.01)
         assert len(host.watchers) == 1
+        # The host's kernel keeps no more than a few kB for the spectator (a set send
+        # buffer is not grown by the kernel's autotuning, which could take megabytes):
+        # what fills is the host's own write buffer, however small each piece of news.
+        spectator = host.watchers[0].writer.transport.get_extra_info("socket")
+        spectator.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
         for _ in range(20_000):
             host._changed([])  # the host has news for everyone, over and over
             if not host.watchers:
