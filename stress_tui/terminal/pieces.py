@@ -12,7 +12,7 @@ from stress_tui.core.cards import Card
 from stress_tui.core.engine import Phase
 from stress_tui.core.table import Table
 from stress_tui.core.words import decimal
-from stress_tui.terminal.draw.canvas import Canvas, RenderCache
+from stress_tui.terminal.draw.canvas import Canvas, Cell, RenderCache
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keynames import key_label
 from stress_tui.terminal.keys import Intent, KeyMap
@@ -192,18 +192,32 @@ def _pile_marks(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
 def _flashes(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> None:
     """A play pile the other player just played on stands out for a moment
     (``Notices.flashes``): a bar in the player's colour down each side of its card. Drawn
-    while it lasts, gone at the frame after (one redraw, no frames in between)."""
+    while it lasts, gone at the frame after (one redraw, no frames in between). Each bar
+    is drawn once for its height, glyph and colour, and kept, as a card is."""
     for target, mark in enumerate(view.notices.flashes):
         if mark is None or mark.player is None or view.seen.tops[target] is None:
             continue
         x = lay.pile_x[target]
         style = palette.names[mark.player]
         left, right = ("|", "|") if view.ascii else ("\u2590", "\u258c")
-        for dy in range(lay.card_h):
-            if x >= 1:
-                canvas.put(lay.piles_y + dy, x - 1, left, style)
-            if x + lay.card_w < canvas.width:
-                canvas.put(lay.piles_y + dy, x + lay.card_w, right, style)
+        if x >= 1:
+            canvas.blit_rows(lay.piles_y, x - 1, _bar(canvas, lay.card_h, left, style))
+        if x + lay.card_w < canvas.width:
+            canvas.blit_rows(lay.piles_y, x + lay.card_w, _bar(canvas, lay.card_h, right, style))
+
+
+def _bar(canvas: Canvas, height: int, glyph: str, style: str) -> list[list[Cell]]:
+    """A bar ``height`` rows high, of ``glyph`` in ``style`` (drawn once, kept)."""
+    key = ("bar", height, glyph, style)
+    rows = canvas.cache.sprites.get(key)
+    if rows is None:  # not drawn yet: the glyph measured once
+
+        def draw(bar: Canvas) -> None:
+            for y in range(height):
+                bar.put(y, 0, glyph, style)
+
+        rows = canvas.sprite(key, canvas.text_width(glyph), height, draw)
+    return rows
 
 
 def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
