@@ -429,6 +429,14 @@ def test_display_flags() -> None:
         ),
         (["sim", "--wnis", "3"], "stress-tui: --wnis: no such option (did you mean --wins?)"),
         (["--rules", "sim"], "stress-tui: --rules: not with the sim command"),
+        (
+            ["serve", "--forget-after", "-1"],
+            "stress-tui: --forget-after: must be 0 or more (0: kept for ever), not -1",
+        ),
+        (
+            ["serve", "--forget-after", "soon"],
+            'stress-tui: --forget-after: "soon" is not a whole number',
+        ),
     ],
 )
 def test_a_bad_command_line_is_one_line_and_status_2(

@@ -224,3 +224,27 @@ def test_the_help_key_shows_the_players_keys_at_a_table_in_place_of_the_last_rou
         assert "Your last rounds" not in text
         s.send("?")
         s.wait_text("Your last rounds")
+
+
+def test_f_asks_before_the_player_is_forgotten_and_only_y_says_yes() -> None:
+    with lobby(alice()) as (s, made):
+        assert "f  forget me: erase my key, name and replays here (asks first)" in s.text()
+        s.send("f")
+        s.wait_text("Forget alice for good: your key, your name and your replays here?")
+        assert "played by (forgotten)" in s.text() and "y: yes, forget me" in s.text()
+        s.send("n")  # any other key: no, and the menu again
+        s.wait_for(lambda: "Forget alice" not in s.text(), what="the menu again")
+        s.send("f")
+        s.wait_text("Forget alice for good")
+        s.send("y")
+        assert s.wait_exit() == 0 and made.chosen == ("forget", "")
+
+
+def test_a_guest_is_told_in_the_lobby_it_has_nothing_to_forget() -> None:
+    with lobby(LobbyView("Guest", guest=True)) as (s, made):
+        s.send("f")
+        s.wait_text("a guest (no key): nothing kept here is tied to you; nothing to forget")
+        assert "Forget" not in s.text()
+        s.send("y")  # not a yes to anything
+        s.send("q")
+        assert s.wait_exit() == 0 and made.chosen is None

@@ -236,7 +236,7 @@ def test_the_game_asks_for_a_terminal_and_an_unknown_command_is_refused(
     key = new_key(tmp_path)
     unknown = (
         "no such command here; try: play [bot:LEVEL], new [RULES], join CODE, watch CODE, "
-        "stats, replays, or replay NAME"
+        "stats, replays, replay NAME, or forget"
     )
     for command, said in (("play", "needs a terminal"), ("rm -rf /", unknown)):
         done = subprocess.run(
@@ -643,4 +643,119 @@ def test_a_table_that_refuses_a_key_from_the_lobby_says_why_there_and_the_lobby_
     finally:
         for session in sessions:
             session.close()
+        assert stop(served) == 0
+
+
+def a_round_between(served: Served, names: list[str], winner: int) -> Path:
+    """A round between two keys' names as a table for two counts it: in the server's
+    record, and its replay in its folder."""
+    from stress_tui.core.stats import PlayerStats, RoundStats
+    from stress_tui.storage.record import count_round
+
+    stats = (PlayerStats(reactions=[0.5]), PlayerStats(reactions=[0.6]))
+    record = served.data / "record.sqlite"
+    count_round((names[0], names[1]), "standard", RoundStats(stats, winner, 20.0), True, record)
+    folder = served.data / "replays"
+    folder.mkdir(exist_ok=True)
+    path = folder / "20261201-090000-000042.jsonl"
+    header = {"names": names, "players": ["human", "human"], "started": "2026-12-01T09:00:00+00:00"}
+    path.write_text(json.dumps(header) + f'\n{{"end": true, "winner": {winner}, "t": 20.0}}\n')
+    return path
+
+
+def test_a_key_that_played_forgets_itself_its_name_is_free_and_its_opponents_stats_add_up(
+    server: Served, tmp_path: Path
+) -> None:
+    keys = {}
+    for who in ("mira", "nils", "again"):
+        (tmp_path / who).mkdir()
+        keys[who] = new_key(tmp_path / who)
+    assert plain(server, keys["nils"], "nils", "stats").startswith("nils (key")
+    shared = a_round_between(server, ["mira", "nils"], 1)  # nils won
+    nils_before = plain(server, keys["nils"], "nils", "stats")
+    assert nils_before.splitlines()[1:] == ["rounds: 1, won 1, lost 0", "rating: 1662"]
+    assert plain(server, None, "guest", "forget") == (
+        "a guest (no key): nothing kept here is tied to you; nothing to forget\n"
+    )
+    with TtySession(ssh_argv(server, keys["mira"], "mira", pty=True)) as s:
+        s.wait_text("play the computer, expert", timeout=10)
+        assert "rounds: 1, won 0, lost 1" in s.text()
+        s.send("4")
+        s.wait_text("computer, expert", timeout=10)
+        play_out_the_round(s)
+        s.wait_text("q: quit", timeout=10)
+        s.send("q")
+        s.wait_text("Quit this match?", timeout=10)
+        s.send("y")
+        s.wait_text("rounds: 2, won 0, lost 2", timeout=20)
+        (played,) = [
+            line.split()[0]
+            for line in plain(server, keys["mira"], "mira", "replays").splitlines()
+            if "Computer (expert)" in line
+        ]
+        # Without a terminal: what would be erased, and the command that does it.
+        asked = plain(server, keys["mira"], "mira", "forget").splitlines()
+        assert asked[0].startswith("mira (key SHA256:") and asked[0].endswith("for good:")
+        assert asked[1:] == [
+            "  the key, and its name mira (free for another key afterwards)",
+            "  rounds deleted (against the computer or someone forgotten): 1",
+            "  replays deleted: 1",
+            "  rounds against other people, kept in their record as played by (forgotten),"
+            " without your reactions or rating: 1",
+            "  their replays, kept for them, your side named (forgotten): 1",
+            f"To forget it, type: ssh -p {server.port} 127.0.0.1 forget mira",
+        ]
+        busy = subprocess.run(
+            ssh_argv(server, keys["mira"], "mira", "forget", "mira", pty=False),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert busy.returncode == 1 and "another session or a table open here" in busy.stdout
+        # In the lobby: f asks, y forgets, and the session ends saying so.
+        s.send("f")
+        s.wait_text("Forget mira for good", timeout=10)
+        s.send("y")
+        assert s.wait_exit(timeout=20) == 0
+        assert "mira is forgotten on this server" in s.text()
+    # The name is free: another key offering it gets it, with nothing under it.
+    assert plain(server, keys["again"], "mira", "stats").splitlines()[1:] == [
+        "rounds: 0, won 0, lost 0"
+    ]
+    assert (
+        plain(server, keys["again"], "mira", "replays") == "mira: no replays on this server yet\n"
+    )
+    # The replay of mira's round against the computer is gone; nils's replay of their
+    # round stays, mira's side of it named (forgotten); nils's stats are as they were.
+    assert not (server.data / "replays" / played).exists()
+    assert json.loads(shared.read_text().splitlines()[0])["names"] == ["(forgotten)", "nils"]
+    assert plain(server, keys["nils"], "nils", "stats") == nils_before
+
+
+def test_a_key_not_seen_for_the_days_the_server_is_told_is_forgotten_at_its_start(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    key = new_key(tmp_path)
+    served = start_server(tmp_path / "data", "--forget-after", "30")
+    try:
+        assert plain(served, key, "olga", "stats").startswith("olga (key")
+    finally:
+        assert stop(served) == 0
+    a_round_between(served, ["olga", "pia"], 0)
+    with sqlite3.connect(tmp_path / "data" / "keys.sqlite") as db:  # long ago
+        db.execute("UPDATE keys SET last_seen = '2020-01-01T00:00:00+00:00'")
+    served = start_server(tmp_path / "data", "--forget-after", "30")
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with sqlite3.connect(tmp_path / "data" / "keys.sqlite") as db:
+                if not db.execute("SELECT 1 FROM keys").fetchall():
+                    break
+            assert time.monotonic() < deadline, "the key was not forgotten"
+            time.sleep(0.1)
+        assert plain(served, key, "olga", "stats").splitlines()[1] == "rounds: 0, won 0, lost 0"
+    finally:
         assert stop(served) == 0

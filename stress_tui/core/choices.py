@@ -29,7 +29,11 @@ HOST, GUEST = N_("Host"), N_("Guest")
 OPEN_SEAT, SPECTATOR = N_("(open seat)"), N_("spectator")
 """What a network table calls the joiner's seat before anyone sits in it, and a spectator."""
 
-UNNAMED = frozenset((*DEFAULT_NAMES, YOU, COMPUTER, HOST, GUEST, OPEN_SEAT, SPECTATOR))
+FORGOTTEN = N_("(forgotten)")
+"""Who played a round, in the SSH server's record, for a player who has since been
+forgotten (``storage/forget.py``): one name for every forgotten player."""
+
+UNNAMED = frozenset((*DEFAULT_NAMES, YOU, COMPUTER, HOST, GUEST, OPEN_SEAT, SPECTATOR, FORGOTTEN))
 """The names given to players nobody named. Each is a fixed key, not a word to show: the
 settings, the replays and the record keep it as it is (as every earlier version wrote it,
 so an old record's ``You`` is the same person as today's), and a screen or a table says it

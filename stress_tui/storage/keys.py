@@ -6,13 +6,16 @@ A key's name is given the first time it connects (the SSH user name it offered, 
 is a name a player may have and not one the game gives, else ``player``) and kept: a name
 taken by another key gets a number (``alice-2``), so that the record, which counts rounds
 by name, counts them by key.
-Nothing else about a key is kept (not the key itself, nor the address it came from).
+Nothing else about a key is kept (not the key itself, nor the address it came from). A
+key is forgotten, its name freed, by ``storage/forget.py``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 from stress_tui.core.choices import UNNAMED
@@ -50,21 +53,37 @@ def offered_name(user: str) -> str:
     return FALLBACK_NAME if name in UNNAMED else name
 
 
-def name_for(fingerprint: str, user: str, path: Path | None = None) -> str:
-    """The name the key ``fingerprint`` plays under: the one it was given, or, the first
-    time, the user name it offered (made unique); its last visit noted. Blocks on the
-    file: run it off the event loop."""
+@contextlib.contextmanager
+def held(path: Path | None = None) -> Iterator[sqlite3.Connection]:
+    """The keys' file (``keys_path()`` unless given, made if need be) in one write
+    transaction, taken at once: no other key is named meanwhile (``name_for`` waits for
+    it); committed on leaving, rolled back on an error. Blocks on the file: run it off the
+    event loop."""
     path = path if path is not None else keys_path()
     ensure_folder(path.parent)
-    now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     db = sqlite3.connect(path, timeout=10.0, isolation_level=None)
     try:
         db.execute(_SCHEMA)
         db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+    finally:
+        db.close()
+
+
+def name_for(fingerprint: str, user: str, path: Path | None = None) -> str:
+    """The name the key ``fingerprint`` plays under: the one it was given, or, the first
+    time, the user name it offered (made unique); its last visit noted. Blocks on the
+    file: run it off the event loop."""
+    now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    with held(path) as db:
         row = db.execute("SELECT name FROM keys WHERE fingerprint = ?", (fingerprint,)).fetchone()
         if row is not None:
             db.execute("UPDATE keys SET last_seen = ? WHERE fingerprint = ?", (now, fingerprint))
-            db.execute("COMMIT")
             return str(row[0])
         wanted = offered_name(user)
         name, number = wanted, 1
@@ -73,7 +92,4 @@ def name_for(fingerprint: str, user: str, path: Path | None = None) -> str:
             suffix = f"-{number}"
             name = wanted[: MAX_NAME - len(suffix)] + suffix
         db.execute("INSERT INTO keys VALUES (?, ?, ?, ?)", (fingerprint, name, now, now))
-        db.execute("COMMIT")
         return name
-    finally:
-        db.close()

@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from stress_tui.core.choices import FORGOTTEN
 from stress_tui.core.daily import Streak, streaks
 from stress_tui.core.rating import Rating
 from stress_tui.core.stats import RoundStats
@@ -332,6 +334,61 @@ def _catch_up(db: sqlite3.Connection, path: Path) -> None:
             "rating2 = ?, deviation2 = ?, volatility2 = ? WHERE id = ?",
             (*_rating_values(after[0]), *_rating_values(after[1]), row_id),
         )
+
+
+def forget_people(
+    names: Collection[str], path: Path | None = None, *, erase: bool = True
+) -> tuple[int, int]:
+    """Take the people ``names`` out of the record (why so: ``storage/forget.py``): a
+    round one of them played as a person against another person still known is kept, that
+    side's name made ``FORGOTTEN`` and its reactions, median and rating erased; every
+    other round they played as a person is deleted, and so are their dailies and carried
+    standings; the standings' sums are summed again from the rounds left. Every round is
+    rated first, from the ratings as they stand. Returns how many rounds are kept and how
+    many deleted (``erase=False``: would be, nothing changed). Nothing where there is no
+    record. ``StorageError`` and ``OSError`` as for ``count_round``."""
+    path = path if path is not None else record_path()
+    if not present(path):
+        return 0, 0
+    gone = sorted(set(names) | {FORGOTTEN})
+    marks = ", ".join("?" * len(gone))
+    kept = deleted = 0
+    with opened(path, create=False) as (db, _), writing(db, path):
+        if erase:
+            _catch_up(db, path)
+        for name in names:
+            for me, them in ((1, 2), (2, 1)):
+                mine = f"name{me} = ? AND kind{me} = '{HUMAN}'"
+                needed = f"kind{them} = '{HUMAN}' AND name{them} NOT IN ({marks})"
+                counts = query(
+                    db,
+                    path,
+                    f"SELECT count(*), coalesce(sum({needed}), 0) FROM rounds WHERE {mine}",
+                    (*gone, name),
+                )[0]
+                kept += int(counts[1])
+                deleted += int(counts[0]) - int(counts[1])
+                if not erase:
+                    continue
+                execute(
+                    db, path, f"DELETE FROM rounds WHERE {mine} AND NOT ({needed})", (name, *gone)
+                )
+                execute(
+                    db,
+                    path,
+                    f"UPDATE rounds SET name{me} = ?, reaction{me} = NULL, median{me} = NULL, "
+                    f"rating{me} = NULL, deviation{me} = NULL, volatility{me} = NULL WHERE {mine}",
+                    (FORGOTTEN, name),
+                )
+            if erase:
+                execute(db, path, "DELETE FROM dailies WHERE name = ?", (name,))
+                execute(db, path, "DELETE FROM carried WHERE name = ?", (name,))
+        if erase:
+            execute(db, path, "DELETE FROM tallies")
+            execute(db, path, "UPDATE tallied SET upto = 0")
+            execute(db, path, TALLY)
+            execute(db, path, "UPDATE tallied SET upto = (SELECT coalesce(max(id), 0) FROM rounds)")
+    return kept, deleted
 
 
 def _end_daily(db: sqlite3.Connection, path: Path, day: str, name: str, won: bool) -> bool:

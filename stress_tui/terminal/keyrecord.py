@@ -1,20 +1,27 @@
 """What a key's SSH session reads of its own record on the server (``terminal/server.py``,
 ``docs/serve.md``): ``stats``, ``replays`` and ``replay NAME`` in plain text, and what the
-lobby shows of the player.
+lobby shows of the player; ``forget`` and the lobby's ``f``, which erase it
+(``storage/forget.py``), and the server's daily pass that forgets keys not seen for long.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from stress_tui.storage.files import StorageError
 from stress_tui.terminal.lang import _
 
 if TYPE_CHECKING:
+    from stress_tui.storage.forget import Forgotten
     from stress_tui.terminal.screens.lobby import LobbyView
-    from stress_tui.terminal.server import Session
+    from stress_tui.terminal.server import Server, Session
+
+DAY = 24 * 60 * 60.0
+"""Seconds between two passes that forget the keys not seen for long (``expire``)."""
 
 
 async def lobby_view(session: Session, name: str) -> LobbyView:
@@ -139,3 +146,125 @@ async def send_file(session: Session, path: Path) -> None:
                 break
             session.chan.write(chunk)
             await session.writable.wait()
+
+
+async def forget(session: Session, words: list[str]) -> int:
+    """``forget``: what forgetting the key would erase, and the command that does it;
+    ``forget NAME``, ``NAME`` the key's own name: forget it, for good
+    (``storage/forget.py``). A guest has nothing kept to forget."""
+    import shlex
+
+    from stress_tui.storage.forget import forget_key
+    from stress_tui.terminal.seats import ssh_line
+    from stress_tui.terminal.server import EXIT_USAGE
+
+    key = session.connection.fingerprint
+    if key is None:
+        from stress_tui.terminal.screens.lobby import NOTHING_TO_FORGET
+
+        session.say(_(NOTHING_TO_FORGET))
+        return 0
+    name = await session.identity()
+    if not words:
+        loop = asyncio.get_running_loop()
+        found = await loop.run_in_executor(
+            None, functools.partial(forget_key, key, session.server.data, erase=False)
+        )
+        session.say(
+            _("{name} (key {fingerprint}): forgetting it erases, for good:").format(
+                name=name, fingerprint=key
+            )
+        )
+        for line in erased_lines(name, found):
+            session.say("  " + line)
+        confirm = ssh_line(session, "forget", shlex.quote(name))
+        session.say(_("To forget it, type: {command}").format(command=confirm))
+        return 0
+    if " ".join(words) != " ".join(name.split()):
+        session.say(
+            _("stress-tui: forget takes this key's own name: forget {name}").format(name=name)
+        )
+        return EXIT_USAGE
+    done = await forget_now(session)
+    if isinstance(done, str):
+        session.say("stress-tui: " + done)
+        return 1
+    session.say(_("{name} is forgotten on this server").format(name=name))
+    for line in erased_lines(name, done):
+        session.say("  " + line)
+    return 0
+
+
+async def forget_now(session: Session) -> Forgotten | str | None:
+    """Forget the session's key (``None``: it was not known); why not, where its key has
+    another session or a seat at a table on the server (a round there would be counted
+    under its name after it was freed)."""
+    from stress_tui.storage.forget import forget_key
+
+    key = session.connection.fingerprint
+    assert key is not None
+    server = session.server
+    if any(s is not session and s.connection.fingerprint == key for s in server.sessions) or any(
+        key in (table.opener, table.seated) for table in server.tables.values()
+    ):
+        return _("this key has another session or a table open here; leave it, then forget")
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(None, forget_key, key, server.data)
+
+
+async def forget_from_lobby(session: Session, name: str) -> str | None:
+    """The lobby's ``f``, answered yes: the key forgotten, and said so after the lobby
+    (``None``); or why not, for the lobby's note."""
+    done = await forget_now(session)
+    if isinstance(done, str):
+        return done
+    session.say(_("{name} is forgotten on this server").format(name=name))
+    return None
+
+
+def erased_lines(name: str, found: Forgotten | None) -> list[str]:
+    """What forgetting ``name`` erases (or erased), a line each."""
+    from stress_tui.core.choices import FORGOTTEN
+    from stress_tui.core.words import shown_name
+    from stress_tui.storage.forget import Forgotten
+
+    found = found or Forgotten()
+    forgotten = shown_name(FORGOTTEN, _)
+    return [
+        _("the key, and its name {name} (free for another key afterwards)").format(name=name),
+        _("rounds deleted (against the computer or someone forgotten): {n}").format(
+            n=found.deleted
+        ),
+        _("replays deleted: {n}").format(n=found.replays_deleted),
+        _(
+            "rounds against other people, kept in their record as played by {forgotten}, "
+            "without your reactions or rating: {n}"
+        ).format(forgotten=forgotten, n=found.kept),
+        _("their replays, kept for them, your side named {forgotten}: {n}").format(
+            forgotten=forgotten, n=found.replays_kept
+        ),
+    ]
+
+
+async def expire(server: Server) -> None:
+    """Forget every key not seen for the server's ``forget_after`` days, now and once a
+    day, until cancelled; how many, on the server's standard error (no name)."""
+    from stress_tui.storage.forget import forget_unseen
+
+    loop = asyncio.get_running_loop()
+    while True:
+        try:
+            done = await loop.run_in_executor(None, forget_unseen, server.forget_after, server.data)
+        except (OSError, StorageError) as error:
+            print(
+                f"stress-tui serve: keys not seen could not be forgotten: {error}", file=sys.stderr
+            )
+        else:
+            if done.keys:
+                print(
+                    f"stress-tui serve: forgot {done.keys} keys not seen for "
+                    f"{server.forget_after} days",
+                    file=sys.stderr,
+                    flush=True,
+                )
+        await asyncio.sleep(DAY)

@@ -87,6 +87,8 @@ class Intent(enum.Enum):
     """In the lobby: join a table with its code."""
     WATCH_TABLE = "watch-table"
     """In the lobby: watch a table with its code."""
+    FORGET_ME = "forget-me"
+    """In the lobby: forget the player's key, name and replays (asks first)."""
 
 
 class Scope(enum.Enum):

@@ -4,9 +4,11 @@ lobby screen (``screens/lobby.py``) drawn, its keys read, until the player choos
 ``Lobby.main()`` ends with the exit status as every screen does (0 once the player has
 chosen, ``q`` included; 130 for Ctrl-C, 129 when the client has gone); ``chosen`` says what
 was chosen: the computer at a level (``("play", LEVEL)``), a new table (``("new", "")``),
-a table to join or watch by its code (``("join", CODE)``, ``("watch", CODE)``), or
-``None`` to leave. ``j`` and ``w`` ask for the code on the lobby itself: letters, spaces
-and dashes as typed, Backspace, Enter to go, Esc to go back.
+a table to join or watch by its code (``("join", CODE)``, ``("watch", CODE)``), the
+player to be forgotten (``("forget", "")``, once they have said ``y`` to the question
+``f`` asks; any other key is no), or ``None`` to leave. ``j`` and ``w`` ask for the code
+on the lobby itself: letters, spaces and dashes as typed, Backspace, Enter to go, Esc to
+go back.
 """
 
 from __future__ import annotations
@@ -24,7 +26,13 @@ from stress_tui.terminal.keys import Intent
 from stress_tui.terminal.lang import _
 from stress_tui.terminal.running import Running
 from stress_tui.terminal.scene import Scene
-from stress_tui.terminal.screens.lobby import LEVEL_KEYS, LobbyScreen, LobbyView, keys_lines
+from stress_tui.terminal.screens.lobby import (
+    LEVEL_KEYS,
+    NOTHING_TO_FORGET,
+    LobbyScreen,
+    LobbyView,
+    keys_lines,
+)
 from stress_tui.terminal.session import EXIT_QUIT, EXIT_SIGHUP, EXIT_SIGINT
 
 CODE_LIMIT = 80
@@ -86,6 +94,13 @@ class Lobby(Running):
         if self.lobby.entering is not None and name not in ("ctrl+c", "ctrl+l"):
             self.enter_code(name)
             return
+        if self.lobby.asking and name not in ("ctrl+c", "ctrl+l"):
+            self.lobby.asking = False
+            if name in ("y", "Y"):
+                self.choose("forget", "")
+            else:
+                self.request_draw()
+            return
         binding = self.screen.lookup(name)
         if binding is None:
             return
@@ -98,6 +113,13 @@ class Lobby(Running):
             self.lobby.entering = "join" if intent is Intent.JOIN_TABLE else "watch"
             self.lobby.typed = ""
             self.lobby.note = None
+            self.request_draw()
+        elif intent is Intent.FORGET_ME:
+            if self.lobby.guest:
+                self.lobby.note = _(NOTHING_TO_FORGET)
+            else:
+                self.lobby.asking = True
+                self.lobby.note = None
             self.request_draw()
         elif intent is Intent.HELP:
             self.lobby.keys_shown = not self.lobby.keys_shown

@@ -24,12 +24,17 @@ class Refused(Exception):
 
 
 def join_line(session: Session, code: str) -> str:
-    """What a friend types to join the table ``code``: this server's address as the
-    player's connection reached it."""
+    """What a friend types to join the table ``code``."""
+    return ssh_line(session, "join", code, terminal=True)
+
+
+def ssh_line(session: Session, *command: str, terminal: bool = False) -> str:
+    """What a player types for ``command`` on this server (with ``-t``: it needs a
+    terminal): its address as the player's connection reached it."""
     assert session.connection.conn is not None
     place = session.connection.conn.get_extra_info("sockname")
     address, port = (str(place[0]), int(place[1])) if place else ("HOST", 22)
-    return f"ssh -t -p {port} {address} join {code}"
+    return " ".join(["ssh", *(["-t"] if terminal else []), "-p", str(port), address, *command])
 
 
 def needs_a_key(session: Session) -> str | None:

@@ -9,7 +9,8 @@ at a level, the player's record; back to it when a match is left), ``play [bot:L
 plays one match against the computer, ``new`` opens a table for two (``Table``: a
 ``net.host.Host`` on the loopback address), ``join CODE`` and ``watch CODE`` reach one as
 the network's joiner and spectators do (all of these need a pty); ``stats``, ``replays``
-and ``replay NAME`` answer in plain text. The session's terminal is one
+and ``replay NAME`` answer in plain text, and ``forget`` says what forgetting the key
+erases, ``forget NAME`` erases it (``keyrecord.forget``). The session's terminal is one
 ``ChannelEndpoint``, taken again by each screen it runs.
 
 Nothing a client sends ends the server or another session: the ``Limits`` bound the
@@ -38,7 +39,7 @@ from stress_tui.core.choices import COMPUTER, GUEST
 from stress_tui.core.settings import Settings
 from stress_tui.terminal import keyrecord, seats
 from stress_tui.terminal.channel import FRAME_BUFFER, ChannelEndpoint
-from stress_tui.terminal.lang import _
+from stress_tui.terminal.lang import N_, _
 
 if TYPE_CHECKING:
     from stress_tui.terminal.tables import Table
@@ -49,6 +50,12 @@ DEFAULT_LEVEL = "normal"
 EXIT_USAGE = 2
 EXIT_IDLE = 129
 EXIT_STOPPED = 143
+
+NO_SUCH_COMMAND = N_(
+    "stress-tui: no such command here; try: play [bot:LEVEL], new [RULES], join CODE, "
+    "watch CODE, stats, replays, replay NAME, or forget"
+)
+"""What a session asking for any other command is told."""
 
 UNFIT_TERMS = frozenset({"", "dumb"})
 """Terminal types that cannot move the cursor: not played on."""
@@ -94,9 +101,11 @@ class Bucket:
 class Server:
     """The sessions of one ``serve``: its limits, who is connected, the games running."""
 
-    def __init__(self, limits: Limits, data: Path) -> None:
+    def __init__(self, limits: Limits, data: Path, forget_after: int = 0) -> None:
         self.limits = limits
         self.data = data
+        self.forget_after = forget_after
+        """Days a key may go unseen before it is forgotten (0: kept for ever)."""
         self.addresses: Counter[str] = Counter()
         self.sessions: set[Session] = set()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -326,13 +335,10 @@ class Session(asyncssh.SSHServerSession[bytes]):
                 code = await keyrecord.replays(self)
             elif words[0] == "replay":
                 code = await keyrecord.replay(self, words[1:])
+            elif words[0] == "forget":
+                code = await keyrecord.forget(self, words[1:])
             else:
-                self.say(
-                    _(
-                        "stress-tui: no such command here; try: play [bot:LEVEL], new [RULES], "
-                        "join CODE, watch CODE, stats, replays, or replay NAME"
-                    )
-                )
+                self.say(_(NO_SUCH_COMMAND))
         except Exception as error:  # one session's crash ends that session alone
             print(f"stress-tui serve: a session crashed: {error!r}", file=sys.stderr)
             traceback.print_exc()
@@ -444,7 +450,11 @@ class Session(asyncssh.SSHServerSession[bytes]):
                 break
             what, which = lobby.chosen
             note = None
-            if what == "play":
+            if what == "forget":
+                note = await keyrecord.forget_from_lobby(self, name)
+                if note is None:
+                    return 0
+            elif what == "play":
                 code = await self.game(endpoint, name, which)
             elif what == "new":
                 note = seats.no_table(self)
@@ -522,10 +532,19 @@ def host_key(path: Path) -> asyncssh.SSHKey:
 
 
 async def serve(
-    bind: str, port: int, key: asyncssh.SSHKey, limits: Limits, data: Path, announce: Any
+    bind: str,
+    port: int,
+    key: asyncssh.SSHKey,
+    limits: Limits,
+    data: Path,
+    announce: Any,
+    forget_after: int = 0,
 ) -> int:
-    """Serve until SIGTERM or SIGINT; ``announce(port)`` once listening. The exit status."""
-    server = Server(limits, data)
+    """Serve until SIGTERM or SIGINT; ``announce(port)`` once listening; the keys not seen
+    for ``forget_after`` days forgotten at the start and once a day (0: never). The exit
+    status."""
+    server = Server(limits, data, forget_after)
+    expiring = asyncio.ensure_future(keyrecord.expire(server)) if forget_after else None
     acceptor = await asyncssh.create_server(
         server.connection,
         bind,
@@ -550,6 +569,8 @@ async def serve(
     try:
         await stopping
     finally:
+        if expiring is not None:
+            expiring.cancel()
         acceptor.close()
         server.stop()
         if server.tasks:

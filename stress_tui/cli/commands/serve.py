@@ -14,6 +14,10 @@ DEFAULT_PORT = 2222
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
 
+FORGET_AFTER = 365
+"""Days a key may go unseen before the server forgets it (``--forget-after``; ``0``:
+never): a year, so that a player who comes back now and then keeps their record."""
+
 
 def _port(text: str) -> int:
     from stress_tui.cli.config import BadValue
@@ -32,6 +36,15 @@ def _positive(text: str) -> int:
     value = whole(text)
     if value < 1:
         raise BadValue(_("must be 1 or more, not {value}").format(value=value))
+    return value
+
+
+def _days(text: str) -> int:
+    from stress_tui.cli.config import BadValue
+
+    value = whole(text)
+    if value < 0:
+        raise BadValue(_("must be 0 or more (0: kept for ever), not {value}").format(value=value))
     return value
 
 
@@ -79,6 +92,16 @@ def declare(commands: Any) -> argparse.ArgumentParser:
         "--data-dir",
         metavar="DIR",
         help=_("where the server keeps its host key, players' keys, record and replays"),
+    )
+    net.add_argument(
+        "--forget-after",
+        type=typed(_days, "days"),
+        default=FORGET_AFTER,
+        metavar="DAYS",
+        help=_(
+            "forget a key not seen for this many days, as its forget command would (0: "
+            "never); default: {days}"
+        ).format(days=FORGET_AFTER),
     )
     limits = serve.add_argument_group(_("limits"))
     limits.add_argument(
@@ -164,4 +187,5 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
             flush=True,
         )
 
-    return asyncio.run(serve(args.bind, args.port, key, limits, data, announce))
+    forget_after: int = getattr(args, "forget_after", FORGET_AFTER)
+    return asyncio.run(serve(args.bind, args.port, key, limits, data, announce, forget_after))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stress_tui.core.choices import FORGOTTEN
 from stress_tui.core.words import shown_name
 from stress_tui.terminal.draw.canvas import Canvas
 from stress_tui.terminal.draw.palette import Palette
@@ -25,6 +26,9 @@ LEVEL_KEYS = {"1": "easy", "2": "normal", "3": "hard", "4": "expert"}
 
 RECENT = 5
 """How many of the player's last rounds the lobby shows."""
+
+NOTHING_TO_FORGET = N_("a guest (no key): nothing kept here is tied to you; nothing to forget")
+"""What a guest asking to be forgotten is told (``f`` in the lobby, ``ssh HOST forget``)."""
 
 
 @dataclass
@@ -51,11 +55,13 @@ class LobbyView:
     """The player's keys at a table, a line each (``?`` shows them)."""
     keys_shown: bool = False
     """Whether the keys show, in place of the last rounds."""
+    asking: bool = False
+    """Whether the lobby asks the player to confirm that they are to be forgotten."""
 
 
 class LobbyScreen(KeyedScreen):
     """The lobby: a number plays the computer at its level, ``n``, ``j`` and ``w`` the
-    tables for two, ``q`` leaves."""
+    tables for two, ``f`` forgets the player (once they say yes), ``q`` leaves."""
 
     TITLE = "the lobby (stress-tui serve)"
     NAME = "lobby"
@@ -83,6 +89,12 @@ class LobbyScreen(KeyedScreen):
         ),
         Binding(
             "w", Intent.WATCH_TABLE, scope=Scope.MENU, description=N_("watch a table by its code")
+        ),
+        Binding(
+            "f",
+            Intent.FORGET_ME,
+            scope=Scope.MENU,
+            description=N_("forget me: erase my key, name and replays here (asks first)"),
         ),
         Binding(
             "?",
@@ -132,9 +144,24 @@ class LobbyScreen(KeyedScreen):
                 y + 1, 2, canvas.fit(width - 4, asked.format(code=view.typed + "_")), palette.info
             )
             canvas.put(y + 2, 2, canvas.fit(width - 4, _("Enter: go    Esc: back")), palette.hint)
+        elif view.asking:
+            question = (
+                _("Forget {name} for good: your key, your name and your replays here?"),
+                _("Your rounds against people stay in their record, played by {forgotten}."),
+                _("y: yes, forget me    any other key: no"),
+            )
+            forgotten = shown_name(FORGOTTEN, _)
+            for i, line in enumerate(question):
+                said = line.format(name=view.name, forgotten=forgotten)
+                canvas.put(
+                    y + 1 + i,
+                    2,
+                    canvas.fit(width - 4, said),
+                    palette.hint if i == 2 else palette.warn,
+                )
         if view.note is not None:
             canvas.put(y + 3, 2, canvas.fit(width - 4, view.note), palette.warn)
-        y += 5
+        y += 4
         if view.keys_shown and y + 2 < canvas.height - 1:
             canvas.put(y, 2, _("Your keys at a table"), palette.panel_title)
             for line in view.keys[: max(0, canvas.height - 2 - y - 1)]:
