@@ -119,6 +119,9 @@ class Channel:
         self.sent += data
         self.stream.feed(self.filter.feed(data))
 
+    def get_extra_info(self, name: str, default: object = None) -> object:
+        return default  # no socket: a channel in memory
+
     def shows(self, text: str) -> bool:
         return text in "\n".join(self.screen.display)
 

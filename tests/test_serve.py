@@ -9,15 +9,18 @@ test has keys of its own (``ssh-keygen``), so that each is a new player.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
 import shutil
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -219,6 +222,78 @@ def test_a_client_flooding_its_input_does_not_disturb_another_session(
         calm.wait_for(lambda: b"help" in calm.raw_log(mark).lower(), 5, "the help")
         quit_restored(calm)
         quit_restored(flooding)
+
+
+TCP_INFO_DATA_SEGS_IN = 152
+"""Byte offset of ``tcpi_data_segs_in`` (``__u32``, Linux 4.6 and later) in Linux's
+``struct tcp_info``: the segments received that carried data (not bare acknowledgements),
+after ``segs_out`` and ``segs_in`` at 136, ``notsent_bytes`` and ``min_rtt``."""
+
+
+def data_segments_in(sock: socket.socket) -> int:
+    info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 256)
+    return int(struct.unpack_from("=I", info, TCP_INFO_DATA_SEGS_IN)[0])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's TCP_INFO")
+def test_each_frame_reaches_the_client_in_one_tcp_segment(server: Served) -> None:
+    """A frame wakes the client once: the SSH packets the server makes of it (asyncssh
+    sends an empty ``MSG_IGNORE`` before each) leave together. The client here is
+    asyncssh's, which tells each channel message it reads, one a frame."""
+    import asyncssh
+
+    class Screen(asyncssh.SSHClientSession[bytes]):
+        def __init__(self) -> None:
+            self.frames = 0
+            self.shown = bytearray()
+
+        def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+            self.frames += 1
+            self.shown += data
+
+    async def until(check: Callable[[], bool], what: str) -> None:
+        for _ in range(1000):
+            if check():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"no {what}")
+
+    screen = Screen()
+
+    async def play() -> tuple[int, int]:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with asyncssh.connect(
+            "127.0.0.1", server.port, username="fay", client_keys=[key], known_hosts=None
+        ) as conn:
+            chan, _ = await conn.create_session(
+                lambda: screen,
+                "play bot:normal",
+                term_type="xterm-256color",
+                term_size=(80, 24),
+                encoding=None,
+            )
+
+            async def help_opened_and_closed() -> None:  # two frames at least
+                mark = len(screen.shown)
+                chan.write(b"?")
+                await until(lambda: b"help" in screen.shown[mark:].lower(), "the help")
+                drawn = screen.frames
+                chan.write(b"?")
+                await until(lambda: screen.frames > drawn, "the table again")
+
+            chan.write(b"\x1b[1;1R")  # the start-up questions answered
+            await until(lambda: b"fay" in screen.shown, "the table")
+            sock = conn.get_extra_info("socket")
+            frames, segments = screen.frames, data_segments_in(sock)
+            for _ in range(5):
+                await help_opened_and_closed()
+            frames, segments = screen.frames - frames, data_segments_in(sock) - segments
+            chan.close()
+            return frames, segments
+
+    frames, segments = asyncio.run(play())
+    assert frames >= 10
+    assert segments <= frames + 1  # one more: a frame whose segment was not yet read
 
 
 def test_stats_over_ssh_without_a_terminal_is_plain_text(server: Served, tmp_path: Path) -> None:

@@ -27,6 +27,9 @@ class Channel:
     def write(self, data: bytes) -> None:
         self.sent += data
 
+    def get_extra_info(self, name: str, default: object = None) -> object:
+        return default  # no socket: a channel in memory
+
 
 async def until(check: object, what: str) -> None:
     for _ in range(500):

@@ -1,6 +1,11 @@
 """An SSH session's terminal: the endpoint (``terminal/endpoint.py``) for a channel of
 ``stress-tui serve`` (``terminal/server.py``), bytes in from the client, bytes out to it.
 
+A frame leaves the server in one TCP segment, so that the client wakes once for it:
+asyncssh sends each SSH packet with a socket send of its own, and an empty ``MSG_IGNORE``
+packet before every packet it encrypts, so the endpoint holds the connection's socket
+back (``corked``) while it hands the channel a frame.
+
 The server hands it what the channel says: the client's bytes (``data``), its window's new
 size (``resize``), that the channel is full or has room again (``pause``, ``drained``),
 that the client has gone (``hang_up``). Nothing here blocks or waits for the client: a
@@ -22,7 +27,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-from typing import Protocol
+import socket
+from collections.abc import Iterator
+from typing import Any, Protocol
 
 from blessed import Terminal
 
@@ -58,10 +65,33 @@ _LEAVE = "\x1b[?2004l\x1b[0m\x1b[?25h\x1b[?1049l"
 """Bracketed paste off, plain text, cursor shown, the client's own screen back."""
 
 
+CORK: int | None = getattr(socket, "TCP_CORK", None)
+"""Linux's option that holds a TCP socket's partial segments back until it is lifted."""
+
+
+@contextlib.contextmanager
+def corked(sock: Any) -> Iterator[None]:
+    """Whatever is sent on ``sock`` inside the block leaves together as it ends, in as few
+    TCP segments as it fills (``TCP_CORK``); where the system has no such option, or there
+    is no socket (a test's channel), it leaves as it is sent."""
+    if sock is None or CORK is None:
+        yield
+        return
+    with contextlib.suppress(OSError):  # a socket already closed sends nothing anyway
+        sock.setsockopt(socket.IPPROTO_TCP, CORK, 1)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, CORK, 0)
+
+
 class Channel(Protocol):
     """What the endpoint needs of an SSH channel (asyncssh's ``SSHServerChannel``)."""
 
     def write(self, data: bytes) -> None: ...
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any: ...
 
 
 class ChannelEndpoint(Endpoint):
@@ -72,6 +102,8 @@ class ChannelEndpoint(Endpoint):
             term = Terminal(kind=TERM_KIND, stream=io.StringIO(), force_styling=True)
         super().__init__(term, "utf-8")
         self.channel = channel
+        self.socket = channel.get_extra_info("socket")
+        """The connection's socket (``None``: none, as for a test's channel)."""
         self.width, self.height = max(width, 1), max(height, 1)
         self.opened = False
         self.closed = False
@@ -153,7 +185,8 @@ class ChannelEndpoint(Endpoint):
         if self.gone:
             return False
         try:
-            self.channel.write(data)
+            with corked(self.socket):
+                self.channel.write(data)
         except BrokenPipeError:
             self.gone = True
             return False
