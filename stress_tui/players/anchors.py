@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from stress_tui.core.notation import format_rules
@@ -19,8 +20,8 @@ from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.text import N_, Say
 from stress_tui.players.bot import LEVELS
-from stress_tui.players.parallel import free_cores
-from stress_tui.players.sim import EXIT_INTERRUPTED, Interrupted, simulate
+from stress_tui.players.parallel import available_cores
+from stress_tui.players.sim import EXIT_INTERRUPTED, Interrupted, fewer_cores_said, simulate
 
 EXIT_USAGE = 2
 """Too few rounds to rate every level: the command line's status for a bad value."""
@@ -38,17 +39,25 @@ class LevelRun:
     """The ratings fitted to ``wins``."""
 
 
-def measure(rules: Rules, games: int, seed: int, jobs: int = 1) -> LevelRun:
+def measure(
+    rules: Rules,
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    when_busy: Callable[[int], None] | None = None,
+) -> LevelRun:
     """Play ``games`` rounds of every ordered pair of different levels (each pair both ways
-    round, the same deals each way: ``simulate`` with the same seed) and fit the ratings,
-    ``PINNED_LEVEL`` at 1500. Drawn rounds count for nobody."""
+    round, the same deals each way: ``simulate`` with the same seed, ``jobs`` and
+    ``when_busy``) and fit the ratings, ``PINNED_LEVEL`` at 1500. Drawn rounds count for
+    nobody."""
     levels = list(LEVELS)
     wins: dict[tuple[str, str], int] = {}
     for first in levels:
         for second in levels:
             if first == second:
                 continue
-            result = simulate(rules, (f"bot:{first}", f"bot:{second}"), games, seed, jobs=jobs)
+            players = (f"bot:{first}", f"bot:{second}")
+            result = simulate(rules, players, games, seed, jobs=jobs, when_busy=when_busy)
             wins[first, second] = wins.get((first, second), 0) + result.wins[0]
             wins[second, first] = wins.get((second, first), 0) + result.wins[1]
     return LevelRun(wins, games, fit_levels(wins, PINNED_LEVEL, START_RATING))
@@ -103,7 +112,8 @@ def run_cli(
         seed = random.SystemRandom().randrange(2**31)
         print(_("seed: {seed}").format(seed=seed), file=sys.stderr)
     try:
-        run = measure(settings.rules, games, seed, free_cores() if jobs is None else jobs)
+        cores = available_cores() if jobs is None else jobs
+        run = measure(settings.rules, games, seed, cores, fewer_cores_said(jobs, _))
     except Interrupted:
         print(_("interrupted: no ratings (every pair of levels must be played)"), file=sys.stderr)
         return EXIT_INTERRUPTED

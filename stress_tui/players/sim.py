@@ -32,7 +32,7 @@ from stress_tui.core.table import Driver, Table
 from stress_tui.core.text import N_, Say
 from stress_tui.core.words import decimal
 from stress_tui.players.bot import make_bot
-from stress_tui.players.parallel import free_cores, in_order
+from stress_tui.players.parallel import available_cores, in_order
 
 MAX_ACTIONS = 20_000
 """A round with more actions than this counts as an invariant violation, not finished."""
@@ -344,9 +344,11 @@ def simulate(
     *,
     on_violation: ViolationHook | None = None,
     jobs: int = 1,
+    when_busy: Callable[[int], None] | None = None,
 ) -> SimResult:
     """Play ``games`` rounds between two bots (``"bot:LEVEL"``) headless and sum them up,
-    in ``jobs`` processes at once.
+    in ``jobs`` processes at once; with ``when_busy``, in no more than the cores that are
+    free, and ``when_busy`` is told them if fewer (``players/parallel.py`` ``in_order``).
 
     The same arguments give the same result, ``games_per_second`` aside, for any
     ``jobs``. Ctrl-C raises ``Interrupted`` with the sum of the rounds played so far.
@@ -359,7 +361,7 @@ def simulate(
         if on_violation is not None and result.violation is not None:
             on_violation(index, result.violation)
 
-    return run_plan(Plan((rules,), (players,), seed), games, progress, report, jobs)
+    return run_plan(Plan((rules,), (players,), seed), games, progress, report, jobs, when_busy)
 
 
 def win_rate(
@@ -408,15 +410,19 @@ def run_plan(
     progress: Progress | None,
     report: Callable[[int, RoundResult], None],
     jobs: int,
+    when_busy: Callable[[int], None] | None = None,
 ) -> SimResult:
-    """Play rounds ``0 .. games - 1`` of ``plan`` and sum them up in their order."""
+    """Play rounds ``0 .. games - 1`` of ``plan`` and sum them up in their order, in
+    ``jobs`` processes (``in_order``, with ``when_busy``), or fewer for a short run."""
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
     tally = _Tally()
     step = max(1, games // 200)
     started = time.perf_counter()
     jobs = min(jobs, max(1, games // ROUNDS_PER_PROCESS))
-    results = in_order(plan.play, games, jobs) if jobs > 1 else map(plan.play, range(games))
+    results = (
+        in_order(plan.play, games, jobs, when_busy) if jobs > 1 else map(plan.play, range(games))
+    )
     try:
         for index, result in enumerate(results):
             tally.add(result)
@@ -472,6 +478,27 @@ class ProgressBar:
 def progress_bar(stream: TextIO, _: Say = N_) -> ProgressBar:
     """A progress bar drawn on one line of ``stream`` (a terminal), wiped when done."""
     return ProgressBar(stream, _)
+
+
+def fewer_cores_said(
+    jobs: int | None, _: Say = N_, progress: ProgressBar | None = None
+) -> Callable[[int], None]:
+    """What a command asked for ``--jobs`` (``jobs``; None: not given) says when fewer
+    cores are free (``simulate``'s ``when_busy``): one line on stderr, once for each number
+    of free cores (``--rate-levels`` plays many runs), its words said with ``_``; without
+    ``--jobs``, nothing."""
+    said: set[int] = set()
+
+    def say(free: int) -> None:
+        if jobs is None or free in said:
+            return
+        said.add(free)
+        if progress is not None:
+            progress.wipe()
+        line = _("--jobs {jobs}: {free} of the cores free now, playing on {free}")
+        print(line.format(jobs=jobs, free=free), file=sys.stderr)
+
+    return say
 
 
 def format_result(
@@ -533,7 +560,8 @@ def run_cli(
     settings: Settings, games: int, as_json: bool, jobs: int | None = None, _: Say = N_
 ) -> int:
     """``stress-tui sim``: simulate ``games`` rounds with the settings' rules, players and
-    seed in ``jobs`` processes (default: one per free core, ``free_cores``); print a
+    seed in ``jobs`` processes at most (default: one a core), only as many as there are
+    free cores (``fewer_cores_said`` says so when they are fewer than ``jobs``); print a
     summary (or one JSON object) on stdout, a progress bar on stderr when it is a
     terminal, their words said with ``_``. Ctrl-C stops the run and prints the summary
     of the rounds played so far. Returns the exit status."""
@@ -551,7 +579,8 @@ def run_cli(
             games,
             seed,
             progress,
-            jobs=free_cores() if jobs is None else jobs,
+            jobs=available_cores() if jobs is None else jobs,
+            when_busy=fewer_cores_said(jobs, _, progress),
         )
     except Interrupted as stop:
         result, status = stop.result, EXIT_INTERRUPTED

@@ -57,7 +57,8 @@ def declare(commands: Any) -> argparse.ArgumentParser:
         metavar="N",
         help=_(
             "rounds played at once, each process its own (the results are the same "
-            "for any N); default: one per free core (the cores less the load average)"
+            "for any N), on no more than the cores free as the run starts (it says so "
+            "when fewer); default: one per free core"
         ),
     )
     simulation.add_argument(
