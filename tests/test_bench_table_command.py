@@ -28,7 +28,14 @@ PRINTED = {
     ),
     "calls": "  play/echo: 1.94x\n  ignored/echo: 0.35x\n",
     "net_latency": "  joiner / one keyboard: median 2.99x, p99 2.43x\n",
-    "sim": "  ratio, best run against best run: 1.94 x --jobs 1 (goal: at least 0.95): met\n",
+    "sim": (
+        "  --jobs 2 / --jobs 1 with 1 busy: min-median-max 0.97-0.99-1.01x over 3 pairs of"
+        " runs side by side (goal for the median: at least 0.95): met; best run against best"
+        " run 0.99x\n"
+        "  --jobs 2 / --jobs 1 with 0 busy: min-median-max 1.85-1.90-1.93x over 3 pairs of"
+        " runs side by side (goal for the median: at least 1.80): met; best run against best"
+        " run 1.91x\n"
+    ),
     "engine": "engine 6.66 us an action, reference 3.29 (...): 2.02x (goal: at most 1.3x)\n",
     "stats": "stats on 20,000 rounds: 922 ms, on 200: 796 ms (...): 1.16x (goal: at most 2x)\n",
     "net_bytes": (
