@@ -17,6 +17,7 @@ import pytest
 
 from stress_tui.terminal.layout import flipped as turned
 from stress_tui.terminal.layout import layout
+from stress_tui.terminal.running import Running
 from tests import pilot
 from tests.screen import Screenful, banner, draw_count, has_people, notice, pile_top, say_ready
 from tests.test_app_e2e import (
@@ -100,6 +101,26 @@ def test_a_legal_play_moves_the_card() -> None:
         assert draw_count(s, 0) == before - 1
         assert pile_top(s, 1) == "4♥"
         assert notice(s, 0).strip() == ""
+        quit_at_once(s)
+
+
+def test_a_play_is_drawn_as_its_key_ends_leaving_the_loop_no_turn_to_draw_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A key's frame is drawn at the key's end, in the turn of the loop that read it: no
+    draw is left for the loop's next turn (each key would cost the loop a turn and a look
+    at the terminal for nothing)."""
+    turns: list[None] = []
+    drawn_later = Running.draw_if_pending
+    monkeypatch.setattr(Running, "draw_if_pending", lambda r: turns.append(drawn_later(r)))
+    with game() as s:
+        wait_flip(s, "10♣", "4♥")
+        s.pump(1.0)
+        turns.clear()
+        s.endpoint.feed(b"q")
+        assert pile_top(s, 0) == "J♠"  # drawn before the loop came round
+        s.pump()
+        assert turns == []
         quit_at_once(s)
 
 

@@ -40,6 +40,9 @@ class Running:
         """Set with the exit status when it ends."""
         self.draw_pending = False
         """Whether a frame is asked for and not drawn yet."""
+        self.in_key = False
+        """Whether a key is being handled (``Screen.on_key``): a frame asked for meanwhile
+        is drawn at the key's end, not by a turn of the loop."""
         self.resumed = False
         """Whether the program stopped itself (Ctrl-Z) and has just been brought back."""
         endpoint.on_drained = self.drained
@@ -94,10 +97,17 @@ class Running:
     # ------------------------------------------------------------------ drawing
 
     def request_draw(self) -> None:
-        """Draw soon: once the keys that arrived together have all been applied."""
+        """Draw soon: once the keys that arrived together have all been applied (at the
+        end of the key being handled, if one is: ``in_key``; else in the loop's next turn)."""
         if self.draw_pending or self.loop is None:
             return
         self.draw_pending = True
+        if not self.in_key:
+            self.draw_soon()
+
+    def draw_soon(self) -> None:
+        """Draw what is asked for in the loop's next turn."""
+        assert self.loop is not None
         self.loop.call_soon(self.guarded, self.draw_if_pending)
 
     def draw_if_pending(self) -> None:

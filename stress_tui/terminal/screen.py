@@ -216,11 +216,20 @@ class Screen(Running):
         """One key, as it arrived."""
         if self.crash_on_key:
             raise RuntimeError(f"{CRASH_ENV}: a crash on the first key, as asked")
-        self.controller.key(keystroke)
+        asked = self.draw_pending  # before this key: the loop's next turn draws it
+        self.in_key = True
+        try:
+            self.controller.key(keystroke)
+        finally:
+            self.in_key = False
+        if not self.draw_pending:
+            return
         # The last key of a burst is drawn at once, without waiting for the loop to
         # come round; earlier keys of the burst leave the drawing to it.
-        if self.draw_pending and not self.endpoint.input_pending():
+        if not self.endpoint.input_pending():
             self.draw()
+        elif not asked:
+            self.draw_soon()
 
     # ------------------------------------------------------------------ drawing
 
