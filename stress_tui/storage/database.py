@@ -258,7 +258,9 @@ def query(
         raise os_error(error, path) from None
 
 
-def execute(db: sqlite3.Connection, path: Path, sql: str, values: tuple[Any, ...] = ()) -> None:
+def execute(
+    db: sqlite3.Connection, path: Path, sql: str, values: tuple[Any, ...] | dict[str, Any] = ()
+) -> None:
     try:
         db.execute(sql, values)
     except sqlite3.Error as error:

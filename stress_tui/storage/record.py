@@ -351,38 +351,47 @@ def forget_people(
     if not present(path):
         return 0, 0
     gone = sorted(set(names) | {FORGOTTEN})
-    marks = ", ".join("?" * len(gone))
+    marks = ", ".join(f":gone{i}" for i in range(len(gone)))
+
+    def mine(me: int) -> str:
+        return f"name{me} = :name AND kind{me} = '{HUMAN}'"
+
+    def needed(me: int, them: int) -> str:  # played against a person still known
+        return f"{mine(me)} AND kind{them} = '{HUMAN}' AND name{them} NOT IN ({marks})"
+
     kept = deleted = 0
     with opened(path, create=False) as (db, _), writing(db, path):
         if erase:
             _catch_up(db, path)
         for name in names:
+            values = {"name": name, **{f"gone{i}": who for i, who in enumerate(gone)}}
+            rounds, needs = query(
+                db,
+                path,
+                f"SELECT count(*), coalesce(sum(({needed(1, 2)}) OR ({needed(2, 1)})), 0) "
+                f"FROM rounds WHERE ({mine(1)}) OR ({mine(2)})",
+                values,
+            )[0]
+            kept, deleted = kept + int(needs), deleted + int(rounds) - int(needs)
+            if not erase:
+                continue
             for me, them in ((1, 2), (2, 1)):
-                mine = f"name{me} = ? AND kind{me} = '{HUMAN}'"
-                needed = f"kind{them} = '{HUMAN}' AND name{them} NOT IN ({marks})"
-                counts = query(
+                execute(
                     db,
                     path,
-                    f"SELECT count(*), coalesce(sum({needed}), 0) FROM rounds WHERE {mine}",
-                    (*gone, name),
-                )[0]
-                kept += int(counts[1])
-                deleted += int(counts[0]) - int(counts[1])
-                if not erase:
-                    continue
-                execute(
-                    db, path, f"DELETE FROM rounds WHERE {mine} AND NOT ({needed})", (name, *gone)
+                    f"DELETE FROM rounds WHERE {mine(me)} AND NOT ({needed(me, them)})",
+                    values,
                 )
                 execute(
                     db,
                     path,
-                    f"UPDATE rounds SET name{me} = ?, reaction{me} = NULL, median{me} = NULL, "
-                    f"rating{me} = NULL, deviation{me} = NULL, volatility{me} = NULL WHERE {mine}",
-                    (FORGOTTEN, name),
+                    f"UPDATE rounds SET name{me} = :forgotten, reaction{me} = NULL, "
+                    f"median{me} = NULL, rating{me} = NULL, deviation{me} = NULL, "
+                    f"volatility{me} = NULL WHERE {mine(me)}",
+                    {**values, "forgotten": FORGOTTEN},
                 )
-            if erase:
-                execute(db, path, "DELETE FROM dailies WHERE name = ?", (name,))
-                execute(db, path, "DELETE FROM carried WHERE name = ?", (name,))
+            execute(db, path, "DELETE FROM dailies WHERE name = ?", (name,))
+            execute(db, path, "DELETE FROM carried WHERE name = ?", (name,))
         if erase:
             execute(db, path, "DELETE FROM tallies")
             execute(db, path, "UPDATE tallied SET upto = 0")
