@@ -472,6 +472,34 @@ def test_a_game_of_frames_stays_true_to_the_screen(term: Terminal, colour: bool)
         old = new
 
 
+def test_a_piece_as_it_was_is_put_back_on_its_rows_and_drawn_again_once_it_changes(
+    term: Terminal,
+) -> None:
+    """A piece whose key is the one of the last frame is not drawn: what it drew on its
+    rows then is put back in its place among what else is drawn there; a new key draws it."""
+    canvas = FrameCanvas(8, 4, term.length, RenderCache())
+    drawn: list[str] = []
+
+    def frame(shown: str) -> list[str]:
+        canvas.put(0, 0, "top")
+
+        def piece() -> None:
+            drawn.append(shown)
+            canvas.put(1, 0, shown)
+            canvas.put(2, 2, shown)
+
+        canvas.put(2, 0, "<")  # on a row of the piece, before it
+        canvas.piece(("piece", shown), range(1, 3), piece)
+        canvas.put(2, 3, "|")  # and after it, over it
+        return plain_lines(canvas.frame())
+
+    assert frame("ab") == ["top     ", "ab      ", "< a|    ", "        "]
+    assert frame("ab") == ["top     ", "ab      ", "< a|    ", "        "]
+    assert drawn == ["ab"]
+    assert frame("cd") == ["top     ", "cd      ", "< c|    ", "        "]
+    assert drawn == ["ab", "cd"]
+
+
 def test_one_play_sends_a_small_part_of_a_full_redraw(term: Terminal) -> None:
     table = table_at()
     before = draw(term, view_of(table))

@@ -141,7 +141,9 @@ def draw_player(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, play
         view.keymap,
         view.ascii,
     )
-    canvas.piece(key, lambda: _player_row(view, palette, canvas, lay, player))
+    y = lay.rows_y[player]
+    rows = range(y, y + lay.card_h + 1)  # the cards, then their keys
+    canvas.piece(key, rows, lambda: _player_row(view, palette, canvas, lay, player))
     _refill_marks(view, palette, canvas, lay, player)
     _player_notice(view, palette, canvas, lay, player)
 
@@ -434,7 +436,7 @@ def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
     y = lay.piles_y
     mid = y + lay.card_h // 2
     key = ("play piles", lay, seen.tops, seen.pile_sizes, view.ascii)
-    canvas.piece(key, lambda: _play_piles(view, palette, canvas, lay))
+    canvas.piece(key, range(y, y + lay.card_h), lambda: _play_piles(view, palette, canvas, lay))
     _pile_marks(view, palette, canvas, lay)
     _flashes(view, palette, canvas, lay)
     between_x = lay.pile_x[0] + lay.card_w

@@ -181,9 +181,10 @@ class Canvas:
             self.cache.sprites[key] = rows
         return rows
 
-    def piece(self, key: tuple[object, ...], draw: Callable[[], None]) -> None:
-        """A part of the frame, drawn on this canvas by ``draw``, that is the same
-        whenever ``key`` is (``FrameCanvas`` then puts it back without drawing it)."""
+    def piece(self, key: tuple[object, ...], rows: range, draw: Callable[[], None]) -> None:
+        """A part of the frame, drawn on this canvas by ``draw`` on ``rows`` alone, that is
+        the same whenever ``key`` is (``FrameCanvas`` then puts it back without drawing
+        it)."""
         draw()
 
     def blit_rows(self, y: int, x: int, rows: Sequence[Sequence[Cell]]) -> None:
@@ -240,8 +241,9 @@ class FrameCanvas(Canvas):
     """A canvas kept from frame to frame, which draws again only what changes.
 
     ``render`` puts the whole table on it every frame, as on any canvas, but each stroke is
-    only noted, row by row. A piece (``piece``) whose key is the same as in the last frame
-    is not drawn again: its strokes from then are noted once more. ``frame()`` then draws a
+    only noted, row by row. A piece (``piece``) whose key (and rows) are the same as in the
+    last frame is not drawn again: its strokes on each of its rows then are noted once
+    more, a row's at a time. ``frame()`` then draws a
     row afresh (on blank cells, stroke by stroke, as ``Canvas`` would) only if its strokes
     differ from the last frame's, and hands back the last frame's row otherwise. A play
     that moves one card thus draws the pieces it changed and the rows they cover, not the
@@ -263,14 +265,12 @@ class FrameCanvas(Canvas):
         """What the last frame put on each row (``None``: no frame yet)."""
         self.last_rows: Frame = self.rows
         """The last frame's rows, as drawn from ``last_strokes``."""
-        self.pieces: list[tuple[tuple[object, ...], list[tuple[int, Stroke]]]] = []
-        """This frame's pieces so far, in order: key, and the strokes (row, stroke) that
-        drew it."""
-        self.last_pieces: list[tuple[tuple[object, ...], list[tuple[int, Stroke]]]] = []
+        self.pieces: list[tuple[tuple[object, ...], range, list[list[Stroke]]]] = []
+        """This frame's pieces so far, in order: key, rows, and the strokes that drew it on
+        each of its rows."""
+        self.last_pieces: list[tuple[tuple[object, ...], range, list[list[Stroke]]]] = []
         """The last frame's pieces (a piece is matched with the one drawn in the same
         place in the order, so that keys are compared, never hashed)."""
-        self.noting: list[tuple[int, Stroke]] | None = None
-        """The strokes of the piece being drawn, if one is."""
 
     def put(self, y: int, x: int, text: str, style: str = "") -> int:
         cells = self.cache.cells.get((text, style), ())
@@ -283,47 +283,33 @@ class FrameCanvas(Canvas):
             stroke, end = (x, text, style), x + self.text_width(text)
         if 0 <= y < self.height:
             self.strokes[y].append(stroke)
-            if self.noting is not None:
-                self.noting.append((y, stroke))
         return end
 
     def blit(self, y: int, x: int, cells: Sequence[Cell]) -> None:
         if 0 <= y < self.height:
-            stroke = (x, cells)
-            self.strokes[y].append(stroke)
-            if self.noting is not None:
-                self.noting.append((y, stroke))
+            self.strokes[y].append((x, cells))
 
     def blit_rows(self, y: int, x: int, rows: Sequence[Sequence[Cell]]) -> None:
-        strokes, noting = self.strokes, self.noting
+        strokes = self.strokes
         for cells in rows:
             if 0 <= y < self.height:
-                stroke = (x, cells)
-                strokes[y].append(stroke)
-                if noting is not None:
-                    noting.append((y, stroke))
+                strokes[y].append((x, cells))
             y += 1
 
-    def piece(self, key: tuple[object, ...], draw: Callable[[], None]) -> None:
+    def piece(self, key: tuple[object, ...], rows: range, draw: Callable[[], None]) -> None:
+        strokes = self.strokes
+        rows = range(max(rows.start, 0), min(rows.stop, self.height))
         n = len(self.pieces)
         last = self.last_pieces
-        if n < len(last) and last[n][0] == key:
-            strokes = last[n][1]
-            rows = self.strokes
-            for y, stroke in strokes:
-                rows[y].append(stroke)
-            if self.noting is not None:
-                self.noting += strokes
+        if n < len(last) and last[n][0] == key and last[n][1] == rows:
+            drawn = last[n][2]
+            for y, row in zip(rows, drawn, strict=True):
+                strokes[y] += row
         else:
-            outer, self.noting = self.noting, []
-            try:
-                draw()
-                strokes = self.noting
-            finally:
-                self.noting = outer
-            if outer is not None:  # a piece within a piece: part of both
-                outer += strokes
-        self.pieces.append((key, strokes))
+            before = [len(strokes[y]) for y in rows]
+            draw()
+            drawn = [strokes[y][start:] for y, start in zip(rows, before, strict=True)]
+        self.pieces.append((key, rows, drawn))
 
     def frame(self) -> Frame:
         last = self.last_strokes
