@@ -98,8 +98,8 @@ ROWS = [
         most=3.5,
     ),
     Row(
-        "The standard library `--help` is made with (argparse, dataclasses, gettext and locale,"
-        " textwrap, typing), imported alone",
+        "The standard library `--help` is made with (argparse, gettext and locale, textwrap,"
+        " typing), imported alone",
         "`python -c pass`",
         "startup",
         r"the help's stdlib +median .*? ms +([\d.]+)x",

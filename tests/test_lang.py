@@ -488,7 +488,7 @@ def test_a_rule_in_the_config_file_is_refused_in_the_language(
 def test_the_rule_flags_help_says_spans_decks_and_defaults_in_the_language(
     capsys: pytest.CaptureFixture[str], speaking: None
 ) -> None:
-    assert main(["--lang", "de", "--help"]) == 0
+    assert main(["play", "--lang", "de", "--help"]) == 0
     said = " ".join(capsys.readouterr().out.split())
     assert "die Karten: standard 52 (2..A), jass 36 (6..A)" in said
     assert "doppelkopf 48 (9..A doppelt)" in said

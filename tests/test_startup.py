@@ -99,8 +99,39 @@ def test_version_loads_this_command_s_own_module_and_argparse_alone(flag: str) -
     assert tops(names) & (STORED | FOUND | SCREEN | VALUES | SIGNALS) == set()
 
 
+OVERVIEW = {
+    "stress_tui",
+    "stress_tui.cli",
+    "stress_tui.cli.main",
+    "stress_tui.cli.errors",
+    "stress_tui.cli.flags",
+    "stress_tui.cli.parser",
+    "stress_tui.cli.commands",
+    "stress_tui.core",
+    "stress_tui.core.choices",
+    "stress_tui.core.decks",
+    "stress_tui.core.text",
+    "stress_tui.core.words",
+    "stress_tui.terminal",
+    "stress_tui.terminal.lang",
+}
+"""The modules the program's own help is made from: the list of commands, each in a line,
+and the flags every command has, in the player's language; no command's module, not even
+the game's, whose flags (the house rules) are ``stress-tui play --help``'s."""
+
+
+@pytest.mark.parametrize("args", [("--help",), ("-h",), ("--lang", "de", "--help")], ids=" ".join)
+def test_the_program_s_help_loads_no_command_nor_the_house_rule_table(
+    args: tuple[str, ...],
+) -> None:
+    """Nor ``dataclasses``, which the table's declarations are made with."""
+    names = imported(*args)
+    assert ours(names) <= OVERVIEW, sorted(ours(names) - OVERVIEW)
+    assert tops(names) & (STORED | FOUND | SCREEN | SIGNALS | VALUES) == set()
+
+
 @pytest.mark.parametrize(
-    "args", [("--help",), ("-h",), *((name, "--help") for name in COMMANDS)], ids=" ".join
+    "args", [("play", "--help"), *((name, "--help") for name in COMMANDS)], ids=" ".join
 )
 def test_help_loads_the_rule_table_it_is_made_from_and_nothing_else(
     args: tuple[str, ...],

@@ -178,10 +178,11 @@ def _answer(argv: list[str]) -> int:
 def _run(argv: list[str]) -> int:
     """Parse ``argv`` and run the command it names (the game if none)."""
     from stress_tui.cli.commands import PLAY, command
-    from stress_tui.cli.parser import build, check_options, speak
+    from stress_tui.cli.parser import build, check_options, played, speak
 
     flagged = speak(argv)
     parser, commands = build(argv)
+    argv = list(played(argv))
     check_options(parser, commands, argv)
     args = parser.parse_args(argv)
     chosen = command(args.command or PLAY)

@@ -2,8 +2,10 @@
 and argparse's complaints said as one line (``--flag: problem``) in the player's language.
 
 Only the flags of the command asked for are made: the others' would cost time (their
-help texts, and what they are made from). ``--help`` loads only what its text is made
-from (``tests/test_startup.py``).
+help texts, and what they are made from). The program's own ``--help`` is its overview:
+the commands, each in a line, and the flags every command has; the game's flags (the
+house rules...) are ``stress-tui play --help``'s, each command's its own ``--help``'s. Each
+loads only what its text is made from (``tests/test_startup.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from stress_tui.cli.commands import COMMANDS, PLAY, command
+from stress_tui.cli.commands import COMMANDS, PLAY, PLAY_ABOUT, command
 from stress_tui.cli.errors import CONFIG_VAR, PROG, UsageError, _
 
 
@@ -79,7 +81,7 @@ def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
             bad = re.search(r"invalid choice: '?([^' ]*)'?", problem)
             what = harmless(bad.group(1)) if bad else _("that")
             return _("{what}: no such command (the commands are {commands}; try --help)").format(
-                what=what, commands=listed(list(COMMANDS), _)
+                what=what, commands=listed([PLAY, *COMMANDS], _)
             )
         return f"{name}: {_argparse_problem(problem)}"
     found = re.match(r"the following arguments are required: (.*)", message)
@@ -171,24 +173,111 @@ def build(
     argv: Sequence[str] | None = None,
 ) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The program's parser and its commands' parsers, by name: with ``argv``, only the
-    parser of the command it names (if any)."""
-    lines = [f"{PROG} [OPTION...]", *(f"{PROG} {name} {line}" for name, line in COMMANDS.items())]
-    parser = Parser(
-        prog=PROG,
-        usage=f"\n{' ' * 7}".join(lines),
-        description=_("The card game Stress, in real time, in the terminal."),
-        epilog=_epilog(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        allow_abbrev=False,
-        add_help=False,
-    )
+    parser of the command it names (if any), or, if it asks for the program's help alone
+    (``overview``), the overview's."""
+    if argv is not None and asks_for_overview(argv):
+        return overview(), {}
+    parser = _program(_("The card game Stress, in real time, in the terminal."), _epilog())
     command(PLAY).declare(parser)
     commands = parser.add_subparsers(
         dest="command", metavar="COMMAND", help=argparse.SUPPRESS, parser_class=Parser
     )
-    wanted = COMMANDS if argv is None else [_command(parser, argv)]
+    wanted = COMMANDS if argv is None else [_command(parser, played(argv))]
     made = {name: command(name).declare(commands) for name in wanted if name is not None}
     return parser, made
+
+
+def _program(description: str, epilog: str) -> Parser:
+    """The program's parser, without a flag yet: its usage lists every command's."""
+    lines = [
+        f"{PROG} [{PLAY}] [OPTION...]",
+        *(f"{PROG} {name} {line}" for name, (line, _about) in COMMANDS.items()),
+    ]
+    return Parser(
+        prog=PROG,
+        usage=f"\n{' ' * 7}".join(lines),
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+        add_help=False,
+    )
+
+
+def asks_for_overview(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` asks for the program's help and nothing more (``--help`` or
+    ``-h``, in a language ``--lang`` may name): no command, no game flag."""
+    words = [word for word in argv if not word.startswith("--lang=")]
+    if "--lang" in words[:-1]:
+        at = words.index("--lang")
+        words = words[:at] + words[at + 2 :]
+    return bool(words) and set(words) <= {"--help", "-h"}
+
+
+def overview() -> argparse.ArgumentParser:
+    """The program's own help (``stress-tui --help``): every command with what it does in
+    a line, and the flags every command has; not the game's flags, which are ``stress-tui
+    play --help``'s (the house rules among them: that help loads their table)."""
+    abouts = {PLAY: PLAY_ABOUT, **{name: about for name, (_line, about) in COMMANDS.items()}}
+    listing = "\n".join(
+        textwrap.fill(
+            f"{name:8s} {_(about)}",
+            width=78,
+            initial_indent="  ",
+            subsequent_indent=" " * 11,
+            break_on_hyphens=False,
+        )
+        for name, about in abouts.items()
+    )
+    description = "\n\n".join(
+        [
+            _("The card game Stress, in real time, in the terminal."),
+            _("commands:") + "\n" + listing,
+            _fill(
+                _(
+                    "Each command's flags: 'stress-tui COMMAND --help'; the game's (the deck, "
+                    "the house rules, the players, the display): 'stress-tui play --help'."
+                )
+            ),
+        ]
+    )
+    parser = _program(description, _epilog())
+    info = parser.add_argument_group(_("information"))
+    add_information_flags(info)
+    from stress_tui.cli.flags import add_lang_flag
+
+    add_lang_flag(info, top=True)
+    return parser
+
+
+def played(argv: Sequence[str]) -> Sequence[str]:
+    """``argv`` without the word ``play`` that may open it (``stress-tui play --deck jass``
+    is ``stress-tui --deck jass``)."""
+    return argv[1:] if argv[:1] == [PLAY] else argv
+
+
+def add_information_flags(info: argparse._ArgumentGroup) -> None:
+    """``--help``, ``--version`` and ``--print-completion``, which every command has."""
+    from stress_tui.cli.main import VERSION
+
+    add_help_flag(info)
+    info.add_argument(
+        "-V",
+        "--version",
+        action="version",
+        version=VERSION,
+        help=_("show the version and exit"),
+    )
+    info.add_argument(
+        "--print-completion",
+        action=PrintCompletion,
+        choices=SHELLS,
+        metavar="{" + ",".join(SHELLS) + "}",
+        help=_(
+            "print a script that completes the flags and commands in that shell, and exit "
+            "(its first lines say where it goes)"
+        ),
+    )
 
 
 SHELLS = ("bash", "zsh", "tcsh")
@@ -243,12 +332,13 @@ def _command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None
 
 
 def add_command(commands: Any, name: str, **texts: str) -> argparse.ArgumentParser:
-    """A command's parser (its ``help``, ``usage`` and ``description`` in ``texts``): a flag
+    """A command's parser (its ``usage`` and ``description`` in ``texts``): a flag
     not given leaves nothing in the namespace, so that the config file's value shows
     through, and no flag is taken for an abbreviation of another; its help ends saying
     where the documents are."""
     parser: argparse.ArgumentParser = commands.add_parser(
         name,
+        help=_(COMMANDS[name][1]),
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
         add_help=False,

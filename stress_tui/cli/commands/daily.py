@@ -20,7 +20,6 @@ def declare(commands: Any) -> argparse.ArgumentParser:
     daily = add_command(
         commands,
         "daily",
-        help=_("play the daily deal: the same cards for everyone today"),
         usage=f"{PROG} daily [--name NAME] [--keys FILE] [--ascii] [--four-colour]",
         description=_(
             "Play today's daily deal (the local date): one round dealt from the "

@@ -30,7 +30,6 @@ def declare(commands: Any) -> argparse.ArgumentParser:
     host = add_command(
         commands,
         "host",
-        help=_("open a table on the network for a friend to join"),
         usage=f"{PROG} host [--port N] [--bind ADDRESS] [--name NAME] [rule flags]",
         description=_(
             "Open a table on the network: prints where to connect and a join code "

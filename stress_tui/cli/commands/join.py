@@ -17,7 +17,6 @@ def declare(commands: Any) -> argparse.ArgumentParser:
     join = add_command(
         commands,
         "join",
-        help=_("take the other seat at a table on the network"),
         usage=f"{PROG} join HOST[:PORT] CODE [--name NAME]",
         description=_(
             "Join a table someone opened with 'stress-tui host': HOST is their "

@@ -18,7 +18,6 @@ def declare(commands: Any) -> argparse.ArgumentParser:
     learn = add_command(
         commands,
         "learn",
-        help=_("a short practice against a slow computer that says what to do next"),
         usage=f"{PROG} learn [--keyboard NAME] [--keys FILE] [--ascii] [--four-colour]",
         description=_(
             "A first game: one round against a slow computer, dealt so that every lesson "

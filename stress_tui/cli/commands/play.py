@@ -18,8 +18,7 @@ POSITION_ENV = "STRESS_TUI_POSITION"
 
 def declare(parser: argparse.ArgumentParser) -> None:
     """The game's flags, on the program's own parser."""
-    from stress_tui.cli.main import VERSION
-    from stress_tui.cli.parser import SHELLS, PrintCompletion, add_help_flag
+    from stress_tui.cli.parser import add_information_flags
 
     add_rule_flags(parser)
     add_player_flags(parser, keys=True)
@@ -27,24 +26,7 @@ def declare(parser: argparse.ArgumentParser) -> None:
     add_display_flags(display)
     add_lang_flag(display, top=True)
     info = parser.add_argument_group(_("information"))
-    add_help_flag(info)
-    info.add_argument(
-        "-V",
-        "--version",
-        action="version",
-        version=VERSION,
-        help=_("show the version and exit"),
-    )
-    info.add_argument(
-        "--print-completion",
-        action=PrintCompletion,
-        choices=SHELLS,
-        metavar="{" + ",".join(SHELLS) + "}",
-        help=_(
-            "print a script that completes the flags and commands in that shell, and exit "
-            "(its first lines say where it goes)"
-        ),
-    )
+    add_information_flags(info)
     shown = info.add_mutually_exclusive_group()
     shown.add_argument(
         "--rules",

@@ -47,7 +47,6 @@ def declare(commands: Any) -> argparse.ArgumentParser:
     replay = add_command(
         commands,
         "replay",
-        help=_("watch, check or list recorded rounds"),
         usage=f"{PROG} replay FILE [--speed X] [--theme T] [--ascii] [--four-colour]\n"
         f"       {PROG} replay --verify FILE\n       {PROG} replay --list",
         description=_(

@@ -54,7 +54,6 @@ def declare(commands: Any) -> argparse.ArgumentParser:
     serve = add_command(
         commands,
         "serve",
-        help=_("serve the game over SSH"),
         usage=f"{PROG} serve [--port N] [--bind ADDRESS] [--host-key FILE] [--data-dir DIR]",
         description=_(
             "Serve the game over SSH: anyone with an ssh client gets a lobby with "

@@ -26,7 +26,6 @@ def declare(commands: Any) -> argparse.ArgumentParser:
     sim = add_command(
         commands,
         "sim",
-        help=_("play bots against each other without a screen and print statistics"),
         usage=f"{PROG} sim [OPTION...]",
         description=_(
             "Play whole rounds between bots on a virtual clock, as fast as the "

@@ -30,7 +30,6 @@ def declare(commands: Any) -> argparse.ArgumentParser:
     stats = add_command(
         commands,
         "stats",
-        help=_("print the record across matches"),
         usage=f"{PROG} stats [--json | --chart [NAME]]",
         description=_(
             "Print the record kept across matches, per player name and rule set: "

@@ -17,7 +17,6 @@ def declare(commands: Any) -> argparse.ArgumentParser:
     watch = add_command(
         commands,
         "watch",
-        help=_("watch a match on the network"),
         usage=f"{PROG} watch HOST[:PORT] CODE",
         description=_("Watch a table someone opened with 'stress-tui host' (you only watch)."),
     )
