@@ -780,14 +780,18 @@ def test_a_key_that_played_forgets_itself_its_name_is_free_and_its_opponents_sta
             "  their replays, kept for them, your side named (forgotten): 1",
             f"To forget it, type: ssh -p {server.port} 127.0.0.1 forget mira",
         ]
-        busy = subprocess.run(
-            ssh_argv(server, keys["mira"], "mira", "forget", "mira", pty=False),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
-        assert busy.returncode == 1 and "another session or a table open here" in busy.stdout
+        for name, status, said in (
+            ("nils", 2, "stress-tui: forget takes this key's own name: forget mira"),
+            ("mira", 1, "stress-tui: this key has another session or a table open here; leave it"),
+        ):
+            done = subprocess.run(
+                ssh_argv(server, keys["mira"], "mira", "forget", name, pty=False),
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=30,
+            )
+            assert done.returncode == status and done.stdout.startswith(said), name
         # In the lobby: f asks, y forgets, and the session ends saying so.
         s.send("f")
         s.wait_text("Forget mira for good", timeout=10)
