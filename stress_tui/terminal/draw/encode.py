@@ -50,14 +50,13 @@ def encode(
         move = moves.get(at)
         if move is None:
             move = moves[at] = _move(term, at[0], at[1], cache)
-        out.append(move)
+        text = move  # the run's text, written with one append
         for ch, style in new[y][start:end]:
-            if not ch:
-                continue
-            if style != current:
-                out.append(_switch(current, style, normal, switches))
+            if style != current and ch:  # (the right half of a wide glyph writes nothing)
+                text += _switch(current, style, normal, switches)
                 current = style
-            out.append(ch)
+            text += ch
+        out.append(text)
     if current:
         out.append(normal)
     return "".join(out)
@@ -71,10 +70,10 @@ def _runs(old: Frame, new: Frame, gap: int) -> list[Run]:
     """The runs of cells that differ, row by row, left to right (runs closer than ``gap``
     cells joined; a wide glyph never cut in two)."""
     runs: list[Run] = []
+    width = len(new[0]) if new else 0
     for y, (before, after) in enumerate(zip(old, new, strict=True)):
         if before is after or before == after:
             continue
-        width = len(after)
         changed = _changed(before, after)
         i, count, x = 0, len(changed), 0
         while i < count:
@@ -97,14 +96,17 @@ def _runs(old: Frame, new: Frame, gap: int) -> list[Run]:
 
 def _by_style(runs: list[Run], new: Frame) -> list[Run]:
     """The runs in the order to write them: after each run, the next one (in screen order)
-    that begins in the style the last one ended in, if any is left; else the first left."""
+    that begins in the style the last one ended in, if any is left; else the first left.
+
+    A run begins with a character (never the right half of a wide glyph: ``_runs``), and
+    such a half has its glyph's style (``Canvas``), so a run begins in its first cell's
+    style and leaves its last cell's in effect."""
     if len(runs) < 2:
         return runs
     waiting: dict[str, list[int]] = {}
-    for i, (y, start, end) in enumerate(runs):
-        waiting.setdefault(_first_style(new[y], start, end), []).append(i)
-    for indices in waiting.values():
-        indices.reverse()  # popped from the end: screen order
+    for i in range(len(runs) - 1, -1, -1):  # each list popped from its end: screen order
+        y, start, _ = runs[i]
+        waiting.setdefault(new[y][start][1], []).append(i)
     done = [False] * len(runs)
     order: list[Run] = []
     first_left = 0
@@ -120,27 +122,10 @@ def _by_style(runs: list[Run], new: Frame) -> list[Run]:
                 first_left += 1
             i = first_left
         done[i] = True
-        y, start, end = runs[i]
-        order.append(runs[i])
-        style = _last_style(new[y], start, end, style)
+        run = runs[i]
+        order.append(run)
+        style = new[run[0]][run[2] - 1][1]
     return order
-
-
-def _first_style(row: list[Cell], start: int, end: int) -> str:
-    """The style of the first cell a run writes."""
-    for ch, style in row[start:end]:
-        if ch:
-            return style
-    return ""
-
-
-def _last_style(row: list[Cell], start: int, end: int, before: str) -> str:
-    """The style in effect after writing a run, ``before`` having been in effect."""
-    for x in range(end - 1, start - 1, -1):
-        ch, style = row[x]
-        if ch:
-            return style
-    return before
 
 
 def _changed(before: Sequence[Cell], after: Sequence[Cell]) -> list[int]:
