@@ -232,9 +232,10 @@ class Canvas:
         return "".join(out)
 
 
-Stroke = tuple[int, Sequence[Cell]] | tuple[int, str, str]
-"""One thing put on a row: ``(x, cells)`` copied there, or ``(x, text, style)`` written
-there (text holding a wide or zero-width glyph)."""
+Stroke = tuple[int, Sequence[Cell], tuple[str, str] | None]
+"""One thing put on a row: ``(x, cells, None)``, cells copied there, or ``(x, (),
+(text, style))``, text written there as ``Canvas.put`` writes it (text holding a wide or
+zero-width glyph)."""
 
 
 class FrameCanvas(Canvas):
@@ -278,22 +279,22 @@ class FrameCanvas(Canvas):
             cells = self._cells(text, style)
         stroke: Stroke
         if cells is not None:
-            stroke, end = (x, cells), x + len(cells)
+            stroke, end = (x, cells, None), x + len(cells)
         else:
-            stroke, end = (x, text, style), x + self.text_width(text)
+            stroke, end = (x, (), (text, style)), x + self.text_width(text)
         if 0 <= y < self.height:
             self.strokes[y].append(stroke)
         return end
 
     def blit(self, y: int, x: int, cells: Sequence[Cell]) -> None:
         if 0 <= y < self.height:
-            self.strokes[y].append((x, cells))
+            self.strokes[y].append((x, cells, None))
 
     def blit_rows(self, y: int, x: int, rows: Sequence[Sequence[Cell]]) -> None:
         strokes = self.strokes
         for cells in rows:
             if 0 <= y < self.height:
-                strokes[y].append((x, cells))
+                strokes[y].append((x, cells, None))
             y += 1
 
     def piece(self, key: tuple[object, ...], rows: range, draw: Callable[[], None]) -> None:
@@ -321,11 +322,10 @@ class FrameCanvas(Canvas):
             if last is not None and strokes == last[y]:
                 continue  # drawn the same as last time
             row = rows[y] = [blank] * width  # a new list: the last frame's rows stay as they are
-            for stroke in strokes:
-                if len(stroke) == 3:
-                    Canvas.put(self, y, stroke[0], stroke[1], stroke[2])
+            for x, cells, text in strokes:
+                if text is not None:
+                    Canvas.put(self, y, x, *text)
                     continue
-                x, cells = stroke
                 end = x + len(cells)
                 if (
                     x >= 0
