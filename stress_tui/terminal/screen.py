@@ -76,6 +76,10 @@ class Screen(Running):
         self.ascii_note = ASCII_NOTE if settings.ascii is None and self.ascii else None
         """Why the suits are letters, when the game chose it (said on the rule line)."""
         self.notices = Notices(shown_names(settings.names), you=addressed(settings.names))
+        """What happened lately, and the players' names as the screen shows them (worked out
+        once, for every notice and frame)."""
+        self.bottom = person_at_bottom(settings.players)
+        """The player whose row is drawn at the bottom."""
         self.banner = Banner(self.notices, settings, self.request_draw)
         """What the banner says of things outside the game."""
         self.crash_on_key = os.environ.get(CRASH_ENV) == "1"
@@ -144,8 +148,8 @@ class Screen(Running):
             now=self.clock.now(),
             keymap=self.keymap,
             notices=self.notices,
-            names=shown_names(self.settings.names),
-            you=addressed(self.settings.names),
+            names=self.notices.names,
+            you=self.notices.you,
             kinds=self.settings.players,
             overlay=self.controller.top,
             beneath=self.controller.stack.beneath,
@@ -154,7 +158,7 @@ class Screen(Running):
             keyboard=self.settings.keyboard,
             resume_count=self.resume_count(),
             together=self.together.shown(),
-            **{"bottom": person_at_bottom(self.settings.players), **differing},
+            **{"bottom": self.bottom, **differing},
         )
 
     def listener(self) -> Listener:
