@@ -101,8 +101,12 @@ class Pilot(Screenful):
         cols: int = 80,
         kind: str = "xterm-256color",
         background: tuple[int, int, int] | None = None,
+        loop: VirtualTimeLoop | None = None,
     ) -> None:
-        self.loop = VirtualTimeLoop()
+        self.shared = loop is not None
+        """Whether the loop is another's too (``loop``: several screens on one clock, such
+        as a network table's two ends), closed by whoever made it."""
+        self.loop = loop if loop is not None else VirtualTimeLoop()
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.log = bytearray()
@@ -191,7 +195,8 @@ class Pilot(Screenful):
                 self.endpoint.end(129)
                 self.loop.run_until_complete(self.task)
         finally:
-            self.loop.close()
+            if not self.shared:
+                self.loop.close()
 
 
 def game_settings(*argv: str) -> Any:

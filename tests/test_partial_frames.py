@@ -7,18 +7,28 @@ resize, the help over the table, a light terminal's theme and the stress banner.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+import random
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pyte
 import pytest
 
+from stress_tui.core.events import Event
+from stress_tui.core.rules import Rules
+from stress_tui.net.host import HOST_SEAT
 from stress_tui.terminal import frames
 from stress_tui.terminal.draw.canvas import Canvas, Frame, RenderCache, plain_lines
 from stress_tui.terminal.draw.encode import encode
 from stress_tui.terminal.draw.palette import Palette
+from stress_tui.terminal.netplay import NetScreen
+from stress_tui.terminal.render import render
 from stress_tui.terminal.scene import Scene
-from tests.pilot import Pilot, game
+from stress_tui.terminal.server import here
+from stress_tui.terminal.tables import ServedClient, ServedHost
+from tests.pilot import Pilot, VirtualTimeLoop, game
 
 BOTS = ("--p1", "bot:normal", "--p2", "bot:normal")
 
@@ -33,25 +43,34 @@ class WholeFrames:
         """Each frame's text, all lines."""
         self.differing: list[int] = []
         """The frames drawn in part that were not the frame drawn whole."""
-        from stress_tui.terminal.render import render
+        self.last: dict[int, Frame] = {}
+        """Each screen's last frame drawn whole, by its cache (``RenderCache``: one a
+        screen, kept from frame to frame)."""
+        self.render = render
 
         def render_both(scene: Scene, palette: Palette, canvas: Canvas) -> Frame:
             rows = render(scene, palette, canvas)
-            fresh = Canvas(canvas.width, canvas.height, canvas.measure, RenderCache())
-            whole = render(scene, palette, fresh)
+            whole = self.whole(scene, palette, canvas)
             if rows != whole:  # said by the test (the game would take it for a crash)
                 self.differing.append(len(self.drawn))
             self.drawn.append(whole)
+            self.last[id(canvas.cache)] = whole
             self.texts.append("\n".join(plain_lines(whole)))
             return rows
 
         monkeypatch.setattr(frames, "render", render_both)
 
+    def whole(self, scene: Scene, palette: Palette, canvas: Canvas) -> Frame:
+        """``scene`` drawn whole, on a fresh canvas of ``canvas``'s size."""
+        fresh = Canvas(canvas.width, canvas.height, canvas.measure, RenderCache())
+        return self.render(scene, palette, fresh)
+
     def check_screen(self, s: Pilot) -> None:
-        """The screen shows the last frame exactly as writing it whole would."""
+        """The screen shows its last frame exactly as writing it whole would."""
         term = s.endpoint.term
         fresh = pyte.Screen(s.cols, s.rows)
-        whole = encode(None, self.drawn[-1], term, clear=term.clear, origin=s.app.frames.origin)
+        last = self.last[id(s.app.frames.cache)]
+        whole = encode(None, last, term, clear=term.clear, origin=s.app.frames.origin)
         pyte.ByteStream(fresh).feed(whole.encode())
         for y in range(s.rows):
             for x in range(s.cols):
@@ -114,3 +133,131 @@ def test_every_frame_of_a_round_drawn_in_part_is_the_frame_drawn_whole(
     assert len(whole.drawn) > 50
     assert any("The rules in play" in text for text in whole.texts), "the help showed"
     assert any("STRESS!" in text for text in whole.texts), "the stress banner showed"
+
+
+# --------------------------------------------------------------------------- a table for two
+
+TWO_KEYS = [*"asdfjkl;"] * 4 + ["g", "g", "\r", " "]
+"""What each player presses at random: the one-player layout's pile keys (``docs/keys.md``),
+the ready key, Enter and the stress key."""
+
+
+async def _at_once(call: Callable[..., Any], *args: Any) -> Any:
+    """``asyncio.to_thread`` on the loop itself: on the virtual clock, the loop's clock
+    would jump past the handshake's deadline while a thread works out the code's key."""
+    return call(*args)
+
+
+class QuietChanges:
+    """Every change at a network table that draws no frame (``NetScreen.on_change``): the
+    screen still shows what the table drawn whole shows then."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, whole: WholeFrames) -> None:
+        self.count = 0
+        """Changes that drew nothing."""
+        self.differing: list[str] = []
+        """What a change that drew nothing left unsaid."""
+        on_change = NetScreen.on_change
+
+        def checked(screen: NetScreen, events: list[Event]) -> None:
+            pending = screen.draw_pending
+            on_change(screen, events)
+            frames = screen.frames
+            last = whole.last.get(id(frames.cache))
+            timer = screen.timer
+            due = timer is not None and timer.when() <= screen.loop_time()
+            if pending or screen.draw_pending or last is None or frames.canvas is None or due:
+                return  # a frame is on its way (or the screen is not up yet)
+            self.count += 1
+            now = whole.whole(screen.view(), frames.palette, frames.canvas)
+            if now != last:
+                self.differing.append(f"{events} at {screen.loop_time():.3f}")
+
+        monkeypatch.setattr(NetScreen, "on_change", checked)
+
+
+def test_every_frame_at_a_table_for_two_drawn_in_part_is_the_frame_drawn_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both ends of a table for two on the SSH server (``terminal/tables.py``), keys at
+    random on both: lockouts and their counts, plays and their marks, the help's pause
+    and the count after it, a resize; each frame drawn in part is the frame drawn whole,
+    each screen shows its frame as writing it whole would, and a change that draws
+    nothing (a key during a lockout) leaves the screen as the table drawn whole."""
+    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(tmp_path))
+    monkeypatch.setattr(asyncio, "to_thread", _at_once)
+    whole = WholeFrames(monkeypatch)
+    quiet = QuietChanges(monkeypatch, whole)
+    loop = VirtualTimeLoop()
+    host = ServedHost(Rules(), "Ann", bind="127.0.0.1", port=0, seed=4)
+    loop.run_until_complete(host.start())
+    seats: list[Pilot] = []
+    client: ServedClient | None = None
+    try:
+        seats.append(
+            Pilot(
+                lambda endpoint: NetScreen(
+                    endpoint,
+                    here(players=("human", "human"), names=("Ann", "Ann")),
+                    model=host,
+                    seat=HOST_SEAT,
+                    join_line="ssh -t join",
+                ),
+                loop=loop,
+            )
+        )
+        seats[0].wait_text("Waiting for a player", timeout=5)
+        client = ServedClient(host, "127.0.0.1", host.port, host.code, "Bo")
+        loop.run_until_complete(client.connect())
+        joined = client
+        seats.append(
+            Pilot(
+                lambda endpoint: NetScreen(
+                    endpoint,
+                    here(players=("human", "human"), names=("Bo", "Bo")),
+                    model=joined,
+                    seat=joined.seat,
+                ),
+                loop=loop,
+            )
+        )
+        rng = random.Random(4)
+        start = loop.time()
+        done: set[str] = set()
+        while loop.time() - start < 40.0:
+            at = loop.time() - start
+            ann, bo = seats
+            if at > 8.0 and "resize" not in done:
+                done.add("resize")
+                ann.resize(30, 100)
+            elif at > 12.0 and "help" not in done:
+                done.add("help")
+                bo.send("?")
+            elif at > 14.0 and "help closed" not in done:
+                done.add("help closed")
+                bo.send("\x1b")
+                bo.pump(0.1)  # the Esc is a key of its own once its delay has passed
+            elif at > 20.0 and "back" not in done:
+                done.add("back")
+                ann.resize(24, 80)
+            else:
+                rng.choice(seats).send(rng.choice(TWO_KEYS))
+            ann.pump(rng.uniform(0.02, 0.2))
+            assert not (ann.eof or bo.eof), "a screen ended"
+            assert not whole.differing, f"frames {whole.differing} drawn in part are not whole"
+            assert not quiet.differing, f"changes that drew nothing: {quiet.differing}"
+            for seat in seats:
+                whole.check_screen(seat)
+        assert {"resize", "help", "help closed", "back"} <= done
+    finally:
+        for seat in reversed(seats):
+            seat.close()
+        if client is not None:
+            loop.run_until_complete(client.leave())
+        loop.run_until_complete(host.close())
+        loop.close()
+    assert len(whole.drawn) > 200
+    texts = "\n".join(whole.texts)
+    for shown in ("locked out", "Play goes on at three", "Ann", "Bo"):
+        assert shown in texts, shown
+    assert quiet.count > 10, "keys during a lockout drew nothing"

@@ -29,6 +29,8 @@ from stress_tui.core.actions import Play, PlayTogether
 from stress_tui.core.choices import GUEST
 from stress_tui.core.events import Event
 from stress_tui.core.lifecycle import Hold, Holder, Stage
+from stress_tui.core.table import Table
+from stress_tui.core.view import table_view
 from stress_tui.core.words import N_, Say
 from stress_tui.net.dial import Dial, printable
 from stress_tui.net.dial import JoinError as JoinError
@@ -249,8 +251,9 @@ class Client(JoinedTable):
             assert pile is not None and target is not None
             play = PlayTogether if kind == "play-together" else Play
             self.pending.append((self.seq, play(self.seat, pile, target, self.now())))
-            self.table = self.predicted()
-            self._changed([])
+            before, self.table = self.table, self.predicted()
+            if not _same_view(before, self.table):  # the play is shown before it is answered
+                self._changed([])
 
     def ready(self) -> None:
         """Ready for the round to start."""
@@ -302,3 +305,12 @@ class Client(JoinedTable):
         if not self.lost or self.lost_at is None or self.loop is None:
             return None
         return max(0.0, self.lost_at + RETRY_FOR - self.loop.time())
+
+
+def _same_view(before: Table | None, after: Table | None) -> bool:
+    """Whether two tables show the same to anyone at them (a play the prediction did not
+    take, such as one during a lockout, changes nothing)."""
+    if before is None or after is None:
+        return before is after
+    seen = table_view(before.game.state), table_view(after.game.state)
+    return seen[0] == seen[1] and before.flip_at == after.flip_at

@@ -133,6 +133,13 @@ class Link:
         or the joiner's estimate of it (less the delay)."""
         return self.model.resume_left()
 
+    def seconds_left(self) -> float | None:
+        """The seconds the panel counts down by this end's clock, shown whole
+        (``status_line``): the host's wait for a dropped joiner, the joiner's for its lost
+        connection (``None``: none runs here)."""
+        model = self.model
+        return model.drop_left() if isinstance(model, Host) else model.lost_left()
+
     def playing(self) -> bool:
         """Whether this side's keys play now."""
         model = self.model

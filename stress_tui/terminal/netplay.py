@@ -35,6 +35,7 @@ from stress_tui.core.lifecycle import Hold, Lifecycle, Stage
 from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
+from stress_tui.core.view import table_view
 from stress_tui.net.addresses import EVERYWHERE, kind_of, machine_addresses, shown
 from stress_tui.net.client import Client, JoinError
 from stress_tui.net.host import Host
@@ -62,7 +63,8 @@ EXIT_NETWORK = 2
 """A table that cannot be opened or reached, a refused join: said in one line."""
 
 TICK = 0.2
-"""Seconds between redraws while a count of seconds is shown (a resume, a drop)."""
+"""Seconds between looks while this end's count before play goes on is over and the host
+has not said so yet."""
 
 MAX_JOIN_LINES = 3
 """Join lines the host's waiting panel shows (the first addresses: this network's)."""
@@ -203,17 +205,20 @@ class NetScreen(Screen):
         """The table changed (a key, a message from the other end, a timer of the host)."""
         if self.loop is None:
             return
+        before = self.table
         table = self.link.table
         if table is not None:
             self.table = table
         names = self.link.model.names
-        if names != self.settings.names:
+        renamed = names != self.settings.names
+        if renamed:
             self.settings = dataclasses.replace(self.settings, names=names)
             self.notices.names = shown_names(names)
             self.notices.you = addressed(names)
         model = self.link.model
         new = model.round_number != self.shown_round or self.controller.result is not None
-        if new and (self.link.starting or self.link.under_way):  # a rematch's is round 1 again
+        began = new and (self.link.starting or self.link.under_way)
+        if began:  # a rematch's is round 1 again
             self.shown_round = model.round_number  # a clean table
             self.notices.clear()
             self.frames.cache.new_round()
@@ -223,11 +228,32 @@ class NetScreen(Screen):
             if held and not self.clock.paused:  # so nothing of ours holds a pause now
                 self.loop.call_soon(self.guarded, lambda: self.link.model.resume(hold=True))
             self.together = TogetherKey()  # no together key carried into the next round
+        now = self.clock.now()
+        game = self.table.game
+        quiet = (
+            bool(events)
+            and not (renamed or began)
+            and all(self.notices.says_nothing_new(event, now, game) for event in events)
+            and self.shows_same(before)
+        )
         if events:
-            self.notices.note(events, self.clock.now(), self.table.game)
+            self.notices.note(events, now, game)
         self._maybe_result(events)
         self.schedule()
-        self.request_draw()
+        if not quiet:  # (a key pressed during a lockout changes nothing on the screen)
+            self.request_draw()
+
+    def shows_same(self, before: Table) -> bool:
+        """Whether the table shows what ``before`` showed: the same table (a rejection
+        changes nothing on it), or one that anyone at it sees the same now (the joiner's
+        end makes its table anew from each message)."""
+        table = self.table
+        if table is before:
+            return True
+        now = self.clock.now()
+        return table.flip_at == before.flip_at and table_view(table.game.state, now) == table_view(
+            before.game.state, now
+        )
 
     def _maybe_result(self, events: list[Event]) -> None:
         model = self.link.model
@@ -267,11 +293,15 @@ class NetScreen(Screen):
         if self.loop is None:
             return
         if self.link.ticking:
+            step: float | None = TICK  # (the count is over here: until the host says so)
             left = self.link.resume_left()
-            step = TICK
-            if left is not None:  # redraw as the count's figure changes (and at its end)
-                step = min(TICK, left % (RESUME_COUNT / 3) + 0.001) if left > 0 else TICK
-            self.timer = self.loop.call_later(step, self.guarded, self.on_tick)
+            if left is None:  # the seconds a dropped connection is waited for, if they
+                # run here (the joiner is told the host's by the host, with a frame)
+                left, step = self.link.seconds_left(), None
+            if left is not None and left > 0:  # as the count's figure or the seconds change
+                step = left % (RESUME_COUNT / 3 if self.link.counting else 1.0) + 0.001
+            if step is not None:
+                self.timer = self.loop.call_later(step, self.guarded, self.on_tick)
             return
         if not self.link.under_way:
             return
@@ -286,13 +316,15 @@ class NetScreen(Screen):
         """A player's key goes to the table (the host's own is applied there at once)."""
         if not self.link.playing():
             return
+        together = self.together.shown()
         action = self.together.action(binding, self.clock.now(), self.rules)
         if isinstance(action, Play):
             kind = "play-together" if isinstance(action, PlayTogether) else "play"
             self.link.model.act(kind, action.pile, action.target)
         elif binding.intent in _KINDS:
             self.link.model.act(_KINDS[binding.intent])
-        self.request_draw()
+        if self.together.shown() != together:  # what the key did draws itself (on_change)
+            self.request_draw()
 
     def next_round(self) -> None:
         """Enter on the result screen: the host deals the next round."""

@@ -4,6 +4,7 @@ game's events only.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -313,19 +314,39 @@ class Notices:
                     short=_("No progress: a drawn round"),
                 )
 
+    def says_nothing_new(self, event: Event, now: float, game: Game) -> bool:
+        """Whether noting ``event`` (just applied to ``game`` at ``now``) would change
+        nothing shown now: a rejection whose player's line says already what it would say
+        (a key pressed during a lockout, "wait for the flip" again). A rejection changes
+        nothing on the table either."""
+        if not isinstance(event, Rejected) or event.player is None:
+            return False
+        notice = self._rejection(event, now, game)
+        shown = self.player[event.player]
+        if notice is None or shown is None:
+            return notice is None
+        return dataclasses.replace(notice, until=shown.until) == shown  # (it may last longer)
+
     def _rejected(self, event: Rejected, now: float, game: Game) -> None:
-        """A refused action: said beside its player, unless it is only the lockout going on
-        (then the lockout's reason stays)."""
+        """A refused action: said beside its player (``_rejection``)."""
+        assert event.player is not None
+        notice = self._rejection(event, now, game)
+        if notice is not None:
+            self.player[event.player] = notice
+
+    def _rejection(self, event: Rejected, now: float, game: Game) -> Notice | None:
+        """What the line beside a refused action's player says of it; ``None`` where it is
+        only the lockout going on (then the lockout's reason stays)."""
         player = event.player
         assert player is not None
         shown = self.player[player]
         if event.reason is RejectReason.LOCKED_OUT and shown is not None and shown.lockout:
-            return
+            return None
         text, short = said_rejection(event, game)
         locked_until = game.state.players[player].locked_until
         locked = locked_until > now
         until = max(now + NOTICE_SECONDS, locked_until) if locked else now + NOTICE_SECONDS
-        self.player[player] = Notice(
+        return Notice(
             text,
             "warn",
             until,
