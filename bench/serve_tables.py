@@ -215,6 +215,8 @@ class Player(asyncssh.SSHClientSession[bytes]):
     def __init__(self) -> None:
         self.read = 0
         """Bytes read so far."""
+        self.frames = 0
+        """Pieces of data read so far: the frames the server wrote, one a write."""
         self.keys = 0
         """Keys pressed so far."""
         self.sent_at: float | None = None
@@ -229,6 +231,7 @@ class Player(asyncssh.SSHClientSession[bytes]):
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         self.read += len(data)
+        self.frames += 1
         if len(self.seen) < 64 * 1024:
             self.seen += data
         if self.sent_at is not None:  # the probe's answer
@@ -329,20 +332,22 @@ async def clients(port: int, first: int, count: int, two: bool = False) -> None:
             await asyncio.sleep(0.05)
         await asyncio.wait_for(asyncio.gather(*(p.started.wait() for p in players)), 60)
         print("ready", flush=True)
-        marks = (0, 0, 0)
+        marks = (0, 0, 0, 0)
         while line := (await loop.run_in_executor(None, sys.stdin.readline)).strip():
             keys = sum(p.keys for p in players)
             read = sum(p.read for p in players)
+            frames = sum(p.frames for p in players)
             closed = sum(p.closed.is_set() for p in players)
             if line == "mark":
                 for p in players:
                     p.answers.clear()
-                marks = (keys, read, closed)
+                marks = (keys, read, frames, closed)
                 print("marked", flush=True)
             elif line == "report":
                 answers = [a for p in players for a in p.answers]
-                keys, read, closed = keys - marks[0], read - marks[1], closed - marks[2]
-                print(json.dumps([answers, keys, read, closed]), flush=True)
+                keys, read, frames = keys - marks[0], read - marks[1], frames - marks[2]
+                closed -= marks[3]
+                print(json.dumps([answers, keys, read, frames, closed]), flush=True)
     finally:
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -370,6 +375,8 @@ class Step:
     answers: list[float] = field(default_factory=list)
     keys: int = 0
     read: int = 0
+    frames: int = 0
+    """Frames the clients read (``Player.frames``)."""
     closed: int = 0
     """Clients whose session ended during the step (none should)."""
 
@@ -439,10 +446,11 @@ def tables(port: int, pid: int, steps: list[int], seconds: float, two: bool) -> 
                 count, count * seats, elapsed, ran_now - ran, waited_now - waited, rss_kib(pid)
             )
             for process in processes:
-                answers, keys, read, closed = json.loads(tell(process, "report"))
+                answers, keys, read, frames, closed = json.loads(tell(process, "report"))
                 step.answers += answers
                 step.keys += keys
                 step.read += read
+                step.frames += frames
                 step.closed += closed
             taken.append(step)
             print(
@@ -652,6 +660,8 @@ def main(argv: list[str] | None = None) -> int:
             f" {1000 * answer:.2f} ms"
             f" ({len(step.answers)} keys); keys at {100 * step.pace:.0f}% of a person's pace,"
             f" {step.read / step.seconds / step.tables:.0f} B/s a table read,"
+            f" a session {step.frames / step.seconds / step.sessions:.1f} frames/s and"
+            f" {step.read / step.seconds / step.sessions:.0f} B/s,"
             f" {step.closed} sessions ended"
         )
     for step in taken:
