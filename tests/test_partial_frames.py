@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from stress_tui.terminal.draw.encode import encode
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.netplay import NetScreen
 from stress_tui.terminal.render import render
+from stress_tui.terminal.running import Running
 from stress_tui.terminal.scene import Scene
 from stress_tui.terminal.server import here
 from stress_tui.terminal.tables import ServedClient, ServedHost
@@ -176,18 +178,12 @@ class QuietChanges:
         monkeypatch.setattr(NetScreen, "on_change", checked)
 
 
-def test_every_frame_at_a_table_for_two_drawn_in_part_is_the_frame_drawn_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Both ends of a table for two on the SSH server (``terminal/tables.py``), keys at
-    random on both: lockouts and their counts, plays and their marks, the help's pause
-    and the count after it, a resize; each frame drawn in part is the frame drawn whole,
-    each screen shows its frame as writing it whole would, and a change that draws
-    nothing (a key during a lockout) leaves the screen as the table drawn whole."""
+@contextmanager
+def table_for_two(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Pilot]]:
+    """A table for two on the SSH server (``terminal/tables.py``: its host, Ann, and its
+    joiner, Bo, in this process), each end's screen in-process on one virtual clock."""
     monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(tmp_path))
     monkeypatch.setattr(asyncio, "to_thread", _at_once)
-    whole = WholeFrames(monkeypatch)
-    quiet = QuietChanges(monkeypatch, whole)
     loop = VirtualTimeLoop()
     host = ServedHost(Rules(), "Ann", bind="127.0.0.1", port=0, seed=4)
     loop.run_until_complete(host.start())
@@ -221,12 +217,34 @@ def test_every_frame_at_a_table_for_two_drawn_in_part_is_the_frame_drawn_whole(
                 loop=loop,
             )
         )
+        seats[1].wait_text("Bo", timeout=5)
+        yield seats
+    finally:
+        for seat in reversed(seats):
+            seat.close()
+        if client is not None:
+            loop.run_until_complete(client.leave())
+        loop.run_until_complete(host.close())
+        loop.close()
+
+
+def test_every_frame_at_a_table_for_two_drawn_in_part_is_the_frame_drawn_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both ends of a table for two, keys at random on both: lockouts and their counts,
+    plays and their marks, the help's pause and the count after it, a resize; each frame
+    drawn in part is the frame drawn whole, each screen shows its frame as writing it
+    whole would, and a change that draws nothing (a key during a lockout) leaves the
+    screen as the table drawn whole."""
+    whole = WholeFrames(monkeypatch)
+    quiet = QuietChanges(monkeypatch, whole)
+    with table_for_two(tmp_path, monkeypatch) as seats:
+        ann, bo = seats
         rng = random.Random(4)
-        start = loop.time()
+        start = ann.now()
         done: set[str] = set()
-        while loop.time() - start < 40.0:
-            at = loop.time() - start
-            ann, bo = seats
+        while ann.now() - start < 40.0:
+            at = ann.now() - start
             if at > 8.0 and "resize" not in done:
                 done.add("resize")
                 ann.resize(30, 100)
@@ -249,15 +267,41 @@ def test_every_frame_at_a_table_for_two_drawn_in_part_is_the_frame_drawn_whole(
             for seat in seats:
                 whole.check_screen(seat)
         assert {"resize", "help", "help closed", "back"} <= done
-    finally:
-        for seat in reversed(seats):
-            seat.close()
-        if client is not None:
-            loop.run_until_complete(client.leave())
-        loop.run_until_complete(host.close())
-        loop.close()
     assert len(whole.drawn) > 200
     texts = "\n".join(whole.texts)
     for shown in ("locked out", "Play goes on at three", "Ann", "Bo"):
         assert shown in texts, shown
     assert quiet.count > 10, "keys during a lockout drew nothing"
+
+
+def test_the_count_before_play_goes_on_at_a_table_for_two_draws_each_figure_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After the help at a table for two, the count to three runs on both screens: each
+    screen draws a frame as its figure changes, and none between (a tick that would show
+    the same figure draws nothing)."""
+    drawn: list[tuple[Running, float]] = []
+    draw = Running.draw
+
+    def noted(screen: Running) -> None:
+        draw(screen)
+        drawn.append((screen, screen.loop_time()))
+
+    monkeypatch.setattr(Running, "draw", noted)
+    with table_for_two(tmp_path, monkeypatch) as seats:
+        ann, bo = seats
+        for seat in seats:
+            seat.send("g")  # ready
+        ann.wait_text("1", timeout=5)
+        ann.pump(1.0)
+        bo.send("?")
+        bo.wait_text("The rules in play", timeout=5)
+        bo.pump(1.0)  # (its keys live)
+        bo.send("\x1b")
+        ann.wait_text("Play goes on at three", timeout=5)
+        began = ann.now()
+        ann.wait_for(lambda: "Play goes on" not in ann.text(), timeout=5, what="play going on")
+        ended = ann.now()
+    for seat in seats:
+        during = [at - began for who, at in drawn if who is seat.app and began < at < ended]
+        assert len(during) <= 3, f"{len(during)} frames while the count ran: {during}"

@@ -299,7 +299,8 @@ class NetScreen(Screen):
                 # run here (the joiner is told the host's by the host, with a frame)
                 left, step = self.link.seconds_left(), None
             if left is not None and left > 0:  # as the count's figure or the seconds change
-                step = left % (RESUME_COUNT / 3 if self.link.counting else 1.0) + 0.001
+                period = RESUME_COUNT / 3 if self.link.counting else 1.0
+                step = (left % period or period) + 0.001
             if step is not None:
                 self.timer = self.loop.call_later(step, self.guarded, self.on_tick)
             return
