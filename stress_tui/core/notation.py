@@ -16,6 +16,7 @@ canonical form ``format_position`` writes. Lines may also be separated by ``;``.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from stress_tui.core.cards import Card, format_cards, parse_cards
@@ -50,8 +51,10 @@ def _rank(rank: int) -> str:
     return "*" if rank == JOKER else RANK_LETTERS[rank]
 
 
+@functools.lru_cache(maxsize=64)
 def format_rules(rules: Rules) -> str:
-    """The rules as the deck's name followed by what differs from its defaults.
+    """The rules as the deck's name followed by what differs from its defaults (worked out
+    once for each rules: a network table's every message checks a view that names them).
 
     >>> format_rules(Rules.for_deck("skat", stress_penalty="one", race_window=0.5))
     'skat stress-penalty=one race-window=0.5'
