@@ -299,7 +299,8 @@ class FrameCanvas(Canvas):
 
     def piece(self, key: tuple[object, ...], rows: range, draw: Callable[[], None]) -> None:
         strokes = self.strokes
-        rows = range(max(rows.start, 0), min(rows.stop, self.height))
+        if rows.start < 0 or rows.stop > self.height:
+            rows = range(max(rows.start, 0), min(rows.stop, self.height))
         n = len(self.pieces)
         last = self.last_pieces
         if n < len(last) and last[n][0] == key and last[n][1] == rows:
