@@ -6,7 +6,7 @@ read by ``render``. Of the round it shows what the engine says anyone at the tab
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from stress_tui.core.engine import Game
@@ -113,6 +113,11 @@ class Scene:
     offer: bool = False
     """Whether the line under the table offers the practice (once, to a newcomer, while
     their first round waits for them)."""
+    rules: Rules = field(init=False, repr=False, compare=False)
+    """The rules in play (the round's, read once a frame: every piece's key holds them)."""
+
+    def __post_init__(self) -> None:
+        self.rules = self.table.game.rules
 
     def seat(self, player: int) -> str:
         """Where a player sits on screen: ``top`` or ``bottom``."""
@@ -128,11 +133,6 @@ class Scene:
         """What anyone at the table sees of the round at the frame's time: what the
         pieces draw."""
         return table_view(self.table.game.state, self.now)
-
-    @property
-    def rules(self) -> Rules:
-        """The rules in play."""
-        return self.table.game.rules
 
     def other_keys(self, player: int) -> list[tuple[Intent, str]]:
         """A player's keys besides the piles' that the rules in play use (the stress stop
