@@ -212,6 +212,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.connection = connection
         self.server = connection.server
         self.server.sessions.add(self)
+        self.loop = asyncio.get_running_loop()
+        """The server's loop, kept: asking for it costs a system call each time (Python
+        checks the process's id), and a key would ask three times."""
         self.chan: Any = None
         self.command = ""
         self.pty: tuple[str, int, int] | None = None
@@ -219,6 +222,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.endpoint: ChannelEndpoint | None = None
         self.bucket: Bucket | None = None
         self.idle: asyncio.TimerHandle | None = None
+        """The idle limit's timer, once the game has the terminal (``set_idle``)."""
+        self.last_key = 0.0
+        """When the client's last key came (the loop's time)."""
         self.ended_with: int | None = None
         self.sent: dict[str, str] = {}
         """The environment the client's ``ssh`` sent (``LANG``, ``COLORFGBG``...)."""
@@ -254,13 +260,13 @@ class Session(asyncssh.SSHServerSession[bytes]):
         task.add_done_callback(self.server.tasks.discard)
 
     def data_received(self, data: bytes, datatype: Any) -> None:
-        loop = asyncio.get_running_loop()
+        now = self.loop.time()
         if self.bucket is None:
-            self.bucket = Bucket(self.server.limits.input_rate, loop.time())
-        allowed = self.bucket.take(len(data), loop.time())
+            self.bucket = Bucket(self.server.limits.input_rate, now)
+        allowed = self.bucket.take(len(data), now)
         if allowed and self.endpoint is not None:
             self.later(self.endpoint.data, data[:allowed])
-            self.later(self.set_idle)
+            self.last_key = now
 
     def terminal_size_changed(self, width: int, height: int, _pw: int, _ph: int) -> None:
         if self.endpoint is not None:
@@ -290,7 +296,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
 
     def later(self, callback: Callable[..., object], *args: object) -> None:
         """Run ``callback(*args)`` on the loop's next turn, in the session's context."""
-        asyncio.get_running_loop().call_soon(callback, *args, context=self.context)
+        self.loop.call_soon(callback, *args, context=self.context)
 
     def gone(self) -> None:
         if self.idle is not None:
@@ -304,10 +310,23 @@ class Session(asyncssh.SSHServerSession[bytes]):
             self.later(self.endpoint.end, code)
 
     def set_idle(self) -> None:
+        """Watch for the idle limit from now on: the game ends once that long has gone by
+        without a key. A key only notes its time; the timer, when due, looks whether one
+        came meanwhile and waits again from it."""
         if self.idle is not None:
             self.idle.cancel()
-        loop = asyncio.get_running_loop()
-        self.idle = loop.call_later(self.server.limits.idle, self.end, EXIT_IDLE)
+        self.last_key = self.loop.time()
+        self.idle_from(self.last_key)
+
+    def idle_from(self, key: float) -> None:
+        due = key + self.server.limits.idle
+        self.idle = self.loop.call_at(due, self.idle_due, due)
+
+    def idle_due(self, due: float) -> None:
+        if self.last_key + self.server.limits.idle <= due:
+            self.end(EXIT_IDLE)
+        else:
+            self.idle_from(self.last_key)
 
     def say(self, line: str) -> None:
         if self.pty is not None:  # at the start of a line, wherever the cursor was left
