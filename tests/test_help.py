@@ -93,3 +93,10 @@ def test_play_names_the_game_the_program_plays_without_a_command(
     assert said(capsys, "play", "--deck", "jass", "--rules") == said(
         capsys, "--deck", "jass", "--rules"
     )
+
+
+def test_a_command_after_play_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], english: None
+) -> None:
+    assert main(["play", "--deck", "jass", "sim"]) == 2
+    assert capsys.readouterr().err == "stress-tui: sim: a command of its own, not after play\n"

@@ -182,9 +182,19 @@ def build(
     commands = parser.add_subparsers(
         dest="command", metavar="COMMAND", help=argparse.SUPPRESS, parser_class=Parser
     )
-    wanted = COMMANDS if argv is None else [_command(parser, played(argv))]
-    made = {name: command(name).declare(commands) for name in wanted if name is not None}
+    wanted = list(COMMANDS) if argv is None else _named(parser, argv)
+    made = {name: command(name).declare(commands) for name in wanted}
     return parser, made
+
+
+def _named(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
+    """The command ``argv`` names, if any (none after ``play``: ``UsageError``)."""
+    name = _command(parser, played(argv))
+    if name is None:
+        return []
+    if played(argv) != argv:
+        raise UsageError(_("{command}: a command of its own, not after play").format(command=name))
+    return [name]
 
 
 def _program(description: str, epilog: str) -> Parser:
