@@ -230,6 +230,18 @@ def writing(db: sqlite3.Connection, path: Path) -> Iterator[None]:
     execute(db, path, "COMMIT")
 
 
+@contextlib.contextmanager
+def reading(db: sqlite3.Connection, path: Path) -> Iterator[None]:
+    """One read transaction: every statement in it reads the record as it was at the
+    first (a round another game counts meanwhile is in all of them or in none)."""
+    execute(db, path, "BEGIN")
+    try:
+        yield
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("COMMIT")
+
+
 def _carry_over(db: sqlite3.Connection, path: Path) -> None:
     """Copy the standings of an earlier version's ``record.json`` into a new database
     (nothing if there is none; ``StorageError``, and no database, if it is broken)."""

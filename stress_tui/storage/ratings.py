@@ -199,17 +199,40 @@ def player_history(name: str, limit: int, path: Path | None = None) -> list[Poin
     return points
 
 
+def unrated(db: sqlite3.Connection, path: Path, version: int) -> bool:
+    """Whether the record holds rounds not rated yet (counted before ratings were kept, or
+    by an earlier version since): their ratings are then worked out from every round
+    (``read_ratings``), as the next write will."""
+    return version < RATINGS_VERSION or bool(
+        query(db, path, "SELECT 1 FROM rounds WHERE rated = 0 LIMIT 1")
+    )
+
+
+def last_rating(db: sqlite3.Connection, path: Path, name: str) -> Rating | None:
+    """A person's rating after the last rated round they played, as kept in its row
+    (``None``: no rated round), found by the names' indexes."""
+    best: tuple[int, Rating] | None = None
+    for side in ("1", "2"):
+        rows = query(
+            db,
+            path,
+            f"SELECT id, rating{side}, deviation{side}, volatility{side} FROM rounds "
+            f"WHERE name{side} = ? AND rating{side} IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (name,),
+        )
+        if rows and (best is None or rows[0][0] > best[0]):
+            row_id, rating, deviation, volatility = rows[0]
+            best = (row_id, sound_rating(rating, deviation, volatility, path))
+    return best[1] if best is not None else None
+
+
 def read_ratings(
     db: sqlite3.Connection, path: Path, version: int, histories: bool = True
 ) -> dict[str, PlayerRating]:
     """Every person's ratings and dailies, from the rounds oldest first (the rounds not
     rated yet rated here, as the next write will rate them); without ``histories``, and
     every round rated, only each person's last rounds (``recent_ratings``)."""
-    if (
-        not histories
-        and version >= RATINGS_VERSION
-        and not query(db, path, "SELECT 1 FROM rounds WHERE rated = 0 LIMIT 1")
-    ):
+    if not histories and not unrated(db, path, version):
         return recent_ratings(db, path)
     kinds = "kind1, kind2" if version >= KINDS_VERSION else "'human', 'human'"
     rated = RATED_COLUMNS if version >= RATINGS_VERSION else "0" + ", NULL" * 8

@@ -57,13 +57,11 @@ from stress_tui.storage.files import (
 from stress_tui.storage.ratings import (
     HUMAN,
     PlayerRating,
+    last_rating,
     rate_round,
     read_ratings,
-    sound_rating,
 )
 from stress_tui.storage.standings import (
-    STANDINGS,
-    TALLIED,
     TALLY,
     Standing,
     add_standing,
@@ -71,6 +69,7 @@ from stress_tui.storage.standings import (
     name_read,
     read_legacy,
     rules_read,
+    summed,
 )
 
 
@@ -106,9 +105,7 @@ class Record:
             with opened(path, create=False) as (db, version):
                 made = version > 0
                 if made:
-                    kinds = ("kind1", "kind2") if version >= KINDS_VERSION else ("'human'",) * 2
-                    sums = STANDINGS.format(kind1=kinds[0], kind2=kinds[1])
-                    rows = query(db, path, TALLIED if version >= TALLIES_VERSION else sums)
+                    rows = query(db, path, standings_sql(version))
                     ratings = read_ratings(db, path, version, histories)
         if not made:  # no database yet: an earlier version's record, if there is one
             try:
@@ -137,6 +134,13 @@ class Record:
     def computer_rows(self) -> list[tuple[str, str, Standing]]:
         """Every computer player's standing, by level then rule set."""
         return by_name(self.computers)
+
+
+def standings_sql(version: int, where: str = "") -> str:
+    """The statement that reads the standings of a record of schema ``version``
+    (``standings.summed``; ``where``: ``ONE_PERSON``, one person's alone)."""
+    kinds = ("kind1", "kind2") if version >= KINDS_VERSION else ("'human'", "'human'")
+    return summed(version >= TALLIES_VERSION, kinds, where)
 
 
 @dataclass(frozen=True)
@@ -301,19 +305,8 @@ def _rating_values(rating: Rating | None) -> tuple[float | None, float | None, f
 
 def _current(db: sqlite3.Connection, path: Path, name: str) -> Rating:
     """A person's rating after the last rated round they played (a new player's if none)."""
-    best: tuple[int, Rating] | None = None
-    for side in ("1", "2"):
-        rows = query(
-            db,
-            path,
-            f"SELECT id, rating{side}, deviation{side}, volatility{side} FROM rounds "
-            f"WHERE name{side} = ? AND rating{side} IS NOT NULL ORDER BY id DESC LIMIT 1",
-            (name,),
-        )
-        if rows and (best is None or rows[0][0] > best[0]):
-            row_id, rating, deviation, volatility = rows[0]
-            best = (row_id, sound_rating(rating, deviation, volatility, path))
-    return best[1] if best is not None else Rating()
+    found = last_rating(db, path, name)
+    return found if found is not None else Rating()
 
 
 def _catch_up(db: sqlite3.Connection, path: Path) -> None:

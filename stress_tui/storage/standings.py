@@ -1,6 +1,6 @@
 """Standings: matches and rounds won and lost, the best reaction and the shortest round
 won, per name and rule set, summed from the record's rounds as they are counted
-(``TALLY``, read back by ``TALLIED``; ``STANDINGS`` sums every round, in a record of a
+(``TALLY``, read back by ``summed``; ``STANDINGS`` sums every round, in a record of a
 version before the sums were kept) or read from an earlier version's ``record.json``;
 names and rules read from a file made fit to show.
 """
@@ -57,31 +57,50 @@ _SIDES = """
 
 _SUMS = "SUM(mw), SUM(ml), SUM(rw), SUM(rl), MIN(br), MIN(bd)"
 
-STANDINGS = (
-    "SELECT name, kind, rules, " + _SUMS + " FROM ("
+_CARRIED = (
     " SELECT name, 'human' AS kind, rules, matches_won AS mw, matches_lost AS ml,"
     " rounds_won AS rw, rounds_lost AS rl, best_reaction AS br, best_round AS bd"
-    " FROM carried UNION ALL "
-    + _SIDES.format(kind1="{kind1}", kind2="{kind2}", after=0)
-    + ") GROUP BY name, kind, rules"
+    " FROM carried"
 )
+"""The standings carried over from an earlier version's ``record.json``."""
+
+_KEPT = (
+    " SELECT name, kind, rules, matches_won, matches_lost, rounds_won, rounds_lost,"
+    " best_reaction, best_round FROM tallies"
+)
+"""The sums kept as rounds are counted (``TALLY``), of every round up to ``tallied.upto``."""
+
+ONE_PERSON = " WHERE name = :name AND kind = 'human'"
+"""``summed``'s ``where`` for the standings of one person, ``:name``."""
+
+
+def summed(kept: bool, kinds: tuple[str, str] = ("kind1", "kind2"), where: str = "") -> str:
+    """The statement that reads the standings, by name, kind of player and rules, in one
+    statement, so one snapshot: with ``kept``, from the sums kept as rounds are counted,
+    the carried standings and the rounds counted since (by an earlier version, which keeps
+    no sums); without, in a record of a version before the sums were kept, from the
+    carried standings and every round (``kinds``: the columns, or ``'human'`` in a record
+    written before they were added). ``where`` (``ONE_PERSON``) picks the rows before
+    they are summed, so that SQLite finds them by the names' indexes: one person's
+    standings cost about the same however long the record is."""
+    after = "(SELECT upto FROM tallied)" if kept else "0"
+    sides = _SIDES.format(kind1=kinds[0], kind2=kinds[1], after=after)
+    rows = [_CARRIED, _KEPT, sides] if kept else [_CARRIED, sides]
+    return (
+        "SELECT name, kind, rules, "
+        + _SUMS
+        + " FROM ("
+        + " UNION ALL ".join(rows)
+        + ")"
+        + where
+        + " GROUP BY name, kind, rules"
+    )
+
+
+STANDINGS = summed(False, ("{kind1}", "{kind2}"))
 """Every standing, summed from the carried standings and both sides of every round, by
 name, kind of player and rules (``{kind1}``, ``{kind2}``: the columns, or ``'human'`` in a
 record written before they were added)."""
-
-TALLIED = (
-    "SELECT name, kind, rules, " + _SUMS + " FROM ("
-    " SELECT name, 'human' AS kind, rules, matches_won AS mw, matches_lost AS ml,"
-    " rounds_won AS rw, rounds_lost AS rl, best_reaction AS br, best_round AS bd"
-    " FROM carried UNION ALL"
-    " SELECT name, kind, rules, matches_won, matches_lost, rounds_won, rounds_lost,"
-    " best_reaction, best_round FROM tallies UNION ALL "
-    + _SIDES.format(kind1="kind1", kind2="kind2", after="(SELECT upto FROM tallied)")
-    + ") GROUP BY name, kind, rules"
-)
-"""Every standing, from the sums kept as rounds are counted (``tallies``, of every round
-up to ``tallied.upto``), the carried standings and the rounds counted since (by an
-earlier version, which keeps no sums): one statement, so one snapshot."""
 
 TALLY = (
     "INSERT INTO tallies (name, kind, rules, matches_won, matches_lost, rounds_won,"

@@ -17,6 +17,7 @@ from stress_tui.terminal.lang import _
 
 if TYPE_CHECKING:
     from stress_tui.storage.forget import Forgotten
+    from stress_tui.storage.recent import RecentRound
     from stress_tui.terminal.screens.lobby import LobbyView
     from stress_tui.terminal.server import Server, Session
 
@@ -30,30 +31,25 @@ async def lobby_view(session: Session, name: str) -> LobbyView:
 
     if session.connection.fingerprint is None:
         return LobbyView(name, guest=True)
-    from stress_tui.storage.recent import recent_rounds
-
-    loop = asyncio.get_running_loop()
-    rounds, rating = await record_of(session, name)
-    path = session.server.data / "record.sqlite"
-    recent = await loop.run_in_executor(None, recent_rounds, name, RECENT, path)
+    rounds, rating, recent = await record_of(session, name, RECENT)
     return LobbyView(name, guest=False, rounds=rounds, rating=rating, recent=recent)
 
 
-async def record_of(session: Session, name: str) -> tuple[tuple[int, int], int | None]:
-    """``name``'s rounds won and lost in the server's record, and their rating
-    (``None``: no rated round yet)."""
-    from stress_tui.storage.record import Record
+async def record_of(
+    session: Session, name: str, recent: int = 0
+) -> tuple[tuple[int, int], int | None, list[RecentRound]]:
+    """``name``'s rounds won and lost in the server's record, their rating (``None``: no
+    rated round yet) and their last ``recent`` rounds, newest first: read by the name
+    alone (``storage/recent.py``), off the event loop."""
+    from stress_tui.storage.recent import own_record
 
     path = session.server.data / "record.sqlite"
     loop = asyncio.get_running_loop()
-    record = await loop.run_in_executor(None, functools.partial(Record.load, path, histories=False))
-    standings = record.standings.get(name, {})
-    won = sum(s.rounds_won for s in standings.values())
-    lost = sum(s.rounds_lost for s in standings.values())
-    rating = record.ratings.get(name)
-    if rating is None or not rating.rated_rounds:
-        return (won, lost), None
-    return (won, lost), round(rating.rating.rating)
+    own = await loop.run_in_executor(None, own_record, name, recent, path)
+    won = sum(s.rounds_won for s in own.standings.values())
+    lost = sum(s.rounds_lost for s in own.standings.values())
+    rating = None if own.rating is None else round(own.rating.rating)
+    return (won, lost), rating, own.recent
 
 
 async def stats(session: Session) -> int:
@@ -61,7 +57,7 @@ async def stats(session: Session) -> int:
     if session.connection.fingerprint is None:
         session.say(_("{name}: a guest (no key): unrated, no record").format(name=name))
         return 0
-    (won, lost), rating = await record_of(session, name)
+    (won, lost), rating, _recent = await record_of(session, name)
     session.say(
         _("{name} (key {fingerprint})").format(
             name=name, fingerprint=session.connection.fingerprint
