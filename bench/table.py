@@ -70,6 +70,7 @@ BENCHES = {
         "reference_engine.py", ("--games", "200", "--repeat", "3"), ("--games", "1000")
     ),
     "stats": Bench("stats_scale.py", ("--repeat", "3"), ("--repeat", "11")),
+    "lobby": Bench("lobby_scale.py", ("--repeat", "21", "--whole", "1"), ()),
     "net_bytes": Bench("net_bytes.py", ("--rounds", "2"), ("--rounds", "5")),
     "input_bounds": Bench("input_bounds.py", ("--repeat", "2"), ("--repeat", "5")),
     "serve": Bench("serve_tables.py", ("--seconds", "8", "--n", "40"), ("--seconds", "30")),
@@ -220,6 +221,15 @@ ROWS = [
         "the same on 200 rounds, taking turns",
         "stats",
         r"([\d.]+)x \(goal: at most 2x\)",
+        "x",
+        most=2.0,
+    ),
+    Row(
+        "`stress-tui serve`'s lobby (and `ssh HOST stats`): a player's own record read, in a"
+        " record of 100,000 rounds",
+        "the same read in 1,000 rounds, taking turns",
+        "lobby",
+        r"the lobby's read on .*?: ([\d.]+)x \(goal: at most 2x\)",
         "x",
         most=2.0,
     ),
