@@ -179,14 +179,16 @@ def _pile_marks(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
         x = lay.pile_x[target]
         room = x - 2 if target == 0 else canvas.width - x - lay.card_w - 2
         text = mark.text
-        if canvas.text_width(text) > room and mark.player is not None:
+        width = canvas.text_width(text)
+        if width > room and mark.player is not None:
             up = lay.rows_y[mark.player] < lay.piles_y
             text = ("^" if up else "v") if view.ascii else ("▲" if up else "▼")
-        if canvas.text_width(text) > room:
+            width = canvas.text_width(text)
+        if width > room:
             continue  # said whole or not at all
         style = palette.info if mark.player is None else palette.names[mark.player]
         if target == 0:
-            canvas.put(mid + 1, x - 2 - canvas.text_width(text), text, style)
+            canvas.put(mid + 1, x - 2 - width, text, style)
         else:
             canvas.put(mid + 1, x + lay.card_w + 2, text, style)
 
