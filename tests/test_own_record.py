@@ -112,6 +112,22 @@ def test_stats_says_what_the_whole_record_gives_the_player(tmp_path: Path) -> No
     assert said[1:] == [f"rounds: {won + lost}, won {won}, lost {lost}", f"rating: {whole.rating}"]
 
 
+def test_a_name_or_a_kind_in_the_record_cannot_drive_the_players_terminal(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "record.sqlite"
+    evil = "Zed\x1b]0;owned\x07\u202e\x1b[2J"
+    count_round(("ann", evil), "standard", won_by(0), False, path, kinds=("human", "human"))
+    count_round(
+        ("ann", "Computer"), "standard", won_by(1), False, path, kinds=("human", "bot:\x1bc")
+    )
+    shown = lobby_of(tmp_path, "ann").recent
+    assert [r.opponent_kind for r in shown] == ["bot:\\u001Bc", "human"]
+    assert shown[1].opponent == "Zed\\u001B]0;owned..."  # cut as a name is
+    for text in (r.finished + r.opponent + r.opponent_kind for r in shown):
+        assert text.isprintable(), text
+
+
 def earlier(path: Path, steps: int) -> None:
     """A record as a version of ``steps`` schema steps made it, with ann's and bo's rounds
     counted (not rated, where that version rated none)."""

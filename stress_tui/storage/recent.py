@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stress_tui.core.rating import Rating
+from stress_tui.core.text import harmless
 from stress_tui.storage.database import (
     KINDS_VERSION,
     legacy_path,
@@ -26,6 +27,7 @@ from stress_tui.storage.standings import (
     ONE_PERSON,
     Standing,
     add_standing,
+    name_read,
     read_legacy,
     rules_read,
 )
@@ -38,7 +40,8 @@ class RecentRound:
     finished: str
     """When it ended (ISO 8601, UTC)."""
     opponent: str
-    """The other side's name, as the record keeps it (``Computer``: a name nobody gave)."""
+    """The other side's name, as the record keeps it (``Computer``: a name nobody gave),
+    made harmless to print, as every text read from the record."""
     opponent_kind: str
     """Who played the other side: ``human``, ``bot:hard``."""
     won: bool
@@ -112,6 +115,8 @@ def _recent(
         (name, name, limit),
     )
     return [
-        RecentRound(str(finished), str(opponent), str(kind), bool(won))
+        RecentRound(
+            harmless(str(finished), 32), name_read(opponent), harmless(str(kind)), bool(won)
+        )
         for _id, finished, opponent, kind, won in rows
     ]
