@@ -238,10 +238,11 @@ def _sim_json(*args: str) -> dict[str, object]:
 def test_the_command_gives_the_same_json_for_one_job_and_for_two() -> None:
     """Round i depends on the seed and i alone, and the rounds are summed in their order:
     every key but the speed is the same however many processes play."""
-    args = ("--games", "120", "--seed", "13", "--deck", "jass", "--jokers", "2")
+    games = str(2 * sim.ROUNDS_PER_MEASURED_PROCESS)  # enough for two processes
+    args = ("--games", games, "--seed", "13", "--deck", "jass", "--jokers", "2")
     one = _sim_json(*args, "--jobs", "1")
     assert _sim_json(*args, "--jobs", "2") == one
-    assert one["games"] == 120
+    assert one["games"] == int(games)
 
 
 def test_rounds_in_parallel_sum_to_the_same_result_and_violations_in_order() -> None:
@@ -291,13 +292,14 @@ def test_jobs_above_the_free_cores_play_on_those_and_say_so(
     """``sim --jobs 2`` where the run measures 1.2 cores free: one line on stderr, and
     the same rounds as ``--jobs 1``; on two free cores, no line."""
     settings = Settings(rules=STANDARD, seed=5, players=NORMAL)
-    assert run_cli(settings, 200, as_json=True, jobs=1) == 0
+    games = 2 * sim.ROUNDS_PER_MEASURED_PROCESS  # enough for two processes
+    assert run_cli(settings, games, as_json=True, jobs=1) == 0
     alone = json.loads(capsys.readouterr().out)
     monkeypatch.setattr(parallel, "SAMPLE", 0.0)
     for free, said in [(1.2, "--jobs 2: 1 of the cores free now, playing on 1\n"), (2.0, "")]:
         monkeypatch.setattr(parallel, "available_cores", lambda: 2)
         monkeypatch.setattr(parallel._Sample, "free", lambda self, free=free: free)
-        assert run_cli(settings, 200, as_json=True, jobs=2) == 0
+        assert run_cli(settings, games, as_json=True, jobs=2) == 0
         out, err = capsys.readouterr()
         assert err == said
         played = json.loads(out)
@@ -308,8 +310,8 @@ def test_sim_without_jobs_plays_on_the_free_cores_and_says_nothing(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Without --jobs, a machine of four cores with one free plays in one process, not
-    four that would wait for each other and the busy ones; it is not asked for more, so
-    it says nothing."""
+    two that would wait for each other and the busy ones (a run this long starts two:
+    ``ROUNDS_PER_MEASURED_PROCESS``); it is not asked for more, so it says nothing."""
     monkeypatch.setattr(sim, "available_cores", lambda: 4)
     monkeypatch.setattr(parallel, "available_cores", lambda: 4)
     monkeypatch.setattr(parallel, "SAMPLE", 0.0)
@@ -326,10 +328,31 @@ def test_sim_without_jobs_plays_on_the_free_cores_and_says_nothing(
         return real(work, count, jobs, busy)
 
     monkeypatch.setattr(sim, "in_order", in_order)
-    assert run_cli(Settings(rules=STANDARD, seed=1, players=NORMAL), 200, as_json=True) == 0
+    games = 2 * sim.ROUNDS_PER_MEASURED_PROCESS
+    assert run_cli(Settings(rules=STANDARD, seed=1, players=NORMAL), games, as_json=True) == 0
     out, err = capsys.readouterr()
-    assert told == [4, 1] and err == ""
-    assert json.loads(out)["games"] == 200
+    assert told == [2, 1] and err == ""
+    assert json.loads(out)["games"] == games
+
+
+def test_a_short_run_on_the_free_cores_starts_no_worker(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``sim --jobs 2`` of fewer rounds than two measured processes need plays in this
+    one: where the cores are busy, a worker started and given up again would cost more
+    than it could win."""
+    started: list[int] = []
+    real = parallel.in_order
+
+    def in_order(work: Any, count: int, jobs: int, when_busy: Any) -> Any:
+        started.append(jobs)
+        return real(work, count, jobs, when_busy)
+
+    monkeypatch.setattr(sim, "in_order", in_order)
+    settings = Settings(rules=STANDARD, seed=1, players=NORMAL)
+    assert run_cli(settings, 2 * sim.ROUNDS_PER_MEASURED_PROCESS - 1, as_json=True, jobs=2) == 0
+    assert started == []
+    assert capsys.readouterr().err == ""
 
 
 def test_jobs_must_be_at_least_one() -> None:

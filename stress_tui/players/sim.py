@@ -68,6 +68,12 @@ ROUNDS_PER_PROCESS = 50
 """The fewest rounds worth a process of their own: a worker process starts in about the
 time of 15 rounds, so a short run is played by fewer processes than asked for, or one."""
 
+ROUNDS_PER_MEASURED_PROCESS = 500
+"""The same for a run on the free cores only (``when_busy``): where they are busy, the
+worker it starts and gives up again costs about 20-35 rounds (its start, and the tenth of
+a second shared with it), at most 5% of this many, so that such a run is never slower
+than one process by more."""
+
 
 @dataclass(slots=True)
 class SimResult:
@@ -419,7 +425,8 @@ def run_plan(
     tally = _Tally()
     step = max(1, games // 200)
     started = time.perf_counter()
-    jobs = min(jobs, max(1, games // ROUNDS_PER_PROCESS))
+    fewest = ROUNDS_PER_PROCESS if when_busy is None else ROUNDS_PER_MEASURED_PROCESS
+    jobs = min(jobs, max(1, games // fewest))
     results = (
         in_order(plan.play, games, jobs, when_busy) if jobs > 1 else map(plan.play, range(games))
     )
