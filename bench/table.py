@@ -99,6 +99,14 @@ ROWS = [
         most=3.5,
     ),
     Row(
+        "`stress-tui play --help` (the game's flags, made from the house-rule table, with"
+        " `dataclasses`)",
+        "`python -c pass`",
+        "startup",
+        r"stress-tui play --help +median .*? ms +([\d.]+)x",
+        "x",
+    ),
+    Row(
         "The standard library `--help` is made with (argparse, gettext and locale, textwrap,"
         " typing), imported alone",
         "`python -c pass`",

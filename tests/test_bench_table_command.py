@@ -12,6 +12,7 @@ PRINTED = {
     "startup": (
         "  stress-tui --version   median   31.0 ms   1.50x, CPU  2.11x  (goal: at most 3x: met)\n"
         "  stress-tui --help      median   60.2 ms   3.90x, CPU  4.30x  (goal: at most 3.5x)\n"
+        "  stress-tui play --help median   70.4 ms   4.50x, CPU  4.60x\n"
         "  the help's stdlib      median   45.0 ms   2.90x, CPU  2.95x\n"
         "  German against English:  1.04x  (goal: at most 1.1x: met)\n"
         "first frame in an 80x24 pty (3 starts each, taking turns)\n"
