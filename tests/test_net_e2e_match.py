@@ -9,6 +9,8 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from stress_tui.storage import replay as replays
 from tests.test_net_e2e import (
     both_ready,
@@ -18,6 +20,10 @@ from tests.test_net_e2e import (
     right_pile_size,
     wait_all,
 )
+
+pytestmark = pytest.mark.pty
+"""Its programs run in pseudo-terminals through tests/test_net_e2e.py's helpers, which
+tests/conftest.py's look at what a module imports does not see as the harness."""
 
 LAST_CARD_OF_THE_MATCH = (
     "rules: standard wins=1; phase: playing; p1 row: 5C | - | - | -; piles: 4H | QD;"
