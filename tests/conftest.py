@@ -31,6 +31,18 @@ def _private_files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def _quick_join_key(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process, a join code is stretched into its key by one PBKDF2 round, not
+    ``KEY_ITERATIONS``: the same function of the same code and salt on both sides, so every
+    handshake, proof and refusal is the same; 100,000 rounds cost each host and each joiner
+    about 50 ms of CPU, most of the in-process network tests' time. The real count is used
+    where the real program runs (the ``pty`` tests: two programs, and a test proving a code
+    to a real host, test_net_e2e_crash)."""
+    if request.node.get_closest_marker("pty") is None:
+        monkeypatch.setattr("stress_tui.net.protocol.KEY_ITERATIONS", 1)
+
+
 @pytest.fixture
 def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A data folder of the test's own (not yet made), for the record, the ratings and the
