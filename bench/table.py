@@ -9,7 +9,9 @@ min-median-max over the runs beside the load average over the last minute (lowes
 highest, read before and after each run), between the doc's ``TABLE_BEGIN`` and
 ``TABLE_END`` markers. A row whose goal does not hold in the median says "not met"; a row
 whose bench failed or printed no figure says so. With ``--only``, the rows of the other
-benches stay as they were, and a line under the first says which rows were made when.
+benches stay as they were (a row no bench makes, or one whose text has changed since, too,
+at the end, unless its command is a bench run now), and a line under the first says which
+rows were made when.
 ``--dry-run`` prints the table instead.
 """
 
@@ -454,6 +456,11 @@ def render(taken: dict[str, Taken], full: bool, runs: int, before: str | None = 
             f"| {row.what} | {figure} | {row.against} | {goal} | "
             f"`bench/{bench.script} {args}` | {load} |"
         )
+    made_now = {f"`bench/{BENCHES[name].script} " for name in taken}
+    known = {f"| {row.what}" for row in ROWS}
+    for what, line in kept.items():  # a row by hand, or one whose text has changed since
+        if what not in known | {"| What", "| ---"} and not any(s in line for s in made_now):
+            lines.append(line)
     lines.append(TABLE_END)
     return "\n".join(lines)
 

@@ -140,3 +140,17 @@ def test_a_bench_run_alone_keeps_the_other_rows_as_they_were() -> None:
     assert any("--only net_bytes --runs 1" in line for line in lines)
     joiner = next(line for line in lines if "host to joiner" in line)
     assert "**4.10-4.10-4.10x** (1 run)" in joiner and joiner.endswith("| 3.0-3.5 |")
+
+
+def test_a_row_no_bench_makes_is_kept_unless_its_bench_ran_now() -> None:
+    """A row written by hand between the markers, or one whose text has changed since it
+    was made, stays when other benches run alone; a row whose command is a bench run now
+    is that bench's to remake."""
+    before = table({name: [PRINTED[name]] for name in BENCHES if name != "net_bytes"})
+    by_hand = "| A figure measured by hand | **1.00x** | x | met | `bench/latency.py` | 1.0 |"
+    renamed = "| An old name of a row | **2.00x** | x | met | `bench/net_bytes.py --x` | 1.0 |"
+    old = "\n".join([*before[1:-1], by_hand, renamed])
+    taken = {"net_bytes": Taken([PRINTED["net_bytes"]], [3.0, 3.5])}
+    lines = render(taken, full=False, runs=1, before=old).splitlines()
+    assert by_hand in lines
+    assert renamed not in lines
