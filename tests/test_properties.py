@@ -28,6 +28,13 @@ from stress_tui.core.events import NoProgress, Played, Rejected, RoundWon, Table
 from stress_tui.core.notation import format_position, parse_position
 from stress_tui.core.rules import Rules
 
+pytestmark = pytest.mark.one_python
+"""Invariants of the pure engine (``stress_tui/core``: no file, terminal, clock, socket or
+locale), which hold for any actions and any seed, so they lean on no stream of ``random``:
+of the standard library they use only ``random``, ``dataclasses``, ``enum`` and ``math``.
+What could differ between Pythons there (the notation's text, the engine's events) is
+tried on every Python by test_notation, test_rules and test_event_hash."""
+
 rules_strategy = st.builds(
     Rules.for_deck,
     deck=st.sampled_from(list(DECKS)),
