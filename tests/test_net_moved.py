@@ -92,6 +92,7 @@ def _holds_only_what_shows(state: State) -> bool:
     return set(hidden) <= {STAND_IN} and all(len(set(pile)) <= 1 for pile in piles)
 
 
+@pytest.mark.one_python  # pure logic (the engine and net/wire's Mirror, no socket), any seed
 def test_a_mirror_moved_by_actions_and_the_cards_they_turned_up_stays_the_hosts_table() -> None:
     """Whole rounds of every kind of action, by every set of rules (flips from one draw
     pile, piles taken under or mixed in, draw piles recycled, stress won and false,
