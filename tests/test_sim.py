@@ -408,6 +408,7 @@ def wait_until(done: Callable[[], bool], what: str, guard: float = 60.0) -> None
 # --------------------------------------------------------------------------- invariants
 
 
+@pytest.mark.one_python  # pure logic: the engine and the bots on a virtual clock, any seed
 def test_invariants_hold_over_rounds_across_decks_and_house_rules() -> None:
     """Every deck, deal, row size, stacking, wrap, penalty, false-stress rule and the stop,
     every pairing of levels."""
@@ -442,6 +443,7 @@ def test_every_deck_and_house_rule_combination_is_in_the_soak() -> None:
     assert {r.jokers for r in variants} == {0, 2, 16}, "16: the most, where rounds ran away"
 
 
+@pytest.mark.one_python  # pure logic: the engine and the bots on a virtual clock, any seed
 def test_sixteen_jokers_with_doppelkopf_dealt_each_end_within_the_bounds() -> None:
     """With 32 jokers among 128 cards every few plays open stress and the slower takes
     the piles back: rounds go on for long (docs/rules.md), but end, by a last card or,
