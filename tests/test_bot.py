@@ -40,6 +40,13 @@ from stress_tui.players.bot import (
 )
 from tests.conftest import game
 
+pytestmark = pytest.mark.one_python
+"""The bot and the engine it asks are pure logic (``stress_tui/core``, ``players/bot.py``:
+no file, terminal, clock, socket or locale; of the standard library ``random``, ``math``,
+``statistics``, ``functools``, ``itertools``, ``dataclasses`` and ``enum``). What could
+differ between Pythons there (the engine's events and text) is tried on every Python by
+test_rules, test_notation and test_event_hash, whose rounds are played by bots."""
+
 ORDER = ("easy", "normal", "hard", "expert")
 
 # Player 2 (the bot, player 1 in the engine) can play only the 5 on the left 4.
