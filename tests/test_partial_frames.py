@@ -87,11 +87,12 @@ class WholeFrames:
 
 
 def play_round(s: Pilot, whole: WholeFrames, seconds: float = 600.0) -> Iterator[float]:
-    """Let the round run, checking the screen after each frame; yields the game's virtual
-    time at each look, so that the caller can act along the way."""
+    """Let the round run, checking the screen after each frame, until the last frame says
+    who won it (the screen is that frame: checked); yields the game's virtual time at each
+    look, so that the caller can act along the way."""
     deadline = s.now() + seconds
     checked = 0
-    while "wins the round" not in s.text():
+    while not whole.texts or "wins the round" not in whole.texts[-1]:
         assert s.now() < deadline, "the round never ended"
         s.pump(0.05)
         assert not s.eof, "the game ended"
