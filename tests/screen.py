@@ -228,9 +228,23 @@ class Screenful:
         """Row ``y`` (0-based) as text, padded with spaces to the width. Cheaper than text()."""
         return render_line(self.screen.buffer[y], self.screen.columns)
 
+    _rows_shown: tuple[int, list[str]] | None = None
+    """The screen's width and each row's text when ``text`` last read it."""
+
     def text(self) -> str:
-        """The whole screen, rows joined with newlines."""
-        return "\n".join(self.screen.display)
+        """The whole screen, rows joined with newlines. The rows pyte marked changed since
+        the last look (``screen.dirty``: what is written, scrolled, erased or resized) are
+        read again; a wait for a state looks after every write, mostly at a row or two."""
+        screen = self.screen
+        shown = self._rows_shown
+        if shown is None or shown[0] != screen.columns or len(shown[1]) != screen.lines:
+            self._rows_shown = shown = (screen.columns, list(screen.display))
+        else:
+            for y in screen.dirty:
+                if y < screen.lines:
+                    shown[1][y] = render_line(screen.buffer[y], screen.columns)
+        screen.dirty.clear()
+        return "\n".join(shown[1])
 
     def dump(self) -> str:
         """The screen with row numbers and trailing spaces cut, for failure messages."""
