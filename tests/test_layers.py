@@ -28,6 +28,9 @@ MAY_IMPORT: dict[str, set[str]] = {
 
 TOP_LEVEL = {"__init__.py", "__main__.py", "py.typed"}
 
+pytestmark = pytest.mark.one_python
+"""A reading of the package's source files (``ast``), the same whichever Python reads them."""
+
 
 def _imports(path: Path) -> set[str]:
     """The modules of ``stress_tui`` that a module imports (at any depth in the file), by

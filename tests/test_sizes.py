@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "stress_tui"
 
@@ -16,6 +18,9 @@ MODULE_LINES = 600
 
 CLASS_LINES = 300
 """The most lines a class may have (``class`` to its last line)."""
+
+pytestmark = pytest.mark.one_python
+"""A reading of the package's source files (``ast``), the same whichever Python reads them."""
 
 
 def sizes(root: Path = PACKAGE) -> dict[str, int]:
