@@ -1,20 +1,16 @@
-"""Which plays the rules allow on a table, and which of them make stress: the one copy of
-these two rules, asked by the engine of a position (``Game.legal_plays``,
+"""Which plays the rules allow on a table as it shows, and which of them make stress: the
+one copy of these two rules, asked by the engine of a position (``Game.legal_plays``,
 ``Game.stress_threats``, a card played) and by a player of what they see
 (``TableView.legal_plays``), and so by the computer players.
 
-A player's view gives a row and the play piles as the cards they show: the card on top of
-each pile (``None``: an empty place, an empty pile); the engine gives them as it holds them,
-lists of cards (``legal_plays_in``), so that a query makes no row of cards it then reads
-once. Suits never matter; ranks do, by the rules' adjacency table (``Rules.fits``).
+A row and the play piles are given as the cards they show: the card on top of each pile
+(``None``: an empty place, an empty pile). Suits never matter; ranks do, by the rules'
+adjacency table (``Rules.fits``).
 
 >>> from stress_tui.core.cards import Card
 >>> from stress_tui.core.rules import Rules
 >>> row = [Card.parse(text) for text in ("5H", "9C", "3S")] + [None]
 >>> legal_plays(Rules.for_deck("standard"), row, (Card.parse("4D"), Card.parse("TD")))
-[(0, 0), (1, 1), (2, 0)]
->>> piles = [[card] if card else [] for card in row]
->>> legal_plays_in(Rules.for_deck("standard"), piles, ([Card.parse("4D")], [Card.parse("TD")]))
 [(0, 0), (1, 1), (2, 0)]
 >>> makes_stress(Card.parse("9C"), Card.parse("9H")), makes_stress(Card.parse("9C"), None)
 (True, False)
@@ -43,27 +39,6 @@ def legal_plays(
     for pile, card in enumerate(row):
         if card is not None:
             rank = card.rank
-            if rank in on_left:
-                plays.append((pile, 0))
-            if rank in on_right:
-                plays.append((pile, 1))
-    return plays
-
-
-def legal_plays_in(
-    rules: Rules, row: Sequence[Sequence[Card]], play_piles: tuple[Sequence[Card], Sequence[Card]]
-) -> list[tuple[int, int]]:
-    """``legal_plays`` of a row and play piles as the engine holds them: each pile its
-    cards, bottom first (an empty one: an empty place, an empty pile). A pile of the row
-    holds one rank, so its first card says what it is."""
-    fits = rules.fits
-    left, right = play_piles
-    on_left = fits[left[-1].rank] if left else ()
-    on_right = fits[right[-1].rank] if right else ()
-    plays = []
-    for pile, cards in enumerate(row):
-        if cards:
-            rank = cards[0].rank
             if rank in on_left:
                 plays.append((pile, 0))
             if rank in on_right:

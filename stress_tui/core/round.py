@@ -14,7 +14,7 @@ from stress_tui.core.actions import Action, Flip
 from stress_tui.core.cards import Card
 from stress_tui.core.decks import JOKER
 from stress_tui.core.events import Drawn, Event, Rejected, RejectReason, Stalled
-from stress_tui.core.legal import legal_plays_in, makes_stress
+from stress_tui.core.legal import legal_plays, makes_stress
 from stress_tui.core.position import (
     _PLAYING,
     _ROUND_OVER,
@@ -75,11 +75,15 @@ class Round:
 
     def legal_plays(self, player: int) -> list[tuple[int, int]]:
         """Every (row pile, play pile) the rules allow ``player`` now, lockouts aside
-        (``core.legal.legal_plays_in`` of the position's piles)."""
+        (``core.legal.legal_plays`` of what the position shows)."""
         state = self.state
         if state.phase is not _PLAYING:
             return []
-        return legal_plays_in(self.rules, state.players[player].row, state.play_piles)
+        left, right = state.play_piles
+        row = [pile[0] if pile else None for pile in state.players[player].row]
+        return legal_plays(
+            self.rules, row, (left[-1] if left else None, right[-1] if right else None)
+        )
 
     def is_stalled(self) -> bool:
         """Whether no player could play anything on the play piles as they lie."""
