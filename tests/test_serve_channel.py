@@ -141,6 +141,26 @@ def test_a_frame_drawn_after_the_client_closed_its_channel_is_no_crash(
     assert "Traceback" not in capsys.readouterr().err
 
 
+def test_a_crash_in_a_key_over_the_channel_ends_that_game_as_a_crash() -> None:
+    """As at a local terminal: a key whose handling crashes ends the game with the crash
+    (the server ends that session alone, ``Session.run``), rather than the crash going to
+    the loop's handler and the game going on half-done."""
+    from stress_tui.terminal.app import App
+
+    async def play() -> int:
+        channel = Channel()
+        endpoint = ChannelEndpoint(channel, 80, 24)
+        app = App(endpoint, Settings(players=("human", "bot:expert"), names=("ola", COMPUTER)))
+        game = asyncio.ensure_future(app.main())
+        await until(lambda: b"ola" in channel.sent, "first frame")
+        app.crash_on_key = True  # the game's own way to crash on a key, for tests
+        asyncio.get_running_loop().call_soon(endpoint.data, b"?")  # as the server hands it
+        return await asyncio.wait_for(game, 10)
+
+    with pytest.raises(RuntimeError, match="a crash on the first key"):
+        asyncio.run(play())
+
+
 def replay_file(folder: Path, stem: str, names: list[str], kinds: list[str], end: str) -> Path:
     """A replay file as the recorder leaves it: its header, an action, its end line."""
     folder.mkdir(parents=True, exist_ok=True)

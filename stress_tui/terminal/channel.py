@@ -203,8 +203,8 @@ class ChannelEndpoint(Endpoint):
                 self.heard.set_result(None)
         elif self.loop is None or self.listener is None:
             self.early.extend(data[: max(0, EARLY_LIMIT - len(self.early))])
-        else:
-            self.received(data)
+        else:  # a crash in a key's handling ends the game, as a local terminal's read
+            self.guard(self.received, data)
 
     def resize(self, width: int, height: int) -> None:
         """The client's window took a new size."""
