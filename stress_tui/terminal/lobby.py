@@ -9,14 +9,19 @@ player to be forgotten (``("forget", "")``, once they have said ``y`` to the que
 ``f`` asks; any other key is no), or ``None`` to leave. ``j`` and ``w`` ask for the code
 on the lobby itself: letters, spaces and dashes as typed, Backspace, Enter to go, Esc to
 go back.
+
+``visit`` is a session's time in the lobby: the lobby shown, what was chosen there played
+(``terminal/seats.py`` for a table for two), and the lobby shown again.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 from blessed.keyboard import Keystroke
 
+from stress_tui.core.choices import COMPUTER
 from stress_tui.core.settings import Settings
 from stress_tui.terminal.draw.canvas import Frame, FrameCanvas
 from stress_tui.terminal.draw.palette import Palette
@@ -34,6 +39,9 @@ from stress_tui.terminal.screens.lobby import (
     keys_lines,
 )
 from stress_tui.terminal.session import EXIT_QUIT, EXIT_SIGHUP, EXIT_SIGINT
+
+if TYPE_CHECKING:
+    from stress_tui.terminal.server import Session
 
 CODE_LIMIT = 80
 """Characters a code typed in the lobby may have."""
@@ -161,3 +169,54 @@ class Lobby(Running):
         ) < CODE_LIMIT:
             lobby.typed += " " if name == "space" else name
         self.request_draw()
+
+
+async def visit(session: Session) -> int:
+    """A session's lobby on its client's terminal, and each match chosen there, back to
+    the lobby when the match is left, until the player leaves it (or Ctrl-C, the client
+    gone, the idle limit, the server stopping); the session's exit status."""
+    from stress_tui.terminal import keyrecord, seats
+    from stress_tui.terminal.server import here
+
+    unfit = session.unfit_terminal()
+    if unfit is not None:
+        return unfit
+    name = await session.identity()
+    if session.ended_with is not None:
+        return session.ended_with
+    endpoint = session.take_terminal()
+    code = EXIT_QUIT
+    notes: str | None = None
+    while not endpoint.gone and session.ended_with is None:
+        view = await keyrecord.lobby_view(session, name)
+        view.note = notes
+        lobby = Lobby(endpoint, here(names=(name, COMPUTER)), view)
+        code = await lobby.main()
+        if code != EXIT_QUIT or lobby.chosen is None:
+            break
+        if endpoint.gone or session.ended_with is not None:
+            break
+        what, which = lobby.chosen
+        note = None
+        if what == "forget":
+            note = await keyrecord.forget_from_lobby(session, name)
+            if note is None:
+                return 0
+        elif what == "play":
+            code = await session.game(endpoint, name, which)
+        elif what == "new":
+            note = seats.no_table(session)
+            if note is None:
+                code = await seats.host_table(session, endpoint, name)
+        else:
+            note = seats.no_seat(session, which, watch=what == "watch")
+            if note is None:
+                try:
+                    code = await seats.sit_at(session, endpoint, name, which, what == "watch")
+                except seats.Refused as refused:
+                    note = str(refused)
+        if code != EXIT_QUIT:
+            break
+        notes = note
+    session.say_why_it_ended(endpoint)
+    return session.ended_with if session.ended_with is not None and code == EXIT_QUIT else code

@@ -443,54 +443,10 @@ class Session(asyncssh.SSHServerSession[bytes]):
         return code
 
     async def lobby(self) -> int:
-        """The lobby (``terminal/lobby.py``), and each match chosen there, back to the
-        lobby when the match is left, until the player leaves it (or Ctrl-C, the client
-        gone, the idle limit, the server stopping)."""
-        from stress_tui.terminal.lobby import Lobby
-        from stress_tui.terminal.session import EXIT_QUIT
+        """The lobby, and each match chosen there (``terminal/lobby.py``'s ``visit``)."""
+        from stress_tui.terminal.lobby import visit
 
-        unfit = self.unfit_terminal()
-        if unfit is not None:
-            return unfit
-        name = await self.identity()
-        if self.ended_with is not None:
-            return self.ended_with
-        endpoint = self.take_terminal()
-        code = EXIT_QUIT
-        notes: str | None = None
-        while not endpoint.gone and self.ended_with is None:
-            view = await keyrecord.lobby_view(self, name)
-            view.note = notes
-            lobby = Lobby(endpoint, here(names=(name, COMPUTER)), view)
-            code = await lobby.main()
-            if code != EXIT_QUIT or lobby.chosen is None:
-                break
-            if endpoint.gone or self.ended_with is not None:
-                break
-            what, which = lobby.chosen
-            note = None
-            if what == "forget":
-                note = await keyrecord.forget_from_lobby(self, name)
-                if note is None:
-                    return 0
-            elif what == "play":
-                code = await self.game(endpoint, name, which)
-            elif what == "new":
-                note = seats.no_table(self)
-                if note is None:
-                    code = await seats.host_table(self, endpoint, name)
-            else:
-                note = seats.no_seat(self, which, watch=what == "watch")
-                if note is None:
-                    try:
-                        code = await seats.sit_at(self, endpoint, name, which, what == "watch")
-                    except seats.Refused as refused:
-                        note = str(refused)
-            if code != EXIT_QUIT:
-                break
-            notes = note
-        self.say_why_it_ended(endpoint)
-        return self.ended_with if self.ended_with is not None and code == EXIT_QUIT else code
+        return await visit(self)
 
     async def game(self, endpoint: ChannelEndpoint, name: str, level: str) -> int:
         """A match against the computer at ``level`` on ``endpoint``; its exit status (0:
