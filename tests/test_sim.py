@@ -209,8 +209,10 @@ def test_the_progress_bar_draws_on_one_line_and_wipes_itself() -> None:
         def flush(self) -> None:
             pass
 
+    from stress_tui.players.progress import progress_bar
+
     screen = Screen()
-    show = sim.progress_bar(screen)  # type: ignore[arg-type]
+    show = progress_bar(screen)  # type: ignore[arg-type]
     show(5, 10)
     assert screen.text.startswith("\r[") and "5/10" in screen.text and "\n" not in screen.text
     show(10, 10)

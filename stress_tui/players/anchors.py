@@ -21,7 +21,8 @@ from stress_tui.core.settings import Settings
 from stress_tui.core.text import N_, Say
 from stress_tui.players.bot import LEVELS
 from stress_tui.players.parallel import available_cores
-from stress_tui.players.sim import EXIT_INTERRUPTED, Interrupted, fewer_cores_said, simulate
+from stress_tui.players.progress import fewer_cores_said
+from stress_tui.players.sim import EXIT_INTERRUPTED, Interrupted, simulate
 
 EXIT_USAGE = 2
 """Too few rounds to rate every level: the command line's status for a bad value."""
