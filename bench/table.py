@@ -411,6 +411,17 @@ def cell(values: Sequence[float], unit: str) -> str:
     return f"**{low:.{digits}f}-{mid:.{digits}f}-{high:.{digits}f}{unit}** ({runs})"
 
 
+def still_made(line: str, taken: dict[str, Taken]) -> str | None:
+    """A line above the table as it stays when the benches in ``taken`` are run again:
+    one that says which rows an earlier ``--only`` made names only those not made again
+    now, and goes once it names none."""
+    if not line.startswith("The rows of ") or ": " not in line:
+        return line or None
+    names, rest = line.removeprefix("The rows of ").split(": ", 1)
+    left = [name for name in names.split() if name not in taken]
+    return f"The rows of {' '.join(left)}: {rest}" if left else None
+
+
 def render(taken: dict[str, Taken], full: bool, runs: int, before: str | None = None) -> str:
     """The table of what ``taken`` holds; with ``before`` (the table as it was), the rows
     of the benches not run now are kept as they were, and its first lines say so."""
@@ -426,7 +437,7 @@ def render(taken: dict[str, Taken], full: bool, runs: int, before: str | None = 
         said = f"The rows of {only}: "
         made = "\n".join(
             [
-                *(line for line in old if line and line[0] != "|" and not line.startswith(said)),
+                *filter(None, (still_made(line, taken) for line in old if line[:1] != "|")),
                 f"{said}`python bench/table.py{options} --only {only} --runs {runs}` on {when}"
                 f" ({settings}).",
             ]

@@ -154,3 +154,17 @@ def test_a_row_no_bench_makes_is_kept_unless_its_bench_ran_now() -> None:
     lines = render(taken, full=False, runs=1, before=old).splitlines()
     assert by_hand in lines
     assert renamed not in lines
+
+
+def test_a_line_naming_benches_run_again_names_only_the_others() -> None:
+    """Which rows an earlier ``--only`` made: once some are made again, its line names
+    only the rest, and goes once it names none."""
+    before = table({name: [PRINTED[name]] for name in BENCHES})
+    both = "The rows of sim engine: `python bench/table.py --only sim engine --runs 3` on X."
+    alone = "The rows of net_bytes: `python bench/table.py --only net_bytes --runs 3` on Y."
+    old = "\n".join([before[1], both, alone, *before[2:-1]])
+    taken = {"sim": Taken([PRINTED["sim"]], [3.0, 3.5]), "net_bytes": Taken([], [1.0, 1.0])}
+    lines = render(taken, full=False, runs=1, before=old).splitlines()
+    assert "The rows of engine: `python bench/table.py --only sim engine --runs 3` on X." in lines
+    assert alone not in lines and both not in lines
+    assert any(line.startswith("The rows of sim net_bytes: ") for line in lines)
