@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from stress_tui.storage import replay as replays
+from stress_tui.storage.files import StorageError
 from tests.test_net_e2e import (
     both_ready,
     first_flip,
@@ -80,6 +81,9 @@ def test_a_host_that_dies_is_trouble_on_the_joiners_screen_never_a_freeze(
         wait_all(lambda: "1 card" in joiner.text(), "the first flip", host, joiner)
         joiner.send("k")  # a card, so that the round has something to keep
         wait_all(lambda: right_pile_size(joiner) == "2", "the card", host, joiner)
+        # The screen shows our card before the host answers (our plays are predicted); the
+        # joiner's sealed file holds it once the host has applied it.
+        wait_all(lambda: kept_actions(tmp_path) >= 2, "the host's answer kept", host, joiner)
         host.child.kill(signal.SIGKILL)  # the host's program dies: nothing said
         wait_all(
             lambda: "the connection to the host was lost: trying again" in joiner.text(),
@@ -110,6 +114,17 @@ def test_a_host_that_dies_is_trouble_on_the_joiners_screen_never_a_freeze(
     finally:
         joiner.close()
         host.close()
+
+
+def kept_actions(tmp_path: Path) -> int:
+    """How many actions the joiner's sealed replay holds so far (0: none yet)."""
+    parts = list(tmp_path.glob("join-*/replays/*.jsonl.part"))
+    if len(parts) != 1:
+        return 0
+    try:
+        return len(replays.load(parts[0]).actions)
+    except StorageError:  # not there yet, or being written
+        return 0
 
 
 KEYS = """
