@@ -18,17 +18,26 @@ from tests.pilot import environment
 
 
 def run(
-    *args: str, env: Mapping[str, str | None] | None = None
+    *args: str,
+    env: Mapping[str, str | None] | None = None,
+    encoding: str = "utf-8",
+    stdout_fd: int | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     """``stress-tui ARGS`` in-process, with ``env`` in the environment (``None``: removed);
-    standard input and output are no terminal. Its output as bytes (UTF-8, as under
-    ``LANG=C.UTF-8``; standard error with backslash escapes where text cannot be encoded,
-    as Python writes it)."""
+    standard input and output are no terminal. Its output as bytes (in ``encoding``, UTF-8
+    as under ``LANG=C.UTF-8``, ``ascii`` as under ``PYTHONIOENCODING=ascii``; standard
+    error with backslash escapes where text cannot be encoded, as Python writes it). With
+    ``stdout_fd``, standard output is written to that file descriptor instead, buffered
+    as Python buffers a file or a pipe (``> /dev/full``, ``| true``), and not captured."""
     from stress_tui.cli.main import main
     from stress_tui.terminal.lang import choose
 
     out, err = io.BytesIO(), io.BytesIO()
-    stdout = io.TextIOWrapper(out, encoding="utf-8", errors="strict", write_through=True)
+    stdout = (
+        io.TextIOWrapper(out, encoding=encoding, errors="strict", write_through=True)
+        if stdout_fd is None
+        else open(stdout_fd, "w", encoding=encoding, errors="strict", closefd=False)  # noqa: SIM115
+    )
     stderr = io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True)
     saved = sys.stdin, sys.stdout, sys.stderr
     sys.stdin, sys.stdout, sys.stderr = io.StringIO(), stdout, stderr
@@ -40,6 +49,8 @@ def run(
         choose(None)  # the language back to the environment's
     stdout.flush()
     stderr.flush()
+    if stdout_fd is not None:
+        stdout.close()  # the file descriptor is the caller's, left open
     return subprocess.CompletedProcess(list(args), status, out.getvalue(), err.getvalue())
 
 

@@ -1,13 +1,13 @@
 """Hostile files and output that cannot be written, tried on the real program: every one
-gives one clear line and the conventional exit status, at once; nothing read from a file
-reaches the terminal raw.
+gives one clear line and the conventional exit status, at once.
 
 Here is what needs a process of its own: a file that is not a file (a FIFO, a device, a
-huge file, read within a memory limit), a closed pipe, a full disk, a closed terminal,
-Ctrl-C, an ASCII-only standard output, a garbage position before the terminal is taken.
-Commands that draw nothing run as plain subprocesses (their bytes checked); the game and
-the replay viewer run in a pseudo-terminal (``tests/tty.py``). Crafted text in files and
-flags is tried in-process: ``tests/test_hostile_text.py``.
+huge file, read within a memory limit), output that cannot be written to the
+interpreter's exit (a full disk, a closed pipe, a closed terminal), Ctrl-C, a garbage
+position before the terminal is taken. Commands that draw nothing run as plain
+subprocesses (their bytes checked); the game runs in a pseudo-terminal (``tests/tty.py``).
+Crafted text in files and flags, and every command's output that cannot be written, are
+tried in-process: ``tests/test_hostile_text.py``.
 """
 
 from __future__ import annotations
@@ -22,10 +22,15 @@ from pathlib import Path
 
 import pytest
 
-from stress_tui.storage.record import count_round
-from tests.screen import restore_problems, restored, say_ready
-from tests.test_hostile_text import NO_CONFIG, craft_header, not_a_file, one_line, record_round
-from tests.test_stats import won_by
+from tests.screen import say_ready
+from tests.test_hostile_text import (
+    NO_CONFIG,
+    UNWRITTEN,
+    not_a_file,
+    one_line,
+    output_argv,
+    unwritable,
+)
 from tests.tty import TtySession
 
 REPO = Path(__file__).resolve().parents[1]
@@ -68,27 +73,6 @@ def stress_tui(
         timeout=timeout,
         preexec_fn=_limit_memory,
     )
-
-
-# ----------------------------------------------------------------------------- point 4
-
-
-def test_a_crafted_replay_s_names_are_shown_harmless_in_the_viewer(tmp_path: Path) -> None:
-    """The replay viewer draws the names read from the file: in a pseudo-terminal, the
-    crafted sequences are never written (the title, the clipboard, the clear), and the
-    names show as visible escapes."""
-    path = record_round(tmp_path / "data" / "replays")
-    craft_header(path, names=["A\x1b]0;PW\x07", "B\x1b]52;c;eA==\x07"])
-    env = {"STRESS_TUI_DATA_DIR": str(tmp_path / "data"), "STRESS_TUI_CONFIG": NO_CONFIG}
-    with TtySession(args=["replay", str(path)], env=env) as s:
-        s.wait_for(lambda: "REPLAY" in s.row(0), timeout=10, what="the replay's title")
-        s.wait_text("A\\u001B]0;PW\\u0007", timeout=5)
-        s.send("q")
-        assert s.wait_exit() == 0
-        log = s.raw_log()
-    assert b"]0;PW" not in log.replace(b"\\u001B]0;PW", b"")
-    assert b"\x1b]52" not in log and b"\x1b]0;" not in log
-    assert restored(log), restore_problems(log)
 
 
 # ----------------------------------------------------------------------------- point 6
@@ -192,98 +176,38 @@ def test_a_fifo_as_the_record_never_hangs_the_game(tmp_path: Path, name: str) ->
 # ----------------------------------------------------------------------------- point 12
 
 
-def test_an_ascii_only_stdout_shows_other_characters_as_escapes(tmp_path: Path) -> None:
-    """With an ASCII-only stdout, ``stats``, ``replay --list``, ``replay --verify`` and
-    ``--print-config`` write a non-ASCII name with a character ASCII lacks as an escape
-    (``\\u00EB``) that TOML and JSON read back: ``--print-config``'s output is still a
-    config file."""
-    folder = tmp_path / "data" / "replays"
-    path = record_round(folder, names=("Zoë", "Bø"))
-    count_round(("Zoë", "Bø"), "skat", won_by(0), False, tmp_path / "data" / "record.sqlite")
-    for argv in (["stats"], ["replay", "--list"], ["replay", "--verify", str(path)]):
-        done = stress_tui(tmp_path, *argv, PYTHONIOENCODING="ascii")
-        assert (done.returncode, done.stderr) == (0, b""), done.stderr[-300:]
-        # --verify names the winner alone, whichever of the two won the recorded round.
-        assert b"Zo\\u00EB" in done.stdout or b"B\\u00F8" in done.stdout, done.stdout
-        assert done.stdout.isascii()
-    printed = stress_tui(tmp_path, "--names", "Zoë,Bø", "--print-config", PYTHONIOENCODING="ascii")
-    assert printed.returncode == 0 and printed.stdout.isascii()
-    config = tmp_path / "config.toml"
-    config.write_bytes(printed.stdout)
-    again = stress_tui(tmp_path, "--print-config", STRESS_TUI_CONFIG=str(config))
-    assert b'names = ["Zo\xc3\xab", "B\xc3\xb8"]' in again.stdout
-
-
-OUTPUT_COMMANDS = {
-    "help": ["--help"],
-    "version": ["--version"],
-    "print-config": ["--print-config"],
-    "rules": ["--rules"],
-    "stats": ["stats"],
-    "replay-list": ["replay", "--list"],
-    "replay-verify": ["replay", "--verify", "REPLAY"],
-    "sim": ["sim", "--games", "30", "--seed", "1"],
-}
-
-
-def _argv(tmp_path: Path, name: str) -> list[str]:
-    folder = tmp_path / "data" / "replays"
-    path = record_round(folder)
-    return [str(path) if word == "REPLAY" else word for word in OUTPUT_COMMANDS[name]]
-
-
-@pytest.mark.parametrize("name", list(OUTPUT_COMMANDS))
-def test_output_on_a_full_disk_is_one_line_and_status_1(tmp_path: Path, name: str) -> None:
-    """Stdout on ``/dev/full`` (``--help > /dev/full`` too): one line, status 1 (as the
-    coreutils do), never a traceback nor a success."""
-    with open("/dev/full", "wb") as full:
-        done = stress_tui(tmp_path, *_argv(tmp_path, name), stdout=full.fileno())
-    line = one_line(done, status=1)
-    assert line == "stress-tui: cannot write the output: no space left on device"
-
-
-@pytest.mark.parametrize("name", list(OUTPUT_COMMANDS))
-def test_output_to_a_closed_pipe_ends_quietly_with_141(tmp_path: Path, name: str) -> None:
-    """A pipe its reader has closed (``sim --games 300 | true``, ``replay --list | head
-    -0``) ends the command quietly with 141, what a shell reports for git or ``cat`` in
-    the same place (128 + SIGPIPE)."""
-    argv = _argv(tmp_path, name)
-    reader, writer = os.pipe()
-    os.close(reader)  # the reader has gone before anything is written: always EPIPE
+@pytest.mark.parametrize(
+    ("kind", "name"), [("full", "sim"), ("pipe", "replay-list"), ("terminal", "help")]
+)
+def test_output_that_cannot_be_written_ends_the_program_as_a_shell_expects(
+    tmp_path: Path, kind: str, name: str
+) -> None:
+    """A command whose output cannot be written, for each way it cannot (every command,
+    in-process: ``tests/test_hostile_text.py``), as a process of its own, on the
+    standard output Python made at its start, to the status the process exits with: the
+    status and the line of ``UNWRITTEN``, nothing more said at the interpreter's exit."""
+    fd = unwritable(kind)
     try:
-        done = stress_tui(tmp_path, *argv, stdout=writer)
+        done = stress_tui(tmp_path, *output_argv(tmp_path, name), stdout=fd)
     finally:
-        os.close(writer)
-    assert (done.returncode, done.stderr) == (141, b"")
-
-
-@pytest.mark.parametrize("name", list(OUTPUT_COMMANDS))
-def test_output_to_a_closed_terminal_is_a_hangup_129(tmp_path: Path, name: str) -> None:
-    """A terminal that has gone is a hangup, for the commands as for the game: 129, and
-    nothing said (nobody is left to read it), unlike a full disk."""
-    argv = _argv(tmp_path, name)
-    master, slave = os.openpty()
-    os.close(master)  # the window is closed before anything is written: always EIO
-    try:
-        done = stress_tui(tmp_path, *argv, stdout=slave)
-    finally:
-        os.close(slave)
-    assert (done.returncode, done.stderr) == (129, b"")
+        os.close(fd)
+    assert (done.returncode, done.stderr) == UNWRITTEN[kind]
 
 
 # ----------------------------------------------------------------------------- point 15
 
 
-@pytest.mark.parametrize("position", ["garbage", "rules: nope", "p1 row: ZZ", "\x1b[2J"])
-def test_a_garbage_position_in_the_test_hook_says_what_is_wrong(
-    tmp_path: Path, position: str
+def test_a_garbage_position_in_the_test_hook_leaves_the_terminal_untouched(
+    tmp_path: Path,
 ) -> None:
     """A garbage ``STRESS_TUI_POSITION``, in a pseudo-terminal: one line saying what is
-    wrong, exit 2, and the terminal never taken (no alternate screen, no hidden cursor)."""
+    wrong, exit 2, and the terminal never taken (no alternate screen, no hidden cursor),
+    the position's own sequence never written (every kind of garbage, in-process:
+    ``tests/test_hostile_text.py``)."""
     env = {
         "STRESS_TUI_DATA_DIR": str(tmp_path / "data"),
         "STRESS_TUI_CONFIG": NO_CONFIG,
-        "STRESS_TUI_POSITION": position,
+        "STRESS_TUI_POSITION": "\x1b[2J",
     }
     with TtySession(args=["--seed", "1"], env=env) as s:
         assert s.wait_exit(timeout=10) == 2

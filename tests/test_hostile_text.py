@@ -1,17 +1,20 @@
-"""Hostile text, tried on the commands in-process (``tests/command.py``) and on the
-screens through the in-process terminal (``tests/pilot.py``): crafted names, rules and
-fields in a config file, a record or a replay, values too long, numbers not finite, nesting
-too deep. Every one gives one clear line and the conventional exit status; nothing read
-from a file reaches the terminal raw.
+"""Hostile text and output that cannot be written, tried on the commands in-process
+(``tests/command.py``) and on the screens through the in-process terminal
+(``tests/pilot.py``): crafted names, rules and fields in a config file, a record or a
+replay, values too long, numbers not finite, nesting too deep, a garbage position; standard
+output ASCII-only, on a full disk, a closed pipe, a closed terminal. Every one gives one
+clear line (or none, where nobody is left to read it) and the conventional exit status;
+nothing read from a file reaches the terminal raw.
 
-What needs a process of its own (a file that is not a file, a closed pipe, a full disk, a
-memory limit, Ctrl-C, a garbage position before the terminal is taken) is in
+What needs a process of its own (a file that is not a file, a memory limit, Ctrl-C, the
+interpreter's exit after output failed, the terminal never taken before a refusal) is in
 ``tests/test_hostile.py``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 from collections.abc import Callable, Iterator
@@ -482,3 +485,118 @@ def test_a_data_folder_that_is_a_file_is_said_so(tmp_path: Path) -> None:
         s.send("\x03")
         assert s.wait_exit() == 130
     assert blocker.read_text() == "not a folder\n"
+
+
+def test_a_crafted_replay_s_names_are_shown_harmless_in_the_viewer(tmp_path: Path) -> None:
+    """The replay viewer draws the names read from the file: the crafted sequences are
+    never written (the title, the clipboard), and the names show as visible escapes."""
+    path = record_round(tmp_path / "data" / "replays")
+    craft_header(path, names=["A\x1b]0;PW\x07", "B\x1b]52;c;eA==\x07"])
+    with viewer(path) as s:
+        s.wait_for(lambda: "REPLAY" in s.row(0), timeout=10, what="the replay's title")
+        s.wait_text("A\\u001B]0;PW\\u0007", timeout=5)
+        s.send("q")
+        assert s.wait_exit() == 0
+        log = s.raw_log()
+    assert b"]0;PW" not in log.replace(b"\\u001B]0;PW", b"")
+    assert b"\x1b]52" not in log and b"\x1b]0;" not in log
+
+
+# ----------------------------------------------------------------------------- the output
+
+
+def test_an_ascii_only_stdout_shows_other_characters_as_escapes(tmp_path: Path) -> None:
+    """With an ASCII-only stdout (``PYTHONIOENCODING=ascii``), ``stats``, ``replay
+    --list``, ``replay --verify`` and ``--print-config`` write a non-ASCII name with a
+    character ASCII lacks as an escape (``\\u00EB``) that TOML and JSON read back:
+    ``--print-config``'s output is still a config file."""
+    folder = tmp_path / "data" / "replays"
+    path = record_round(folder, names=("Zoë", "Bø"))
+    count_round(("Zoë", "Bø"), "skat", won_by(0), False, tmp_path / "data" / "record.sqlite")
+    env = {"STRESS_TUI_DATA_DIR": str(tmp_path / "data"), "STRESS_TUI_CONFIG": NO_CONFIG}
+    for argv in (["stats"], ["replay", "--list"], ["replay", "--verify", str(path)]):
+        done = command.run(*argv, env=env, encoding="ascii")
+        assert (done.returncode, done.stderr) == (0, b""), done.stderr[-300:]
+        # --verify names the winner alone, whichever of the two won the recorded round.
+        assert b"Zo\\u00EB" in done.stdout or b"B\\u00F8" in done.stdout, done.stdout
+        assert done.stdout.isascii()
+    printed = command.run("--names", "Zoë,Bø", "--print-config", env=env, encoding="ascii")
+    assert printed.returncode == 0 and printed.stdout.isascii()
+    config = tmp_path / "config.toml"
+    config.write_bytes(printed.stdout)
+    again = stress_tui(tmp_path, "--print-config", STRESS_TUI_CONFIG=str(config))
+    assert b'names = ["Zo\xc3\xab", "B\xc3\xb8"]' in again.stdout
+
+
+OUTPUT_COMMANDS = {
+    "help": ["--help"],
+    "version": ["--version"],
+    "print-config": ["--print-config"],
+    "rules": ["--rules"],
+    "stats": ["stats"],
+    "replay-list": ["replay", "--list"],
+    "replay-verify": ["replay", "--verify", "REPLAY"],
+    "sim": ["sim", "--games", "30", "--seed", "1"],
+}
+"""Every command that writes to standard output, by a name of its own (``REPLAY``: the
+path of a replay ``output_argv`` records)."""
+
+
+def output_argv(tmp_path: Path, name: str) -> list[str]:
+    """The arguments of ``OUTPUT_COMMANDS[name]``, a replay recorded for it to read."""
+    path = record_round(tmp_path / "data" / "replays")
+    return [str(path) if word == "REPLAY" else word for word in OUTPUT_COMMANDS[name]]
+
+
+def unwritable(kind: str) -> int:
+    """A file descriptor (the caller's to close) that nothing can be written to: ``full``
+    is ``/dev/full`` (no space left on the device), ``pipe`` a pipe whose reader has gone
+    (EPIPE), ``terminal`` a terminal whose window has closed (EIO); gone before anything
+    is written, so that every write fails."""
+    if kind == "full":
+        return os.open("/dev/full", os.O_WRONLY | os.O_CLOEXEC)
+    reader, writer = os.pipe() if kind == "pipe" else os.openpty()
+    os.close(reader)
+    return writer
+
+
+UNWRITTEN = {
+    "full": (1, b"stress-tui: cannot write the output: no space left on device\n"),
+    "pipe": (141, b""),
+    "terminal": (129, b""),
+}
+"""What a command whose output cannot be written ends with (its exit status, its standard
+error), by ``unwritable``'s kind: on a full disk one line and status 1, as the coreutils
+do; a pipe its reader has closed (``sim --games 300 | true``, ``replay --list | head -0``)
+quietly 141, what a shell reports for git or ``cat`` in the same place (128 + SIGPIPE); a
+terminal that has gone a hangup, 129, and nothing said (nobody is left to read it)."""
+
+
+@pytest.mark.parametrize("kind", list(UNWRITTEN))
+@pytest.mark.parametrize("name", list(OUTPUT_COMMANDS))
+def test_output_that_cannot_be_written_ends_the_command_as_a_shell_expects(
+    tmp_path: Path, name: str, kind: str
+) -> None:
+    """Every command, its output on a full disk, a closed pipe or a closed terminal: the
+    exit status and the line of ``UNWRITTEN``, never a traceback nor a success. (The real
+    program, to the interpreter's exit: ``tests/test_hostile.py``.)"""
+    argv = output_argv(tmp_path, name)
+    env = {"STRESS_TUI_DATA_DIR": str(tmp_path / "data"), "STRESS_TUI_CONFIG": NO_CONFIG}
+    fd = unwritable(kind)
+    try:
+        done = command.run(*argv, env=env, stdout_fd=fd)
+    finally:
+        os.close(fd)
+    assert (done.returncode, done.stderr) == UNWRITTEN[kind]
+
+
+@pytest.mark.parametrize("position", ["garbage", "rules: nope", "p1 row: ZZ", "\x1b[2J"])
+def test_a_garbage_position_in_the_test_hook_says_what_is_wrong(
+    tmp_path: Path, position: str
+) -> None:
+    """A garbage ``STRESS_TUI_POSITION``: one line saying what is wrong, exit 2, before the
+    game asks for a terminal (the terminal never taken, in a pseudo-terminal:
+    ``tests/test_hostile.py``)."""
+    line = one_line(stress_tui(tmp_path, "--seed", "1", STRESS_TUI_POSITION=position))
+    assert line.startswith("stress-tui: STRESS_TUI_POSITION: not a position in notation ("), line
+    assert "\x1b" not in line
