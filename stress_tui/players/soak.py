@@ -5,6 +5,7 @@ simulator checks them (``players/sim.py``); ``bench/soak.py`` runs it.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 
@@ -14,11 +15,13 @@ from stress_tui.core.rules import Rules
 from stress_tui.players.sim import Plan, Progress, RoundResult, SimResult, run_plan
 
 
-def rule_variants() -> list[Rules]:
+@functools.cache
+def rule_variants() -> tuple[Rules, ...]:
     """Every deck with every combination of the house rules the soak varies (those with
     ``soak`` values in ``HOUSE_RULES``: the deal, jokers (none, two, and the most allowed),
     the row (the deck's, and one smaller), stacking, wrap, the stress penalty, where taken
-    cards go, the false-stress penalty and the stress stop) that can be played."""
+    cards go, the false-stress penalty and the stress stop) that can be played.
+    Made once a process: tens of thousands of rule sets, each checked as it is made."""
     varied = [rule for rule in HOUSE_RULES if rule.soak is not None]
     variants = []
     for deck in DECKS:
@@ -30,7 +33,7 @@ def rule_variants() -> list[Rules]:
                 variants.append(Rules.for_deck(deck, **settings))
             except RulesError:
                 continue
-    return variants
+    return tuple(variants)
 
 
 LEVEL_PAIRS: tuple[tuple[str, str], ...] = tuple(
@@ -55,7 +58,7 @@ def soak(
     ``on_violation`` gets the round's index (replay it with ``play_round(rules, players,
     seed, index)``), its rules, its players and what went wrong.
     """
-    plan = Plan(tuple(rule_variants()), LEVEL_PAIRS, seed)
+    plan = Plan(rule_variants(), LEVEL_PAIRS, seed)
 
     def report(index: int, result: RoundResult) -> None:
         if on_violation is not None and result.violation is not None:
