@@ -28,12 +28,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import enum
+import functools
 import hashlib
 import itertools
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 try:
@@ -42,6 +43,7 @@ try:
     from stress_tui.core.engine import Game, Phase
     from stress_tui.core.events import Event
     from stress_tui.core.notation import NotationError, parse_rules
+    from stress_tui.core.rules import Rules
     from stress_tui.core.table import Table
     from stress_tui.core.view import player_view
     from stress_tui.players.bot import make_bot
@@ -51,6 +53,7 @@ except ImportError:  # the flat package before the layers (75261d1)
     from stress_tui.cards import DECKS  # type: ignore[import-not-found, no-redef]
     from stress_tui.engine import Action, Event, Game, Phase  # type: ignore[import-not-found, no-redef]
     from stress_tui.notation import NotationError, parse_rules  # type: ignore[import-not-found, no-redef]
+    from stress_tui.rules import Rules  # type: ignore[import-not-found, no-redef]
     from stress_tui.sim import STEP, round_rngs  # type: ignore[import-not-found, no-redef]
     from stress_tui.table import Table  # type: ignore[import-not-found, no-redef]
 
@@ -69,7 +72,14 @@ MAX_ACTIONS = 20_000
 def variants() -> list[str]:
     """Every deck with every combination of house rules that can be played, in notation
     (the text form replays keep, so it reads the same on old and new code)."""
-    found = []
+    return list(rule_sets())
+
+
+@functools.cache
+def rule_sets() -> Mapping[str, Rules]:
+    """``variants`` in their order, each with the rules it reads as: made once a process
+    (thousands of texts, each parsed and checked)."""
+    found: dict[str, Rules] = {}
     for name in DECKS:
         row = parse_rules(name).row_size  # the deck's own (kept by the deck before the table)
         rows = sorted({row, row - 1} - {0})
@@ -90,10 +100,9 @@ def variants() -> list[str]:
                 f"lockout={lockout}"
             )
             try:
-                parse_rules(text)
+                found[text] = parse_rules(text)
             except NotationError:
                 continue
-            found.append(text)
     return found
 
 
@@ -157,8 +166,8 @@ def _with_submit(table: Table, outside: Any) -> Iterator[None]:
 
 def event_hash(rounds: int, seed: int) -> tuple[str, int, int]:
     """The hash of ``rounds`` rounds from ``seed``, the actions and the events hashed."""
-    texts = variants()
-    rules_list = [parse_rules(text) for text in texts]
+    texts = list(rule_sets())
+    rules_list = list(rule_sets().values())
     digest = hashlib.sha256()
     counts = [0, 0]
 
