@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from stress_tui.cli.main import main
 from stress_tui.core.actions import Action
 from stress_tui.core.cards import Card
 from stress_tui.core.engine import Game
@@ -222,39 +223,47 @@ def test_the_progress_bar_draws_on_one_line_and_wipes_itself() -> None:
 # --------------------------------------------------------------------------- in parallel
 
 
-def _sim_json(*args: str) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, "-m", "stress_tui", "sim", "--json", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    data: dict[str, object] = json.loads(done.stdout)
-    # The machine's other work may leave fewer cores free than asked for (said in a line).
-    assert done.stderr in ("", "--jobs 2: 1 of the cores free now, playing on 1\n")
-    del data["games_per_second"]
-    return data
+@pytest.fixture
+def two_processes(monkeypatch: pytest.MonkeyPatch) -> int:
+    """Runs of a few chunks of rounds are played in several processes: how many rounds are
+    worth a process is a matter of speed (``ROUNDS_PER_PROCESS``,
+    ``ROUNDS_PER_MEASURED_PROCESS``), and what a run gives does not depend on it. Returns
+    the fewest rounds a run on the free cores plays in two processes."""
+    monkeypatch.setattr(sim, "ROUNDS_PER_PROCESS", 2 * parallel.CHUNK)
+    monkeypatch.setattr(sim, "ROUNDS_PER_MEASURED_PROCESS", 2 * parallel.CHUNK)
+    return 2 * sim.ROUNDS_PER_MEASURED_PROCESS
 
 
-def test_the_command_gives_the_same_json_for_one_job_and_for_two() -> None:
+def test_the_command_gives_the_same_json_for_one_job_and_for_two(
+    two_processes: int, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Round i depends on the seed and i alone, and the rounds are summed in their order:
-    every key but the speed is the same however many processes play."""
-    games = str(2 * sim.ROUNDS_PER_MEASURED_PROCESS)  # enough for two processes
-    args = ("--games", games, "--seed", "13", "--deck", "jass", "--jokers", "2")
-    one = _sim_json(*args, "--jobs", "1")
-    assert _sim_json(*args, "--jobs", "2") == one
-    assert one["games"] == int(games)
+    every key but the speed is the same however many processes play. (The command in a
+    process of its own, with its workers: the kill -9 below, tests/test_sim_terminal.py.)"""
+    games = str(two_processes)
+    args = ["sim", "--json", "--games", games, "--seed", "13", "--deck", "jass", "--jokers", "2"]
+    played = []
+    for jobs in ("1", "2"):
+        assert main([*args, "--jobs", jobs]) == 0
+        out, err = capsys.readouterr()
+        # The machine's other work may leave fewer cores free than asked for (said in a line).
+        assert err in ("", "--jobs 2: 1 of the cores free now, playing on 1\n")
+        played.append({**json.loads(out), "games_per_second": 0})
+    assert played[0] == played[1]
+    assert played[0]["games"] == two_processes
 
 
-def test_rounds_in_parallel_sum_to_the_same_result_and_violations_in_order() -> None:
+def test_rounds_in_parallel_sum_to_the_same_result_and_violations_in_order(
+    two_processes: int,
+) -> None:
     rules = Rules.for_deck("skat", stress_penalty="give")
-    alone = simulate(rules, ("bot:hard", "bot:easy"), 160, seed=8)
+    games = 3 * two_processes  # enough for three processes
+    alone = simulate(rules, ("bot:hard", "bot:easy"), games, seed=8)
     for jobs in (2, 3):
-        assert _fixed(simulate(rules, ("bot:hard", "bot:easy"), 160, seed=8, jobs=jobs)) == (
+        assert _fixed(simulate(rules, ("bot:hard", "bot:easy"), games, seed=8, jobs=jobs)) == (
             _fixed(alone)
         )
-    assert _fixed(soak(120, seed=4, jobs=2)) == _fixed(soak(120, seed=4))
+    assert _fixed(soak(games, seed=4, jobs=2)) == _fixed(soak(games, seed=4))
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux")
@@ -289,12 +298,12 @@ def test_two_jobs_play_in_this_process_and_one_other_that_leaves_ctrl_c_to_this_
 
 
 def test_jobs_above_the_free_cores_play_on_those_and_say_so(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    two_processes: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``sim --jobs 2`` where the run measures 1.2 cores free: one line on stderr, and
     the same rounds as ``--jobs 1``; on two free cores, no line."""
     settings = Settings(rules=STANDARD, seed=5, players=NORMAL)
-    games = 2 * sim.ROUNDS_PER_MEASURED_PROCESS  # enough for two processes
+    games = two_processes
     assert run_cli(settings, games, as_json=True, jobs=1) == 0
     alone = json.loads(capsys.readouterr().out)
     monkeypatch.setattr(parallel, "SAMPLE", 0.0)
@@ -309,7 +318,7 @@ def test_jobs_above_the_free_cores_play_on_those_and_say_so(
 
 
 def test_sim_without_jobs_plays_on_the_free_cores_and_says_nothing(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    two_processes: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Without --jobs, a machine of four cores with one free plays in one process, not
     two that would wait for each other and the busy ones (a run this long starts two:
@@ -330,7 +339,7 @@ def test_sim_without_jobs_plays_on_the_free_cores_and_says_nothing(
         return real(work, count, jobs, busy)
 
     monkeypatch.setattr(sim, "in_order", in_order)
-    games = 2 * sim.ROUNDS_PER_MEASURED_PROCESS
+    games = two_processes
     assert run_cli(Settings(rules=STANDARD, seed=1, players=NORMAL), games, as_json=True) == 0
     out, err = capsys.readouterr()
     assert told == [2, 1] and err == ""
@@ -338,7 +347,7 @@ def test_sim_without_jobs_plays_on_the_free_cores_and_says_nothing(
 
 
 def test_a_short_run_on_the_free_cores_starts_no_worker(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    two_processes: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``sim --jobs 2`` of fewer rounds than two measured processes need plays in this
     one: where the cores are busy, a worker started and given up again would cost more
@@ -352,7 +361,7 @@ def test_a_short_run_on_the_free_cores_starts_no_worker(
 
     monkeypatch.setattr(sim, "in_order", in_order)
     settings = Settings(rules=STANDARD, seed=1, players=NORMAL)
-    assert run_cli(settings, 2 * sim.ROUNDS_PER_MEASURED_PROCESS - 1, as_json=True, jobs=2) == 0
+    assert run_cli(settings, two_processes - 1, as_json=True, jobs=2) == 0
     assert started == []
     assert capsys.readouterr().err == ""
 
