@@ -30,6 +30,11 @@ class Suit(enum.Enum):
     HEARTS = "H"
     SPADES = "S"
 
+    __hash__ = object.__hash__
+    """Hashed as any object is, by identity (each suit is one object, equal only to itself),
+    in C: ``Enum``'s own hash is a Python function, and a card is hashed for each look-up
+    by value (its drawing on screen, a count of cards) at every play."""
+
     @property
     def symbol(self) -> str:
         """The suit's glyph."""
