@@ -5,7 +5,6 @@ read by ``render``. Of the round it shows what the engine says anyone at the tab
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -115,9 +114,13 @@ class Scene:
     their first round waits for them)."""
     rules: Rules = field(init=False, repr=False, compare=False)
     """The rules in play (the round's, read once a frame: every piece's key holds them)."""
+    seen: TableView = field(init=False, repr=False, compare=False)
+    """What anyone at the table sees of the round at the frame's time: what the pieces
+    draw."""
 
     def __post_init__(self) -> None:
         self.rules = self.table.game.rules
+        self.seen = table_view(self.table.game.state, self.now)
 
     def seat(self, player: int) -> str:
         """Where a player sits on screen: ``top`` or ``bottom``."""
@@ -127,12 +130,6 @@ class Scene:
     def game(self) -> Game:
         """The round."""
         return self.table.game
-
-    @functools.cached_property
-    def seen(self) -> TableView:
-        """What anyone at the table sees of the round at the frame's time: what the
-        pieces draw."""
-        return table_view(self.table.game.state, self.now)
 
     def other_keys(self, player: int) -> list[tuple[Intent, str]]:
         """A player's keys besides the piles' that the rules in play use (the stress stop
