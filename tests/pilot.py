@@ -273,3 +273,17 @@ def game(
         finally:
             pilot.close()
             choose(None)
+
+
+@contextmanager
+def viewer(path: Path, speed: float = 1.0) -> Iterator[Pilot]:
+    """The replay viewer of ``stress-tui replay PATH --speed SPEED``, in-process."""
+    from stress_tui.storage.replay import load
+    from stress_tui.terminal.playback import ReplayApp
+
+    replay = load(path)
+    s = Pilot(lambda endpoint: ReplayApp(endpoint, replay=replay, speed=speed))
+    try:
+        yield s
+    finally:
+        s.close()

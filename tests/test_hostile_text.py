@@ -17,8 +17,7 @@ import json
 import os
 import re
 import subprocess
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -47,20 +46,6 @@ CRAFTED = {
 }
 """Strings a crafted file may hold: set the window title, write the clipboard (OSC 52),
 blank the screen (CSI 2 J, also as the 8-bit C1 CSI), reverse the text that follows."""
-
-
-@contextmanager
-def viewer(path: Path, speed: float = 1.0) -> Iterator[pilot.Pilot]:
-    """The replay viewer of ``stress-tui replay PATH --speed SPEED``, in-process."""
-    from stress_tui.storage.replay import load
-    from stress_tui.terminal.playback import ReplayApp
-
-    replay = load(path)
-    s = pilot.Pilot(lambda endpoint: ReplayApp(endpoint, replay=replay, speed=speed))
-    try:
-        yield s
-    finally:
-        s.close()
 
 
 def stress_tui(tmp_path: Path, *args: str, **extra: str) -> subprocess.CompletedProcess[bytes]:
@@ -410,7 +395,7 @@ def test_no_field_of_a_replay_reaches_the_terminal_raw(tmp_path: Path) -> None:
     out = counted.stdout + counted.stderr
     assert counted.returncode == 0 and raw_from_file(out) == [] and not RAW.search(out), out
     for name in loaded:
-        with viewer(replays[name], speed=100) as s:
+        with pilot.viewer(replays[name], speed=100) as s:
             s.wait_text("watch again", timeout=20)  # the result screen
             s.send("q")
             assert s.wait_exit() == 0
@@ -492,7 +477,7 @@ def test_a_crafted_replay_s_names_are_shown_harmless_in_the_viewer(tmp_path: Pat
     never written (the title, the clipboard), and the names show as visible escapes."""
     path = record_round(tmp_path / "data" / "replays")
     craft_header(path, names=["A\x1b]0;PW\x07", "B\x1b]52;c;eA==\x07"])
-    with viewer(path) as s:
+    with pilot.viewer(path) as s:
         s.wait_for(lambda: "REPLAY" in s.row(0), timeout=10, what="the replay's title")
         s.wait_text("A\\u001B]0;PW\\u0007", timeout=5)
         s.send("q")

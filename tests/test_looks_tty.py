@@ -3,10 +3,10 @@
 leave nothing of the table around or inside their box, notices that say what is true now
 and go when it stops being true, ``xN`` with one meaning, the last play on each pile shown
 for a moment, lines shortened by words, and no text of the light theme too close to the
-background. Rows nobody can play are refused in one line before the game would take the
-terminal (``tests/command.py``; a row from the config file, refused on a real terminal:
-``tests/test_app_e2e.py``). ``tests/test_looks.py`` draws the same points from positions, a
-frame at a time.
+background. Rows nobody can play, from a flag or the config file, are refused in one line
+before the game would take the terminal (``tests/command.py``; a refusal on a real
+terminal: ``tests/test_hostile.py``). ``tests/test_looks.py`` draws the same points from
+positions, a frame at a time.
 
 Positions come in through the program's test hook, ``STRESS_TUI_POSITION`` (see
 docs/notation.md); where a dealt table does, ``--seed 12``: after its first flip the piles
@@ -401,8 +401,8 @@ def test_a_refused_stress_stop_is_said_whole(tmp_path: Path, rows: int, cols: in
 def test_a_row_nobody_can_play_is_refused_in_one_line(
     tmp_path: Path, args: tuple[str, ...], said: str
 ) -> None:
-    """Refused before the game would take a terminal (with a real one, and a row from the
-    config file: ``tests/test_app_e2e.py``)."""
+    """Refused before the game would take a terminal (a refusal on a real terminal, the
+    terminal never taken: ``tests/test_hostile.py``)."""
     done = command.run(*args, env={"STRESS_TUI_CONFIG": str(tmp_path / "none.toml")})
     assert done.returncode == 2 and done.stdout == b""
     out = done.stderr
@@ -410,6 +410,18 @@ def test_a_row_nobody_can_play_is_refused_in_one_line(
     line = out.decode().strip()
     assert line.startswith("stress-tui: --row: a row of ") and said in line, line
     assert b"\x1b" not in out
+
+
+def test_a_row_from_the_config_is_refused_naming_its_file(tmp_path: Path) -> None:
+    """A row from the config file that the keyboard cannot play: refused in one line that
+    names the config file, before the game would take a terminal."""
+    config = tmp_path / "config.toml"
+    config.write_text('[rules]\nrow = 5\n\n[keys]\nkeyboard = "fr"\n')
+    done = command.run(env={"STRESS_TUI_CONFIG": str(config)})
+    assert done.returncode == 2 and done.stdout == b""
+    out = done.stderr
+    assert out.count(b"\n") == 1 and b"\x1b" not in out, out
+    assert "a row of 5 cannot be played" in out.decode() and str(config) in out.decode()
 
 
 @pytest.mark.parametrize("args", [("--row", "5"), ("--row", "9", "--p2", "bot")])

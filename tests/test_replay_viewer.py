@@ -1,5 +1,5 @@
 """The replay viewer in a pseudo-terminal: step on and back, faster and slower while it
-plays, and ``?`` for its keys."""
+plays, ``?`` for its keys, and the terminal restored when it is left."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 from stress_tui.core.rules import Rules
 from tests.test_replay_cli import play_round
+from tests.screen import restore_problems, restored
 from tests.tty import TtySession
 
 
@@ -74,3 +75,5 @@ def test_speed_changes_while_it_plays_keep_its_place(replay_file: Path) -> None:
         assert bar(s)[1] >= before  # never back: the clock goes on from where it was
         s.send("q")
         assert s.wait_exit() == 0
+        assert restored(s.raw_log()), restore_problems(s.raw_log())
+        assert s.tty_mode_restored()

@@ -2,11 +2,12 @@
 an in-process terminal that answers as theirs do, the loop's clock virtual): a light
 background read as such and drawn with enough contrast, a C locale drawn in letters, fair
 starts and resumes, seeds that deal a round again, keys for other keyboards, and a
-terminal that does not say its background starting at once. One that answers nothing at
-all, in a pseudo-terminal: ``tests/test_odd_terminals.py``."""
+terminal that does not say its background starting at once; no terminal at all, one line.
+One that answers nothing at all, in a pseudo-terminal: ``tests/test_odd_terminals.py``."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
@@ -21,6 +22,20 @@ from tests.test_looks import low_contrast_cells
 SIZES = [(16, 60), (24, 80), (48, 160)]
 WHITE = (255, 255, 255)
 BLACK = (0, 0, 0)
+
+
+def test_not_a_terminal_is_one_line_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The game started where standard input and output are no terminal (a pipe, a file):
+    one line, exit 2, nothing on standard output."""
+    from stress_tui.core.settings import Settings
+    from stress_tui.terminal.app import run
+
+    monkeypatch.setattr("sys.stdin", io.StringIO())
+    assert run(Settings()) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "not a terminal" in err, err
 
 
 # ----------------------------------------------------------------------------- colours
