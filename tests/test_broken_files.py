@@ -86,7 +86,7 @@ def test_a_broken_record_is_one_line_from_the_stats_command(tmp_path: Path, case
 def test_a_broken_record_never_stops_the_game(tmp_path: Path, case: str) -> None:
     """A broken record (nested too deep: broken from the start; a count that is not a
     number: broken when the round's end adds one to it) is said once and left alone, and
-    the game plays on (``test_app_e2e`` checks the same for a foreign one;
+    the game plays on (``test_app_files`` checks the same for a foreign one;
     docs/reliability.md, F9 and F10)."""
     record = write_record(tmp_path, case)
     start_only = case == "nested-too-deep"  # broken from the start: no need to end a round

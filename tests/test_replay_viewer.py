@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from stress_tui.core.rules import Rules
-from tests.test_replay_cli import play_round
 from tests.screen import restore_problems, restored
+from tests.test_replay_cli import play_round
 from tests.tty import TtySession
 
 
