@@ -500,6 +500,19 @@ def test_a_piece_as_it_was_is_put_back_on_its_rows_and_drawn_again_once_it_chang
     assert drawn == ["ab", "cd"]
 
 
+def test_a_drawing_partly_off_the_canvas_keeps_the_rows_on_it(term: Terminal) -> None:
+    """A drawing's rows copied above, below and past the side of a kept canvas land as on a
+    plain canvas: the rows and columns on it, nothing else."""
+    drawing = [[(ch, "") for ch in line] for line in ("abc", "def", "ghi", "jkl")]
+    for y, x in ((-2, 0), (-5, 1), (2, 3), (3, -1), (0, 4), (5, 0)):
+        kept = FrameCanvas(5, 4, term.length, RenderCache())
+        plain = Canvas(5, 4, term.length, RenderCache())
+        for canvas in (kept, plain):
+            canvas.put(0, 0, "xxxxx")
+            canvas.blit_rows(y, x, drawing)
+        assert plain_lines(kept.frame()) == plain_lines(plain.frame()), (y, x)
+
+
 def test_one_play_sends_a_small_part_of_a_full_redraw(term: Terminal) -> None:
     table = table_at()
     before = draw(term, view_of(table))

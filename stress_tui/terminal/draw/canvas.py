@@ -188,8 +188,8 @@ class Canvas:
         draw()
 
     def blit_rows(self, y: int, x: int, rows: Sequence[Sequence[Cell]]) -> None:
-        """Copy a drawing's rows (as drawn on another canvas), the first to row ``y``, from
-        column ``x``."""
+        """Copy a drawing's rows (as drawn on another canvas: all as wide), the first to row
+        ``y``, from column ``x``."""
         for dy, cells in enumerate(rows):
             self.blit(y + dy, x, cells)
 
@@ -232,10 +232,10 @@ class Canvas:
         return "".join(out)
 
 
-Stroke = tuple[int, Sequence[Cell], tuple[str, str] | None]
-"""One thing put on a row: ``(x, cells, None)``, cells copied there, or ``(x, (),
-(text, style))``, text written there as ``Canvas.put`` writes it (text holding a wide or
-zero-width glyph)."""
+Stroke = tuple[int, int, Sequence[Cell], tuple[str, str] | None]
+"""One thing put on a row from column ``x`` up to ``end``: ``(x, end, cells, None)``, cells
+copied there, or ``(x, end, (), (text, style))``, text written there as ``Canvas.put``
+writes it (text holding a wide or zero-width glyph)."""
 
 
 class FrameCanvas(Canvas):
@@ -279,23 +279,27 @@ class FrameCanvas(Canvas):
             cells = self._cells(text, style)
         stroke: Stroke
         if cells is not None:
-            stroke, end = (x, cells, None), x + len(cells)
+            end = x + len(cells)
+            stroke = (x, end, cells, None)
         else:
-            stroke, end = (x, (), (text, style)), x + self.text_width(text)
+            end = x + self.text_width(text)
+            stroke = (x, end, (), (text, style))
         if 0 <= y < self.height:
             self.strokes[y].append(stroke)
         return end
 
     def blit(self, y: int, x: int, cells: Sequence[Cell]) -> None:
         if 0 <= y < self.height:
-            self.strokes[y].append((x, cells, None))
+            self.strokes[y].append((x, x + len(cells), cells, None))
 
     def blit_rows(self, y: int, x: int, rows: Sequence[Sequence[Cell]]) -> None:
-        strokes = self.strokes
-        for cells in rows:
-            if 0 <= y < self.height:
-                strokes[y].append((x, cells, None))
-            y += 1
+        if y < 0:  # the rows above the canvas left out (and those below it by zip)
+            rows, y = rows[-y:], 0
+        if not rows:
+            return
+        end = x + len(rows[0])
+        for strokes, cells in zip(self.strokes[y:], rows, strict=False):
+            strokes.append((x, end, cells, None))
 
     def piece(self, key: tuple[object, ...], rows: range, draw: Callable[[], None]) -> None:
         strokes = self.strokes
@@ -323,15 +327,14 @@ class FrameCanvas(Canvas):
             if last is not None and strokes == last[y]:
                 continue  # drawn the same as last time
             row = rows[y] = [blank] * width  # a new list: the last frame's rows stay as they are
-            for x, cells, text in strokes:
+            for x, end, cells, text in strokes:
                 if text is not None:
                     Canvas.put(self, y, x, *text)
                     continue
-                end = x + len(cells)
                 if (
                     x >= 0
                     and end <= width
-                    and cells
+                    and x < end
                     and cells[0][0]
                     and row[x][0]
                     and (end == width or row[end][0])
