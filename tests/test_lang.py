@@ -5,6 +5,7 @@ config file or the environment as gettext reads it; English is the fallback.
 
 from __future__ import annotations
 
+import functools
 import gettext
 import re
 import string
@@ -30,6 +31,7 @@ CATALOGUES = [code for code in LANGUAGES if code != SOURCE]
 Key = tuple[str | None, str]
 
 
+@functools.cache  # read once for every catalogue
 def marked() -> dict[Key, tuple[str | None, str]]:
     """Every text marked in the package: (context, text) -> (plural, where)."""
     found: dict[Key, tuple[str | None, str]] = {}
@@ -79,6 +81,7 @@ def problems(
     return found
 
 
+@pytest.mark.one_python  # the source (ast) and the catalogues read: the same on every Python
 @pytest.mark.parametrize("code", CATALOGUES)
 def test_every_marked_text_has_a_translation_with_the_same_placeholders(code: str) -> None:
     assert problems(marked(), catalogue(code)) == [], "run scripts/catalogues, then translate"
