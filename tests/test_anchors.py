@@ -14,6 +14,9 @@ from stress_tui.players import anchors
 from stress_tui.players.bot import LEVELS
 
 
+# The measure is the bots' rounds on a virtual clock (pure logic, seed 1); the command's
+# arguments and output are tried on every Python by the test below.
+@pytest.mark.one_python
 def test_rate_levels_prints_every_level_in_order_with_the_pinned_one_at_1500(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
