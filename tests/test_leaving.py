@@ -3,7 +3,8 @@ help, the result), played in-process (``tests/pilot.py``): the end a terminal gi
 game (a signal, a hangup) ends it with that exit status; ``kill -TSTP`` (what Ctrl-Z
 sends), then ``fg``, brings the table back paused where a round was under way (Enter plays
 on after a count) and as it was elsewhere; after a stop the game could not see (``kill
--STOP``, then ``-CONT``) it draws everything again.
+-STOP``, then ``-CONT``) it draws everything again; Ctrl-Z as a kitty keyboard key where
+nothing could bring the game back says so and plays on.
 
 That the real signals reach the game and the real terminal is given back as it was is
 tried in a pseudo-terminal in ``tests/test_reliability.py``, for each signal and a few of
@@ -21,7 +22,7 @@ import pytest
 from bench.fuzz import CLEAR, table_whole
 from bench.resize_storm import LAST_CARD, after_first_flip
 from tests import pilot
-from tests.screen import Screenful, say_ready, settle
+from tests.screen import Screenful, pile_top, say_ready, settle
 
 PHASES = ("countdown", "playing", "stress", "help", "result")
 
@@ -137,5 +138,23 @@ def test_a_stop_the_game_could_not_see_then_a_continue_draws_everything_again(
         )
         settle(s)
         assert s.screen.display == before
+        s.send(b"\x03")
+        assert s.wait_exit() == 130
+
+
+def test_ctrl_z_as_a_kitty_key_with_nothing_to_bring_the_game_back_says_so_and_plays_on(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-Z as the kitty keyboard protocol's key (no signal sent) where nothing could
+    bring the game back (no shell with job control): the banner says so, the game does
+    not stop, and the round plays on. (The terminal's own Ctrl-Z, a signal, in a
+    pseudo-terminal: ``tests/test_odd_terminals.py``.)"""
+    with game(tmp_path, "playing") as s:
+        enter_phase(s, "playing")
+        s.send("\x1b[122;5u")
+        s.wait_text("Ctrl-Z does nothing here: no shell to bring the game back", timeout=2)
+        assert s.endpoint.stops == 0
+        s.send("q")  # the round goes on
+        s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
         s.send(b"\x03")
         assert s.wait_exit() == 130
