@@ -36,10 +36,24 @@ client of a step has its table, and ``SETTLE`` seconds later, the step is measur
 
 With ``--two`` the tables are tables for two (``docs/serve.md``): two clients each, one
 opening it (``new``, its join code read from its waiting screen), the other joining it
-(``join CODE``); both press keys as above and the stress key now and then (``TWO_KEYS``),
-but never the help, which at a table for two
-holds the match for both until one of them plays on, so no key is timed there. Memory is
-then per session, two a table.
+(``join CODE``). There each client plays as a person does (``Person``): it reads the table
+from its screen (a pyte screen fed with what it reads: its own row at the bottom, the two
+play piles), waits a person's reaction, and presses the key of a card that fits, the
+stress key when the piles show two equal ranks, the ready key when nothing fits, and Enter
+on the result; one aimed key in twenty slips to another pile key (``SLIP``). Its reaction
+is the game's own normal computer player's (``LEVELS["normal"]``'s ``look``: a lognormal,
+median 0.8 s, within the bot's floor and cap), so that a client keys about as often as a
+person who plays at that level. Keys at random, as against the computer, would be far from
+a person here: a pile key at random fits about one time in seven, so such a player spends
+most of the round locked out, and a table for two draws every change of a lockout on both
+screens. Measured from the server's replays of two tables for 30 s (``how_they_played``,
+printed at every run): keys at random, every 0.1-0.3 s, gave 5 keys a second a player,
+0.80 lockouts a second and 16 cards played in 55 s of rounds; these clients give about 1.2
+keys and 0.7-0.8 cards a second and 0.03-0.06 lockouts a second, 4-8% of their plays; the
+game's own levels against each other (``sim``, 200 rounds each) make 0.5-1.3 plays a
+second and are locked out 0.04-0.07 times a second, 3-10% of their plays (their races lost
+past the race window). No key is timed at a table for two: the help holds the match for
+both until one of them plays on. Memory is then per session, two a table.
 
 The server's standard error is read for sessions that crashed (none should).
 ``--profile FILE`` runs the tables' server under cProfile (wall-clock times).
@@ -85,12 +99,15 @@ if __package__ in (None, ""):  # run as a script: make `bench` and `tests` impor
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import asyncssh
+import pyte
 
-from bench.bench_table import COLS, GAME, ROWS, label, left_top
+from bench.bench_table import COLS, GAME, LAY, ROWS, label, left_top
 from bench.latency import Usage, alternate, measure_keys, summarize
 from stress_tui.core.cards import Card, Suit
-from tests.screen import say_ready
-from tests.tty import TtySession
+from stress_tui.core.decks import RANK_NAMES
+from stress_tui.players.bot import FLOOR, LEVELS, PLAY_CAP
+from tests.screen import render_line, say_ready
+from tests.tty import ScreenFilter, TtySession
 
 GAP = (0.1, 0.3)
 """Seconds between a client's keys, drawn at random: a person's pace."""
@@ -99,10 +116,65 @@ KEYS = [*"asdfjkl;"] * 4 + ["g", "g", "\r"]
 """What a client presses: the one-player layout's pile keys (``docs/keys.md``), the ready
 key now and then, and Enter, which goes on from a round's result."""
 
-TWO_KEYS = [*KEYS, " "]
-"""What a client at a table for two presses: the same, and the stress key now and then
-(two equal ranks on the piles wait for a player's call, where the computer calls for its
-side)."""
+SLIP = 0.05
+"""The share of a person's aimed pile keys that go to another pile key: a stated
+assumption (a slip of the finger one key in twenty); their other misplays are races lost
+to the opponent past the race window, which the two clients play out."""
+
+PERSON = LEVELS["normal"]
+"""Whose reaction a client at a table for two has: the game's normal computer player's."""
+
+RANKS = {name: rank for rank, name in RANK_NAMES.items()}
+
+
+class Person:
+    """A client at a table for two, playing as a person does: the table read from its
+    screen (its own row at the bottom, the play piles between the rows), a reaction, then
+    the key for what it saw."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.screen = pyte.Screen(COLS, ROWS)
+        self.stream = pyte.ByteStream(self.screen)
+        self.filter = ScreenFilter()
+        """What pyte would fail on or print as text, dropped (as in the tests)."""
+
+    def read(self, data: bytes) -> None:
+        """What the server wrote, onto the screen."""
+        self.stream.feed(self.filter.feed(data))
+
+    def reaction(self) -> float:
+        """Seconds to the next key: ``PERSON``'s look, drawn as the bot draws it."""
+        seconds = self.rng.lognormvariate(math.log(PERSON.look), PERSON.sigma)
+        return min(max(seconds, FLOOR), PLAY_CAP)
+
+    def rank(self, y: int, x: int) -> int | None:
+        """The rank of the card drawn at (y, x), if one is."""
+        label = render_line(self.screen.buffer[y], COLS)[x + 1 : x + LAY.card_w - 1].strip()
+        return RANKS.get(label[:-1]) if label else None
+
+    def key(self) -> str:
+        """The key a person presses at the table as the screen shows it now."""
+        step = LAY.card_w + LAY.gap
+        row = [self.rank(LAY.rows_y[1], LAY.row_x + i * step) for i in range(4)]
+        if row == [None] * 4:
+            return "\r"  # no table: the result (Enter goes on)
+        piles = [self.rank(LAY.piles_y, x) for x in LAY.pile_x]
+        if piles[0] is not None and piles[0] == piles[1]:
+            return " "  # stress
+        keys = ("asdf", "jkl;")
+        fits = [
+            keys[target][i]
+            for i, card in enumerate(row)
+            for target, pile in enumerate(piles)
+            if card is not None and pile is not None and (card - pile) % 13 in (1, 12)
+        ]
+        if not fits:
+            return "g"  # ready to flip
+        if self.rng.random() < SLIP:
+            return self.rng.choice([k for k in "asdfjkl;" if k not in fits] or fits)
+        return self.rng.choice(fits)
+
 
 PROBE = "?"
 """The key a client times, every ``PROBE_EVERY`` keys, and presses again as its next key:
@@ -228,12 +300,16 @@ class Player(asyncssh.SSHClientSession[bytes]):
         self.closed = asyncio.Event()
         self.seen = bytearray()
         """The first bytes read (where an opener finds its table's code)."""
+        self.person: Person | None = None
+        """At a table for two, the person whose screen this is."""
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         self.read += len(data)
         self.frames += 1
         if len(self.seen) < 64 * 1024:
             self.seen += data
+        if self.person is not None:
+            self.person.read(data)
         if self.sent_at is not None:  # the probe's answer
             self.answers.append(time.perf_counter() - self.sent_at)
             self.sent_at = None
@@ -281,6 +357,8 @@ async def play(
         )
         assert isinstance(session, Player)
         player = session
+        if table is not None:
+            player.person = person = Person(rng)
         players.append(player)
         await player.started.wait()
         if table is not None and opens:
@@ -290,18 +368,19 @@ async def play(
                 await asyncio.sleep(0.05)
             table.set_result(found.group(1).decode())
         while not stop.is_set() and not player.closed.is_set():
+            wait = rng.uniform(*GAP) if table is None else person.reaction()
             with suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(stop.wait(), rng.uniform(*GAP))
+                await asyncio.wait_for(stop.wait(), wait)
             if stop.is_set() or player.closed.is_set():
                 break
             player.keys += 1
-            # The help opened, then closed; not at a table for two, where the help holds
-            # the match for both until one of them plays on.
-            probe = table is None and player.keys % PROBE_EVERY in (0, 1)
+            if table is not None:
+                chan.write(person.key().encode())
+                continue
+            probe = player.keys % PROBE_EVERY in (0, 1)  # the help opened, then closed
             if probe:
                 player.sent_at = time.perf_counter()
-            keys = KEYS if table is None else TWO_KEYS
-            chan.write((PROBE if probe else rng.choice(keys)).encode())
+            chan.write((PROBE if probe else rng.choice(KEYS)).encode())
         chan.close()
 
 
@@ -388,8 +467,42 @@ class Step:
     @property
     def pace(self) -> float:
         """The keys pressed, against a person's pace at every table (one key every mean
-        ``GAP``)."""
-        return self.keys / (self.sessions * self.seconds / statistics.fmean(GAP))
+        ``GAP``, or at a table for two every mean reaction)."""
+        return self.keys / (self.sessions * self.seconds / mean_gap(self.sessions > self.tables))
+
+
+def mean_gap(two: bool) -> float:
+    """A client's mean seconds between keys (with ``two``, at a table for two: a
+    ``Person``'s mean reaction, the lognormal's median times exp(sigma squared / 2))."""
+    if two:
+        return PERSON.look * math.exp(PERSON.sigma**2 / 2)
+    return statistics.fmean(GAP)
+
+
+def how_they_played(data: Path) -> str:
+    """How the players of the rounds the server kept in ``data`` played (every round,
+    unfinished ones too): their actions, cards and lockouts a second, and the share of
+    their plays that locked them out."""
+    from stress_tui.core.actions import Flip, Play
+    from stress_tui.core.stats import round_stats
+    from stress_tui.storage.replay import load
+
+    seconds = actions = plays = cards = lockouts = 0.0
+    for path in data.rglob("*.jsonl*"):
+        replay = load(path)
+        stats = round_stats(replay.new_game(), replay.actions)
+        seconds += 2 * stats.seconds  # a player's seconds
+        actions += sum(not isinstance(a, Flip) for a in replay.actions)
+        plays += sum(isinstance(a, Play) for a in replay.actions)
+        cards += sum(p.cards_played for p in stats.players)
+        lockouts += sum(p.lockouts for p in stats.players)
+    if not seconds:
+        return "no round kept"
+    return (
+        f"a player's actions {actions / seconds:.2f} a second, cards played"
+        f" {cards / seconds:.2f} a second, lockouts {lockouts / seconds:.3f} a second"
+        f" ({100 * lockouts / max(plays, 1):.0f}% of {plays:.0f} plays)"
+    )
 
 
 def tell(process: subprocess.Popen[str], line: str) -> str:
@@ -635,6 +748,7 @@ def main(argv: list[str] | None = None) -> int:
             idle_rss = rss_kib(served.pid)
             taken = tables(served.port, served.pid, steps, args.seconds, args.two)
         crashed = (served_data / "server.err").read_text().count("a session crashed")
+        played = how_they_played(served_data)
         loads.append(os.getloadavg()[0])
         one: list[float] = []
         net: list[float] = []
@@ -646,7 +760,10 @@ def main(argv: list[str] | None = None) -> int:
     first, last = taken[0], taken[-1]
     reference = statistics.median(first.answers or [math.nan])
     kind = "tables for two, two clients each" if args.two else "clients against the computer"
-    print(f"tables at once on one server ({kind}, a key every {GAP[0]:g}-{GAP[1]:g} s)")
+    pace = f"{GAP[0]:g}-{GAP[1]:g} s"
+    if args.two:
+        pace = f"a person's reaction, {mean_gap(True):.2f} s on average"
+    print(f"tables at once on one server ({kind}, a key every {pace})")
     print(f"  the server idle: RSS {idle_rss} KiB")
     for step in taken:
         added = step.sessions - first.sessions
@@ -692,6 +809,7 @@ def main(argv: list[str] | None = None) -> int:
         print("  per key (schedstat, every thread, median of the blocks):")
         print(f"    one keyboard: {at_one.said()}")
         print(f"    ssh: {over_ssh.said()}")
+    print(f"how the clients played (the server's replays): {played}")
     print(f"sessions crashed on the server: {crashed}")
     print(f"load average {min(loads):.1f}-{max(loads):.1f}")
     return 0

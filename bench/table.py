@@ -261,7 +261,8 @@ ROWS = [
         most=1.0,
     ),
     Row(
-        "The same server's CPU per table for two (`new`, `join CODE`: two clients), 10 at once",
+        "The same server's CPU per table for two (`new`, `join CODE`: two clients playing as"
+        " a person does, reading the table, `bot:normal`'s reaction), 10 at once",
         "one core",
         "serve_two",
         r"at 10 tables: CPU per table ([\d.]+)% of one core",
