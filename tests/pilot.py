@@ -276,13 +276,16 @@ def game(
 
 
 @contextmanager
-def viewer(path: Path, speed: float = 1.0) -> Iterator[Pilot]:
-    """The replay viewer of ``stress-tui replay PATH --speed SPEED``, in-process."""
+def viewer(path: Path, speed: float = 1.0, rows: int = 24, cols: int = 80) -> Iterator[Pilot]:
+    """The replay viewer of ``stress-tui replay PATH --speed SPEED``, in-process, on a
+    terminal of ``rows`` and ``cols``."""
     from stress_tui.storage.replay import load
     from stress_tui.terminal.playback import ReplayApp
 
     replay = load(path)
-    s = Pilot(lambda endpoint: ReplayApp(endpoint, replay=replay, speed=speed))
+    s = Pilot(
+        lambda endpoint: ReplayApp(endpoint, replay=replay, speed=speed), rows=rows, cols=cols
+    )
     try:
         yield s
     finally:

@@ -1,9 +1,9 @@
 """The real program in a pseudo-terminal, read back as a player would see it: the first
-frame (of the game and of the daily), a resize from the kernel, Ctrl-C and a crash
-leaving the terminal restored (the crash's traceback after it). What the screen does with
-keys is played in-process, in ``tests/test_app_screens.py``; the files a round leaves in
-``tests/test_app_files.py``; the signals, Ctrl-Z and more ways of leaving, in a
-pseudo-terminal, in ``tests/test_reliability.py``.
+frame (of the game, of the replay viewer and of the daily), a resize from the kernel,
+Ctrl-C and a crash leaving the terminal restored (the crash's traceback after it). What
+the screen does with keys is played in-process, in ``tests/test_app_screens.py``; the
+files a round leaves in ``tests/test_app_files.py``; the signals, Ctrl-Z and more ways of
+leaving, in a pseudo-terminal, in ``tests/test_reliability.py``.
 
 Every test starts ``python -m stress_tui --seed N`` (or a position through the
 ``STRESS_TUI_POSITION`` test hook) in an 80x24 pty and waits for what should appear, with a
@@ -197,6 +197,23 @@ def test_a_crash_restores_the_terminal_then_shows_the_traceback() -> None:
         assert restored(log), restore_problems(log)
         assert s.tty_mode_restored()
         assert log.rfind(b"\x1b[?1049l") < log.rfind(b"Traceback") < log.rfind(b"a crash on")
+
+
+def test_the_replay_viewer_starts_on_a_real_terminal_and_leaves_it_restored(
+    data_dir: Path,
+) -> None:
+    """``stress-tui replay FILE``: its first frame, and q leaves the terminal as it was (the
+    viewer itself, in-process: ``tests/test_replay_viewer.py``, ``tests/test_app_files.py``)."""
+    from tests.test_replay_cli import play_round
+
+    path, _ = play_round(Rules.for_deck("jass"), 1, data_dir / "replays")
+    with TtySession(args=["replay", str(path)], env={**NO_CONFIG, **DATA_ENV}) as s:
+        s.wait_for(lambda: "REPLAY" in s.row(0), timeout=10, what="the replay's title")
+        s.wait_text("Ann", row=LAY.rows_y[0])
+        s.send("q")
+        assert s.wait_exit() == 0
+        assert restored(s.raw_log()), restore_problems(s.raw_log())
+        assert s.tty_mode_restored()
 
 
 def test_daily_reaches_the_table_with_the_days_cards_and_left_at_once_is_not_taken(

@@ -1,5 +1,6 @@
-"""The replay viewer in a pseudo-terminal: step on and back, faster and slower while it
-plays, ``?`` for its keys, and the terminal restored when it is left."""
+"""The replay viewer, in-process (``tests/pilot.py``): step on and back, faster and slower
+while it plays, and ``?`` for its keys. (On a real terminal, left restored:
+``tests/test_app_e2e.py``.)"""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from stress_tui.core.rules import Rules
-from tests.screen import restore_problems, restored
+from tests.pilot import viewer
+from tests.screen import Screenful
 from tests.test_replay_cli import play_round
-from tests.tty import TtySession
 
 
 @pytest.fixture
@@ -20,12 +21,7 @@ def replay_file(tmp_path: Path) -> Path:
     return path
 
 
-def watch(path: Path, rows: int = 24, cols: int = 80, speed: str = "1") -> TtySession:
-    env = {"STRESS_TUI_CONFIG": "", "STRESS_TUI_DATA_DIR": str(path.parent.parent)}
-    return TtySession(args=["replay", str(path), "--speed", speed], rows=rows, cols=cols, env=env)
-
-
-def bar(s: TtySession) -> tuple[str, int, int]:
+def bar(s: Screenful) -> tuple[str, int, int]:
     """The title line's speed and actions shown: ``('x2', 5, 120)``."""
     found = re.search(r"REPLAY\s+x(\S+)\s+(\d+)/(\d+)", s.row(0))
     assert found is not None, s.row(0)
@@ -36,7 +32,7 @@ def bar(s: TtySession) -> tuple[str, int, int]:
 def test_the_viewer_steps_back_changes_speed_and_shows_its_keys(
     replay_file: Path, rows: int, cols: int
 ) -> None:
-    with watch(replay_file, rows, cols) as s:
+    with viewer(replay_file, rows=rows, cols=cols) as s:
         s.wait_text("REPLAY", timeout=10)
         s.send(" ")  # pause
         s.wait_text("PAUSED", timeout=2)
@@ -65,7 +61,7 @@ def test_the_viewer_steps_back_changes_speed_and_shows_its_keys(
 
 
 def test_speed_changes_while_it_plays_keep_its_place(replay_file: Path) -> None:
-    with watch(replay_file, speed="0.25") as s:
+    with viewer(replay_file, speed=0.25) as s:
         s.wait_text("REPLAY", timeout=10)
         s.send("+")
         s.wait_for(lambda: bar(s)[0] == "0.5", timeout=2, what="half speed")
@@ -75,5 +71,3 @@ def test_speed_changes_while_it_plays_keep_its_place(replay_file: Path) -> None:
         assert bar(s)[1] >= before  # never back: the clock goes on from where it was
         s.send("q")
         assert s.wait_exit() == 0
-        assert restored(s.raw_log()), restore_problems(s.raw_log())
-        assert s.tty_mode_restored()
