@@ -163,6 +163,21 @@ def test_the_day_is_taken_at_the_first_card_played_not_at_the_deal(data: Path) -
     app.log.close()
 
 
+def test_a_daily_left_before_its_first_card_is_not_taken(data: Path) -> None:
+    """Started, then left at once with Ctrl-C: the day is not taken, and the daily can be
+    played again. (Its first frame on a real terminal: ``tests/test_app_e2e.py``.)"""
+    from tests.pilot import Pilot
+
+    s = Pilot(lambda endpoint: DailyApp(endpoint, daily_settings(), DAY))
+    try:
+        s.wait_for(lambda: f"daily deal of {DAY}" in s.row(0), timeout=10, what="the daily")
+        s.send("\x03")
+        assert s.wait_exit() == 130
+    finally:
+        s.close()
+    check_daily("Ann", DAY)  # not taken
+
+
 def test_the_daily_s_title_line_says_it_is_the_daily_and_the_day() -> None:
     """(The pty test below sees it on the daily's own screen.)"""
     app = DailyApp(a_terminal(), daily_settings(), DAY)
