@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -309,3 +310,49 @@ def test_the_count_before_play_goes_on_at_a_table_for_two_draws_each_figure_once
     for seat in seats:
         during = [at - began for who, at in drawn if who is seat.app and began < at < ended]
         assert len(during) <= 3, f"{len(during)} frames while the count ran: {during}"
+
+
+COUNTED = re.compile(r"locked out \d+\.\ds")
+"""A lockout's time left, counted down in tenths."""
+
+
+def test_a_lockout_counts_down_on_its_own_players_screen_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A misplay at a table for two: the locked-out player's screen says why and counts
+    the lockout's time left down in tenths; the other player's says why and ``locked
+    out``, without the count, and draws no frame for it until the lockout ends
+    (``docs/rules.md``)."""
+    drawn: list[tuple[Running, float]] = []
+    draw = Running.draw
+
+    def noted(screen: Running) -> None:
+        draw(screen)
+        drawn.append((screen, screen.loop_time()))
+
+    monkeypatch.setattr(Running, "draw", noted)
+    with table_for_two(tmp_path, monkeypatch) as seats:
+        ann, bo = seats
+        for seat in seats:
+            seat.send("g")  # ready
+        keys = iter("asdfjkl;" * 8)
+        while not COUNTED.search(bo.text()):  # pile keys until one does not fit
+            bo.send(next(keys))
+            bo.pump(0.3)
+        began = bo.now()
+        ann.wait_text("locked out", timeout=1)
+        assert not COUNTED.search(ann.text()), ann.dump()
+        shown = [COUNTED.search(bo.text())]
+        while "locked out" in bo.text():
+            bo.pump(0.05)
+            shown.append(COUNTED.search(bo.text()))
+        ended = bo.now()
+        ann.wait_for(lambda: "locked out" not in ann.text(), timeout=0.2, what="the end")
+    figures = {found.group() for found in shown if found is not None}
+    assert len(figures) >= 3, f"the count on Bo's screen: {figures}"
+    during = {
+        seat: [at for who, at in drawn if who is seat.app and began < at < ended]
+        for seat in (ann, bo)
+    }
+    assert len(during[bo]) >= 3, during
+    assert len(during[ann]) <= 1, f"{len(during[ann])} frames on Ann's screen: {during[ann]}"

@@ -308,6 +308,11 @@ class NetScreen(Screen):
             return
         super().schedule()
 
+    def own_rows(self) -> tuple[bool, bool]:
+        """This end's own row alone (a spectator's: none): the other player's lockout is
+        said without its time left."""
+        return self.seat == 0, self.seat == 1
+
     def on_tick(self) -> None:
         self.timer = None
         self.request_draw()
@@ -388,6 +393,7 @@ class NetScreen(Screen):
             keyboard=self.settings.keyboard,
             link=link,
             bottom=0 if self.seat == JOINER_SEAT else 1,
+            own_rows=self.own_rows(),
             together=self.together.shown(),
             waiting=self.link.waiting,
             resume_count=None if not left else count_up(left, RESUME_COUNT),

@@ -354,7 +354,9 @@ def _player_notice(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, p
     if start is not None:
         forms, style = list(start), palette.count
     elif left is not None:
-        tail = _("locked out {seconds}s").format(seconds=decimal(left, 1, _))
+        tail = _("locked out")
+        if view.own_rows[player]:
+            tail = _("locked out {seconds}s").format(seconds=decimal(left, 1, _))
         if notice is not None:
             forms = [f"{notice.text}; {tail}"]
             if notice.short is not None:
@@ -381,13 +383,14 @@ def lockout_left(view: Scene, player: int) -> float | None:
     return math.ceil(left * 10 - 1e-6) / 10
 
 
-def lockout_ticks(table: Table, now: float) -> float | None:
-    """The game time a lockout's time left, as shown, next changes (``None``: nobody is
-    locked out)."""
+def lockout_ticks(table: Table, now: float, own_rows: tuple[bool, bool]) -> float | None:
+    """The game time a lockout's time left next changes where it is shown: beside the
+    rows of ``own_rows`` (``Scene.own_rows``). ``None``: none of their players is locked
+    out."""
     ticks = []
-    for player in table.game.state.players:
+    for player, shown in zip(table.game.state.players, own_rows, strict=True):
         left = player.locked_until - now
-        if left > 1e-9:
+        if shown and left > 1e-9:
             ticks.append(player.locked_until - (math.ceil(left * 10 - 1e-6) - 1) / 10)
     return min(ticks) if ticks else None
 

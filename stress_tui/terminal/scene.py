@@ -94,6 +94,10 @@ class Scene:
     """The player whose row is drawn at the bottom (the joiner's screen draws player 1's
     row, theirs, there; a person against the computer sits there, whichever side they
     play: ``person_at_bottom``)."""
+    own_rows: tuple[bool, bool] = (True, True)
+    """Whose lockout's time left the frame counts down beside their row: the rows played
+    at this screen (each person's at one keyboard, this end's seat at a network table);
+    beside another row a lockout says ``locked out`` without it (``docs/rules.md``)."""
     menu_keys: bool = True
     """Whether help and pause take their menu keys yet (a moment after they open)."""
     question: str | None = None

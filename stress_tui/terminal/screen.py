@@ -158,8 +158,15 @@ class Screen(Running):
             keyboard=self.settings.keyboard,
             resume_count=self.resume_count(),
             together=self.together.shown(),
+            own_rows=self.own_rows(),
             **{"bottom": self.bottom, **differing},
         )
+
+    def own_rows(self) -> tuple[bool, bool]:
+        """The rows whose lockout's time left this screen counts down (``Scene.own_rows``):
+        at one keyboard, each person's."""
+        kinds = self.settings.players
+        return kinds[0] == "human", kinds[1] == "human"
 
     def listener(self) -> Listener:
         return Listener(
@@ -196,7 +203,7 @@ class Screen(Running):
             *self.due_times(),
             countdown_ticks(self.table, now),
             self.notices.next_expiry(),
-            lockout_ticks(self.table, now),
+            lockout_ticks(self.table, now, self.own_rows()),
         ]
         times += [p.locked_until for p in self.table.game.state.players if p.locked_until > now]
         due = [t for t in times if t is not None]
