@@ -20,7 +20,7 @@ import pytest
 
 from stress_tui.core.events import Event
 from stress_tui.core.rules import Rules
-from stress_tui.net.host import HOST_SEAT
+from stress_tui.net.host import HOST_SEAT, JOINER_SEAT
 from stress_tui.terminal import frames
 from stress_tui.terminal.draw.canvas import Canvas, Frame, RenderCache, plain_lines
 from stress_tui.terminal.draw.encode import encode
@@ -356,3 +356,22 @@ def test_a_lockout_counts_down_on_its_own_players_screen_alone(
     }
     assert len(during[bo]) >= 3, during
     assert len(during[ann]) <= 1, f"{len(during[ann])} frames on Ann's screen: {during[ann]}"
+
+
+def test_each_player_at_a_table_for_two_sees_their_own_ssh_delay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The title of each screen at the SSH server's table for two says that player's
+    one-way delay over SSH (half the round trip the server's kernel measured on their
+    connection), not the loopback inside the server between the table and its joiner."""
+    with table_for_two(tmp_path, monkeypatch) as seats:
+        ann, bo = seats
+        screen = ann.app
+        assert isinstance(screen, NetScreen) and isinstance(screen.link.model, ServedHost)
+        host = screen.link.model
+        host.paths[HOST_SEAT] = lambda: 0.080
+        host.paths[JOINER_SEAT] = lambda: 0.030
+        for seat in seats:
+            seat.send("g")  # ready: a frame on both screens
+        ann.wait_text("delay 40 ms", timeout=5, row=0)
+        bo.wait_text("delay 15 ms", timeout=5, row=0)

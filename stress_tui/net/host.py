@@ -319,6 +319,10 @@ class Host(HostedMatch):
         """The joiner's one-way delay in seconds."""
         return self.joiner.delay if self.joiner is not None else None
 
+    def shown_delay(self) -> float | None:
+        """The one-way delay the host's screen shows, in seconds: the joiner's."""
+        return self.delay
+
     # ------------------------------------------------------------------ connections
 
     def _peers(self) -> list[Peer]:

@@ -301,6 +301,10 @@ class JoinedTable(JoinedRounds):
             return self.last_now
         return shown
 
+    def shown_delay(self) -> float | None:
+        """The one-way delay this end's screen shows, in seconds: the host's word for it."""
+        return None if self.delay_ms is None else self.delay_ms / 1e3
+
     @property
     def lost(self) -> bool:
         """Whether our connection to the host is lost (we are reaching it again)."""

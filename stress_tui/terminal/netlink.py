@@ -91,10 +91,12 @@ class Link:
 
     @property
     def delay_ms(self) -> float | None:
+        """The one-way delay the title shows, in ms (``None``: not known yet, or no line)."""
         model = self.model
-        if isinstance(model, Host):
-            return None if model.delay is None else model.delay * 1e3
-        return None if self.lost or self.stage is Stage.GONE else model.delay_ms  # no line
+        if not isinstance(model, Host) and (self.lost or self.stage is Stage.GONE):
+            return None  # no line
+        delay = model.shown_delay()
+        return None if delay is None else delay * 1e3
 
     def status_line(self) -> str | None:
         model = self.model

@@ -36,14 +36,24 @@ class ServedHost(Host):
         self.paths: dict[int, SeatPath] = {}
         """Each seat's SSH round trip, by seat (the joiner's changes when it comes back)."""
 
-    def back(self, seat: int) -> float:
-        """Seconds a key from ``seat`` is dated back: half its SSH round trip, at most
-        ``max_delay``; 0 where nothing is measured."""
+    def seat_delay(self, seat: int) -> float | None:
+        """A seat's one-way delay over SSH: half its round trip as the server's kernel
+        measured it (``None``: unknown)."""
         path = self.paths.get(seat)
         rtt = None if path is None else path()
-        if rtt is None:
-            return 0.0
-        return max(0.0, min(self.max_delay, rtt / 2))
+        return None if rtt is None else rtt / 2
+
+    def back(self, seat: int) -> float:
+        """Seconds a key from ``seat`` is dated back: its SSH delay, at most
+        ``max_delay``; 0 where nothing is measured."""
+        delay = self.seat_delay(seat)
+        return 0.0 if delay is None else max(0.0, min(self.max_delay, delay))
+
+    def shown_delay(self) -> float | None:
+        """The host seat's SSH delay: the screen says what its player's keys cross (the
+        loopback between the server and itself, which the joiner's pings time, is no
+        one's)."""
+        return self.seat_delay(HOST_SEAT)
 
     def act(self, kind: str, pile: int | None = None, target: int | None = None) -> None:
         """The host seat's key: dated at its arrival less its SSH delay."""
@@ -85,6 +95,13 @@ class ServedClient(Client):
     @result.setter
     def result(self, value: RoundFiles | None) -> None:
         self.own = value
+
+    def shown_delay(self) -> float | None:
+        """The joiner's seat's SSH delay, as at the host's seat (a spectator's: the host's
+        word, as at any network table)."""
+        if self.seat is None:
+            return super().shown_delay()
+        return self.table_host.seat_delay(self.seat)
 
 
 @dataclass
