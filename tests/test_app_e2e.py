@@ -1,9 +1,9 @@
 """The real program in a pseudo-terminal, read back as a player would see it: the first
-frame (of the game, of the replay viewer and of the daily), a resize from the kernel,
-Ctrl-C and a crash leaving the terminal restored (the crash's traceback after it). What
-the screen does with keys is played in-process, in ``tests/test_app_screens.py``; the
-files a round leaves in ``tests/test_app_files.py``; the signals, Ctrl-Z and more ways of
-leaving, in a pseudo-terminal, in ``tests/test_reliability.py``.
+frame (of the game, of the replay viewer and of the daily), Ctrl-C and a crash leaving
+the terminal restored (the crash's traceback after it). What the screen does with keys
+and sizes is played in-process, in ``tests/test_app_screens.py``; the files a round
+leaves in ``tests/test_app_files.py``; the signals, Ctrl-Z, resizes from the kernel and
+more ways of leaving, in a pseudo-terminal, in ``tests/test_reliability.py``.
 
 Every test starts ``python -m stress_tui --seed N`` (or a position through the
 ``STRESS_TUI_POSITION`` test hook) in an 80x24 pty and waits for what should appear, with a
@@ -162,27 +162,6 @@ def test_the_table_appears_with_three_rows() -> None:
         # The middle row fills at the flip, after "1 2 3".
         assert pile_top(s, 0) == "" and pile_top(s, 1) == ""
         wait_flip(s, "10♣", "4♥")
-        quit_cleanly(s)
-
-
-def test_resize_too_small_pauses_and_back_resumes() -> None:
-    with game(env=flipped(LEGAL_SEED)) as s:
-        wait_flip(s, "10♣", "4♥")
-        s.resize(12, 50)
-        s.wait_text("Make the window larger", timeout=2)
-        s.wait_text("this is 50x12", timeout=2)
-        mark = len(s.log)
-        s.send("q\x0c")  # no play while too small; Ctrl-L redraws, so q has been read
-        s.wait_for(lambda: b"\x1b[2J" in s.raw_log(mark), timeout=2, what="the redraw")
-        s.resize(ROWS, COLS)
-        s.wait_for(
-            lambda: "Player 1" in s.row(LAY.rows_y[0]) and pile_top(s, 0) == "10♣",
-            timeout=2,
-            what="the table",
-        )
-        wait_count_over(s)  # large enough again: a count, then play
-        s.send("q")
-        s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
         quit_cleanly(s)
 
 

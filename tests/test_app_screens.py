@@ -1,10 +1,11 @@
 """The game played in-process, read back as a player would see it (``tests/pilot.py``: an
 in-process terminal, the loop's clock virtual): plays, rejections, a race in one burst,
 stress, a stall, the result and a rematch, laying equals together, a dead table, help and
-pause holding the round (a stray play key as they open asks nothing), a larger window, a
-held key, no colour, ASCII and four colours, the computer, keys from a file. What only a
-real terminal shows (its modes restored, the signals, Ctrl-Z, a resize from the kernel,
-the first frame) is in ``tests/test_app_e2e.py``, which also says what the seeds deal.
+pause holding the round (a stray play key as they open asks nothing), a window too small
+and a larger one, a held key, no colour, ASCII and four colours, the computer, keys from a
+file. What only a real terminal shows (its modes restored, the signals, Ctrl-Z, the first
+frame) is in ``tests/test_app_e2e.py``, which also says what the seeds deal, and in
+``tests/test_reliability.py`` (resizes from the kernel among them).
 """
 
 from __future__ import annotations
@@ -304,6 +305,29 @@ def test_a_larger_terminal_gets_larger_cards() -> None:
     with game(rows=40, cols=120) as s:
         x = big.row_x
         assert s.row(big.rows_y[0])[x + 1 : x + 4].strip() == "J♠"
+        quit_at_once(s)
+
+
+def test_a_window_too_small_pauses_and_large_enough_again_resumes() -> None:
+    """Made too small, the table waits and says the size it needs and the size it has,
+    taking no play; large enough again, the table, a count, then play."""
+    with game(env=flipped(LEGAL_SEED)) as s:
+        wait_flip(s, "10♣", "4♥")
+        s.resize(12, 50)
+        s.wait_text("Make the window larger", timeout=2)
+        s.wait_text("this is 50x12", timeout=2)
+        mark = len(s.log)
+        s.send("q\x0c")  # no play while too small; Ctrl-L redraws, so q has been read
+        s.wait_for(lambda: b"\x1b[2J" in s.raw_log(mark), timeout=2, what="the redraw")
+        s.resize(ROWS, COLS)
+        s.wait_for(
+            lambda: "Player 1" in s.row(LAY.rows_y[0]) and pile_top(s, 0) == "10♣",
+            timeout=2,
+            what="the table",
+        )
+        wait_count_over(s)  # large enough again: a count, then play
+        s.send("q")
+        s.wait_for(lambda: pile_top(s, 0) == "J♠", timeout=2, what="J♠ on the left pile")
         quit_at_once(s)
 
 
