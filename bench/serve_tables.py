@@ -45,15 +45,15 @@ is the game's own normal computer player's (``LEVELS["normal"]``'s ``look``: a l
 median 0.8 s, within the bot's floor and cap), so that a client keys about as often as a
 person who plays at that level. Keys at random, as against the computer, would be far from
 a person here: a pile key at random fits about one time in seven, so such a player spends
-most of the round locked out, and a table for two draws every change of a lockout on both
-screens. Measured from the server's replays of two tables for 30 s (``how_they_played``,
-printed at every run): keys at random, every 0.1-0.3 s, gave 5 keys a second a player,
-0.80 lockouts a second and 16 cards played in 55 s of rounds; these clients give about 1.2
-keys and 0.7-0.8 cards a second and 0.03-0.06 lockouts a second, 4-8% of their plays; the
-game's own levels against each other (``sim``, 200 rounds each) make 0.5-1.3 plays a
-second and are locked out 0.04-0.07 times a second, 3-10% of their plays (their races lost
-past the race window). No key is timed at a table for two: the help holds the match for
-both until one of them plays on. Memory is then per session, two a table.
+most of the round locked out, its count in tenths drawn ten frames a second. Measured from
+the server's replays of two tables for 30 s (``how_they_played``, printed at every run):
+keys at random, every 0.1-0.3 s, gave 5 keys a second a player, 0.80 lockouts a second and
+16 cards played in 55 s of rounds; these clients give about 1.2 keys and 0.7-0.8 cards a
+second and 0.03-0.06 lockouts a second, 4-8% of their plays; the game's own levels against
+each other (``sim``, 200 rounds each) make 0.5-1.3 plays a second and are locked out
+0.04-0.07 times a second, 3-10% of their plays (their races lost past the race window). No
+key is timed at a table for two: the help holds the match for both until one of them plays
+on. Memory is then per session, two a table.
 
 The server's standard error is read for sessions that crashed (none should).
 ``--profile FILE`` runs the tables' server under cProfile (wall-clock times).

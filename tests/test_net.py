@@ -546,8 +546,8 @@ def test_an_idle_joiner_is_told_of_a_ping_only_when_the_delay_shown_changes(
     async def test() -> None:
         host, joiner = await table()
         await until(lambda: host.joiner is not None and host.joiner.quick == 0, "quick pings")
-        seen: list[int | None] = [shown_ms(joiner.delay_ms)]
-        joiner.on_change = lambda events: seen.append(shown_ms(joiner.delay_ms))
+        seen: list[int | None] = [shown_ms(joiner.shown_delay())]
+        joiner.on_change = lambda events: seen.append(shown_ms(joiner.shown_delay()))
         assert host.joiner is not None
         pinged = host.joiner.next_ping
         await until(lambda: host.joiner is not None and host.joiner.next_ping >= pinged + 12, "")

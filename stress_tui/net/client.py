@@ -214,11 +214,11 @@ class Client(JoinedTable):
         if kind == "ping":
             self._send({"t": "pong", "id": message["id"]})
             delay = message.get("delay_ms")
-            if delay is not None and shown_ms(delay) != shown_ms(self.delay_ms):
+            if delay is not None:
+                shown = shown_ms(self.shown_delay())
                 self.delay_ms = delay
-                self._changed([])  # only when the figure on the screen changes
-            elif delay is not None:
-                self.delay_ms = delay
+                if shown_ms(self.shown_delay()) != shown:
+                    self._changed([])  # only when the figure on the screen changes
         elif kind == "state":
             self._on_state(message)
         elif kind == "deal":

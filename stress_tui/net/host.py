@@ -412,13 +412,11 @@ class Host(HostedMatch):
     def _on_message(self, peer: Peer, message: dict[str, Any], now: float) -> None:
         kind = message["t"]
         if kind == "pong":
-            shown = shown_ms(None if peer.delay is None else peer.delay * 1e3)
+            shown = shown_ms(self.shown_delay())
             if peer.pong(message["id"], now) and peer.quick > 0:
                 peer.quick -= 1
                 peer.ping(now)
-            delay = peer.delay
-            new = shown_ms(None if delay is None else delay * 1e3) != shown
-            if new and peer is self.joiner and self.on_change is not None:
+            if shown_ms(self.shown_delay()) != shown and self.on_change is not None:
                 self.on_change([])  # the host's own screen, for the new figure
             return
         if kind in ("hello", "auth"):

@@ -396,10 +396,10 @@ async def read_message(
     return decode(line, schemas)
 
 
-def shown_ms(delay_ms: float | None) -> int | None:
-    """A delay as the screens show it, to the millisecond: a screen is drawn again for a
-    new delay only when this changes."""
-    return None if delay_ms is None else round(delay_ms)
+def shown_ms(delay: float | None) -> int | None:
+    """A delay in seconds as the screens show it, in whole milliseconds: a screen is drawn
+    again for a new delay only when this changes."""
+    return None if delay is None else round(delay * 1e3)
 
 
 # --------------------------------------------------------------------------- rate limit
