@@ -106,8 +106,8 @@ from bench.latency import Usage, alternate, measure_keys, summarize
 from stress_tui.core.cards import Card, Suit
 from stress_tui.core.decks import RANK_NAMES
 from stress_tui.players.bot import FLOOR, LEVELS, PLAY_CAP
-from tests.screen import render_line, say_ready
-from tests.tty import ScreenFilter, TtySession
+from tests.screen import ScreenFilter, render_line, say_ready
+from tests.tty import TtySession
 
 GAP = (0.1, 0.3)
 """Seconds between a client's keys, drawn at random: a person's pace."""

@@ -4,7 +4,8 @@ pseudo-terminal (``tests.tty.TtySession``) or a screen in-process (``tests.pilot
 Both put what is written on a pyte screen and read it back through ``Screenful``: rows,
 text, cells with their colours, and waiting for a state with a deadline on the session's
 own clock (the wall's in a pty, the loop's virtual one in-process). The stress-tui helpers
-below (``say_ready``, ``table_layout``, ``pile_top``...) take either.
+below (``say_ready``, ``table_layout``, ``pile_top``...) take either. ``ScreenFilter``
+takes out of a terminal's bytes what pyte would print as text or fail on.
 
 This module starts no program: a test module that reads screens through it alone runs its
 tests in-process, on every Python ``scripts/test`` runs (``tests/conftest.py`` marks ``pty``
@@ -132,6 +133,43 @@ def restored(log: bytes) -> bool:
 
 
 # -- a screen a test reads -----------------------------------------------------------------------
+
+
+# pyte 0.8.2 does not parse DCS strings (XTGETTCAP, ``ESC P ... ESC \``) nor CSI sequences with a
+# ``<`` or ``=`` prefix (kitty keyboard ``CSI = 1;1 u``, ``CSI < u``), and prints their tails as
+# text. They change nothing on a real screen, so they are dropped before pyte sees them.
+_DCS_RE = re.compile(rb"\x1bP[^\x1b]*\x1b\\")
+_CSI_LT_EQ_RE = re.compile(rb"\x1b\[[<=][0-9;:]*[\x20-\x2f]*[\x40-\x7e]")
+# pyte 0.8.2 also fails on a private device status report (``CSI ? 996 n``, the colour
+# scheme query): dropped too.
+_CSI_PRIVATE_DSR_RE = re.compile(rb"\x1b\[\?[0-9;]*n")
+# The background colour query (OSC 11), which a session answers if told a background.
+_OSC_BG_QUERY = re.compile(rb"\x1b\]11;\?(?:\x07|\x1b\\)")
+# A tail that may be the start of one of those: kept back until the next read.
+_PARTIAL_RE = re.compile(rb"\x1b(?:\[(?:[<=?][0-9;:]*[\x20-\x2f]*)?|\](?:1(?:1(?:;\??)?)?)?)?\Z")
+
+
+class ScreenFilter:
+    """Incrementally removes the sequences pyte would print as text or fail on (the
+    comments above say which); ``background_queries`` counts the OSC 11 queries seen (for
+    the session to answer)."""
+
+    def __init__(self) -> None:
+        self._pending = b""
+        self.background_queries = 0
+
+    def feed(self, data: bytes) -> bytes:
+        buf = self._pending + data
+        buf = _CSI_LT_EQ_RE.sub(b"", _DCS_RE.sub(b"", buf))
+        buf = _CSI_PRIVATE_DSR_RE.sub(b"", buf)
+        buf, found = _OSC_BG_QUERY.subn(b"", buf)
+        self.background_queries += found
+        cut = buf.find(b"\x1bP")  # an unterminated DCS string
+        if cut < 0:
+            match = _PARTIAL_RE.search(buf)
+            cut = match.start() if match else len(buf)
+        self._pending = buf[cut:]
+        return buf[:cut]
 
 
 class Screenful:

@@ -20,7 +20,7 @@ from stress_tui.terminal.endpoint import ASK_POSITION
 from stress_tui.terminal.lobby import Lobby
 from stress_tui.terminal.screens.lobby import LobbyView
 from tests.pilot import Pilot
-from tests.tty import ScreenFilter
+from tests.screen import ScreenFilter
 
 
 @contextmanager

@@ -54,9 +54,9 @@ from bench.fuzz import (
     wait_table,
 )
 from bench.resize_storm import after_first_flip, run_storm
-from tests.screen import has_people, restore_problems, restored, say_ready, settle
+from tests.screen import ScreenFilter, has_people, restore_problems, restored, say_ready, settle
 from tests.test_leaving import enter_phase, phase_env, shows
-from tests.tty import JOB_SHELL, AnsweringScreen, ScreenFilter, TtySession, job_pid
+from tests.tty import JOB_SHELL, AnsweringScreen, TtySession, job_pid
 
 SKAT_BOTS = (
     "--deck",

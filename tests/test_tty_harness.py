@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.screen import KEYS, final_dec_modes, restore_problems, restored
-from tests.tty import ScreenFilter, TtySession, child_env
+from tests.screen import KEYS, ScreenFilter, final_dec_modes, restore_problems, restored
+from tests.tty import TtySession, child_env
 
 ECHO_APP = Path(__file__).parent / "fixtures" / "echo_app.py"
 ECHO_ARGV = [sys.executable, str(ECHO_APP)]
