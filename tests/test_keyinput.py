@@ -150,6 +150,24 @@ def test_bytes_not_valid_in_the_character_set_are_a_key_nobody_has() -> None:
     assert keys[0] == "q" and keys[-1] == "w" and set(keys[1:-1]) == {"\ufffd"}
 
 
+def test_a_key_typed_alone_after_a_character_cut_short_is_read_after_it() -> None:
+    """A byte typed alone with nothing waiting is its character at once; after a read that
+    ended in the middle of a character, that character is ended first (cut short: a key
+    nobody has), as when both come in one read; after an Esc, it may be part of a
+    sequence and waits with it."""
+    d = decoder()
+    d.feed(b"q", 0.0)
+    assert all_keys(d) == ["q"]
+    d.feed(b"\xc3", 0.1)
+    assert all_keys(d) == []
+    d.feed(b"q", 0.2)
+    assert all_keys(d) == ["\ufffd", "q"]
+    d.feed(b"\x1b", 0.3)
+    d.feed(b"[", 0.3)
+    d.feed(b"A", 0.3)
+    assert all_keys(d) == ["KEY_UP"]
+
+
 def test_the_start_up_answers_are_read_apart_from_keys_that_came_with_them() -> None:
     assert questions(background=False).endswith("\x1b[6n")
     data = b"q\x1b[?0u\x1b[?2026;2$y\x1b]11;rgb:ffff/ffff/ffff\x1b\\w\x1b[12;1R"

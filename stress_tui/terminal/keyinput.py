@@ -17,6 +17,9 @@ takes keys back a few at a time. Before blessed sees anything, the bytes are:
   is dropped is kept, whether a byte (over ssh) or the kitty keyboard protocol's key: the
   quit key whatever is arriving.
 
+A read of one ASCII byte other than Esc, with nothing waiting or held back (a key typed at
+a person's pace), is that character, without any of the above.
+
 Keys are then resolved by blessed (its public ``ungetch`` and ``inkey(timeout=0)``) at most
 ``CHUNK`` characters at a time, never cutting an escape sequence in two; a sequence cut
 short at the end of what has arrived waits up to ``ESC_DELAY`` for its rest (a lone Esc is
@@ -78,6 +81,10 @@ _UNFINISHED = re.compile(
 without its final byte, SS3 without its key, a string (OSC, DCS...) without its end."""
 
 
+_TYPED = frozenset(bytes([byte]) for byte in range(0x80) if byte != 0x1B)
+"""A read of one of these bytes is that character, a key typed (any but Esc, which may begin
+a sequence), where the character set is UTF-8 or ASCII."""
+
 _CTRL_C = re.compile(r"\x03|\x1b\[99(?::\d*)*;(?:5|69|133|197)(?::[12])?u")
 """Ctrl-C: the byte, or the kitty keyboard protocol's key (Ctrl alone, or with Caps Lock or
 Num Lock; pressed or repeated, not released)."""
@@ -110,7 +117,14 @@ class InputDecoder:
         try:
             self.decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
         except LookupError:
-            self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+            encoding = "utf-8"
+            self.decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        self.ascii_kept = codecs.lookup(encoding).name in ("utf-8", "ascii")
+        """Whether the character set keeps ASCII as it is (a byte of ``_TYPED`` is that
+        character)."""
+        self.plain = self.ascii_kept
+        """Whether a byte of ``_TYPED`` arriving now is that character: ASCII kept, and
+        no character cut short waiting in the decoder."""
         self.text = ""
         """Characters decoded and not yet resolved into keys."""
         self.carry = b""
@@ -137,6 +151,11 @@ class InputDecoder:
 
     def feed(self, data: bytes, now: float) -> None:
         """Bytes read from the terminal at ``now``."""
+        if data in _TYPED and self.plain and not self.waiting():
+            # A key typed, with nothing before it: no paste, flood or sequence to mind.
+            self.last_input = now
+            self.text = data.decode("ascii")
+            return
         dropped_before = self.dropped
         if not data:
             return
@@ -149,6 +168,11 @@ class InputDecoder:
         self._add(kept, now)
         if self.dropped > dropped_before and len(data) > FLOOD:
             self.flooding = True
+
+    def waiting(self) -> bool:
+        """Whether anything waits or is held back: characters not taken yet (a sequence
+        cut short among them), a paste marker's start, a paste, a flood."""
+        return bool(self.text or self.carry or self.in_paste or self.flooding)
 
     def _outside_pastes(self, data: bytes) -> bytes:
         """``data`` without the pastes in it; a marker cut short is carried to the next
@@ -183,6 +207,7 @@ class InputDecoder:
             self._drop(data)
             return
         text = self.decoder.decode(data[: room * 4])  # at most 4 bytes a character
+        self.plain = self.ascii_kept and not self.decoder.getstate()[0]
         rest = data[room * 4 :]
         if len(text) > room:
             kept = text[:room]
