@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,19 +15,11 @@ from stress_tui.core.engine import Game
 from stress_tui.core.notation import format_position, parse_position
 
 
-@pytest.fixture(scope="session")
-def _homes(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder that holds each test's own (``_private_files``). Those are made by
-    ``tempfile``, not ``tmp_path_factory.mktemp``, which numbers a folder after reading the
-    names of all the others: over two thousand tests, seconds of CPU."""
-    return tmp_path_factory.mktemp("homes")
-
-
 @pytest.fixture(autouse=True)
-def _private_files(_homes: Path) -> Iterator[None]:
+def _private_files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Point the program (and every program a test starts) at empty folders of its own,
     unless the test sets its own; and at English."""
-    folder = Path(tempfile.mkdtemp(prefix="home", dir=_homes))
+    folder = tmp_path_factory.mktemp("home")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("STRESS_TUI_DATA_DIR", str(folder / "data"))
         patch.setenv("STRESS_TUI_CONFIG", str(Path(folder / "config.toml")))
