@@ -1,7 +1,8 @@
 """Ratings in the record as players meet them: every finished round moves the people's
-ratings (a computer's never), two games at once rate every round from the rating before
-it, older records are rated when this version first writes to them, and ``stats`` shows
-each rating with its deviation, its change, and the levels beside it."""
+ratings (a computer's never; two games at once rate every round from the rating before
+it: ``tests/test_record.py``), older records are rated when this version first writes to
+them, and ``stats`` shows each rating with its deviation, its change, and the levels
+beside it."""
 
 from __future__ import annotations
 
@@ -214,39 +215,6 @@ def ratings_chain_holds(path: Path) -> int:
     )
     assert again == stored
     return len(rows)
-
-
-def test_two_games_counting_at_once_rate_every_round_from_the_rating_before_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Two processes count 60 rounds each, started together, both against ``Other``: were
-    a rating read by one and written after the other's round, the chain would break."""
-    import os
-    import subprocess
-    import sys
-
-    fixtures = Path(__file__).with_name("fixtures")
-    data = tmp_path / "data"
-    start = tmp_path / "go"
-    env = {**os.environ, "STRESS_TUI_DATA_DIR": str(data)}
-    games = [
-        subprocess.Popen(
-            [sys.executable, str(fixtures / "counter.py"), str(start), "60", name],
-            env=env,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        for name in ("Ann", "Bo")
-    ]
-    for game in games:
-        assert game.stdout is not None and game.stdout.readline() == "ready\n"
-    start.touch()
-    assert [int(game.communicate(timeout=120)[0]) for game in games] == [0, 0]
-    assert ratings_chain_holds(data / "record.sqlite") == 120
-    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(data))
-    ratings = Record.load().ratings
-    assert len(ratings["Other"].history) == 120
-    assert len(ratings["Ann"].history) == len(ratings["Bo"].history) == 60
 
 
 # --------------------------------------------------------------------------- stats

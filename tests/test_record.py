@@ -19,6 +19,7 @@ from stress_tui.storage.database import MIGRATIONS, error_name, record_path
 from stress_tui.storage.files import StorageError
 from stress_tui.storage.record import Record, count_round
 from tests import command
+from tests.test_ratings import ratings_chain_holds
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).with_name("fixtures")
@@ -39,14 +40,18 @@ def stats_json(data: Path) -> dict[str, dict[str, object]]:
     return {row["name"]: row for row in json.loads(done.stdout)["players"]}
 
 
-def test_two_games_counting_rounds_at_once_lose_none(tmp_path: Path) -> None:
-    """Two games sharing a data folder never overwrite each other's rounds. Two processes
-    count 150 rounds each through the game's own
-    ``App.count_in_record``, started at the same moment: all 300 are counted, and neither
-    game was told a round could not be."""
+def test_two_games_counting_rounds_at_once_lose_none_and_rate_each_from_the_one_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two games sharing a data folder never overwrite each other's rounds, nor rate a round
+    from a rating the other has replaced. Two processes count 60 rounds each through the
+    game's own ``RoundLog.count_in_record``, both against ``Other``, started at the same
+    moment: all 120 are counted, neither game was told a round could not be, and each
+    round's ratings are those its names had after the round counted before it (were a
+    rating read by one and written after the other's round, the chain would break)."""
     data = tmp_path / "data"
     start = tmp_path / "go"
-    rounds = 150
+    rounds = 60
     env = {**os.environ, "STRESS_TUI_DATA_DIR": str(data)}
     games = [
         subprocess.Popen(
@@ -69,6 +74,11 @@ def test_two_games_counting_rounds_at_once_lose_none(tmp_path: Path) -> None:
     other = standings["Other"]
     assert other["rounds_won"] + other["rounds_lost"] == 2 * rounds  # type: ignore[operator]
     assert other["matches_won"] + other["matches_lost"] == 2 * (rounds // 5)  # type: ignore[operator]
+    assert ratings_chain_holds(data / "record.sqlite") == 2 * rounds
+    monkeypatch.setenv("STRESS_TUI_DATA_DIR", str(data))
+    ratings = Record.load().ratings
+    assert len(ratings["Other"].history) == 2 * rounds
+    assert len(ratings["Ann"].history) == len(ratings["Bo"].history) == rounds
 
 
 # ----------------------------------------------------------------------------- earlier records
