@@ -130,25 +130,18 @@ def test_the_program_s_help_loads_no_command_nor_the_house_rule_table(
     assert tops(names) & (STORED | FOUND | SCREEN | SIGNALS | VALUES) == set()
 
 
-@pytest.mark.parametrize(
-    "args", [("play", "--help"), *((name, "--help") for name in COMMANDS)], ids=" ".join
-)
-def test_help_loads_the_rule_table_it_is_made_from_and_nothing_else(
-    args: tuple[str, ...],
+@pytest.mark.parametrize("name", ["play", *COMMANDS])
+def test_a_command_s_help_loads_the_rule_table_it_is_made_from_and_nothing_else(
+    name: str,
 ) -> None:
-    """Not the engine, the storage, the terminal or the players; not platformdirs to say
-    where the files are (the help describes the folders), not shutil for its width."""
-    names = imported(*args)
+    """Its own command's module and the program's (``play``: the game's flags come before
+    any command), none of the other commands'; not the engine, the storage, the terminal or
+    the players; not platformdirs to say where the files are (the help describes the
+    folders), not shutil for its width."""
+    names = imported(name, "--help")
     assert ours(names) <= HELP_TEXT, sorted(ours(names) - HELP_TEXT)
     assert tops(names) & (STORED | FOUND | SCREEN | SIGNALS) == set()
-
-
-@pytest.mark.parametrize("name", list(COMMANDS))
-def test_a_command_loads_its_own_module_and_no_other_command_s(name: str) -> None:
-    """Its help loads the program's own (``play``: the game's flags come before any
-    command) and its own, and none of the other commands' modules."""
     prefix = "stress_tui.cli.commands."
-    names = imported(name, "--help")
     assert {n.removeprefix(prefix) for n in names if n.startswith(prefix)} == {"play", name}
 
 
