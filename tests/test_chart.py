@@ -3,9 +3,6 @@ ASCII where it cannot; ``stress-tui stats --chart`` and the result screen's pane
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,8 +15,7 @@ from stress_tui.storage.ratings import Point
 from stress_tui.storage.record import count_round
 from stress_tui.terminal.draw.chart import BRAILLE, can_encode, labelled, plot
 from stress_tui.terminal.ratingchart import chart_height, rating_chart
-
-REPO = Path(__file__).resolve().parents[1]
+from tests import command
 
 
 def dots(lines: list[str]) -> list[set[int]]:
@@ -132,13 +128,7 @@ def test_stats_chart_draws_every_person_in_braille(
 def test_stats_chart_falls_back_to_ascii_where_the_output_cannot_show_braille(
     data: Path,
 ) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "stress_tui", "stats", "--chart", "Ann"],
-        cwd=REPO,
-        env={**os.environ, "PYTHONIOENCODING": "ascii", "COLUMNS": "60"},
-        capture_output=True,
-        timeout=60,
-    )
+    done = command.run("stats", "--chart", "Ann", encoding="ascii", env={"COLUMNS": "60"})
     assert done.returncode == 0, done.stderr
     text = done.stdout.decode("ascii")  # nothing that is not ASCII
     assert text.startswith("Ann: rating ") and "+-" in text

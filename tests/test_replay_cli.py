@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -25,6 +23,7 @@ from stress_tui.storage.listing import summaries
 from stress_tui.storage.recorder import Recorder
 from stress_tui.storage.replay import load
 from stress_tui.terminal.playback import Playback
+from tests import command
 from tests.test_replay import RULE_SETS
 
 
@@ -337,14 +336,7 @@ def test_a_bad_replay_command_is_one_line_and_exit_2(
 
 def test_watching_needs_a_terminal(data: Path, tmp_path: Path) -> None:
     path, _ = play_round(Rules.for_deck("jass"), 1, data / "replays")
-    done = subprocess.run(
-        [sys.executable, "-m", "stress_tui", "replay", str(path)],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=20,
-        env={**os.environ, "STRESS_TUI_DATA_DIR": str(data)},
-    )
+    done = command.run_text("replay", str(path))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "not a terminal" in done.stderr
 
