@@ -16,6 +16,7 @@ from blessed import Terminal
 from stress_tui.core.rules import Rules
 from stress_tui.net.host import HOST_SEAT, Host
 from stress_tui.storage import replay as replays
+from stress_tui.terminal import lang
 from stress_tui.terminal.draw.canvas import Canvas, RenderCache, plain_lines
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.endpoint import MemoryEndpoint
@@ -243,6 +244,27 @@ def test_a_network_tables_title_kept_between_frames_says_each_new_delay_and_role
     assert "delay 30 ms" in title(LinkBar("join", 30.4))
     assert "watching" in title(LinkBar("watch", 30.0))
     assert "delay ..." in title(LinkBar("join", None))
+
+
+def test_a_network_tables_title_on_the_narrowest_window_says_the_delay_whole() -> None:
+    """At 60 columns, in English and in German, a network table's title line says the
+    connection's delay whole, clear of the keys on the right: the role, then who plays
+    whom, give way to it (their names are beside the rows too)."""
+    term = Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
+    view = view_of(table_at(), link=LinkBar("join", 15.0), names=("Ann", "Bo"))
+    try:
+        for code, delay, keys in (
+            ("en", "delay 15 ms", "? help  Esc pause  ^C quit"),
+            ("de", "Verzögerung 15 ms", "? Hilfe  Esc Pause  ^C Ende"),
+        ):
+            lang.choose(code)
+            title = plain_lines(draw(term, view, width=60, height=16))[0].rstrip()
+            assert f"{delay}  " in title and title.endswith(keys), title
+        lang.choose("en")
+        wide = plain_lines(draw(term, view, width=80))[0]
+        assert "joined  Ann v Bo  delay 15 ms" in wide, wide
+    finally:
+        lang.choose(None)
 
 
 def test_a_spectators_title_line_leaves_out_the_pause_it_cannot_ask_for() -> None:

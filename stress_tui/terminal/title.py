@@ -104,15 +104,21 @@ def _draw_link_title(
     if link.role == "watch":  # a spectator's Esc pauses nothing: the match is the players'
         bindings = tuple(b for b in bindings if b.intent is not Intent.PAUSE)
     right = title_hint(bindings)
+    keys_x = canvas.width - canvas.text_width(right) - 1
     x = canvas.put(y, 0, _(" STRESS "), palette.title)
     who = {"host": _("hosting"), "join": _("joined"), "watch": _("watching")}.get(link.role, "")
     players = _("{first} v {second}").format(first=view.names[0], second=view.names[1])
-    x = canvas.put(y, x, f" {who}  {players}  ", palette.plain)
+    # The delay whole, two columns clear of the keys: on a narrow line the role goes
+    # first, then who plays whom (their names are beside the rows too).
+    for lead in (f" {who}  {players}  ", f" {players}  ", " "):
+        if x + canvas.text_width(lead + delay) + 2 <= keys_x:
+            break
+    x = canvas.put(y, x, lead, palette.plain)
     x = canvas.put(y, x, delay, palette.hint)
-    room = canvas.width - x - canvas.text_width(right) - 4
+    room = keys_x - x - 3
     if room > 8:
         canvas.put(y, x + 2, canvas.fit(room, _rule_line(view, room)), palette.hint)
-    canvas.put(y, canvas.width - canvas.text_width(right) - 1, right, palette.hint)
+    canvas.put(y, keys_x, right, palette.hint)
 
 
 def _rule_line(view: Scene, room: int) -> str:
