@@ -8,11 +8,13 @@ The texts expected are the catalogue's own, looked up in the test's process.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from stress_tui.core.events import RejectReason
 from stress_tui.terminal import lang
 from stress_tui.terminal.keys import Intent, key_hint
 from stress_tui.terminal.layout import layout
@@ -27,6 +29,15 @@ LAST_CARD = (
     "rules: standard wins=1; phase: playing; p1 row: 5H | - | - | -; p1 draw: -;"
     " piles: 4C | 9D; p2 row: JC | QC | 8D | KS; p2 draw: 7S 7H"
 )
+
+# Player 1's first card (a 2) does not fit the left pile's 10, the one rank two columns
+# wide in every language.
+MISPLAY = (
+    "rules: standard wins=1; phase: playing; p1 row: 2D | 9D | - | -; p1 draw: 7C;"
+    " piles: 10C | 4H; p2 row: JC | KS | 5C | 10H; p2 draw: 7S 7H"
+)
+TIME_LEFT = re.compile(r"\d[.,]\ds")
+"""A lockout's time left, in tenths (``0.7s``, ``0,7s``)."""
 
 SIZES = [(16, 60), (24, 80)]
 FACES = {"sv": ("Kn♣", "D♣", "K♠"), "de": ("B♣", "D♣", "K♠")}
@@ -126,3 +137,32 @@ def test_the_person_against_the_computer_is_told_you_win(
         assert "You wins" not in s.text()
         s.send(KEYS["ctrl_c"])
         s.wait_exit()
+
+
+@pytest.mark.parametrize(("rows", "cols"), SIZES)
+@pytest.mark.parametrize("code", ["en", "sv", "de"])
+def test_a_lockout_says_why_beside_its_time_left(
+    tmp_path: Path, code: str, rows: int, cols: int, speak: None
+) -> None:
+    """A 2 played onto a 10, in each language at the smallest window and the common one:
+    the line beside the row says why (in its short words at least: ``passt nicht``) and
+    the lockout's time left, on one row (``docs/rules.md``)."""
+    lang.choose(code)
+    _ = lang._
+    env: dict[str, str | None] = {"STRESS_TUI_POSITION": MISPLAY, "LANG": "C.UTF-8"}
+    with game(tmp_path, "--lang", code, rows=rows, cols=cols, env=env) as s:
+        waiting = _("press {key} when ready").format(key=",")
+        wait_whole(s, waiting)
+        s.send("c,")
+        s.wait_for(lambda: waiting not in s.text(), timeout=5, what="the round started")
+        s.send("q")  # the 2 onto the 10
+        why = (_(RejectReason.NOT_ADJACENT.value), _("no fit"))
+        locked = _("locked out")
+        s.wait_for(
+            lambda: any(
+                any(said in row for said in why) and locked in row and TIME_LEFT.search(row)
+                for row in (s.row(y) for y in range(s.rows))
+            ),
+            timeout=0.7,
+            what=f"{' or '.join(why)} with {locked!r} and its time left",
+        )

@@ -65,6 +65,9 @@ class Notice:
     lockout: bool = False
     """The reason for a lockout: kept while the lockout lasts, which the line then says
     with the time left."""
+    brief: str | None = None
+    """A lockout's reason alone, in its short words (``no fit``): what the line says with
+    the time left where not even ``short`` fits beside it."""
 
     def shown(self, phase: Phase) -> bool:
         """Whether it is still true of the round in ``phase``."""
@@ -103,6 +106,12 @@ SHORT_REASONS: dict[RejectReason, str] = {
 }
 """Each reason said short, for a narrow screen (marked: translated where shown)."""
 
+
+def short_reason(reason: RejectReason) -> str:
+    """A refusal's reason in its short words, in the language (``no fit``)."""
+    return _(SHORT_REASONS.get(reason, reason.value))
+
+
 PHASE_OF: dict[RejectReason, Phase] = {
     RejectReason.NOT_PLAYING: Phase.WAITING_FLIP,
     RejectReason.STRESS_OPEN: Phase.STRESS,
@@ -116,7 +125,7 @@ def said_rejection(event: Rejected, game: Game) -> tuple[str, str]:
     action = event.action
     reason = event.reason
     said = _(reason.value)
-    short = _(SHORT_REASONS.get(reason, reason.value))
+    short = short_reason(reason)
     if (
         isinstance(action, Play)
         and reason is RejectReason.NOT_ADJACENT
@@ -346,13 +355,15 @@ class Notices:
         locked_until = game.state.players[player].locked_until
         locked = locked_until > now
         until = max(now + NOTICE_SECONDS, locked_until) if locked else now + NOTICE_SECONDS
+        lockout = locked and event.reason is not RejectReason.LOCKED_OUT
         return Notice(
             text,
             "warn",
             until,
             short=short,
             phase=PHASE_OF.get(event.reason),
-            lockout=locked and event.reason is not RejectReason.LOCKED_OUT,
+            lockout=lockout,
+            brief=short_reason(event.reason) if lockout else None,
         )
 
     def _false_stress(self, event: FalseStressCalled, taken: dict[int, int], now: float) -> None:

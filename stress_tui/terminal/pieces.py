@@ -359,8 +359,7 @@ def _player_notice(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, p
             tail = _("locked out {seconds}s").format(seconds=decimal(left, 1, _))
         if notice is not None:
             forms = [f"{notice.text}; {tail}"]
-            if notice.short is not None:
-                forms.append(f"{notice.short}; {tail}")
+            forms += [f"{said}; {tail}" for said in (notice.short, notice.brief) if said]
         forms.append(tail)
     elif view.together[player]:
         forms = [_("together: the next pile goes with its equals"), _("together")]
