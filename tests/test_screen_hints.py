@@ -253,13 +253,17 @@ def test_a_network_tables_title_on_the_narrowest_window_says_the_delay_whole() -
     term = Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
     view = view_of(table_at(), link=LinkBar("join", 15.0), names=("Ann", "Bo"))
     try:
+        lang.choose("en")
+        waiting = view_of(table_at(), link=LinkBar("host", 40.0), names=("(open seat)", "Ann"))
+        title = plain_lines(draw(term, waiting, width=60, height=16))[0].rstrip()
+        assert "delay 40 ms  " in title and title.endswith("  ? help  Esc pause  ^C quit"), title
         for code, delay, keys in (
             ("en", "delay 15 ms", "? help  Esc pause  ^C quit"),
             ("de", "Verzögerung 15 ms", "? Hilfe  Esc Pause  ^C Ende"),
         ):
             lang.choose(code)
             title = plain_lines(draw(term, view, width=60, height=16))[0].rstrip()
-            assert f"{delay}  " in title and title.endswith(keys), title
+            assert f"{delay}  " in title and title.endswith(f"  {keys}"), title
         lang.choose("en")
         wide = plain_lines(draw(term, view, width=80))[0]
         assert "joined  Ann v Bo  delay 15 ms" in wide, wide

@@ -115,7 +115,7 @@ def _draw_link_title(
             break
     x = canvas.put(y, x, lead, palette.plain)
     x = canvas.put(y, x, delay, palette.hint)
-    room = keys_x - x - 3
+    room = keys_x - x - 4  # the rules two columns clear of the delay and of the keys
     if room > 8:
         canvas.put(y, x + 2, canvas.fit(room, _rule_line(view, room)), palette.hint)
     canvas.put(y, keys_x, right, palette.hint)
