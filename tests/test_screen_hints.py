@@ -246,6 +246,25 @@ def test_a_network_tables_title_kept_between_frames_says_each_new_delay_and_role
     assert "delay ..." in title(LinkBar("join", None))
 
 
+def test_the_waiting_screen_on_the_narrowest_window_says_the_whole_join_line() -> None:
+    """At 60 columns the line a friend types to join is wider than the waiting panel: it
+    goes on over two lines, the table's code whole."""
+    settings = game_settings("--seed", "12")
+    line = "ssh -t -p 35001 10.78.1.1 join mountain-sunset-bear-kite"
+
+    def hosting(endpoint: MemoryEndpoint) -> NetScreen:
+        host = Host(settings.rules, "Ann", say=_)
+        return NetScreen(endpoint, settings, True, model=host, seat=HOST_SEAT, join_line=line)
+
+    s = Pilot(hosting, rows=16, cols=60)
+    try:
+        s.wait_text("Waiting for a player", timeout=2)
+        said = " ".join(s.row(y).strip() for y in range(s.rows) if s.row(y).strip())
+        assert line in said, s.dump()
+    finally:
+        s.close()
+
+
 def test_a_network_tables_title_on_the_narrowest_window_says_the_delay_whole() -> None:
     """At 60 columns, in English and in German, a network table's title line says the
     connection's delay whole, clear of the keys on the right: the role, then who plays

@@ -3,6 +3,7 @@ whom, a player dropped or away, the match over), with what the keys do there."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import ClassVar
 
 from stress_tui.terminal.draw.canvas import Canvas
@@ -42,7 +43,16 @@ class NetPanelScreen(ModalScreen):
             PauseScreen().draw(view, palette, canvas)
             return
         first, *more = link.status.split("\n")
-        lines = [(first, palette.panel_title), *((line, palette.panel) for line in more)]
+        said = [(first, palette.panel_title), *((line, palette.panel) for line in more)]
+        # A line wider than the panel goes on over more lines, never a word dropped: the
+        # join line's last word is the table's code.
+        room = canvas.width - 6
+        lines = [
+            (part, style)
+            for line, style in said
+            for part in textwrap.wrap(line, room, break_long_words=False, break_on_hyphens=False)
+            or [line]
+        ]
         keys = key_hint(QUIT_ONLY if link.quit_only else self.BINDINGS)
         panel(canvas, palette, [*lines, ("", ""), (keys, palette.panel_key)])
 
