@@ -14,7 +14,7 @@ import pytest
 from stress_tui.cli.main import main
 from stress_tui.core.choices import COMPUTER
 from stress_tui.core.settings import Settings
-from stress_tui.terminal.channel import ChannelEndpoint
+from stress_tui.terminal.channel import UNSAID_LOCALE, ChannelEndpoint
 from stress_tui.terminal.endpoint import ASK_POSITION
 
 
@@ -65,6 +65,39 @@ def test_a_client_that_stops_reading_costs_frames_not_memory() -> None:
         return await game
 
     assert asyncio.run(play()) == 129
+
+
+@pytest.mark.parametrize(
+    ("sent", "letters"),
+    [({}, False), ({"LANG": "de_DE.UTF-8"}, False), ({"LC_ALL": "C"}, True), ({"LANG": "C"}, True)],
+)
+def test_a_sessions_suits_follow_the_locale_its_client_sent_not_the_servers(
+    sent: dict[str, str], letters: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client whose ``ssh`` sends a locale without UTF-8 (``LC_ALL=C``: a terminal that
+    would show the suits' bytes as other letters) is drawn the suits as letters and told
+    why, whatever the server's own locale; one that sends none, or a UTF-8 one, the
+    symbols."""
+    from stress_tui.terminal.app import App
+
+    monkeypatch.setenv("LANG", "C.UTF-8")  # the server's own
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_CTYPE", raising=False)
+
+    async def first_frame() -> str:
+        channel = Channel()
+        endpoint = ChannelEndpoint(channel, 80, 24)
+        endpoint.environ = {**UNSAID_LOCALE, **sent}  # as the server hands it over
+        app = App(endpoint, Settings(players=("human", "bot:expert"), names=("una", COMPUTER)))
+        game = asyncio.ensure_future(app.main())
+        await until(lambda: b"una" in channel.sent, "first frame")
+        endpoint.data(b"\x03")
+        await game
+        return channel.sent.decode()
+
+    frame = asyncio.run(first_frame())
+    assert ("suits as letters" in frame) is letters
+    assert any(suit in frame for suit in "\u2660\u2663\u2665\u2666") is not letters
 
 
 def test_serve_without_asyncssh_says_how_to_install_it_and_exits_2(

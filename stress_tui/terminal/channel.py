@@ -56,6 +56,11 @@ FRAME_BUFFER = 128 * 1024
 EARLY_LIMIT = 4096
 """Bytes kept of what a client sends before its game listens; the rest is dropped."""
 
+UNSAID_LOCALE = {"LANG": "C.UTF-8"}
+"""The locale of a client that sends none: a UTF-8 terminal (its suits drawn as symbols),
+as ``TERM_KIND`` takes its terminal for today's. One that sends ``LC_ALL=C`` or
+``LANG=C`` gets the suits as letters, as at a local terminal in that locale."""
+
 EXIT_HANGUP = 129
 """The game's status when the client has gone (as a hangup at a local terminal)."""
 
@@ -116,7 +121,7 @@ class ChannelEndpoint(Endpoint):
         self.asking: bytearray | None = None
         """The answers to the start-up questions so far, while they are awaited."""
         self.heard: asyncio.Future[None] | None = None
-        self.environ = {}  # what the client sent, if anything: never the server's own
+        self.environ = UNSAID_LOCALE  # what the client sent, if anything: never the server's
 
     def size(self) -> tuple[int, int]:
         return self.width, self.height

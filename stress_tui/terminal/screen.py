@@ -71,8 +71,10 @@ class Screen(Running):
         super().__init__(endpoint, settings, colour)
         self.rules: Rules = settings.rules
         """The rules of the round on the table."""
-        self.ascii = settings.ascii if settings.ascii is not None else not suits_encodable()
-        """Suits as letters: asked for, or chosen because the terminal has no suits."""
+        shown = suits_encodable(endpoint.environ)
+        self.ascii = settings.ascii if settings.ascii is not None else not shown
+        """Suits as letters: asked for, or chosen because the terminal has no suits (its
+        locale says so: this process's, or the one an SSH client sent)."""
         self.ascii_note = ASCII_NOTE if settings.ascii is None and self.ascii else None
         """Why the suits are letters, when the game chose it (said on the rule line)."""
         self.notices = Notices(shown_names(settings.names), you=addressed(settings.names))

@@ -38,7 +38,7 @@ import asyncssh
 from stress_tui.core.choices import COMPUTER, GUEST
 from stress_tui.core.settings import Settings
 from stress_tui.terminal import keyrecord, seats
-from stress_tui.terminal.channel import FRAME_BUFFER, ChannelEndpoint
+from stress_tui.terminal.channel import FRAME_BUFFER, UNSAID_LOCALE, ChannelEndpoint
 from stress_tui.terminal.lang import N_, _
 
 if TYPE_CHECKING:
@@ -412,7 +412,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         assert self.pty is not None
         _kind, width, height = self.pty
         self.endpoint = ChannelEndpoint(self.chan, width, height)
-        self.endpoint.environ = self.sent  # its COLORFGBG, if its ssh sent one
+        self.endpoint.environ = {**UNSAID_LOCALE, **self.sent}  # its COLORFGBG, its locale
         self.set_idle()
         return self.endpoint
 
