@@ -1,20 +1,27 @@
 """The SSH server's tables for two in one event loop (``terminal/tables.py``): each seat's
-keys dated at their arrival less half that seat's SSH round trip, at most the cap. (The
-tables with the real ``ssh`` client: ``tests/test_serve.py``.)"""
+keys dated at their arrival less half that seat's SSH round trip, at most the cap; each
+seat's keys where its player's keyboard has them. (The tables with the real ``ssh``
+client: ``tests/test_serve.py``.)"""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from stress_tui.core.actions import Action, Flip
 from stress_tui.core.engine import Phase
 from stress_tui.core.rules import Rules
+from stress_tui.core.settings import Settings
 from stress_tui.net.fair import MAX_DELAY
 from stress_tui.net.host import HOST_SEAT, JOINER_SEAT
+from stress_tui.terminal.server import here
 from stress_tui.terminal.tables import ServedHost
+from tests import test_partial_frames
 from tests.test_net import SEED, run, seated, until
+from tests.test_partial_frames import table_for_two
 
 
 @pytest.fixture(autouse=True)
@@ -93,3 +100,24 @@ def test_a_round_at_a_served_table_is_kept_and_counted_once_and_both_ends_show_i
     standings = Record.load(tmp_path / "record.sqlite").standings
     for name in ("Ann", "Bo"):
         assert sum(s.rounds_won + s.rounds_lost for s in standings[name].values()) == 1
+
+
+def test_a_player_at_a_table_for_two_plays_with_the_keys_of_their_keyboard(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A German keyboard's player (a session speaking German) plays their row at a table
+    for two as at one keyboard of theirs: the fourth pile onto the right pile is ``ö``,
+    where a US keyboard has ``;``, said under it and played by it."""
+
+    def german(**fields: Any) -> Settings:
+        return dataclasses.replace(here(**fields), keyboard="de")
+
+    monkeypatch.setattr(test_partial_frames, "here", german)
+    with table_for_two(tmp_path, monkeypatch) as seats:
+        _ann, bo = seats
+        for seat in seats:
+            seat.send("g")  # ready
+        bo.wait_text("1 card", timeout=5)
+        assert bo.row(22).rstrip().endswith("<f     ö>"), bo.dump()
+        bo.send("ö")  # the 6 onto the 9
+        bo.wait_text("6 on 9:", timeout=0.5)

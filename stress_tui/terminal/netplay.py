@@ -196,7 +196,7 @@ class NetScreen(Screen):
             keymap = keymap_for(("bot:normal", "bot:normal"), None)
         else:
             players = ("human", "bot:normal") if seat == 0 else ("bot:normal", "human")
-            keymap = keymap_for(players, self.settings.keymap)
+            keymap = keymap_for(players, self.settings.keymap, self.settings.keyboard)
         return NetController(self, self.clock, keymap, self.link)
 
     # ------------------------------------------------------------------ the network
