@@ -121,3 +121,17 @@ def test_a_player_at_a_table_for_two_plays_with_the_keys_of_their_keyboard(
         assert bo.row(22).rstrip().endswith("<f     ö>"), bo.dump()
         bo.send("ö")  # the 6 onto the 9
         bo.wait_text("6 on 9:", timeout=0.5)
+
+
+def test_a_table_for_two_of_five_piles_a_row_gives_each_player_keys_for_all_five(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table opened with a row of five (``new standard row=5``): each player's row is
+    played with the one-player layout for five piles, as at one keyboard against the
+    computer (``docs/keys.md``): the fifth pile's keys under it, ``c`` to say ready."""
+    monkeypatch.setattr(test_partial_frames, "Rules", lambda: Rules(row_size=5))
+    with table_for_two(tmp_path, monkeypatch) as seats:
+        for seat in seats:
+            seat.wait_text("press c when ready", timeout=5)
+            rows = [seat.row(y).rstrip() for y in range(seat.rows)]
+            assert any(row.endswith("<t   g>") for row in rows), seat.dump()

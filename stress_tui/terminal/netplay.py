@@ -196,7 +196,8 @@ class NetScreen(Screen):
             keymap = keymap_for(("bot:normal", "bot:normal"), None)
         else:
             players = ("human", "bot:normal") if seat == 0 else ("bot:normal", "human")
-            keymap = keymap_for(players, self.settings.keymap, self.settings.keyboard)
+            row = self.link.model.rules.row_size  # the table's row, the host's rules
+            keymap = keymap_for(players, self.settings.keymap, self.settings.keyboard, row)
         return NetController(self, self.clock, keymap, self.link)
 
     # ------------------------------------------------------------------ the network
