@@ -296,3 +296,28 @@ def test_a_session_places_the_keys_for_the_keyboard_of_the_language_it_speaks() 
     assert german == "de" and lines[1].endswith("j k l ö")
     english, lines = contextvars.copy_context().run(keys_in, "en")
     assert english == "us" and lines[1].endswith("j k l ;")
+
+
+def test_serve_leaves_the_signals_as_it_found_them_when_it_stops(tmp_path: Path) -> None:
+    """SIGTERM ends a serve, and the loop it ran on handles SIGTERM and SIGINT as before:
+    a second serve on the same loop starts and stops as the first did."""
+    import os
+    import signal
+
+    import asyncssh
+
+    from stress_tui.terminal.server import Limits, serve
+
+    signals = (signal.SIGTERM, signal.SIGINT)
+
+    def stop(port: int) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    async def twice() -> None:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        before = [signal.getsignal(sig) for sig in signals]
+        for _ in range(2):
+            assert await serve("127.0.0.1", 0, key, Limits(), tmp_path, stop) == 0
+            assert [signal.getsignal(sig) for sig in signals] == before
+
+    asyncio.run(twice())

@@ -515,9 +515,9 @@ async def serve(
     announce: Any,
     forget_after: int = 0,
 ) -> int:
-    """Serve until SIGTERM or SIGINT; ``announce(port)`` once listening; the keys not seen
-    for ``forget_after`` days forgotten at the start and once a day (0: never). The exit
-    status."""
+    """Serve until SIGTERM or SIGINT, each handled as before once it ends; ``announce(port)``
+    once listening; the keys not seen for ``forget_after`` days forgotten at the start and
+    once a day (0: never). The exit status."""
     server = Server(limits, data, forget_after)
     expiring = asyncio.ensure_future(keyrecord.expire(server)) if forget_after else None
     acceptor = await asyncssh.create_server(
@@ -538,7 +538,8 @@ async def serve(
         if not stopping.done():
             stopping.set_result(None)
 
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+    for sig in previous:
         loop.add_signal_handler(sig, stop)
     announce(acceptor.sockets[0].getsockname()[1])
     try:
@@ -552,4 +553,8 @@ async def serve(
             await asyncio.wait(set(server.tasks), timeout=5.0)
         await server.close_tables()
         await acceptor.wait_closed()
+        for sig, handler in previous.items():  # every game over: each signal as it was
+            loop.remove_signal_handler(sig)  # which leaves it at SIG_DFL
+            if handler is not None:
+                signal.signal(sig, handler)
     return 0
