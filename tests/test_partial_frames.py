@@ -337,18 +337,24 @@ def test_a_lockout_counts_down_on_its_own_players_screen_alone(
 ) -> None:
     """A misplay at a table for two: the locked-out player's screen says why and counts
     the lockout's time left down in tenths; the other player's says why and ``locked
-    out``, without the count, and draws no frame for it until the lockout ends
-    (``docs/rules.md``)."""
+    out``, without the count, draws no frame for it until the lockout ends, and one frame
+    when it ends (``docs/rules.md``)."""
     seen: dict[Running, Callable[[], str]] = {}
     """Each screen's text as its frames leave it on its terminal."""
     locked: dict[Running, int] = {}
     """How many frames each screen drew that left ``locked out`` on it."""
+    cleared: dict[Running, list[float]] = {}
+    """When each screen drew a frame that left no ``locked out`` on it, once it had."""
     draw = Running.draw
 
     def noted(screen: Running) -> None:
         draw(screen)
-        if screen in seen and "locked out" in seen[screen]():
+        if screen not in seen:
+            return
+        if "locked out" in seen[screen]():
             locked[screen] = locked.get(screen, 0) + 1
+        elif screen in locked:
+            cleared.setdefault(screen, []).append(screen.loop_time())
 
     monkeypatch.setattr(Running, "draw", noted)
     with table_for_two(tmp_path, monkeypatch) as seats:
@@ -367,11 +373,33 @@ def test_a_lockout_counts_down_on_its_own_players_screen_alone(
             bo.pump(0.05)
             shown.append(COUNTED.search(bo.text()))
         ann.wait_for(lambda: "locked out" not in ann.text(), timeout=0.2, what="the end")
+        ann.pump(0.01)  # nothing else is due on her screen meanwhile
+        at_end = list(cleared[ann.app])
     figures = {found.group() for found in shown if found is not None}
     assert len(figures) >= 3, f"the count on Bo's screen: {figures}"
     assert locked.get(bo.app, 0) >= 3, locked
     # The frame that says it, and at most one other for something else (a delay's figure).
     assert locked.get(ann.app, 0) <= 2, f"{locked.get(ann.app)} frames on Ann's screen"
+    assert len(at_end) == 1, f"{len(at_end)} frames on Ann's screen as it ended: {at_end}"
+
+
+def test_a_network_tables_clock_shows_the_time_its_timer_was_set_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At both ends of a table for two, the round's clock a hair short of the time a
+    timer was set for (the timer fired early, or the clock's sums came out a hair short)
+    shows that time from then on, as at one keyboard: the timer is not set again for it."""
+    with table_for_two(tmp_path, monkeypatch) as seats:
+        for seat in seats:
+            seat.send("g")  # ready
+        seats[0].pump(0.3)  # (the round under way at both ends)
+        for seat in seats:
+            screen = seat.app
+            assert isinstance(screen, NetScreen) and screen.link.under_way
+            clock = screen.clock
+            due = clock.now() + 1e-9
+            assert clock.reach(due) == due
+            assert clock.now() >= due
 
 
 def test_each_player_at_a_table_for_two_sees_their_own_ssh_delay(

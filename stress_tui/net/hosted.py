@@ -187,6 +187,11 @@ class HostedRounds:
         """The round's clock."""
         return self.life.time(self._loop_time())
 
+    def reach(self, game_time: float) -> float:
+        """The round's clock, or ``game_time`` if it is just short of it (a timer set for
+        it may fire a hair early); what it shows from then on."""
+        return self.life.reach(game_time, self._loop_time())
+
     @property
     def round_number(self) -> int:
         """The round's number in the match (1 for a rematch's first; 0: none dealt)."""

@@ -301,6 +301,13 @@ class JoinedTable(JoinedRounds):
             return self.last_now
         return shown
 
+    def reach(self, game_time: float) -> float:
+        """The round's clock, or ``game_time`` if it runs and is just short of it (a timer
+        set for it may fire a hair early); what it shows from then on."""
+        if self.running:
+            self.last_now = max(self.last_now, game_time)
+        return self.now()
+
     def shown_delay(self) -> float | None:
         """The one-way delay this end's screen shows, in seconds: the host's word for it."""
         return None if self.delay_ms is None else self.delay_ms / 1e3

@@ -175,7 +175,8 @@ class NetClock(Clock):
         return self.shown
 
     def reach(self, game_time: float) -> float:
-        return self.now()
+        self.shown = self.link.model.reach(game_time)
+        return self.shown
 
     def when(self, game_time: float) -> float:
         return self.time() + max(0.0, game_time - self.now())
