@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from stress_tui.terminal.layout import Layout, layout
+from stress_tui.terminal.notices import FLASH_SECONDS
+from stress_tui.terminal.running import Running
 from tests.pilot import Pilot, game
 from tests.screen import banner, notice, pile_top, say_ready, table_layout
 
@@ -241,6 +243,41 @@ def test_the_pile_the_other_player_just_played_on_stands_out_for_a_moment(
         assert s.pump(0.6) == 0  # nothing moves while it stands out
         s.pump(0.3)
         assert not bars() and pile_top(s, 1) == "K♦"
+
+
+def test_a_second_play_keeps_the_pile_standing_out_and_draws_nothing_until_it_goes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second card played on the same pile before the first's moment is over: the pile
+    stands out until the second's moment is, and no frame is drawn before then (the first's
+    end, passed by, changes nothing on the table)."""
+    drawn: list[float] = []
+    draw = Running.draw
+
+    def noted(screen: Running) -> None:
+        draw(screen)
+        drawn.append(screen.loop_time())
+
+    with game(tmp_path, env={"STRESS_TUI_POSITION": HELD}) as s:
+        say_ready(s)
+        lay = table_layout(s)
+        x, y = lay.pile_x[0], lay.piles_y
+
+        def bars() -> bool:
+            return s.row(y)[x - 1] == "\u2590" and s.row(y)[x + lay.card_w] == "\u258c"
+
+        s.send("q")
+        s.wait_for(lambda: pile_top(s, 0) == "5♥", timeout=1, what="5♥ on the left pile")
+        s.pump(0.4)
+        s.send("w")
+        s.wait_for(lambda: pile_top(s, 0) == "6♥", timeout=1, what="6♥ on the left pile")
+        monkeypatch.setattr(Running, "draw", noted)
+        played = s.now()
+        s.pump(0.75)  # past the first play's moment (0.8 s), short of the second's
+        assert bars() and drawn == []
+        s.pump(0.1)
+        assert not bars() and len(drawn) == 1
+        assert drawn[0] - played == pytest.approx(FLASH_SECONDS, abs=0.01)
 
 
 def test_your_own_play_against_the_computer_does_not_stand_out(tmp_path: Path) -> None:

@@ -194,12 +194,28 @@ class Screen(Running):
 
     def schedule(self) -> None:
         """Set the one timer for the next thing due: a flip, a computer's move, a tick of
-        the count, a notice or a lockout running out. None while paused or idle."""
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
-        if self.loop is None or self.clock.paused or self.controller.result is not None:
+        the count, a notice or a lockout running out. None while paused or idle. A timer
+        that fires no later is kept (a play moves the next due time later, mostly): if it
+        fires early, ``on_timer`` sets it for the time due then, drawing nothing."""
+        due = self.next_due()
+        if due is None:
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
             return
+        assert self.loop is not None
+        self.timer_due = due
+        when = self.clock.when(due)
+        if self.timer is not None:
+            if self.timer.when() <= when:
+                return
+            self.timer.cancel()
+        self.timer = self.loop.call_at(when, self.guarded, self.on_timer, due)
+
+    def next_due(self) -> float | None:
+        """The game time of the next thing due (``None``: nothing, or paused)."""
+        if self.loop is None or self.clock.paused or self.controller.result is not None:
+            return None
         now = self.clock.now()
         times = [
             *self.due_times(),
@@ -209,13 +225,14 @@ class Screen(Running):
         ]
         times += [p.locked_until for p in self.table.game.state.players if p.locked_until > now]
         due = [t for t in times if t is not None]
-        if not due:
-            return
-        self.timer_due = min(due)
-        self.timer = self.loop.call_at(self.clock.when(self.timer_due), self.guarded, self.on_timer)
+        return min(due) if due else None
 
-    def on_timer(self) -> None:
+    def on_timer(self, set_for: float) -> None:
+        """The timer set for the game time ``set_for`` fired."""
         self.timer = None
+        if set_for != self.timer_due:  # kept while what is due moved: nothing is due now
+            self.schedule()
+            return
         now = self.clock.reach(self.timer_due)
         self.advance(now)
         self.notices.expire(now)
