@@ -24,7 +24,7 @@ if __package__ in (None, ""):  # run as a script: make `bench` and `tests` impor
 
 from bench.bench_table import COLS, GAME, ROWS
 from bench.latency import BASELINES, echo_ready
-from stress_tui.terminal.notices import MARK_SECONDS
+from stress_tui.terminal.notices import LATE_SECONDS, MARK_SECONDS
 from tests.screen import say_ready
 from tests.tty import TtySession
 
@@ -64,7 +64,7 @@ def one_run(idle: float) -> dict[str, tuple[float, int]]:
                 for s in sessions.values():
                     s.pump(0.01)
             # The quick pings at connect are over, and the flip's marks on the piles gone.
-            settle = time.monotonic() + MARK_SECONDS + 0.5
+            settle = time.monotonic() + MARK_SECONDS + LATE_SECONDS + 0.5
             while time.monotonic() < settle:
                 for s in sessions.values():
                     s.pump(0.05)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from stress_tui.terminal.layout import Layout, layout
-from stress_tui.terminal.notices import FLASH_SECONDS
+from stress_tui.terminal.notices import FLASH_SECONDS, LATE_SECONDS
 from stress_tui.terminal.running import Running
 from tests.pilot import Pilot, game
 from tests.screen import banner, notice, pile_top, say_ready, table_layout
@@ -226,7 +226,7 @@ def test_the_pile_the_other_player_just_played_on_stands_out_for_a_moment(
 ) -> None:
     """A card played lights its play pile up with a bar down each side in the player's
     colour; with nothing else changing, no frame is drawn until the one that takes it
-    away, a moment later."""
+    away, a moment later (its 0.8 s, and at most ``LATE_SECONDS`` more)."""
     with game(tmp_path, env={"STRESS_TUI_POSITION": HELD}) as s:
         say_ready(s)
         lay = table_layout(s)
@@ -241,7 +241,7 @@ def test_the_pile_the_other_player_just_played_on_stands_out_for_a_moment(
         assert bars()
         assert s.cell(y, x - 1).fg == s.cell(lay.rows_y[0], lay.info_x + 1).fg  # player 1
         assert s.pump(0.6) == 0  # nothing moves while it stands out
-        s.pump(0.3)
+        s.pump(0.3 + LATE_SECONDS)
         assert not bars() and pile_top(s, 1) == "K♦"
 
 
@@ -275,9 +275,9 @@ def test_a_second_play_keeps_the_pile_standing_out_and_draws_nothing_until_it_go
         played = s.now()
         s.pump(0.75)  # past the first play's moment (0.8 s), short of the second's
         assert bars() and drawn == []
-        s.pump(0.1)
+        s.pump(0.1 + LATE_SECONDS)
         assert not bars() and len(drawn) == 1
-        assert drawn[0] - played == pytest.approx(FLASH_SECONDS, abs=0.01)
+        assert drawn[0] - played == pytest.approx(FLASH_SECONDS + LATE_SECONDS, abs=0.01)
 
 
 def test_your_own_play_against_the_computer_does_not_stand_out(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from stress_tui.terminal.draw.canvas import Canvas, Cell, Frame, RenderCache, pl
 from stress_tui.terminal.draw.encode import encode
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.netplay import NetScreen
+from stress_tui.terminal.notices import LATE_SECONDS
 from stress_tui.terminal.render import render
 from stress_tui.terminal.running import Running
 from stress_tui.terminal.scene import Scene
@@ -419,3 +420,44 @@ def test_each_player_at_a_table_for_two_sees_their_own_ssh_delay(
             seat.send("g")  # ready: a frame on both screens
         ann.wait_text("delay 40 ms", timeout=5, row=0)
         bo.wait_text("delay 15 ms", timeout=5, row=0)
+
+
+def test_a_mark_goes_with_the_next_frame_drawn_after_its_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The flip's marks beside the play piles, their time up, go with the next frame a
+    screen draws for anything else (Ann's key that plays nothing, said on the banner),
+    not on a frame of their own; on a screen that draws nothing else (Bo's), on one frame
+    of their own at most ``LATE_SECONDS`` after their time. What a player sees is the
+    mark going a moment later; the frame not drawn is a count."""
+    drawn: list[tuple[Running, float]] = []
+    draw = Running.draw
+
+    def noted(screen: Running) -> None:
+        draw(screen)
+        assert isinstance(screen, NetScreen)
+        drawn.append((screen, screen.clock.now()))
+
+    monkeypatch.setattr(Running, "draw", noted)
+    with table_for_two(tmp_path, monkeypatch) as seats:
+        ann, bo = seats
+        screen = ann.app
+        for seat in seats:
+            seat.send("g")  # ready
+        ann.wait_for(lambda: "flip" in ann.text(), timeout=5, what="the flip's marks")
+        mark = screen.notices.piles[0]
+        assert mark is not None and mark.text == "flip"
+        ann.pump(mark.until + 0.2 - screen.clock.now())
+        assert "flip" in ann.text(), "gone on a frame of its own"
+        pressed = screen.clock.now()
+        ann.send("x")  # no key here: the banner says so
+        ann.wait_text("x is no key", timeout=1)
+        assert "flip" not in ann.text(), "not gone with the key's frame"
+        bo.pump(LATE_SECONDS)
+        assert "flip" not in bo.text(), "still there past its time and LATE_SECONDS"
+    late = {
+        seat.app: [at - mark.until for who, at in drawn if who is seat.app and at > mark.until]
+        for seat in seats
+    }
+    assert late[ann.app][0] >= pressed - mark.until, f"Ann's frames after its time: {late}"
+    assert len([at for at in late[bo.app] if at < LATE_SECONDS + 0.01]) == 1, late

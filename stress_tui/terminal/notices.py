@@ -45,6 +45,10 @@ MARK_SECONDS = 1.5
 """How long the table shows who put the top card on a play pile, and which row piles were
 just refilled (game seconds)."""
 
+LATE_SECONDS = 0.5
+"""How long past its time a notice or mark may stay up: it goes with the next frame drawn
+for anything else, or within that on a frame of its own (game seconds)."""
+
 
 @dataclass
 class Notice:
@@ -440,7 +444,7 @@ class Notices:
         return changed or bool(gone)
 
     def next_expiry(self) -> float | None:
-        """When the next notice or mark disappears."""
+        """When the next notice or mark's time is up."""
         times = [n.until for n in (*self.player, self.headline) if n and n.until is not None]
         times += [m.until for m in (*self.piles, *self.flashes) if m is not None]
         times += [m.until for m in self.refills.values()]

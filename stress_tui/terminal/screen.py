@@ -46,7 +46,7 @@ from stress_tui.terminal.frames import Banner, LifeTimer
 from stress_tui.terminal.keys import KeyMap
 from stress_tui.terminal.lang import N_, addressed, shown_names
 from stress_tui.terminal.layout import Layout, layout
-from stress_tui.terminal.notices import Notices
+from stress_tui.terminal.notices import LATE_SECONDS, Notices
 from stress_tui.terminal.pieces import count_up, countdown_ticks, lockout_ticks
 from stress_tui.terminal.running import Running
 from stress_tui.terminal.scene import Scene, person_at_bottom
@@ -217,10 +217,11 @@ class Screen(Running):
         if self.loop is None or self.clock.paused or self.controller.result is not None:
             return None
         now = self.clock.now()
+        expiry = self.notices.next_expiry()  # (gone with an earlier frame, if one is drawn)
         times = [
             *self.due_times(),
             countdown_ticks(self.table, now),
-            self.notices.next_expiry(),
+            None if expiry is None else expiry + LATE_SECONDS,
             lockout_ticks(self.table, now, self.own_rows()),
         ]
         times += [p.locked_until for p in self.table.game.state.players if p.locked_until > now]
@@ -239,6 +240,13 @@ class Screen(Running):
         # A tick of the count, a notice or a lockout running out: the screen changes.
         self.request_draw()
         self.schedule()
+
+    def draw(self) -> None:
+        """Draw (``Running.draw``), the notices and marks whose time is up gone with the
+        frame (the timer then set for the next)."""
+        if self.notices.expire(self.clock.now()):
+            self.schedule()
+        super().draw()
 
     # ------------------------------------------------------------------ keys
 
