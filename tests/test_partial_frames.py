@@ -23,13 +23,15 @@ from pyte.screens import Char
 
 from stress_tui.core.events import Event
 from stress_tui.core.rules import Rules
+from stress_tui.core.view import table_view
 from stress_tui.net.host import HOST_SEAT, JOINER_SEAT
 from stress_tui.terminal import frames
 from stress_tui.terminal.draw.canvas import Canvas, Cell, Frame, RenderCache, plain_lines
 from stress_tui.terminal.draw.encode import encode
 from stress_tui.terminal.draw.palette import Palette
+from stress_tui.terminal.keys import Intent
 from stress_tui.terminal.netplay import NetScreen
-from stress_tui.terminal.notices import LATE_SECONDS
+from stress_tui.terminal.notices import LATE_SECONDS, MARK_SECONDS
 from stress_tui.terminal.render import render
 from stress_tui.terminal.running import Running
 from stress_tui.terminal.scene import Scene
@@ -461,3 +463,43 @@ def test_a_mark_goes_with_the_next_frame_drawn_after_its_time(
     }
     assert late[ann.app][0] >= pressed - mark.until, f"Ann's frames after its time: {late}"
     assert len([at for at in late[bo.app] if at < LATE_SECONDS + 0.01]) == 1, late
+
+
+def test_the_joiners_play_at_a_table_for_two_is_drawn_once_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bo, who took the other seat, plays a card that fits: his screen draws it once, with
+    the table's answer (from this same process, a moment after the key), the card on the
+    play pile and its row pile given the next; not first the card alone, its place empty.
+    What Bo sees is the play whole at once; the frame not drawn is a count."""
+    drawn: list[Running] = []
+    draw = Running.draw
+
+    def noted(screen: Running) -> None:
+        draw(screen)
+        drawn.append(screen)
+
+    monkeypatch.setattr(Running, "draw", noted)
+    with table_for_two(tmp_path, monkeypatch) as seats:
+        ann, bo = seats
+        host = ann.app.link.model  # type: ignore[attr-defined]
+        for seat in seats:
+            seat.send("g")  # ready
+        ann.wait_for(lambda: "flip" in ann.text(), timeout=5, what="the flip")
+        bo.pump(MARK_SECONDS + LATE_SECONDS)  # the flip's marks gone
+        seen = table_view(host.fair.game.state)
+        pile, target = seen.legal_plays(JOINER_SEAT)[0]
+        key = next(
+            key
+            for key in "asdfjkl;"
+            if (found := bo.app.keymap.lookup(key)) is not None
+            and found.pile == pile
+            and (found.intent is Intent.LEFT) == (target == 0)
+        )
+        played = len(host.fair.applied)
+        drawn.clear()
+        bo.send(key)
+        bo.wait_for(lambda: len(host.fair.applied) > played, timeout=1, what="the host's table")
+        bo.pump(0.1)
+        assert drawn.count(bo.app) == 1, f"{drawn.count(bo.app)} frames on Bo's screen"
+        assert "Bo" in bo.text()  # the play's mark beside its pile

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from stress_tui.core.lifecycle import Stage
+from stress_tui.core.table import Table as CoreTable
 from stress_tui.net.client import Client
 from stress_tui.net.host import HOST_SEAT, JOINER_SEAT, Host
 from stress_tui.net.hosted import action_from_message
@@ -95,6 +96,12 @@ class ServedClient(Client):
     @result.setter
     def result(self, value: RoundFiles | None) -> None:
         self.own = value
+
+    def predicted(self) -> CoreTable | None:
+        """The host's last table, our plays not played on it ahead: the host's answer comes
+        from this same process a moment after the key, and the play is drawn once, whole,
+        with it (ahead of it, it would be drawn first without the card its place is given)."""
+        return self.shown
 
     def shown_delay(self) -> float | None:
         """The joiner's seat's SSH delay, as at the host's seat (a spectator's: the host's
