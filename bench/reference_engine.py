@@ -7,8 +7,9 @@
 ``Reference`` plays what ``bench/bench_engine.py``'s policy asks of a round (a flip when
 one is due, a stress called by a random player, a random player's first legal play) by
 the rules of one deck at its defaults, with nothing else: no actions or events as values,
-no checks of what comes in, no record of covers, lockouts, ready or stop flags (the
-policy never makes a move they would refuse). A card is its rank. It draws from the
+no checks of what comes in, no judging of a play, no record of covers, lockouts, ready or stop
+flags (the policy never makes a move they would refuse); it stops at the first legal play,
+where the engine's query lists them all. A card is its rank. It draws from the
 random source exactly as the engine does, so a seed plays the same round on both: the
 benchmark checks that every round takes as many actions and ends with the same cards in
 each hand, then times both on the same rounds, taking turns, and gives the engine's time
