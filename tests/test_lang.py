@@ -281,7 +281,7 @@ def test_a_config_error_is_said_in_the_language(
             "Ganze Runden zwischen Computern auf einer virtuellen Uhr",
         ),
         (["daily", "--lang", "sv", "--help"], "Spela dagens giv"),
-        (["host", "--lang", "de", "--help"], "der Port, auf dem der Tisch wartet; Vorgabe: 7325"),
+        (["host", "--lang", "de", "--help"], "der Port, auf dem gelauscht wird"),
     ],
 )
 def test_each_command_has_its_help_in_the_language(

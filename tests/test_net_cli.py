@@ -1,6 +1,10 @@
-"""The host, join and watch commands refuse what is wrong with them in one line (exit 2)."""
+"""The host, join and watch commands (and serve, where it listens) refuse what is wrong with
+them in one line (exit 2)."""
 
 from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
 
 import pytest
 
@@ -45,3 +49,41 @@ def test_the_help_names_the_network_commands(capsys: pytest.CaptureFixture[str])
     out = capsys.readouterr().out
     for usage in ("host [--port N]", "join HOST[:PORT] CODE", "watch HOST[:PORT] CODE"):
         assert usage in out
+
+
+@pytest.fixture
+def taken_port() -> Iterator[int]:
+    """A port something on this machine already listens on (127.0.0.1)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        yield sock.getsockname()[1]
+
+
+@pytest.mark.parametrize("command", ["host", "serve"])
+def test_host_and_serve_refuse_where_they_cannot_listen_in_the_same_line(
+    command: str,
+    taken_port: int,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A port out of range, or no socket on the address and port asked for (an address
+    not this machine's, a port taken): one line, the same from both commands, status 2."""
+    # As on a terminal: host asks for one before it listens (its table then takes it).
+    monkeypatch.setattr("stress_tui.cli.tty.no_terminal", lambda: False)
+    monkeypatch.setattr("stress_tui.terminal.app.on_a_terminal", lambda: True)
+    monkeypatch.setattr("stress_tui.terminal.app.unfit_terminal", lambda: None)
+    for flags, said in [
+        (["--port", "70000"], "--port: must be a port from 1 to 65535 (0: any free one), "),
+        (["--port", "x"], '--port: "x" is not a whole number'),
+        (["--bind", "192.0.2.1", "--port", "7"], "cannot listen on 192.0.2.1:7: cannot assign"),
+        (
+            ["--bind", "127.0.0.1", "--port", str(taken_port)],
+            f"cannot listen on 127.0.0.1:{taken_port}: address already in use",
+        ),
+        (["--bind", "2001:db8::1", "--port", "7"], "cannot listen on [2001:db8::1]:7: "),
+    ]:
+        assert main([command, *flags]) == 2, flags
+        out, err = capsys.readouterr()
+        assert err.startswith(f"stress-tui: {said}") and err.count("\n") == 1, err
+        assert out == ""

@@ -306,6 +306,7 @@ def test_serve_leaves_the_signals_as_it_found_them_when_it_stops(tmp_path: Path)
 
     import asyncssh
 
+    from stress_tui.net.addresses import listening_socket
     from stress_tui.terminal.server import Limits, serve
 
     signals = (signal.SIGTERM, signal.SIGINT)
@@ -317,7 +318,8 @@ def test_serve_leaves_the_signals_as_it_found_them_when_it_stops(tmp_path: Path)
         key = asyncssh.generate_private_key("ssh-ed25519")
         before = [signal.getsignal(sig) for sig in signals]
         for _ in range(2):
-            assert await serve("127.0.0.1", 0, key, Limits(), tmp_path, stop) == 0
+            sock = listening_socket("127.0.0.1", 0)
+            assert await serve(sock, key, Limits(), tmp_path, stop) == 0
             assert [signal.getsignal(sig) for sig in signals] == before
 
     asyncio.run(twice())

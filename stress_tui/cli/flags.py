@@ -1,9 +1,10 @@
 """The flags more than one command takes: the house rules and ``--seed``, the players,
-the display and the language, with the types that read their values; and the refusal of
-the game's flags where a command has no use for them.
+the display and the language, where ``host`` and ``serve`` listen, with the types that
+read their values; and the refusal of the game's flags where a command has no use for them.
 
 Each adds its flags to a parser; a flag not given is left unset (``None``), so that the
-config file and the deck's defaults can fill in (``cli.settings``).
+config file and the deck's defaults can fill in (``cli.settings``); ``--port`` alone has
+its command's default.
 """
 
 from __future__ import annotations
@@ -62,6 +63,18 @@ def positive(text: str) -> int:
     if count < 1:
         raise BadValue(_("must be at least 1, not {value}").format(value=count))
     return count
+
+
+def _port(text: str) -> int:
+    """A port to listen on (0: any free one)."""
+    from stress_tui.cli.config import BadValue
+
+    port = whole(text)
+    if not 0 <= port <= 65535:
+        raise BadValue(
+            _("must be a port from 1 to 65535 (0: any free one), not {value}").format(value=port)
+        )
+    return port
 
 
 def _seed(text: str) -> tuple[int, int]:
@@ -157,6 +170,38 @@ def _add_rule_flag(group: argparse._ArgumentGroup, rule: HouseRule) -> None:
 def _rule_help(rule: HouseRule) -> str:
     """A rule flag's help (``HouseRule.help_text``) in the player's language."""
     return rule.help_text(_)
+
+
+def add_listening_flags(parser: argparse.ArgumentParser, port: int) -> argparse._ArgumentGroup:
+    """The network group of a command that listens, ``host`` or ``serve``: ``--port N``
+    (``port`` unless told) and ``--bind ADDRESS`` (every address unless told: read it with
+    ``listening``); the group, for the command's other flags."""
+    net = parser.add_argument_group(_("network"))
+    net.add_argument(
+        "--port",
+        type=typed(_port, "port"),
+        default=port,
+        metavar="N",
+        help=_("the port to listen on (0: any free one, printed); default: {port}").format(
+            port=port
+        ),
+    )
+    net.add_argument(
+        "--bind",
+        metavar="ADDRESS",
+        help=_(
+            "the address to listen on (127.0.0.1: this machine only; 0.0.0.0: its IPv4 "
+            "addresses only); default: ::, every address of this machine, IPv4 and IPv6"
+        ),
+    )
+    return net
+
+
+def listening(args: argparse.Namespace) -> tuple[str, int]:
+    """Where a command of ``add_listening_flags`` listens: its address and port."""
+    from stress_tui.net.addresses import EVERYWHERE
+
+    return getattr(args, "bind", EVERYWHERE), args.port
 
 
 def add_player_flags(

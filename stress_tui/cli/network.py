@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from stress_tui.cli.errors import EXIT_USAGE, UsageError, _, said
-from stress_tui.cli.flags import add_screen_flags
+from stress_tui.cli.flags import add_screen_flags, listening
 
 
 def add_table_arguments(command: argparse.ArgumentParser) -> None:
@@ -25,7 +25,6 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
     from stress_tui.cli.main import terminal_output
     from stress_tui.cli.settings import load_config, settings_from_args
     from stress_tui.core.text import BadName, check_name, harmless
-    from stress_tui.net import DEFAULT_PORT
     from stress_tui.net.protocol import (
         ProtocolError,
         clean_name,
@@ -51,8 +50,10 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
     settings = dataclasses.replace(
         settings, names=names, players=(players["p1"], players["p2"]), seed=None
     )
-    address, port, code = "", getattr(args, "port", DEFAULT_PORT), ""
-    if command != "host":
+    code = ""
+    if command == "host":
+        address, port = listening(args)
+    else:
         try:
             address, port = parse_address(args.address)
         except ValueError as error:
@@ -67,5 +68,5 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
 
     with terminal_output():
         if command == "host":
-            return netplay.run_host(settings, name, port, getattr(args, "bind", None) or "::")
+            return netplay.run_host(settings, name, port, address)
         return netplay.run_join(settings, address, port, code, name, watch=command == "watch")

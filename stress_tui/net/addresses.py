@@ -17,7 +17,7 @@ import socket
 import struct
 from pathlib import Path
 
-from stress_tui.core.text import N_
+from stress_tui.core.text import N_, Problem
 
 EVERYWHERE = "::"
 """The default address to listen on: every address of the machine, IPv4 and IPv6."""
@@ -46,6 +46,12 @@ def listening_socket(bind: str, port: int) -> socket.socket:
     infos = socket.getaddrinfo(bind, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     family, _, _, _, where = infos[0]
     return _listen(family, str(where[0]), port)
+
+
+def cannot_listen(bind: str, port: int, error: OSError) -> Problem:
+    """Why no socket listens on ``bind`` and ``port``: ``listening_socket``'s ``error``."""
+    why = (error.strerror or str(error)).lower()
+    return Problem(N_("cannot listen on {where}: {why}"), where=shown(bind, port), why=why)
 
 
 def _listen(family: int, address: str, port: int, dual: bool = False) -> socket.socket:

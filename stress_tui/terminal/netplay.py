@@ -36,7 +36,7 @@ from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.core.table import Table
 from stress_tui.core.view import table_view
-from stress_tui.net.addresses import EVERYWHERE, kind_of, machine_addresses, shown
+from stress_tui.net.addresses import EVERYWHERE, cannot_listen, kind_of, machine_addresses, shown
 from stress_tui.net.client import Client, JoinError
 from stress_tui.net.host import Host
 from stress_tui.net.hosted import RESUME_COUNT
@@ -461,8 +461,7 @@ def run_host(settings: Settings, name: str, port: int, bind: str) -> int:
         try:
             await host.start()
         except OSError as error:
-            why = error.strerror or error
-            _say(_("cannot open a table on {where}: {why}").format(where=f"{bind}:{port}", why=why))
+            _say(cannot_listen(bind, port, error).said(_))
             return EXIT_NETWORK
         lines, which = join_lines(bind, host.port, host.code)
         print(_("A table is open on port {port}. Your friend joins with:").format(port=host.port))

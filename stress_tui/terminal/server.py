@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import signal
+import socket
 import sys
 import traceback
 from collections import Counter
@@ -507,23 +508,22 @@ def host_key(path: Path) -> asyncssh.SSHKey:
 
 
 async def serve(
-    bind: str,
-    port: int,
+    sock: socket.socket,
     key: asyncssh.SSHKey,
     limits: Limits,
     data: Path,
     announce: Any,
     forget_after: int = 0,
 ) -> int:
-    """Serve until SIGTERM or SIGINT, each handled as before once it ends; ``announce(port)``
-    once listening; the keys not seen for ``forget_after`` days forgotten at the start and
-    once a day (0: never). The exit status."""
+    """Serve on ``sock`` (``net.addresses.listening_socket``'s) until SIGTERM or SIGINT,
+    each handled as before once it ends; ``announce(port)`` once listening; the keys not
+    seen for ``forget_after`` days forgotten at the start and once a day (0: never). The
+    exit status."""
     server = Server(limits, data, forget_after)
     expiring = asyncio.ensure_future(keyrecord.expire(server)) if forget_after else None
     acceptor = await asyncssh.create_server(
         server.connection,
-        bind,
-        port,
+        sock=sock,
         server_host_keys=[key],
         encoding=None,
         line_editor=False,

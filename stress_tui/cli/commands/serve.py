@@ -7,8 +7,8 @@ import argparse
 import sys
 from typing import Any
 
-from stress_tui.cli.errors import EXIT_USAGE, PROG, _
-from stress_tui.cli.flags import typed, whole
+from stress_tui.cli.errors import EXIT_USAGE, PROG, UsageError, _, said
+from stress_tui.cli.flags import add_listening_flags, listening, typed, whole
 
 DEFAULT_PORT = 2222
 
@@ -17,17 +17,6 @@ HOST_KEY_FILE = "ssh_host_ed25519_key"
 FORGET_AFTER = 365
 """Days a key may go unseen before the server forgets it (``--forget-after``; ``0``:
 never): a year, so that a player who comes back now and then keeps their record."""
-
-
-def _port(text: str) -> int:
-    from stress_tui.cli.config import BadValue
-
-    port = whole(text)
-    if not 0 <= port <= 65535:
-        raise BadValue(
-            _("must be a port from 1 to 65535 (0: any free one), not {value}").format(value=port)
-        )
-    return port
 
 
 def _positive(text: str) -> int:
@@ -63,22 +52,7 @@ def declare(commands: Any) -> argparse.ArgumentParser:
             "extra: pip install 'stress-tui[serve]'. See docs/serve.md."
         ),
     )
-    net = serve.add_argument_group(_("network"))
-    net.add_argument(
-        "--port",
-        type=typed(_port, "port"),
-        default=DEFAULT_PORT,
-        metavar="N",
-        help=_("the port to listen on (0: any free one, printed); default: {port}").format(
-            port=DEFAULT_PORT
-        ),
-    )
-    net.add_argument(
-        "--bind",
-        default="",
-        metavar="ADDRESS",
-        help=_("the address to listen on; default: every address of this machine"),
-    )
+    net = add_listening_flags(serve, DEFAULT_PORT)
     net.add_argument(
         "--host-key",
         metavar="FILE",
@@ -155,8 +129,15 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
+    from stress_tui.net.addresses import EVERYWHERE, cannot_listen, listening_socket
     from stress_tui.storage.files import data_dir
     from stress_tui.terminal.server import Limits, host_key, serve
+
+    bind, port = listening(args)
+    try:
+        sock = listening_socket(bind, port)
+    except OSError as error:
+        raise UsageError(said(cannot_listen(bind, port, error))) from None
 
     folder: str | None = getattr(args, "data_dir", None)
     data = Path(folder).resolve() if folder else data_dir()
@@ -172,7 +153,7 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
         "idle": getattr(args, "idle", None),
     }
     limits = dataclasses.replace(Limits(), **{k: v for k, v in chosen.items() if v is not None})
-    host = args.bind if args.bind not in ("", "::", "0.0.0.0") else socket.gethostname()
+    host = bind if bind not in ("", EVERYWHERE, "0.0.0.0") else socket.gethostname()
 
     def announce(port: int) -> None:
         print(
@@ -187,4 +168,4 @@ def run(args: argparse.Namespace, flagged: bool) -> int:
         )
 
     forget_after: int = getattr(args, "forget_after", FORGET_AFTER)
-    return asyncio.run(serve(args.bind, args.port, key, limits, data, announce, forget_after))
+    return asyncio.run(serve(sock, key, limits, data, announce, forget_after))
