@@ -77,6 +77,36 @@ def test_a_drop_holds_the_round_for_the_joiner_and_the_way_back_counts_in() -> N
     run(test)
 
 
+def test_a_spectator_whose_line_drops_comes_back_to_the_table_it_watched() -> None:
+    """A spectator's connection that drops: it says it is trying again and reaches the
+    host again, as the joiner does, and watches on where the table stands; the round goes
+    on meanwhile, nothing held for it."""
+
+    async def test() -> None:
+        host, _joiner = await table()
+        watcher = Client("127.0.0.1", host.port, host.code, "Cy", role="watch", record=False)
+        await watcher.connect()
+        await until(lambda: watcher.table is not None, "the spectator's view")
+        assert watcher.writer is not None and host.fair is not None
+        watcher.writer.transport.abort()  # the line drops
+        await until(lambda: watcher.lost, "the spectator trying again")
+        assert host.life.stage is Stage.PLAYING and not host.life.holds
+        pile, target = host.fair.game.legal_plays(HOST_SEAT)[0]
+        host.act("play", pile, target)  # played while the spectator was away
+        card = host.fair.game.top(target)
+        await until(lambda: not watcher.lost, "the spectator back")
+        await until(
+            lambda: watcher.table is not None and watcher.table.game.top(target) == card,
+            "the table as it stands",
+        )
+        assert watcher.stage is Stage.PLAYING and watcher.seat is None
+        assert watcher.done is not None and not watcher.done.done()
+        await watcher.leave()
+        await host.close()
+
+    run(test)
+
+
 def test_a_drop_before_the_start_comes_back_to_the_start_gate_with_no_count() -> None:
     async def test() -> None:
         host = Host(Rules(), "Ann", countdown=0.05, record=False, seed=SEED)

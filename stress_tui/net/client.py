@@ -10,11 +10,11 @@ answers with what they moved. A card we play shows on the pile at once (``predic
 plays the host has not yet answered, played on its last table); the host's answer puts
 its table in its place, with the reason if it refused the play (another card was there
 first, it did not fit). When the connection drops, the joiner tries again for as long
-as the host keeps the seat. As the round goes the host sends the actions it applied, and
-the joiner keeps them in a sealed replay (``net.records.Journal``: the host's commitment to
-the seed, sent at the deal, in its header); when the round is over the host reveals the
-seed, and the joiner checks it against the commitment, writes the replay and counts the
-round in its own record.
+as the host keeps the seat, and a spectator as long. As the round goes the host sends the
+actions it applied, and the joiner keeps them in a sealed replay
+(``net.records.Journal``: the host's commitment to the seed, sent at the deal, in its
+header); when the round is over the host reveals the seed, and the joiner checks it
+against the commitment, writes the replay and counts the round in its own record.
 Everything from the host is checked before it is used, names and events included.
 """
 
@@ -43,7 +43,7 @@ from stress_tui.net.protocol import (
     read_message,
     shown_ms,
 )
-from stress_tui.net.texts import said, said_from_json
+from stress_tui.net.texts import said_from_json
 
 RETRY_EVERY = 1.0
 """Seconds between tries to reach the host again after the connection dropped."""
@@ -117,20 +117,15 @@ class Client(JoinedTable):
         self.reader, self.writer = welcome.reader, welcome.writer
 
     async def _run(self) -> None:
-        """Read the host until the match is over for us; reach it again after a drop (a
-        spectator is told the connection was lost)."""
+        """Read the host until the match is over for us; reach it again after a drop."""
         while True:
             reason = await self._read()
             if reason is None and self.leaving:
                 reason = "left"
-            if reason is None and self.role != "play":
-                host = self.names[1]  # engine order: the host plays p2
-                lost = said("lost-silent", name=host, s=SILENT_LIMIT) if self.silent else None
-                reason = (lost or said("lost", name=host)).tell(self.say)
             if reason is not None:
                 self._over(reason)
                 return
-            if self.role != "play" or not await self._reach_again():
+            if not await self._reach_again():
                 return
 
     async def _read(self) -> str | None:
