@@ -82,6 +82,7 @@ def test_host_and_serve_refuse_where_they_cannot_listen_in_the_same_line(
             f"cannot listen on 127.0.0.1:{taken_port}: address already in use",
         ),
         (["--bind", "2001:db8::1", "--port", "7"], "cannot listen on [2001:db8::1]:7: "),
+        (["--bind", "\x1b[2J", "--port", "7"], "cannot listen on \\u001B[2J:7: "),
     ]:
         assert main([command, *flags]) == 2, flags
         out, err = capsys.readouterr()

@@ -17,7 +17,7 @@ import socket
 import struct
 from pathlib import Path
 
-from stress_tui.core.text import N_, Problem
+from stress_tui.core.text import N_, Problem, harmless
 
 EVERYWHERE = "::"
 """The default address to listen on: every address of the machine, IPv4 and IPv6."""
@@ -49,9 +49,11 @@ def listening_socket(bind: str, port: int) -> socket.socket:
 
 
 def cannot_listen(bind: str, port: int, error: OSError) -> Problem:
-    """Why no socket listens on ``bind`` and ``port``: ``listening_socket``'s ``error``."""
+    """Why no socket listens on ``bind`` (as typed: made harmless) and ``port``:
+    ``listening_socket``'s ``error``."""
     why = (error.strerror or str(error)).lower()
-    return Problem(N_("cannot listen on {where}: {why}"), where=shown(bind, port), why=why)
+    where = shown(harmless(bind), port)
+    return Problem(N_("cannot listen on {where}: {why}"), where=where, why=why)
 
 
 def _listen(family: int, address: str, port: int, dual: bool = False) -> socket.socket:
