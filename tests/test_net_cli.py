@@ -1,5 +1,5 @@
-"""The host, join and watch commands (and serve, where it listens) refuse what is wrong with
-them in one line (exit 2)."""
+"""The host, join, watch and serve commands refuse what is wrong with them in one line
+(exit 2)."""
 
 from __future__ import annotations
 
@@ -88,3 +88,12 @@ def test_host_and_serve_refuse_where_they_cannot_listen_in_the_same_line(
         out, err = capsys.readouterr()
         assert err.startswith(f"stress-tui: {said}") and err.count("\n") == 1, err
         assert out == ""
+
+
+def test_serves_limits_are_whole_numbers_from_1_as_sims_counts_are(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for argv in (["serve", "--max-sessions", "0"], ["sim", "--games", "0"]):
+        assert main(argv) == 2
+        flag = argv[1]
+        assert capsys.readouterr().err == f"stress-tui: {flag}: must be at least 1, not 0\n"

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from stress_tui.cli.errors import EXIT_USAGE, PROG, UsageError, _, said
-from stress_tui.cli.flags import add_listening_flags, listening, typed, whole
+from stress_tui.cli.flags import add_listening_flags, listening, positive, typed, whole
 
 DEFAULT_PORT = 2222
 
@@ -17,15 +17,6 @@ HOST_KEY_FILE = "ssh_host_ed25519_key"
 FORGET_AFTER = 365
 """Days a key may go unseen before the server forgets it (``--forget-after``; ``0``:
 never): a year, so that a player who comes back now and then keeps their record."""
-
-
-def _positive(text: str) -> int:
-    from stress_tui.cli.config import BadValue
-
-    value = whole(text)
-    if value < 1:
-        raise BadValue(_("must be 1 or more, not {value}").format(value=value))
-    return value
 
 
 def _days(text: str) -> int:
@@ -79,31 +70,31 @@ def declare(commands: Any) -> argparse.ArgumentParser:
     limits = serve.add_argument_group(_("limits"))
     limits.add_argument(
         "--max-per-address",
-        type=typed(_positive, "number"),
+        type=typed(positive, "number"),
         metavar="N",
         help=_("connections open at once from one address; default: 4"),
     )
     limits.add_argument(
         "--max-sessions",
-        type=typed(_positive, "number"),
+        type=typed(positive, "number"),
         metavar="N",
         help=_("sessions open at once, from everyone; default: 64"),
     )
     limits.add_argument(
         "--max-tables",
-        type=typed(_positive, "number"),
+        type=typed(positive, "number"),
         metavar="N",
         help=_("tables for two open at once, one a key; default: 32"),
     )
     limits.add_argument(
         "--input-rate",
-        type=typed(_positive, "number"),
+        type=typed(positive, "number"),
         metavar="BYTES",
         help=_("bytes a second a session's keys may bring, the rest dropped; default: 2048"),
     )
     limits.add_argument(
         "--idle",
-        type=typed(_positive, "number"),
+        type=typed(positive, "number"),
         metavar="SECONDS",
         help=_("seconds a game goes on without a key before it is ended; default: 600"),
     )
