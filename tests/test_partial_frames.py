@@ -405,12 +405,14 @@ def test_a_network_tables_clock_shows_the_time_its_timer_was_set_for(
             assert clock.now() >= due
 
 
-def test_each_player_at_a_table_for_two_sees_their_own_ssh_delay(
+def test_each_player_and_spectator_at_a_table_for_two_sees_their_own_ssh_delay(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The title of each screen at the SSH server's table for two says that player's
-    one-way delay over SSH (half the round trip the server's kernel measured on their
-    connection), not the loopback inside the server between the table and its joiner."""
+    """The title of each screen at the SSH server's table for two, a spectator's too, says
+    that person's one-way delay over SSH (half the round trip the server's kernel measured
+    on their connection), not the loopback inside the server between the table and its
+    joiner and spectators, which the table does not ping (nothing to time, nor to go
+    silent, in one process)."""
     with table_for_two(tmp_path, monkeypatch) as seats:
         ann, bo = seats
         screen = ann.app
@@ -422,6 +424,21 @@ def test_each_player_at_a_table_for_two_sees_their_own_ssh_delay(
             seat.send("g")  # ready: a frame on both screens
         ann.wait_text("delay 40 ms", timeout=5, row=0)
         bo.wait_text("delay 15 ms", timeout=5, row=0)
+        watcher = ServedClient(host, "127.0.0.1", host.port, host.code, role="watch")
+        watcher.path = lambda: 0.050
+        ann.loop.run_until_complete(watcher.connect())
+        settings = here(players=("human", "human"), names=("Cy", "Cy"))
+        cy = Pilot(
+            lambda endpoint: NetScreen(endpoint, settings, model=watcher, seat=None), loop=ann.loop
+        )
+        try:
+            cy.wait_text("delay 25 ms", timeout=5, row=0)
+            cy.pump(3.0)
+            assert host.joiner is not None and host.joiner.next_ping == 0, "pinged"
+            assert "delay 25 ms" in cy.text().splitlines()[0]
+        finally:
+            cy.close()
+            ann.loop.run_until_complete(watcher.leave())
 
 
 def test_a_mark_goes_with_the_next_frame_drawn_after_its_time(

@@ -59,6 +59,11 @@ class Client(JoinedTable):
     """A seat (or a spectator's chair) at a table on another machine: the connection to the
     host, and our keys sent to it."""
 
+    pinged = True
+    """Whether the host pings us, about every second: then its connection is taken for
+    dead after ``SILENT_LIMIT`` without a word (``False``: a host in this same process,
+    which does not: ``terminal/tables.py``)."""
+
     def __init__(
         self,
         address: str,
@@ -134,11 +139,12 @@ class Client(JoinedTable):
         pings every second: its machine went without closing it)."""
         assert self.reader is not None
         self.silent = False
+        limit = SILENT_LIMIT if self.pinged else None
         try:
             while True:
                 try:
                     message = await asyncio.wait_for(
-                        read_message(self.reader, HOST_MESSAGES), SILENT_LIMIT
+                        read_message(self.reader, HOST_MESSAGES), limit
                     )
                 except asyncio.TimeoutError:  # not even a ping: the host's machine is gone
                     self.silent = True

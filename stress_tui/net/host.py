@@ -235,6 +235,11 @@ class Host(HostedMatch):
     """A table on the network: the match (``HostedMatch``), the door in front of it, its one
     joiner and its spectators."""
 
+    pings = True
+    """Whether the host pings each connection about every ``PING_EVERY``, timing it and
+    taking one silent for ``SILENT_LIMIT`` for dead (``False``: its peers are in this same
+    process, with no network between: ``terminal/tables.py``)."""
+
     def __init__(
         self,
         rules: Rules,
@@ -371,7 +376,8 @@ class Host(HostedMatch):
             self.answered = 0  # a joiner's program counts its keys from 1
             seat = JOINER_SEAT
         peer.send(door.welcome(proved, seat, list(self.names), format_rules(self.rules)))
-        peer.ping(now)
+        if self.pings:
+            peer.ping(now)
         if seat is not None:
             self._joiner_arrived()
         else:
@@ -458,7 +464,7 @@ class Host(HostedMatch):
         while True:
             await asyncio.sleep(PING_EVERY)
             now = self._loop_time()
-            for peer in self._peers():
+            for peer in self._peers() if self.pings else []:
                 if now - peer.last_heard > SILENT_LIMIT:
                     peer.abort()
                     self._gone(peer, lost="lost-silent", s=SILENT_LIMIT)

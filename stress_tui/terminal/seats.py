@@ -203,7 +203,10 @@ async def sit_at(
     if not watch and key == table.opener:  # the opener back at their own table
         return await host_seat(session, endpoint, table, name)
     role = "watch" if watch else "play"
-    client = ServedClient(table.host, "127.0.0.1", table.host.port, code, name, role=role, say=_)
+    path = session.connection.round_trip
+    client = ServedClient(
+        table.host, "127.0.0.1", table.host.port, code, name, role=role, say=_, path=path
+    )
     try:
         await client.connect()
     except JoinError as error:

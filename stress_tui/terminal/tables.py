@@ -9,6 +9,9 @@ trip the server's kernel measured on the player's SSH connection (``TCP_INFO``,
 at most the host's ``max_delay`` (``net.fair.MAX_DELAY``). The joiner's ping-timed
 compensation of a network table would time only the loopback between the server and
 itself, and the host seat's keys would go undated: here both seats are remote alike.
+The host pings no one: its seats and spectators are in this same process, with no
+network between them to time or to go silent, and each title shows its own player's SSH
+delay.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ SeatPath = Callable[[], float | None]
 
 class ServedHost(Host):
     """A network table's host whose two seats are both players over SSH."""
+
+    pings = False
 
     def __init__(self, *args: Any, **options: Any) -> None:
         super().__init__(*args, **options)
@@ -79,10 +84,16 @@ class ServedClient(Client):
     keeps none (it would be a second copy, counted a second time); its result shows the
     round's statistics as the host worked them out."""
 
-    def __init__(self, host: ServedHost, *args: Any, **options: Any) -> None:
+    pinged = False
+
+    def __init__(
+        self, host: ServedHost, *args: Any, path: SeatPath | None = None, **options: Any
+    ) -> None:
         self.own: RoundFiles | None = None
         self.table_host = host
         """The table's host, in this same process."""
+        self.path = path
+        """A spectator's SSH round trip (a seat's is the host's: ``ServedHost.paths``)."""
         super().__init__(*args, record=False, **options)
 
     @property
@@ -104,11 +115,12 @@ class ServedClient(Client):
         return self.shown
 
     def shown_delay(self) -> float | None:
-        """The joiner's seat's SSH delay, as at the host's seat (a spectator's: the host's
-        word, as at any network table)."""
-        if self.seat is None:
-            return super().shown_delay()
-        return self.table_host.seat_delay(self.seat)
+        """This end's player's SSH delay: the joiner's seat's, as at the host's seat, or
+        the spectator's own (half its round trip)."""
+        if self.seat is not None:
+            return self.table_host.seat_delay(self.seat)
+        rtt = None if self.path is None else self.path()
+        return None if rtt is None else rtt / 2
 
 
 @dataclass
