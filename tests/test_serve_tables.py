@@ -6,8 +6,10 @@ client: ``tests/test_serve.py``.)"""
 from __future__ import annotations
 
 import dataclasses
+import struct
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -17,6 +19,8 @@ from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
 from stress_tui.net.fair import MAX_DELAY
 from stress_tui.net.host import HOST_SEAT, JOINER_SEAT
+from stress_tui.net.pathrtt import TCP_INFO_MIN_RTT
+from stress_tui.terminal import server
 from stress_tui.terminal.server import here
 from stress_tui.terminal.tables import ServedHost
 from tests import test_partial_frames
@@ -135,3 +139,32 @@ def test_a_table_for_two_of_five_piles_a_row_gives_each_player_keys_for_all_five
             seat.wait_text("press c when ready", timeout=5)
             rows = [seat.row(y).rstrip() for y in range(seat.rows)]
             assert any(row.endswith("<t   g>") for row in rows), seat.dump()
+
+
+def test_a_connections_round_trip_is_asked_of_the_kernel_at_most_once_a_second(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A table for two reads its players' SSH round trips for every frame's title and every
+    key: each connection asks the kernel (a system call) at most every
+    ``ROUND_TRIP_EVERY``, and says what it last said meanwhile. A count."""
+    asked: list[float] = []
+    clock = [100.0]
+
+    class Socket:
+        def getsockopt(self, *option: int) -> bytes:
+            asked.append(clock[0])
+            info = bytearray(256)
+            struct.pack_into("=I", info, TCP_INFO_MIN_RTT, 40_000 + len(asked))
+            return bytes(info)
+
+    class Conn:
+        def get_extra_info(self, name: str) -> Any:
+            return Socket() if name == "socket" else None
+
+    monkeypatch.setattr(time, "monotonic", lambda: clock[0])
+    connection = server.Connection(cast(Any, None))
+    connection.conn = cast(Any, Conn())
+    assert {connection.round_trip() for _ in range(50)} == {0.040001}
+    clock[0] += server.ROUND_TRIP_EVERY
+    assert {connection.round_trip() for _ in range(50)} == {0.040002}
+    assert asked == [100.0, 100.0 + server.ROUND_TRIP_EVERY]

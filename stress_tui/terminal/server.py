@@ -27,6 +27,7 @@ import contextvars
 import signal
 import socket
 import sys
+import time
 import traceback
 from collections import Counter
 from collections.abc import Callable
@@ -57,6 +58,11 @@ NO_SUCH_COMMAND = N_(
     "watch CODE, stats, replays, replay NAME, or forget"
 )
 """What a session asking for any other command is told."""
+
+ROUND_TRIP_EVERY = 1.0
+"""Seconds a connection's round trip, as the kernel last said it, is used before the kernel
+is asked again: a table for two reads it for every frame's title and every key, and the
+kernel's smallest over its window of minutes seldom moves."""
 
 UNFIT_TERMS = frozenset({"", "dumb"})
 """Terminal types that cannot move the cursor: not played on."""
@@ -154,6 +160,10 @@ class Connection(asyncssh.SSHServer):
         self.fingerprint: str | None = None
         """The fingerprint of the key the client logged in with (``None``: a guest)."""
         self.user = ""
+        self.rtt: float | None = None
+        """The kernel's round trip as last asked (``round_trip``)."""
+        self.rtt_asked = -ROUND_TRIP_EVERY
+        """When the kernel was last asked (``time.monotonic``)."""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -166,12 +176,16 @@ class Connection(asyncssh.SSHServer):
 
     def round_trip(self) -> float | None:
         """The smallest round trip the kernel measured on this connection, in seconds
-        (``net.pathrtt.kernel_rtt``; ``None``: unknown)."""
+        (``net.pathrtt.kernel_rtt``, asked at most every ``ROUND_TRIP_EVERY``; ``None``:
+        unknown)."""
         from stress_tui.net.pathrtt import kernel_rtt
 
         if self.conn is None:
             return None
-        return kernel_rtt(self.conn.get_extra_info("socket"))
+        now = time.monotonic()
+        if now >= self.rtt_asked + ROUND_TRIP_EVERY:
+            self.rtt, self.rtt_asked = kernel_rtt(self.conn.get_extra_info("socket")), now
+        return self.rtt
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.server.addresses[self.address] -= 1
