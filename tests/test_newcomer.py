@@ -291,6 +291,27 @@ def test_your_own_play_against_the_computer_does_not_stand_out(tmp_path: Path) -
         assert "\u2590" not in s.row(y)[x - 1 : x + 30]
 
 
+def test_a_pile_the_computer_played_on_stands_out_no_more_once_your_card_covers_it(
+    tmp_path: Path,
+) -> None:
+    """The computer's 5♣ lights the left pile up in its colour; the person's 6♥ on it
+    puts that light out at once: it would say the computer's card lies where theirs does."""
+    computer_first = (
+        "rules: standard; phase: playing;"
+        " p1 row: 6H | 2H | 3H | 9H; p1 draw: 9C 10C; piles: 3S 4S | KD;"
+        " p2 row: 5C | 8C | 9D | 2C; p2 draw: 10D JC"
+    )
+    with game(tmp_path, "--p2", "bot:hard", env={"STRESS_TUI_POSITION": computer_first}) as s:
+        say_ready(s)
+        lay = table_layout(s)
+        x, y = lay.pile_x[0], lay.piles_y
+        s.wait_for(lambda: pile_top(s, 0) == "5♣", timeout=5, what="the computer's 5♣")
+        assert s.row(y)[x - 1] == "\u2590"
+        s.send("a")  # alone against the computer: a lays pile 1 onto the left pile
+        s.wait_for(lambda: pile_top(s, 0) == "6♥", timeout=1, what="6♥ on the left pile")
+        assert s.row(y)[x - 1] == " " and s.row(y)[x + lay.card_w] == " ", s.row(y)
+
+
 # -- window sizes -----------------------------------------------------------------------------
 
 

@@ -176,9 +176,9 @@ class Notices:
     refills: dict[tuple[int, int], Mark] = field(default_factory=dict)
     """Row piles (player, pile) just given a card from the draw pile."""
     flashes: list[Mark | None] = field(default_factory=lambda: [None, None])
-    """Each play pile the other player just played on, standing out until its ``until``:
-    every play where nobody at the table is spoken to as "you" (two people at one
-    keyboard watch each other's), else the plays of those who are not."""
+    """Each play pile the other player just played on, standing out until its ``until``
+    or the next play on it: every play where nobody at the table is spoken to as "you"
+    (two people at one keyboard watch each other's), else the plays of those who are not."""
 
     def note(self, happened: Iterable[Event], now: float, game: Game) -> None:
         """Turn events (just applied to ``game`` at ``now``) into notices."""
@@ -190,9 +190,9 @@ class Notices:
             if isinstance(event, Played):
                 self.player[event.player] = None
                 self.piles[event.target] = Mark(names[event.player], event.player, mark_until)
-                if not self.you[event.player]:
-                    until = now + FLASH_SECONDS
-                    self.flashes[event.target] = Mark("", event.player, until)
+                self.flashes[event.target] = (
+                    None if self.you[event.player] else Mark("", event.player, now + FLASH_SECONDS)
+                )
                 self.refills.pop((event.player, event.pile), None)
             elif isinstance(event, Drawn):
                 text = "+1" if event.stacked else _("new")
