@@ -3,7 +3,8 @@ for an action that cannot even be judged (no such player or pile, time running b
 
 Actions are values: never change one once made. They are plain slotted dataclasses rather
 than frozen ones because a frozen dataclass takes four times as long to build, and the
-simulator builds several per action.
+simulator builds several per action. They compare by their fields; nothing hashes them, so
+they are not hashable.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from stress_tui.core.text import Problem
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class Play:
     """Move row pile ``pile`` of ``player`` onto play pile ``target`` (0 left, 1 right)."""
 
@@ -27,14 +28,14 @@ class Play:
     """When the key arrived, in seconds."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class PlayTogether(Play):
     """Move row pile ``pile`` onto play pile ``target`` together with every other pile of
     the row that shows its rank, all at once (001's *Stapel*, the ``together`` rule). A
     joker goes alone."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class CallStress:
     """Call stress (and slap the piles)."""
 
@@ -44,7 +45,7 @@ class CallStress:
     """When the key arrived, in seconds."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class ReadyToFlip:
     """Say one has nothing one wants to play: when both say so, new cards are flipped."""
 
@@ -54,7 +55,7 @@ class ReadyToFlip:
     """When the key arrived, in seconds."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class StopStress:
     """The Swiss stress stop: if the opponent's next play makes stress, it is no stress."""
 
@@ -64,7 +65,7 @@ class StopStress:
     """When the key arrived, in seconds."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class Flip:
     """Both players flip a card onto the play piles (sent by the table after its count)."""
 

@@ -4,7 +4,8 @@ statistics.
 
 Events are values: never change one once made. They are plain slotted dataclasses rather
 than frozen ones because a frozen dataclass takes four times as long to build, and the
-simulator builds several per action.
+simulator builds several per action. They compare by their fields; nothing hashes them, so
+they are not hashable.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class RejectReason(enum.Enum):
     NO_CARD_TO_FLIP = N_("no card left to flip while a card can be played")
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class Played:
     """A row pile went onto a play pile. Several piles laid together (``PlayTogether``) are
     one ``Played`` each, in the order they were laid, before any other event."""
@@ -54,7 +55,7 @@ class Played:
     """When."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class Drawn:
     """A card came from the draw pile into the row."""
 
@@ -68,7 +69,7 @@ class Drawn:
     """Whether it was stacked onto a pile of its own rank rather than filling a gap."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class Rejected:
     """An action that changed nothing."""
 
@@ -80,7 +81,7 @@ class Rejected:
     """Why."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class LockedOut:
     """A player may not play until ``until``."""
 
@@ -90,7 +91,7 @@ class LockedOut:
     """Until when, in seconds."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class ReadyNoted:
     """A player said they are ready to flip."""
 
@@ -98,7 +99,7 @@ class ReadyNoted:
     """Who."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class StopDeclared:
     """A player declared a stress stop against the opponent's next play."""
 
@@ -106,7 +107,7 @@ class StopDeclared:
     """Who."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class StressStopped:
     """A stress was made, but the player who declared a stop cancelled it."""
 
@@ -114,7 +115,7 @@ class StressStopped:
     """Who had declared the stop."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class StressOpened:
     """Both play piles show the same rank (or a joker came up): the first call wins."""
 
@@ -122,7 +123,7 @@ class StressOpened:
     """When it opened."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class StressWon:
     """The first call of an open stress."""
 
@@ -134,7 +135,7 @@ class StressWon:
     """When."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class FalseStressCalled:
     """A call of stress when there was none."""
 
@@ -144,7 +145,7 @@ class FalseStressCalled:
     """What it cost."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class PilesTaken:
     """Play piles went, shuffled, into a player's draw pile (under it, or mixed into all
     of it: ``Rules.taken``)."""
@@ -157,17 +158,17 @@ class PilesTaken:
     """How many cards."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class Stalled:
     """Nobody can play: new cards will be flipped."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class FlipAgreed:
     """Both players said they are ready: new cards will be flipped."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class PilesRecycled:
     """Both draw piles were empty: each player took a play pile as a new draw pile."""
 
@@ -175,7 +176,7 @@ class PilesRecycled:
     """How many cards each player took."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class Flipped:
     """New cards on the play piles."""
 
@@ -187,7 +188,7 @@ class Flipped:
     """When."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class TableDead:
     """``DEAD_FLIPS`` flips in a row and no card played: the round is drawn (a
     ``RoundDrawn`` follows)."""
@@ -196,7 +197,7 @@ class TableDead:
     """Cards each player still holds (draw pile and row)."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class NoProgress:
     """``Rules.stale_limit`` plays in a row and nobody came down to fewer cards than
     before: the round is drawn (a ``RoundDrawn`` follows)."""
@@ -205,7 +206,7 @@ class NoProgress:
     """Cards each player still holds (draw pile and row)."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class RoundDrawn:
     """The round ended without a last card laid (a dead table, no progress): nobody wins
     it, and the match deals the next."""
@@ -214,7 +215,7 @@ class RoundDrawn:
     """When."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class RoundWon:
     """A player has no card left in draw pile or row."""
 

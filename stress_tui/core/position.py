@@ -86,7 +86,7 @@ class PlayerState:
         )
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True)
 class Cover:
     """A play onto a play pile: who made it, when, and the rank it covered."""
 
