@@ -103,7 +103,7 @@ def _deck_cards(ranks: tuple[int, ...], copies: int) -> tuple[Card, ...]:
     return tuple(Card(rank, suit) for suit in Suit for rank in ranks for _ in range(copies))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Deck:
     """A kind of deck and the defaults the seed documents give for playing with it."""
 

@@ -131,7 +131,7 @@ def _no_sentence(rules: Rules, _: Say = N_) -> list[str]:
     return []
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class HouseRule:
     """One house rule, declared once; everything that names it is made from this."""
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from stress_tui.core.text import N_
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Keyboard:
     """A national keyboard layout: what the keys where a US keyboard has the layouts' keys
     type there. The layouts are drawn for the place of each key on the keyboard, so a

@@ -20,7 +20,7 @@ class BadValue(Problem, ValueError):
     (an ``N_`` text and its values, said in the player's language by the edge)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Whole:
     """A whole number from ``low`` up to ``high`` (no end above if ``None``)."""
 
@@ -80,7 +80,7 @@ class Whole:
         return _(", {low} to {high}").format(low=self.low, high=self.high)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Seconds:
     """A time in seconds from ``low`` to ``high``."""
 
@@ -185,7 +185,7 @@ class Switch:
         return "true" if value else "false"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Choice:
     """One of a few words; ``options`` gives the value each word stands for."""
 

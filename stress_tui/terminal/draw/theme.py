@@ -28,7 +28,7 @@ MONO_ATTRIBUTES = {"bold": "1", "dim": "2", "underline": "4", "reverse": "7"}
 """The attributes an ``Ink`` may use, and their SGR numbers."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Ink:
     """One role's look, in each kind of terminal."""
 
@@ -91,7 +91,7 @@ def ink(
     return Ink(fg, bg, names, basic, tuple(mono.split()))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Theme:
     """Every colour role on screen, for one kind of terminal background."""
 
