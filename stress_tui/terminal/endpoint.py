@@ -79,7 +79,7 @@ def no_color_hidden() -> Iterator[bool]:
             os.environ["NO_COLOR"] = saved
 
 
-@dataclass
+@dataclass(eq=False)
 class Answers:
     """What the terminal said to the start-up questions."""
 
@@ -138,7 +138,7 @@ def parse_answers(data: bytes) -> tuple[Answers, bytes]:
     return answers, rest
 
 
-@dataclass
+@dataclass(eq=False)
 class Listener:
     """What an endpoint tells the screen."""
 

@@ -78,7 +78,7 @@ class Notice:
         return self.phase is None or phase is self.phase
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Mark:
     """Who just changed a pile: the top card's player on a play pile, a refill in a row."""
 
@@ -158,7 +158,7 @@ def said_rejection(event: Rejected, game: Game) -> tuple[str, str]:
     return what.format(reason=said), what.format(reason=short)
 
 
-@dataclass
+@dataclass(eq=False)
 class Notices:
     """What happened lately, in words, per player and for the table (from events only)."""
 

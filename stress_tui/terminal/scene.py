@@ -43,7 +43,7 @@ def person_at_bottom(kinds: tuple[str, str]) -> int:
     return 0 if kinds[0] == "human" and kinds[1] != "human" else 1
 
 
-@dataclass
+@dataclass(eq=False)
 class Scene:
     """Everything one frame shows; gathered by the app afresh for each frame, read by
     ``render``."""

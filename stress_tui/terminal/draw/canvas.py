@@ -17,7 +17,7 @@ Frame = list[list[Cell]]
 """A whole screen, row by row."""
 
 
-@dataclass
+@dataclass(eq=False)
 class RenderCache:
     """What one terminal's frames can share: glyph widths, styled text, drawn cards. Keep
     one for the whole game and hand it to every frame's ``Canvas``."""
