@@ -74,9 +74,9 @@ keyboard has far fewer)."""
 LONGEST_SEQUENCE = 256
 """Characters past which an unfinished escape sequence is not waited for (junk)."""
 
-_UNFINISHED = re.compile(
-    r"\x1b(?:\[[\x20-\x3f]*|O|[\]P_^X][^\x07\x1b]*)?\Z",
-)
+# The patterns are strings: ``re`` compiles each and keeps it the first time it is used
+# (an escape sequence read, a flood; the first frame needs none).
+_UNFINISHED = r"\x1b(?:\[[\x20-\x3f]*|O|[\]P_^X][^\x07\x1b]*)?\Z"
 """The tail of the input that may be an escape sequence cut short: a lone Esc, a CSI
 without its final byte, SS3 without its key, a string (OSC, DCS...) without its end."""
 
@@ -85,17 +85,17 @@ _TYPED = frozenset(bytes([byte]) for byte in range(0x80) if byte != 0x1B)
 """A read of one of these bytes is that character, a key typed (any but Esc, which may begin
 a sequence), where the character set is UTF-8 or ASCII."""
 
-_CTRL_C = re.compile(r"\x03|\x1b\[99(?::\d*)*;(?:5|69|133|197)(?::[12])?u")
+_CTRL_C = r"\x03|\x1b\[99(?::\d*)*;(?:5|69|133|197)(?::[12])?u"
 """Ctrl-C: the byte, or the kitty keyboard protocol's key (Ctrl alone, or with Caps Lock or
 Num Lock; pressed or repeated, not released)."""
-_CTRL_C_BYTES = re.compile(_CTRL_C.pattern.encode())
+_CTRL_C_BYTES = _CTRL_C.encode()
 
 
 def unfinished_tail(text: str) -> int:
     """Where an escape sequence cut short starts at the end of ``text`` (``len(text)``:
     none, or one too long to be waited for)."""
     start = text.rfind("\x1b", max(0, len(text) - LONGEST_SEQUENCE))
-    if start < 0 or not _UNFINISHED.match(text, start):
+    if start < 0 or not re.match(_UNFINISHED, text[start:]):
         return len(text)
     return start
 
@@ -231,10 +231,10 @@ class InputDecoder:
         if isinstance(dropped, bytes):
             if b"\x03" not in dropped and b"\x1b[99" not in dropped:
                 return
-            found = _CTRL_C_BYTES.search(dropped)
+            found = re.search(_CTRL_C_BYTES, dropped)
             key = None if found is None else found.group().decode("ascii")
         else:
-            text = _CTRL_C.search(dropped)
+            text = re.search(_CTRL_C, dropped)
             key = None if text is None else text.group()
         if key is not None:
             self.text = self.text[: unfinished_tail(self.text)] + key
