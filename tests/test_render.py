@@ -513,6 +513,22 @@ def test_a_drawing_partly_off_the_canvas_keeps_the_rows_on_it(term: Terminal) ->
         assert plain_lines(kept.frame()) == plain_lines(plain.frame()), (y, x)
 
 
+def test_a_wide_text_over_another_leaves_every_row_as_wide_as_the_screen(
+    term: Terminal,
+) -> None:
+    """A name of wide characters put one column to the left of another (a spectator's name
+    over a player's) leaves no half of a glyph alone: the row still fills the screen, so a
+    terminal shows what follows where it belongs, and the later text is whole."""
+    for first in range(7):
+        for second in range(7):
+            canvas = Canvas(10, 1, term.length, RenderCache())
+            canvas.put(0, first, "字字")
+            canvas.put(0, second, "名")
+            line = "".join(ch for ch, _ in canvas.rows[0])
+            assert term.length(line) == 10, (first, second, line)
+            assert canvas.rows[0][second : second + 2] == [("名", ""), ("", "")], line
+
+
 def test_one_play_sends_a_small_part_of_a_full_redraw(term: Terminal) -> None:
     table = table_at()
     before = draw(term, view_of(table))

@@ -123,6 +123,8 @@ class Canvas:
                     row[x - 1] = (" ", row[x - 1][1])  # half of a wide glyph overwritten
                 row[x] = (ch, style)
                 if w == 2:
+                    if x + 2 < width and row[x + 2][0] == "":
+                        row[x + 2] = (" ", row[x + 2][1])  # its wide glyph's half, alone
                     row[x + 1] = ("", style)
                 elif x + 1 < width and row[x + 1][0] == "":
                     row[x + 1] = (" ", style)
