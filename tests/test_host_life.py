@@ -5,6 +5,7 @@ and holds of ``core.lifecycle.Lifecycle``."""
 from __future__ import annotations
 
 import asyncio
+import socket
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from stress_tui.net.client import Client
 from stress_tui.net.host import Host
 from stress_tui.net.standing import HOST_SEAT, JOINER_SEAT
 from stress_tui.storage import listing
+from stress_tui.terminal.netlink import Link
 from tests.test_net import SEED, both_ready, run, seated, table, until
 
 
@@ -102,6 +104,32 @@ def test_a_spectator_whose_line_drops_comes_back_to_the_table_it_watched() -> No
         assert watcher.stage is Stage.PLAYING and watcher.seat is None
         assert watcher.done is not None and not watcher.done.done()
         await watcher.leave()
+        await host.close()
+
+    run(test)
+
+
+def test_a_spectator_that_cannot_reach_the_host_again_says_why_it_stopped_trying(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once the minute of tries is up, the spectator's screen says why it watches no more,
+    not "trying again, 0 s" for ever."""
+    monkeypatch.setattr(client_module, "RETRY_FOR", 0.3)
+
+    async def test() -> None:
+        host, _joiner = await table()
+        watcher = Client("127.0.0.1", host.port, host.code, "Cy", role="watch", record=False)
+        await watcher.connect()
+        await until(lambda: watcher.table is not None, "the spectator's view")
+        assert watcher.writer is not None and watcher.done is not None
+        nowhere = socket.socket()
+        nowhere.bind(("127.0.0.1", 0))
+        watcher.port = nowhere.getsockname()[1]  # nothing listens there: every try fails
+        nowhere.close()
+        watcher.writer.transport.abort()  # the line drops
+        reason = await asyncio.wait_for(watcher.done, 5)
+        assert not watcher.lost
+        assert Link(watcher).status_line() == reason, Link(watcher).status_line()
         await host.close()
 
     run(test)

@@ -192,6 +192,7 @@ class Client(JoinedTable):
     def _over(self, reason: str) -> None:
         self.stage = Stage.GONE
         self.running = False
+        self.holds = self.holds - {Holder(Hold.DROPPED, self.seat)}  # not reaching it now
         journal = self.journal
         if journal is not None:  # the seed never came: what was played stays sealed
             journal.close()
