@@ -113,7 +113,9 @@ def test_a_spectator_that_cannot_reach_the_host_again_says_why_it_stopped_trying
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Once the minute of tries is up, the spectator's screen says why it watches no more,
-    not "trying again, 0 s" for ever."""
+    not "trying again, 0 s" for ever: the host could not be reached, not that the match
+    ends (a spectator cannot tell its own line cut from the host gone, and the players'
+    match is not held for it)."""
     monkeypatch.setattr(client_module, "RETRY_FOR", 0.3)
 
     async def test() -> None:
@@ -128,6 +130,7 @@ def test_a_spectator_that_cannot_reach_the_host_again_says_why_it_stopped_trying
         nowhere.close()
         watcher.writer.transport.abort()  # the line drops
         reason = await asyncio.wait_for(watcher.done, 5)
+        assert reason == "the host could not be reached again"
         assert not watcher.lost
         assert Link(watcher).status_line() == reason, Link(watcher).status_line()
         await host.close()

@@ -186,7 +186,10 @@ class Client(JoinedTable):
                 self.pause(hold=True)
             return True
         _ = self.say
-        self._over(_("the host did not come back: the match ends unscored"))
+        if self.role == "watch":  # the players' match may go on: nobody holds it for us
+            self._over(_("the host could not be reached again"))
+        else:
+            self._over(_("the host did not come back: the match ends unscored"))
         return False
 
     def _over(self, reason: str) -> None:
