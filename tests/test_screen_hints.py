@@ -7,6 +7,7 @@ within its lines."""
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 from blessed import Terminal
 
 from stress_tui.core.rules import Rules
+from stress_tui.core.rulestext import short_line
 from stress_tui.net.host import HOST_SEAT, Host
 from stress_tui.storage import replay as replays
 from stress_tui.terminal import lang
@@ -26,6 +28,7 @@ from stress_tui.terminal.lang import _
 from stress_tui.terminal.netplay import LinkBar, NetScreen
 from stress_tui.terminal.playback import ReplayApp
 from stress_tui.terminal.render import render
+from stress_tui.terminal.screen import ASCII_NOTE
 from stress_tui.terminal.screens.help import HelpScreen, ReplayHelpScreen
 from stress_tui.terminal.screens.netpanel import NetWaitingScreen
 from stress_tui.terminal.screens.pause import PauseScreen
@@ -288,6 +291,28 @@ def test_a_network_tables_title_on_the_narrowest_window_says_the_delay_whole() -
         assert "joined  Ann v Bo  delay 15 ms" in wide, wide
     finally:
         lang.choose(None)
+
+
+def test_a_title_says_the_rules_in_whole_words_beside_why_the_suits_are_letters() -> None:
+    """In a terminal without the suits (the C locale), from 60 to 100 columns, at one
+    keyboard and at a network table: the title says the rules in whole words, with "suits
+    as letters" only where some of them fit beside it, never "stan; suits as letters"."""
+    term = Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
+    table = table_at()
+    whole = {
+        piece
+        for room in range(8, 100)
+        for piece in short_line(table.game.rules, room, _).split(", ")
+    }
+    whole.add(_(ASCII_NOTE))
+    for link in (None, LinkBar("join", None), LinkBar("watch", None)):
+        for width in range(60, 101):
+            view = view_of(table, link=link, names=("Bo", "Ann"), ascii=True, ascii_note=ASCII_NOTE)
+            title = plain_lines(draw(term, view, width=width))[0]
+            rules = title.split("  ? help")[0].split("delay ...")[-1].split(" STRESS ")[-1]
+            if rules.strip():
+                pieces = re.split(", |; ", rules.strip())
+                assert whole.issuperset(pieces), title
 
 
 def test_a_spectators_title_line_leaves_out_the_pause_it_cannot_ask_for() -> None:

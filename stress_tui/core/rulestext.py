@@ -91,8 +91,8 @@ def short_line(rules: Rules, width: int = SHORT_WIDTH, _: Say = N_) -> str:
     if not all(i in kept for i in order[:need]):
         marker = _(MORE)
         kept = fitting(marker)
-    if not kept:
-        return shorts[0][:width]
+    if not kept:  # the deck alone, or nothing: a word is never cut
+        return shorts[0] if len(shorts[0]) <= width else ""
     return ", ".join([*(shorts[j] for j in kept), marker.format(n=len(shorts) - len(kept))])
 
 

@@ -123,12 +123,12 @@ def _draw_link_title(
 
 def _rule_line(view: Scene, room: int) -> str:
     """The rules in a line of at most ``room`` columns, with why the suits are letters if
-    the terminal chose that."""
+    the terminal chose that and there is room for it beside some of the rules."""
     if view.ascii_note is None:
         return short_line(view.rules, room, _)
     note = f"; {_(view.ascii_note)}"
     line = short_line(view.rules, room - len(note), _)
-    return line + note if len(line) + len(note) <= room else short_line(view.rules, room, _)
+    return line + note if line else short_line(view.rules, room, _)
 
 
 def _draw_title(view: Scene, palette: Palette, canvas: Canvas) -> None:
