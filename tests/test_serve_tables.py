@@ -6,10 +6,14 @@ client: ``tests/test_serve.py``.)"""
 from __future__ import annotations
 
 import dataclasses
+import functools
+import re
 import struct
 import time
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, ParamSpec, TypeVar, cast
 
 import pytest
 
@@ -26,6 +30,9 @@ from stress_tui.terminal.tables import ServedHost
 from tests import test_partial_frames
 from tests.test_net import SEED, run, seated, until
 from tests.test_partial_frames import table_for_two
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 @pytest.fixture(autouse=True)
@@ -168,3 +175,110 @@ def test_a_connections_round_trip_is_asked_of_the_kernel_at_most_once_a_second(
     clock[0] += server.ROUND_TRIP_EVERY
     assert {connection.round_trip() for _ in range(50)} == {0.040002}
     assert asked == [100.0, 100.0 + server.ROUND_TRIP_EVERY]
+
+
+def test_a_round_being_written_holds_up_no_other_table_and_its_result_says_where_it_went(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The end of a round at one table is written on the server's writer thread: while the
+    write takes its time (a record held by another program, a slow disk: here held until
+    the test lets it go), a key at another table reaches the other end there; the round's
+    result shows its statistics at once, and where its replay went once it is written."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from stress_tui.net import hosted, records
+    from stress_tui.terminal.tables import ServedClient
+    from tests.test_host_life import play_out
+    from tests.test_net import both_ready
+
+    loop_thread = threading.get_ident()  # asyncio.run runs its loop on this thread
+    writing, written = threading.Event(), threading.Event()
+    save_round = records.save_round
+
+    def slow_save_round(*args: Any, **options: Any) -> Any:
+        assert threading.get_ident() != loop_thread, "a round written on the event loop"
+        writing.set()
+        written.wait()
+        return save_round(*args, **options)
+
+    monkeypatch.setattr(hosted, "save_round", slow_save_round)
+    writer = ThreadPoolExecutor(1)
+
+    async def test() -> None:
+        first = ServedHost(Rules(), "Ann", countdown=0.05, seed=SEED)
+        first.writer = writer
+        _, port = await first.start()
+        bo = ServedClient(first, "127.0.0.1", port, first.code, "Bo")
+        await bo.connect()
+        other = ServedHost(Rules(), "Cy", countdown=0.05, record=False, seed=SEED)
+        other.writer = writer
+        joiner = await seated(other, record=False)
+        await both_ready(first, bo)
+        await until(lambda: bo.table is not None and first.fair is not None, "the table")
+        await play_out(first, bo)
+        await until(writing.is_set, "the round's end being written")
+        await until(
+            lambda: other.fair is not None and other.fair.game.phase is Phase.PLAYING, "play"
+        )
+        assert other.fair is not None
+        count = len(other.fair.inputs)
+        joiner.act("ready")
+        await until(lambda: other.fair is not None and len(other.fair.inputs) > count, "a key")
+        assert first.result is not None and first.result.stats is not None
+        assert not written.is_set() and not first.result.notes
+        written.set()
+        await until(lambda: first.result is not None and bool(first.result.notes), "the files")
+        assert any(note.startswith("replay: ") for note in first.result.notes)
+        await until(lambda: bo.result is not None and bo.result.stats is not None, "Bo's result")
+        for end in (bo, joiner):
+            await end.leave()
+        for host in (first, other):
+            await host.close()
+
+    try:
+        run(test)
+    finally:
+        written.set()
+        writer.shutdown()
+
+
+class HeldWriter(Executor):
+    """A writer whose writes are done when the test says (``write``)."""
+
+    def __init__(self) -> None:
+        self.held: list[tuple[Future[Any], Callable[[], Any]]] = []
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **options: P.kwargs) -> Future[T]:
+        future: Future[T] = Future()
+        self.held.append((future, functools.partial(fn, *args, **options)))
+        return future
+
+    def write(self) -> None:
+        for future, write in self.held:
+            future.set_result(write())
+        self.held.clear()
+
+
+def test_the_openers_result_says_where_the_round_went_once_it_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The opener's result covers the table at the round's end with its statistics, while
+    the round is still being written; where its replay went comes on it once written."""
+    from stress_tui.net.client import Client
+    from stress_tui.terminal.netplay import NetScreen
+    from tests.test_host_life import play_out
+
+    writer = HeldWriter()
+    with table_for_two(tmp_path, monkeypatch) as seats:
+        ann = seats[0]
+        host, joiner = (cast(NetScreen, seat.app).link.model for seat in seats)
+        assert isinstance(host, ServedHost) and isinstance(joiner, Client)
+        host.writer = writer
+        for seat in seats:
+            seat.send("g")  # ready
+        ann.loop.run_until_complete(play_out(host, joiner))
+        ann.wait_for(lambda: re.search(r"round \d+:\d\d", ann.text()) is not None, what="stats")
+        assert "replay:" not in ann.text() and writer.held, ann.dump()
+        writer.write()
+        ann.wait_text("replay: ")

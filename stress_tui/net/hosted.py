@@ -12,8 +12,12 @@ round is over (its end, or the match's), and the round's replay kept.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import random
 import secrets
+from collections.abc import Callable
+from concurrent.futures import Executor
 from typing import Any
 
 from stress_tui.core.actions import Action, CallStress, Play, PlayTogether, ReadyToFlip, StopStress
@@ -22,6 +26,7 @@ from stress_tui.core.engine import Game, Match
 from stress_tui.core.events import Event, RoundDrawn, RoundWon
 from stress_tui.core.lifecycle import Hold, Lifecycle, Stage
 from stress_tui.core.rules import Rules
+from stress_tui.core.stats import round_stats
 from stress_tui.core.table import Table
 from stress_tui.core.words import N_, Say
 from stress_tui.net.fair import FairTable, Outcome
@@ -84,12 +89,14 @@ class Dealt:
 
     def keep(
         self, match: HostedRounds, score: tuple[int, int], *, finished: bool, won: bool = False
-    ) -> RoundFiles:
-        """The round's replay and, once ``finished``, its place in the record (``score``: the
-        match's before the round's result; ``won``: it won the match)."""
+    ) -> Callable[[], RoundFiles]:
+        """What writes the round's replay and, once ``finished``, its place in the record
+        (``score``: the match's before the round's result; ``won``: it won the match), of
+        the round as it stands now: to be run here or on another thread."""
         assert match.fair is not None and self.seed is not None
-        return save_round(
-            match.fair.dealt,
+        return functools.partial(
+            save_round,
+            match.fair.dealt.copy(),
             self.seed,
             match.fair.actions(),
             match.names,
@@ -164,6 +171,9 @@ class HostedRounds:
         """A line about the match for both screens (who left, why a round stopped), said
         in each one's language."""
         self.result: RoundFiles | None = None
+        self.writer: Executor | None = None
+        """Where the rounds' files are written: ``None``, here and now; a served table's, the
+        server's one thread (``terminal.server.Server.writer``), the loop going on meanwhile."""
         self.result_winner: int | None = None
         self.checked: tuple[Table, int, str] | None = None
         """The table, how many actions it had applied, and its ``check`` then (each table
@@ -305,19 +315,40 @@ class HostedRounds:
         if self.dealt.seed is None:  # a position set up by hand: nothing to keep
             self.result = RoundFiles(None, ())
             return
-        self.result = (
-            self.dealt.keep(self, score, finished=True, won=won)
-            if self.record
-            else RoundFiles(None, ())
-        )
+        if self.record:
+            self._keep(score, finished=True, won=won)
+        else:
+            self.result = RoundFiles(None, ())
         self.dealt.open(self.round_number)
+
+    def _keep(self, score: tuple[int, int], *, finished: bool, won: bool = False) -> None:
+        """Write the round's files (``Dealt.keep``) and make them its ``result``: here and
+        now, or on the ``writer`` (in order with every other round's, in this context: its
+        language), a finished round's statistics its result meanwhile."""
+        dealt, write = self.dealt, self.dealt.keep(self, score, finished=finished, won=won)
+        if self.writer is None or self.loop is None:
+            self.result = write()
+            return
+        if finished:
+            assert self.fair is not None
+            self.result = RoundFiles(round_stats(self.fair.dealt.copy(), self.fair.actions()), ())
+        written = self.loop.run_in_executor(self.writer, contextvars.copy_context().run, write)
+        written.add_done_callback(functools.partial(self._kept, dealt))
+
+    def _kept(self, dealt: Dealt, written: asyncio.Future[RoundFiles]) -> None:
+        """The files of the round ``dealt`` are written: its result, if it is still on the
+        table."""
+        files = written.result()
+        if dealt is self.dealt:
+            self.result = files
+            self._changed([])
 
     def _cut_round(self) -> None:
         """The match ends mid-round: keep the replay of what was played."""
         if self.fair is None or self.life.base not in (Stage.READY, Stage.PLAYING):
             return
         if self.fair.applied and self.record and self.dealt.seed is not None:
-            self.result = self.dealt.keep(self, self.score, finished=False)
+            self._keep(self.score, finished=False)
         self.dealt.open(self.round_number)
 
     def _end_match(self, message: Said) -> None:

@@ -258,9 +258,14 @@ class NetScreen(Screen):
 
     def _maybe_result(self, events: list[Event]) -> None:
         model = self.link.model
-        if not self.link.result_up or self.controller.result is not None:
+        if not self.link.result_up:
             return
         files = self.link.result()
+        shown = self.controller.result
+        if shown is not None:  # its files may be written after it is shown
+            if files is not None and files.notes != shown.notes:
+                shown.notes = files.notes
+            return
         if files is None and not isinstance(model, Host):
             return  # the round's seed is on its way (its reveal)
         if self.life.base is not Stage.PLAYING:  # joined as the round ended

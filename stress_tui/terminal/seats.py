@@ -103,6 +103,7 @@ async def host_table(
         seed=int(seed) if seed else None,
         say=_,
     )
+    host.writer = session.server.writer
     await host.start()
     assert session.connection.fingerprint is not None
     table = Table(host, session.connection.fingerprint)

@@ -17,7 +17,8 @@ Nothing a client sends ends the server or another session: the ``Limits`` bound 
 connections from one address, the sessions in all, each session's input bytes a second
 (the rest is dropped) and its time without a key; a crash in one session's game ends that
 session alone (status 1, the traceback on the server's standard error). SIGTERM or SIGINT
-ends every game (each keeps its replay and record as at a local quit) and then the server.
+ends every game (each keeps its replay and record as at a local quit), waits for every
+round to be written, and then ends the server.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import time
 import traceback
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -118,6 +120,9 @@ class Server:
         self.tasks: set[asyncio.Task[None]] = set()
         self.tables: dict[str, Table] = {}
         """The tables for two open now, by their join code."""
+        self.writer = ThreadPoolExecutor(1, thread_name_prefix="stress-tui record")
+        """The one thread the tables' rounds are written to the record and replays on, in
+        order, so that a commit holds up no session (``net.hosted.HostedRounds.writer``)."""
 
     def connection(self) -> Connection:
         return Connection(self)
@@ -566,6 +571,7 @@ async def serve(
         if server.tasks:
             await asyncio.wait(set(server.tasks), timeout=5.0)
         await server.close_tables()
+        await asyncio.to_thread(server.writer.shutdown)  # every round written
         await acceptor.wait_closed()
         for sig, handler in previous.items():  # every game over: each signal as it was
             loop.remove_signal_handler(sig)  # which leaves it at SIG_DFL
