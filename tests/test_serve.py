@@ -644,6 +644,20 @@ def test_the_opener_whose_connection_drops_gets_the_table_back_with_the_same_key
         assert stop(served) == 0
 
 
+def test_sigterm_keeps_a_tables_round_as_far_as_it_went_before_the_server_exits(
+    tmp_path: Path,
+) -> None:
+    served = start_server(tmp_path / "data")
+    ann, bo, _code = at_one_table(served, three_keys(tmp_path))
+    try:
+        assert stop(served) == 0
+    finally:
+        ann.close()
+        bo.close()
+    (part,) = (served.data / "replays").iterdir()  # written by the table's host, once
+    assert part.name.endswith(".jsonl.part")
+
+
 def test_a_key_opens_one_table_at_a_time_and_the_server_no_more_than_its_limit(
     tmp_path: Path,
 ) -> None:
