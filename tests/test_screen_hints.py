@@ -16,6 +16,7 @@ from blessed import Terminal
 
 from stress_tui.core.rules import Rules
 from stress_tui.core.rulestext import short_line
+from stress_tui.net import texts
 from stress_tui.net.host import HOST_SEAT, Host
 from stress_tui.storage import replay as replays
 from stress_tui.terminal import lang
@@ -30,7 +31,7 @@ from stress_tui.terminal.playback import ReplayApp
 from stress_tui.terminal.render import render
 from stress_tui.terminal.screen import ASCII_NOTE
 from stress_tui.terminal.screens.help import HelpScreen, ReplayHelpScreen
-from stress_tui.terminal.screens.netpanel import NetWaitingScreen
+from stress_tui.terminal.screens.netpanel import NetPanelScreen, NetWaitingScreen
 from stress_tui.terminal.screens.pause import PauseScreen
 from stress_tui.terminal.screens.question import QuitScreen
 from stress_tui.terminal.screens.result import ReplayResultScreen, ResultScreen
@@ -266,6 +267,24 @@ def test_the_waiting_screen_on_the_narrowest_window_says_the_whole_join_line() -
         assert line in said, s.dump()
     finally:
         s.close()
+
+
+def test_a_panel_on_the_narrowest_window_keeps_its_seconds_with_their_figure() -> None:
+    """At 60 columns a spectator's lost connection goes on over two lines, broken after
+    its colon: "58 s" stays whole, not "58" at the end of one line and "s" alone on the
+    next; a line with no colon keeps its figure and unit together too."""
+    term = Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=True)
+
+    def panel_lines(status: str) -> list[str]:
+        link = LinkBar("watch", None, status, quit_only=True)
+        view = view_of(table_at(), link=link, overlay=NetPanelScreen())
+        return [line.strip() for line in plain_lines(draw(term, view, width=60, height=16))]
+
+    lost = panel_lines(_("the connection to the host was lost: trying again, {s} s").format(s=58))
+    assert "the connection to the host was lost:" in lost, "\n".join(lost)
+    assert "trying again, 58 s" in lost, "\n".join(lost)
+    silent = panel_lines(texts.said("lost-silent", name="Bartholomew-Jon", s=5).tell(_))
+    assert "s)" not in silent and "5 s)" in silent, "\n".join(silent)  # (it fills a line)
 
 
 def test_a_network_tables_title_on_the_narrowest_window_says_the_delay_whole() -> None:

@@ -3,6 +3,7 @@ whom, a player dropped or away, the match over), with what the keys do there."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import ClassVar
 
@@ -17,6 +18,10 @@ from stress_tui.terminal.screens.pause import PauseScreen
 QUIT_ONLY = (Binding("q", Intent.MENU_QUIT, scope=Scope.MENU, hint=N_("quit")),)
 """What a network panel's hint offers where only leaving is up to this end: a spectator,
 a match over, or one standing still until the host or the other player moves it."""
+
+
+FIGURE_AND_UNIT = re.compile(r"(?<=\d) (?=m?s\b)")
+"""The space between a figure and its unit (``58 s``, ``40 ms``): no panel line breaks there."""
 
 
 class NetPanelScreen(ModalScreen):
@@ -44,15 +49,8 @@ class NetPanelScreen(ModalScreen):
             return
         first, *more = link.status.split("\n")
         said = [(first, palette.panel_title), *((line, palette.panel) for line in more)]
-        # A line wider than the panel goes on over more lines, never a word dropped: the
-        # join line's last word is the table's code.
         room = canvas.width - 6
-        lines = [
-            (part, style)
-            for line, style in said
-            for part in textwrap.wrap(line, room, break_long_words=False, break_on_hyphens=False)
-            or [line]
-        ]
+        lines = [(part, style) for line, style in said for part in _wrapped(line, room)]
         keys = key_hint(QUIT_ONLY if link.quit_only else self.BINDINGS)
         panel(canvas, palette, [*lines, ("", ""), (keys, palette.panel_key)])
 
@@ -77,3 +75,16 @@ class NetWaitingScreen(NetPanelScreen):
         Binding("f1", Intent.HELP, scope=Scope.GLOBAL, description=N_("help")),
         *ALWAYS,
     )
+
+
+def _wrapped(line: str, room: int) -> list[str]:
+    """``line`` over as many lines of ``room`` columns as it needs: never a word dropped
+    (the join line's last word is the table's code), broken after its colon first
+    ("the connection to the host was lost:", "trying again, 58 s"), never between a
+    figure and its unit."""
+    if len(line) > room and ": " in line:
+        head, tail = line.split(": ", 1)
+        return [*_wrapped(head + ":", room), *_wrapped(tail, room)]
+    kept = FIGURE_AND_UNIT.sub("\u00a0", line)
+    parts = textwrap.wrap(kept, room, break_long_words=False, break_on_hyphens=False)
+    return [part.replace("\u00a0", " ") for part in parts] or [line]
