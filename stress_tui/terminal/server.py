@@ -17,8 +17,8 @@ Nothing a client sends ends the server or another session: the ``Limits`` bound 
 connections from one address, the sessions in all, each session's input bytes a second
 (the rest is dropped) and its time without a key; a crash in one session's game ends that
 session alone (status 1, the traceback on the server's standard error). SIGTERM or SIGINT
-ends every game (each keeps its replay and record as at a local quit), waits for every
-round to be written, and then ends the server.
+ends every game (each keeps its replay and record as at a local quit), waits for the
+tables' rounds to be written (``Server.writer``), and then ends the server.
 """
 
 from __future__ import annotations
