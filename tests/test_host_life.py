@@ -79,6 +79,14 @@ def test_a_drop_holds_the_round_for_the_joiner_and_the_way_back_counts_in() -> N
     run(test)
 
 
+async def watching(host: Host) -> Client:
+    """Cy, a spectator at ``host``'s table, once the table is on Cy's end."""
+    watcher = Client("127.0.0.1", host.port, host.code, "Cy", role="watch", record=False)
+    await watcher.connect()
+    await until(lambda: watcher.table is not None, "the spectator's view")
+    return watcher
+
+
 def test_a_spectator_whose_line_drops_comes_back_to_the_table_it_watched() -> None:
     """A spectator's connection that drops: it says it is trying again and reaches the
     host again, as the joiner does, and watches on where the table stands; the round goes
@@ -86,9 +94,7 @@ def test_a_spectator_whose_line_drops_comes_back_to_the_table_it_watched() -> No
 
     async def test() -> None:
         host, _joiner = await table()
-        watcher = Client("127.0.0.1", host.port, host.code, "Cy", role="watch", record=False)
-        await watcher.connect()
-        await until(lambda: watcher.table is not None, "the spectator's view")
+        watcher = await watching(host)
         assert watcher.writer is not None and host.fair is not None
         watcher.writer.transport.abort()  # the line drops
         await until(lambda: watcher.lost, "the spectator trying again")
@@ -120,9 +126,7 @@ def test_a_spectator_that_cannot_reach_the_host_again_says_why_it_stopped_trying
 
     async def test() -> None:
         host, _joiner = await table()
-        watcher = Client("127.0.0.1", host.port, host.code, "Cy", role="watch", record=False)
-        await watcher.connect()
-        await until(lambda: watcher.table is not None, "the spectator's view")
+        watcher = await watching(host)
         assert watcher.writer is not None and watcher.done is not None
         nowhere = socket.socket()
         nowhere.bind(("127.0.0.1", 0))

@@ -221,6 +221,22 @@ def test_the_first_scripts_play_says_what_it_is_doing_while_it_installs(tmp_path
 # -- the other player's move ------------------------------------------------------------------
 
 
+def sides(s: Pilot, pile: int) -> str:
+    """The cells on either side of play pile ``pile``: ``BARS`` where it stands out."""
+    lay = table_layout(s)
+    x, y = lay.pile_x[pile], lay.piles_y
+    return s.row(y)[x - 1] + s.row(y)[x + lay.card_w]
+
+
+BARS = "\u2590\u258c"
+"""A bar down each side of a play pile: the other player's card just landed on it."""
+
+
+def stands_out(s: Pilot, pile: int) -> bool:
+    """Whether play pile ``pile`` stands out."""
+    return sides(s, pile) == BARS
+
+
 def test_the_pile_the_other_player_just_played_on_stands_out_for_a_moment(
     tmp_path: Path,
 ) -> None:
@@ -231,18 +247,14 @@ def test_the_pile_the_other_player_just_played_on_stands_out_for_a_moment(
         say_ready(s)
         lay = table_layout(s)
         x, y = lay.pile_x[0], lay.piles_y
-
-        def bars() -> bool:
-            return s.row(y)[x - 1] == "\u2590" and s.row(y)[x + lay.card_w] == "\u258c"
-
-        assert not bars()
+        assert not stands_out(s, 0)
         s.send("q")
         s.wait_for(lambda: pile_top(s, 0) == "5♥", timeout=1, what="5♥ on the left pile")
-        assert bars()
+        assert stands_out(s, 0)
         assert s.cell(y, x - 1).fg == s.cell(lay.rows_y[0], lay.info_x + 1).fg  # player 1
         assert s.pump(0.6) == 0  # nothing moves while it stands out
         s.pump(0.3 + LATE_SECONDS)
-        assert not bars() and pile_top(s, 1) == "K♦"
+        assert not stands_out(s, 0) and pile_top(s, 1) == "K♦"
 
 
 def test_a_second_play_keeps_the_pile_standing_out_and_draws_nothing_until_it_goes(
@@ -260,12 +272,6 @@ def test_a_second_play_keeps_the_pile_standing_out_and_draws_nothing_until_it_go
 
     with game(tmp_path, env={"STRESS_TUI_POSITION": HELD}) as s:
         say_ready(s)
-        lay = table_layout(s)
-        x, y = lay.pile_x[0], lay.piles_y
-
-        def bars() -> bool:
-            return s.row(y)[x - 1] == "\u2590" and s.row(y)[x + lay.card_w] == "\u258c"
-
         s.send("q")
         s.wait_for(lambda: pile_top(s, 0) == "5♥", timeout=1, what="5♥ on the left pile")
         s.pump(0.4)
@@ -274,9 +280,9 @@ def test_a_second_play_keeps_the_pile_standing_out_and_draws_nothing_until_it_go
         monkeypatch.setattr(Running, "draw", noted)
         played = s.now()
         s.pump(0.75)  # past the first play's moment (0.8 s), short of the second's
-        assert bars() and drawn == []
+        assert stands_out(s, 0) and drawn == []
         s.pump(0.1 + LATE_SECONDS)
-        assert not bars() and len(drawn) == 1
+        assert not stands_out(s, 0) and len(drawn) == 1
         assert drawn[0] - played == pytest.approx(FLASH_SECONDS + LATE_SECONDS, abs=0.01)
 
 
@@ -303,13 +309,11 @@ def test_a_pile_the_computer_played_on_stands_out_no_more_once_your_card_covers_
     )
     with game(tmp_path, "--p2", "bot:hard", env={"STRESS_TUI_POSITION": computer_first}) as s:
         say_ready(s)
-        lay = table_layout(s)
-        x, y = lay.pile_x[0], lay.piles_y
         s.wait_for(lambda: pile_top(s, 0) == "5♣", timeout=5, what="the computer's 5♣")
-        assert s.row(y)[x - 1] == "\u2590"
+        assert stands_out(s, 0)
         s.send("a")  # alone against the computer: a lays pile 1 onto the left pile
         s.wait_for(lambda: pile_top(s, 0) == "6♥", timeout=1, what="6♥ on the left pile")
-        assert s.row(y)[x - 1] == " " and s.row(y)[x + lay.card_w] == " ", s.row(y)
+        assert sides(s, 0) == "  "
 
 
 # -- window sizes -----------------------------------------------------------------------------
