@@ -56,6 +56,24 @@ def test_the_program_s_help_says_its_commands_in_the_language(
     assert "commands:" not in out and "watch a match" not in out
 
 
+@pytest.mark.parametrize("code", ["en", "sv", "de"])
+def test_every_usage_line_fits_a_terminal_of_80_columns(
+    code: str,
+    capsys: pytest.CaptureFixture[str],
+    english: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The usage lines of the program's help and of each command's, in each language, fit
+    80 columns: none goes on on the next line in the middle of a word ("[--data-di",
+    "r DIR]")."""
+    monkeypatch.setenv("LANGUAGE", code)  # (serve takes no --lang: its sessions have theirs)
+    for command in ([], ["play"], *([name] for name in COMMANDS)):
+        assert main([*command, "--help"]) == 0
+        usage = capsys.readouterr().out.split("\n\n")[0]
+        for line in usage.splitlines():
+            assert len(line) <= 80, line
+
+
 @pytest.mark.parametrize("command", ["play", "sim", "host"])
 def test_where_house_rules_are_chosen_the_help_lists_every_one(
     command: str, capsys: pytest.CaptureFixture[str], english: None

@@ -45,7 +45,7 @@ COMMANDS = {
     ),
     "watch": ("HOST[:PORT] CODE", N_("watch a match on the network")),
     "serve": (
-        "[--port N] [--bind ADDRESS] [--host-key FILE] [--data-dir DIR]",
+        "[--port N] [--bind ADDRESS] [OPTION...]",
         N_("serve the game over SSH"),
     ),
 }

@@ -20,7 +20,7 @@ def declare(commands: Any) -> argparse.ArgumentParser:
     daily = add_command(
         commands,
         "daily",
-        usage=f"{PROG} daily [--name NAME] [--keys FILE] [--ascii] [--four-colour]",
+        usage=f"{PROG} daily [--name NAME] [--keys FILE] [OPTION...]",
         description=_(
             "Play today's daily deal (the local date): one round dealt from the "
             "date alone, the same cards for everyone on any machine, against the computer at "

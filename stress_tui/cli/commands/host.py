@@ -19,7 +19,7 @@ def declare(commands: Any) -> argparse.ArgumentParser:
     host = add_command(
         commands,
         "host",
-        usage=f"{PROG} host [--port N] [--bind ADDRESS] [--name NAME] [rule flags]",
+        usage=f"{PROG} host [--port N] [--bind ADDRESS] [OPTION...]",
         description=_(
             "Open a table on the network: prints where to connect and a join code "
             "to read to your friend, then waits for them (Esc or q gives up). Your house rules "

@@ -18,7 +18,7 @@ def declare(commands: Any) -> argparse.ArgumentParser:
     learn = add_command(
         commands,
         "learn",
-        usage=f"{PROG} learn [--keyboard NAME] [--keys FILE] [--ascii] [--four-colour]",
+        usage=f"{PROG} learn [--keyboard NAME] [--keys FILE] [OPTION...]",
         description=_(
             "A first game: one round against a slow computer, dealt so that every lesson "
             "happens, with a line under the table saying what to do next with your keys: "

@@ -47,7 +47,7 @@ def declare(commands: Any) -> argparse.ArgumentParser:
     replay = add_command(
         commands,
         "replay",
-        usage=f"{PROG} replay FILE [--speed X] [--theme T] [--ascii] [--four-colour]\n"
+        usage=f"{PROG} replay FILE [--speed X] [OPTION...]\n"
         f"       {PROG} replay --verify FILE\n       {PROG} replay --list",
         description=_(
             "Every round is recorded in the folder replays in the data folder for "

@@ -34,7 +34,7 @@ def declare(commands: Any) -> argparse.ArgumentParser:
     serve = add_command(
         commands,
         "serve",
-        usage=f"{PROG} serve [--port N] [--bind ADDRESS] [--host-key FILE] [--data-dir DIR]",
+        usage=f"{PROG} serve [--port N] [--bind ADDRESS] [OPTION...]",
         description=_(
             "Serve the game over SSH: anyone with an ssh client gets a lobby with "
             "ssh -p PORT HOST, where they play the computer, open a table for two or join "
