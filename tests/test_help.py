@@ -113,6 +113,16 @@ def test_play_names_the_game_the_program_plays_without_a_command(
     )
 
 
+def test_a_command_after_a_flag_is_said_to_come_first_not_to_be_none(
+    capsys: pytest.CaptureFixture[str], english: None
+) -> None:
+    """``stress-tui --theme dark play`` is refused saying where ``play`` goes, where it said
+    "play: no such command (the commands are play, ...)"."""
+    assert main(["--theme", "dark", "play"]) == 2
+    err = capsys.readouterr().err
+    assert err == "stress-tui: play: the command comes first, before any flag, or not at all\n"
+
+
 def test_a_command_after_play_is_refused_in_one_line(
     capsys: pytest.CaptureFixture[str], english: None
 ) -> None:

@@ -80,6 +80,10 @@ def _one_line(parser: argparse.ArgumentParser, message: str) -> str:
         if name == "COMMAND":
             bad = re.search(r"invalid choice: '?([^' ]*)'?", problem)
             what = harmless(bad.group(1)) if bad else _("that")
+            if what == PLAY:  # after a flag of the game's: the command, in the wrong place
+                return _("{play}: the command comes first, before any flag, or not at all").format(
+                    play=PLAY
+                )
             return _("{what}: no such command (the commands are {commands}; try --help)").format(
                 what=what, commands=listed([PLAY, *COMMANDS], _)
             )
