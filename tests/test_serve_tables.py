@@ -282,3 +282,19 @@ def test_the_openers_result_says_where_the_round_went_once_it_is_written(
         assert "replay:" not in ann.text() and writer.held, ann.dump()
         writer.write()
         ann.wait_text("replay: ")
+
+
+def test_the_join_line_says_an_ipv4_address_as_typed_where_the_server_listens_on_both() -> None:
+    """``serve`` listens on IPv4 and IPv6 on one socket: a player who came over IPv4 is
+    told the address they came to (``ssh -t -p 2222 192.0.2.2 join CODE``), not it mapped
+    into IPv6 (``::ffff:192.0.2.2``); an IPv6 one stays as it is."""
+    from types import SimpleNamespace
+
+    from stress_tui.terminal.seats import join_line
+    from stress_tui.terminal.server import Session
+
+    for came_to, said in (("::ffff:192.0.2.2", "192.0.2.2"), ("2001:db8::2", "2001:db8::2")):
+        place = (came_to, 2222, 0, 0)
+        conn = SimpleNamespace(get_extra_info=lambda _name, place=place: place)
+        session = cast(Session, SimpleNamespace(connection=SimpleNamespace(conn=conn)))
+        assert join_line(session, "a-b-c-d") == f"ssh -t -p 2222 {said} join a-b-c-d"

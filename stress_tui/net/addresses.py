@@ -155,6 +155,21 @@ def kind_of(address: Address) -> str:
     return N_("the internet, over IPv6") if address.version == 6 else N_("the internet")
 
 
+def as_typed(address: str) -> str:
+    """An address a socket gave, as a person types it: an IPv4 address that a socket
+    listening on IPv4 and IPv6 gives mapped into IPv6 is the IPv4 address.
+
+    >>> as_typed("::ffff:192.0.2.2"), as_typed("2001:db8::2"), as_typed("192.0.2.2")
+    ('192.0.2.2', '2001:db8::2', '192.0.2.2')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+    return address if mapped is None else str(mapped)
+
+
 def shown(address: Address | str, port: int) -> str:
     """An address and port as a friend types them after ``join``: an IPv6 address in
     brackets.

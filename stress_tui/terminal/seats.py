@@ -10,6 +10,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from stress_tui.core.lifecycle import Stage
+from stress_tui.net.addresses import as_typed
 from stress_tui.terminal.lang import _
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def ssh_line(session: Session, *command: str, terminal: bool = False) -> str:
     terminal): its address as the player's connection reached it."""
     assert session.connection.conn is not None
     place = session.connection.conn.get_extra_info("sockname")
-    address, port = (str(place[0]), int(place[1])) if place else ("HOST", 22)
+    address, port = (as_typed(str(place[0])), int(place[1])) if place else ("HOST", 22)
     return " ".join(["ssh", *(["-t"] if terminal else []), "-p", str(port), address, *command])
 
 
