@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -102,10 +101,10 @@ def test_a_host_that_dies_is_trouble_on_the_joiners_screen_never_a_freeze(
             "the seconds counting down",
             joiner,
         )
-        started = time.monotonic()
+        # Giving up ends the program at once, not when the minute of trying is over (the
+        # countdown above began near 60 s; the wait is a guard, not a measure).
         joiner.send("q")
         assert joiner.wait_exit(timeout=10) == 0
-        assert time.monotonic() - started < 3.0
         # What was played stays, sealed: the host never said the seed.
         parts = list(tmp_path.glob("join-*/replays/*.jsonl.part"))
         assert len(parts) == 1
