@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import signal
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -88,11 +87,9 @@ def test_a_killed_program_is_caught_not_restoring(echo: TtySession) -> None:
 
 
 def test_wait_for_times_out_with_the_screen_shown(echo: TtySession) -> None:
-    start = time.monotonic()
     with pytest.raises(AssertionError) as info:
         echo.wait_text("never shown", timeout=0.1)
-    assert time.monotonic() - start < 4.0  # the timeout given, not the 5 s default
-    message = str(info.value)
+    message = str(info.value)  # the timeout given, not the 5 s default
     assert "timed out after 0.1 s waiting for 'never shown' on screen" in message
     assert "  0|key=- n=0" in message
     assert "  1|size=80x24" in message
@@ -100,10 +97,9 @@ def test_wait_for_times_out_with_the_screen_shown(echo: TtySession) -> None:
 
 def test_wait_for_fails_fast_when_the_program_exits(echo: TtySession) -> None:
     echo.send("q")
-    start = time.monotonic()
+    # When it closed, not at the timeout: that would say "timed out after 60.0 s".
     with pytest.raises(AssertionError, match="closed the terminal while waiting for never"):
         echo.wait_for(lambda: False, timeout=60.0, what="never")
-    assert time.monotonic() - start < 30.0  # when it closed, long before the timeout
     assert echo.wait_exit() == 0
 
 
