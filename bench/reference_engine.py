@@ -4,24 +4,42 @@
     valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python \
         bench/reference_engine.py --count engine --games 200   # instructions (less --games 0)
 
-``Reference`` plays what ``bench/bench_engine.py``'s policy asks of a round (a flip when
-one is due, a stress called by a random player, a random player's first legal play) by
-the rules of one deck at its defaults, with nothing else: no actions or events as values,
-no checks of what comes in, no judging of a play, no record of covers, lockouts, ready or stop
-flags (the policy never makes a move they would refuse); it stops at the first legal play,
-where the engine's query lists them all. A card is its rank. It draws from the
-random source exactly as the engine does, so a seed plays the same round on both: the
-benchmark checks that every round takes as many actions and ends with the same cards in
-each hand, then times both on the same rounds, taking turns, and gives the engine's time
-an action as a multiple of the reference's. ``--count engine`` (or ``reference``) only
-plays the rounds once on one of them and prints the actions, for an instruction count
-that the machine's other work does not move: callgrind's total for ``--games N`` less
-the total for ``--games 0``, over the actions.
+``Reference`` is a minimal engine of the same rules as the engine, for the rules of
+one deck at its defaults (the deal split, no laying together, no stress stop, a false
+call taking the piles, both players ready for a flip, a lockout after a misplay), with a
+card as its rank, the phases as ints and the rest in lists. It judges and records what
+the engine judges and records on each action: a time that runs back, or a player or pile
+that does not exist, raises; a play is taken only while the round is played, from a
+player not locked out, from a place with a card, onto a pile it fits, and otherwise
+refused: too late (a race lost: it fitted a card the opponent covered within the race
+window, without a lockout) or a misplay (with a lockout); each play keeps the covers of
+the race window, clears the ready flags, counts the plays without progress and opens
+stress or waits for the flip; a call settles stress or costs a false caller the piles; a
+flip recycles the piles, flips, refills, and opens stress or finds the table stalled.
+What the engine does beyond that is what it is measured by: its actions and events as
+values, the house rules this deck leaves off (the stress stop's flags among them), the
+type checks of what comes in (a ``bool`` or a ``float`` where an ``int`` belongs).
+
+The same policy on both, ``bench/bench_engine.py``'s: a flip when one is due, stress
+called by a random player, otherwise a random player's first legal play, taken from the
+list of every legal play (``legal_plays``, on both): the list is what the engine's
+callers ask for (the computer player chooses among the plays, the learning screen goes
+through them), so the reference lists them all too rather than stopping at the first. It
+draws from the random source exactly as the engine does, so a seed plays the same round
+on both: the benchmark checks that every round takes as many actions and ends with the
+same cards in each hand, and that random actions, refused ones among them, are taken and
+refused alike on both (``judged_alike``, the first 50 rounds), then times both on the
+same rounds, taking turns, and gives the engine's time an action as a multiple of the
+reference's. ``--count engine`` (or ``reference``) only plays the rounds once on one of
+them and prints the actions, for an instruction count that the machine's other work does
+not move: callgrind's total for ``--games N`` less the total for ``--games 0``, over the
+actions.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import sys
@@ -32,33 +50,64 @@ if __package__ in (None, ""):  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_engine import play_round
+from stress_tui.core.actions import Action, CallStress, Flip, Play, ReadyToFlip
 from stress_tui.core.decks import JOKER
-from stress_tui.core.houserules import DEAD_FLIPS, Deal, FalseStress, StressPenalty, Taken
+from stress_tui.core.engine import Game, Phase
+from stress_tui.core.events import Rejected
+from stress_tui.core.houserules import (
+    DEAD_FLIPS,
+    Deal,
+    FalseStress,
+    FlipReady,
+    StressPenalty,
+    Taken,
+)
 from stress_tui.core.rules import Rules
 
 WAITING, PLAYING, STRESS, OVER = range(4)
 """The phases, as ints."""
 
+INFINITY = math.inf
+
+_PHASES = {
+    Phase.WAITING_FLIP: WAITING,
+    Phase.PLAYING: PLAYING,
+    Phase.STRESS: STRESS,
+    Phase.ROUND_OVER: OVER,
+}
+"""The engine's phases as the reference's ints."""
+
 
 class Reference:
-    """A round by one deck's default rules, as ranks in lists."""
+    """A round by one deck's default rules, as ranks in lists: the engine's rules on the
+    rounds the benchmark plays, judged and recorded as the engine judges and records them."""
 
     def __init__(self, rules: Rules, rng: random.Random) -> None:
         assert rules.deal is Deal.SPLIT and not rules.together and not rules.stress_stop
         assert rules.stress_penalty is StressPenalty.BOTH and rules.taken is Taken.UNDER
-        assert rules.false_stress is FalseStress.TAKE
+        assert rules.false_stress is FalseStress.TAKE and rules.flip_ready is FlipReady.BOTH
+        assert rules.lockout > 0
         self.rng = rng
         self.fits = rules.fits
         self.stacking = rules.stacking
         self.stale_limit = rules.stale_limit
+        self.lockout = rules.lockout
+        self.race_window = rules.race_window
+        self.size = rules.row_size
         deck = [card.rank for card in rules.spec.cards(rules.jokers)]
         rng.shuffle(deck)
         half = (len(deck) + 1) // 2
         self.draw = [deck[:half], deck[half:]]
-        self.rows: list[list[list[int]]] = [[[] for _ in range(rules.row_size)] for _ in range(2)]
+        self.rows: list[list[list[int]]] = [[[] for _ in range(self.size)] for _ in range(2)]
         self.piles: list[list[int]] = [[], []]
+        self.covers: list[list[tuple[int, float, int]]] = [[], []]
+        """For each play pile, (player, time, rank covered) of the plays onto it within
+        the race window of the latest."""
+        self.locked_until = [0.0, 0.0]
+        self.ready = [False, False]
         self.fewest = [len(self.draw[0]), len(self.draw[1])]
         self.phase = WAITING
+        self.time = 0.0
         self.flips = 0
         self.stale = 0
         self.refill(0)
@@ -79,46 +128,81 @@ class Reference:
             else:
                 row[gap].append(rank)
 
-    def first_play(self, player: int) -> tuple[int, int] | None:
+    def legal_plays(self, player: int) -> list[tuple[int, int]]:
+        """Every (row pile, play pile) the rules allow ``player`` now, lockouts aside."""
+        if self.phase != PLAYING:
+            return []
         left, right = self.piles
         on_left = self.fits[left[-1]] if left else ()
         on_right = self.fits[right[-1]] if right else ()
+        plays = []
         for place, pile in enumerate(self.rows[player]):
             if pile:
                 if pile[0] in on_left:
-                    return place, 0
+                    plays.append((place, 0))
                 if pile[0] in on_right:
-                    return place, 1
-        return None
+                    plays.append((place, 1))
+        return plays
 
     def held(self, player: int) -> int:
         return len(self.draw[player]) + sum(map(len, self.rows[player]))
 
-    def play(self, player: int, place: int, target: int) -> None:
+    def judge(self, time: float) -> None:
+        """Refuse a time that runs back or is no time; keep it."""
+        if not self.time <= time < INFINITY:
+            raise ValueError(time)
+        self.time = time
+
+    def play(self, player: int, place: int, target: int, time: float) -> bool:
+        """Lay row pile ``place`` on play pile ``target``; whether the rules took it."""
+        if not (0 <= player < 2 and 0 <= place < self.size and 0 <= target < 2):
+            raise ValueError((player, place, target))
+        if not self.time <= time < INFINITY:
+            raise ValueError(time)
+        self.time = time
+        if self.phase != PLAYING or time < self.locked_until[player]:
+            return False
         row = self.rows[player]
         cards = row[place]
+        on = self.piles[target]
+        if not cards:
+            self.locked_until[player] = time + self.lockout
+            return False
+        if not on or cards[0] not in self.fits[on[-1]]:
+            for who, when, under in reversed(self.covers[target]):
+                if who == player or time - when > self.race_window:
+                    break
+                if cards[0] in self.fits[under]:
+                    return False  # a race lost: no lockout
+            self.locked_until[player] = time + self.lockout
+            return False
+        covers = self.covers[target]
+        while covers and time - covers[0][1] > self.race_window:
+            del covers[0]
+        covers.append((player, time, on[-1]))
         row[place] = []
-        self.piles[target] += cards
+        on += cards
         self.flips = 0
         self.refill(player)
-        held = self.held(player)
+        self.ready[0] = self.ready[1] = False
+        held = len(self.draw[player]) + sum(map(len, row))
         if held < self.fewest[player]:
             self.fewest[player] = held
             self.stale = 0
             if not held:
                 self.phase = OVER
-                return
+                return True
         else:
             self.stale += 1
             if self.stale >= self.stale_limit:
                 self.phase = OVER
-                return
+                return True
         other = self.piles[1 - target]
         if cards[-1] == JOKER or (other and other[-1] == cards[-1]):
             self.phase = STRESS
-            return
-        if self.stalled():
+        elif self.stalled():
             self.phase = WAITING
+        return True
 
     def stalled(self) -> bool:
         left, right = self.piles
@@ -130,16 +214,39 @@ class Reference:
                     return False
         return True
 
-    def flip(self) -> None:
+    def ready_to_flip(self, player: int, time: float) -> bool:
+        """Say ``player`` is ready to flip; whether the rules took it."""
+        if not 0 <= player < 2:
+            raise ValueError(player)
+        self.judge(time)
+        if self.phase != PLAYING or self.ready[player]:
+            return False
+        if not self.draw[0] and not self.draw[1] and not self.stalled():
+            return False
+        self.ready[player] = True
+        if self.ready[1 - player]:
+            self.await_flip()
+        return True
+
+    def await_flip(self) -> None:
+        self.phase = WAITING
+        self.ready[0] = self.ready[1] = False
+
+    def flip(self, time: float) -> bool:
+        """Flip a card onto each play pile; whether the rules took it."""
+        self.judge(time)
+        if self.phase != WAITING:
+            return False
         if self.flips >= DEAD_FLIPS:
             self.phase = OVER
-            return
+            return True
         self.flips += 1
         draw, piles = self.draw, self.piles
         if not draw[0] and not draw[1]:
             for player in (0, 1):
                 taken = piles[player][:]
                 piles[player].clear()
+                self.covers[player].clear()
                 self.rng.shuffle(taken)
                 draw[player].extend(taken)
         left, right = piles
@@ -148,25 +255,37 @@ class Reference:
             source = target if draw[target] else 1 - target
             if draw[source]:
                 piles[target].append(draw[source].pop())
+                self.covers[target].clear()
         self.refill(0)
         self.refill(1)
         self.phase = PLAYING
+        self.ready[0] = self.ready[1] = False
         for player in (0, 1):
             self.fewest[player] = min(self.fewest[player], self.held(player))
         if left and right and left[-1] == right[-1] != JOKER:
             self.phase = STRESS
         elif self.stalled():
             self.phase = WAITING
+        return True
 
-    def call(self, player: int) -> None:
-        loser = 1 - player
+    def call(self, player: int, time: float) -> bool:
+        """``player`` calls stress; whether the rules took it (a false call is taken, and
+        costs the caller the piles)."""
+        if not 0 <= player < 2:
+            raise ValueError(player)
+        self.judge(time)
+        if self.phase == OVER or self.phase == WAITING:
+            return False
+        taker = 1 - player if self.phase == STRESS else player
         taken = self.piles[0] + self.piles[1]
-        self.piles[0].clear()
-        self.piles[1].clear()
+        for target in (0, 1):
+            self.piles[target].clear()
+            self.covers[target].clear()
         self.rng.shuffle(taken)
-        self.draw[loser][:0] = taken
-        self.refill(loser)
-        self.phase = WAITING
+        self.draw[taker][:0] = taken
+        self.refill(taker)
+        self.await_flip()
+        return True
 
 
 def play_reference(seed: int, rules: Rules) -> tuple[int, tuple[int, int]]:
@@ -174,20 +293,70 @@ def play_reference(seed: int, rules: Rules) -> tuple[int, tuple[int, int]]:
     each player holds at its end."""
     rng = random.Random(seed)
     game = Reference(rules, rng)
-    actions = 0
+    now, actions = 0.0, 0
     while game.phase != OVER:
+        now += 0.1
         actions += 1
         phase = game.phase
         if phase == WAITING:
-            game.flip()
+            game.flip(now)
         elif phase == STRESS:
-            game.call(rng.randrange(2))
+            game.call(rng.randrange(2), now)
         else:
             player = rng.randrange(2)
-            play = game.first_play(player)
-            if play is not None:
-                game.play(player, *play)
+            plays = game.legal_plays(player)
+            if plays:
+                pile, target = plays[0]
+                game.play(player, pile, target, now)
     return actions, (game.held(0), game.held(1))
+
+
+def judged_alike(seed: int, rules: Rules, actions: int = 600) -> int:
+    """Play a seeded round's first ``actions`` random actions, refused ones among them (a
+    play anywhere, a call, a ready, a flip, at random times) on the engine and on the
+    reference, and check that both take and refuse the same and come to the same phase,
+    lockouts, ready flags, play piles and covers; return the actions played."""
+    game, reference = Game.deal(rules, random.Random(seed)), Reference(rules, random.Random(seed))
+    chance, now = random.Random(-seed), 0.0
+    for played in range(actions):
+        if game.state.phase is Phase.ROUND_OVER:
+            return played
+        now += chance.choice((0.05, 0.1, 0.2, 0.5))
+        player, kind = chance.randrange(2), chance.random()
+        action: Action
+        if kind < 0.1:
+            action, taken = Flip(now), reference.flip(now)
+        elif kind < 0.15:
+            action, taken = CallStress(player, now), reference.call(player, now)
+        elif kind < 0.2:
+            action, taken = ReadyToFlip(player, now), reference.ready_to_flip(player, now)
+        else:
+            plays = game.legal_plays(player)
+            if plays and chance.random() < 0.7:
+                pile, target = chance.choice(plays)
+            else:
+                pile, target = chance.randrange(rules.row_size), chance.randrange(2)
+            action, taken = (
+                Play(player, pile, target, now),
+                reference.play(player, pile, target, now),
+            )
+        events = game.apply(action)
+        state = game.state
+        assert taken != isinstance(events[0], Rejected), (seed, played, action, events)
+        assert (
+            _PHASES[state.phase],
+            [someone.locked_until for someone in state.players],
+            [someone.ready for someone in state.players],
+            [[card.rank for card in pile] for pile in state.play_piles],
+            [[(c.player, c.time, c.under) for c in covers] for covers in state.covers],
+        ) == (
+            reference.phase,
+            reference.locked_until,
+            reference.ready,
+            reference.piles,
+            [list(covers) for covers in reference.covers],
+        ), (seed, played, action)
+    return actions
 
 
 def _actions(played: int | tuple[int, tuple[int, int]]) -> int:
@@ -218,6 +387,8 @@ def main() -> int:
         assert (count, held) == (engine_count, engine_held), (seed, count, engine_count)
         actions += count
     print(f"{args.deck}: {args.games} rounds, {actions} actions: the same on both")
+    judged = sum(judged_alike(seed, rules) for seed in range(min(args.games, 50)))
+    print(f"random actions, refused ones among them: {judged} judged alike on both")
     times: dict[str, list[float]] = {"engine": [], "reference": []}
     for turn in range(args.repeat):
         for name in ("engine", "reference") if turn % 2 == 0 else ("reference", "engine"):
