@@ -300,7 +300,9 @@ def test_a_session_places_the_keys_for_the_keyboard_of_the_language_it_speaks() 
 
 def test_serve_leaves_the_signals_as_it_found_them_when_it_stops(tmp_path: Path) -> None:
     """SIGTERM ends a serve, and the loop it ran on handles SIGTERM and SIGINT as before:
-    a second serve on the same loop starts and stops as the first did."""
+    a second serve on the same loop starts and stops as the first did. What it froze for
+    the garbage collector while it served is given back to it."""
+    import gc
     import os
     import signal
 
@@ -321,5 +323,6 @@ def test_serve_leaves_the_signals_as_it_found_them_when_it_stops(tmp_path: Path)
             sock = listening_socket("127.0.0.1", 0)
             assert await serve(sock, key, Limits(), tmp_path, stop) == 0
             assert [signal.getsignal(sig) for sig in signals] == before
+            assert gc.get_freeze_count() == 0
 
     asyncio.run(twice())
