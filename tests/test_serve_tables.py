@@ -298,3 +298,49 @@ def test_the_join_line_says_an_ipv4_address_as_typed_where_the_server_listens_on
         conn = SimpleNamespace(get_extra_info=lambda _name, place=place: place)
         session = cast(Session, SimpleNamespace(connection=SimpleNamespace(conn=conn)))
         assert join_line(session, "a-b-c-d") == f"ssh -t -p 2222 {said} join a-b-c-d"
+
+
+def test_the_joiner_follows_a_served_tables_plays_with_no_check_worked_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A table on the server sends what moved without a ``check`` (its peers are in the
+    server's process): neither end works one out, and the joiner's copy still shows what
+    the host's table shows, play after play."""
+    from stress_tui.net import hosted, joined
+    from stress_tui.net.client import Client
+    from stress_tui.net.wire import check, public_view
+
+    worked_out: list[str] = []
+
+    def counted(game: Any) -> str:
+        worked_out.append("check")
+        return check(game)
+
+    monkeypatch.setattr(hosted, "check", counted)
+    monkeypatch.setattr(joined, "check", counted)
+
+    def same_table(host: ServedHost, joiner: Client) -> bool:
+        assert host.fair is not None
+        seen = joiner.table
+        return seen is not None and public_view(seen.game) == public_view(host.fair.game)
+
+    async def test() -> None:
+        host = ServedHost(Rules(), "Ann", countdown=0.05, record=False, seed=SEED)
+        joiner = await seated(host, record=False)
+        await until(lambda: host.fair is not None and host.fair.game.phase is Phase.PLAYING, "play")
+        assert host.fair is not None
+        for _ in range(3):
+            plays = host.fair.game.legal_plays(HOST_SEAT)
+            if not plays:
+                break
+            pile, target = plays[0]
+            applied = len(host.fair.applied)
+            host.act("play", pile, target)
+            assert len(host.fair.applied) > applied, "the host's play was taken"
+            await until(lambda: same_table(host, joiner), "the joiner's table as the host's")
+        assert len(host.fair.applied) > 1
+        await host.close()
+        await joiner.leave()
+
+    run(test)
+    assert worked_out == []

@@ -194,10 +194,11 @@ class Peer:
             self.send(dealt.reveal)
             self.revealed = dealt.reveal["commit"]
 
-    def send_moved(self, fair: FairTable, now: float, check: str, seq: int | None) -> None:
+    def send_moved(self, fair: FairTable, now: float, check: str | None, seq: int | None) -> None:
         """What moved on ``fair`` since it was last told: each action applied and the cards
         it turned face up, which its own engine applies to its table (``wire.Mirror``), and
-        the ``check`` of the table they come to; ``seq``: the joiner's last key read."""
+        the ``check`` of the table they come to (``None``: none sent); ``seq``: the
+        joiner's last key read."""
         applied = fair.applied[self.acts_sent :]
         message: dict[str, Any] = {
             "t": "moved",
@@ -205,8 +206,9 @@ class Peer:
             "actions": [action_to_json(action) for action, _ in applied],
             "shown": [[str(card) for card in turned_up(events)] for _, events in applied],
             "now": round(now, 6),
-            "check": check,
         }
+        if check is not None:
+            message["check"] = check
         flip_in = fair.count_left(now)
         if flip_in is not None:
             message["flip_in"] = round(flip_in, 6)
@@ -239,6 +241,10 @@ class Host(HostedMatch):
     """Whether the host pings each connection about every ``PING_EVERY``, timing it and
     taking one silent for ``SILENT_LIMIT`` for dead (``False``: its peers are in this same
     process, with no network between: ``terminal/tables.py``)."""
+
+    checks = True
+    """Whether each ``moved`` carries the ``check`` that tells a peer its copy is in step
+    (``False``: its peers are in this same process, moved on by the same engine)."""
 
     def __init__(
         self,
@@ -506,7 +512,7 @@ class Host(HostedMatch):
         )
         if follows:
             seq = self.answered if peer is self.joiner else None
-            peer.send_moved(self.fair, self.now(), self._check(), seq)
+            peer.send_moved(self.fair, self.now(), self._check() if self.checks else None, seq)
             return
         peer.send_round(self.dealt, self.fair.actions(), self.round_number, self.rewound)
         delay = peer.delay

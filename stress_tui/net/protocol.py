@@ -319,9 +319,8 @@ HOST_MESSAGES: dict[str, Schema] = {
             "actions": listed(anything, MAX_MOVED),
             "shown": listed(anything, MAX_MOVED),
             "now": number(-1e9, 1e9),
-            "check": hex_text(8),
         },
-        {"flip_in": maybe(number(0, 60)), "seq": maybe(_SEQ)},
+        {"check": hex_text(8), "flip_in": maybe(number(0, 60)), "seq": maybe(_SEQ)},
     ),
     "ping": Schema({"id": _SEQ}, {"delay_ms": maybe(number(0, 1e6))}),
     "deal": Schema(

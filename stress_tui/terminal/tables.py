@@ -9,9 +9,9 @@ trip the server's kernel measured on the player's SSH connection (``TCP_INFO``,
 at most the host's ``max_delay`` (``net.fair.MAX_DELAY``). The joiner's ping-timed
 compensation of a network table would time only the loopback between the server and
 itself, and the host seat's keys would go undated: here both seats are remote alike.
-The host pings no one: its seats and spectators are in this same process, with no
-network between them to time or to go silent, and each title shows its own player's SSH
-delay.
+The host pings no one and sends no ``check`` with what moved: its seats and spectators
+are in this same process, with no network between them to time, to go silent or to lose
+a message, and each title shows its own player's SSH delay.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ class ServedHost(Host):
     """A network table's host whose two seats are both players over SSH."""
 
     pings = False
+    checks = False
 
     def __init__(self, *args: Any, **options: Any) -> None:
         super().__init__(*args, **options)
