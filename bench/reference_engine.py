@@ -1,6 +1,7 @@
 """The yardstick for the rules engine: the same rules in a minimal engine of ints and lists.
 
     PYTHONPATH=. .venv/bin/python bench/reference_engine.py [--games 1000] [--repeat 5]
+        [--instructions]
     valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python \
         bench/reference_engine.py --count engine --games 200   # instructions (less --games 0)
 
@@ -33,15 +34,20 @@ same rounds, taking turns, and gives the engine's time an action as a multiple o
 reference's. ``--count engine`` (or ``reference``) only plays the rounds once on one of
 them and prints the actions, for an instruction count that the machine's other work does
 not move: callgrind's total for ``--games N`` less the total for ``--games 0``, over the
-actions.
+actions; ``--instructions`` runs those four counts itself after the timing and prints the
+engine's instructions an action as a multiple of the reference's.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
+import re
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -359,6 +365,21 @@ def judged_alike(seed: int, rules: Rules, actions: int = 600) -> int:
     return actions
 
 
+def instructions(which: str, games: int, deck: str) -> tuple[int, int]:
+    """Instructions ``--count which`` runs for ``games`` rounds less those for none, by
+    callgrind (the hash seed fixed), and the actions the rounds took."""
+    totals, actions = [], 0
+    for rounds in (games, 0):
+        argv = [sys.executable, __file__, "--count", which, "--games", str(rounds)]
+        argv += ["--deck", deck]
+        grind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv]
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        done = subprocess.run(grind, env=env, capture_output=True, text=True, check=True)
+        totals.append(int(re.findall(r"Collected : (\d+)", done.stderr)[-1]))
+        actions = actions or int(re.findall(r"(\d+) actions", done.stdout)[-1])
+    return totals[0] - totals[1], actions
+
+
 def _actions(played: int | tuple[int, tuple[int, int]]) -> int:
     return played if isinstance(played, int) else played[0]
 
@@ -372,6 +393,12 @@ def main() -> int:
         "--count",
         choices=("engine", "reference"),
         help="only play the rounds once on one of them (to count instructions under callgrind)",
+    )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count both sides' instructions an action by callgrind (a figure the load"
+        " does not move)",
     )
     args = parser.parse_args()
     rules = Rules.for_deck(args.deck)
@@ -406,6 +433,18 @@ def main() -> int:
         f"{statistics.median(times['reference']):.2f}): {engine / reference:.2f}x "
         "(goal: at most 1.3x)"
     )
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            print("instructions an action: valgrind is not installed")
+            return 0
+        engine_ir, engine_actions = instructions("engine", args.games, args.deck)
+        reference_ir, reference_actions = instructions("reference", args.games, args.deck)
+        assert engine_actions == reference_actions == actions
+        print(
+            f"instructions an action (callgrind, less the start): engine "
+            f"{engine_ir // actions:,}, reference {reference_ir // actions:,}: "
+            f"{engine_ir / reference_ir:.2f}x (goal: at most 1.3x)"
+        )
     return 0
 
 

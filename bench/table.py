@@ -69,7 +69,9 @@ BENCHES = {
         ("--jobs", "2", "--busy", "1", "0", "--games", "4000", "--repeat", "8"),
     ),
     "engine": Bench(
-        "reference_engine.py", ("--games", "200", "--repeat", "3"), ("--games", "1000")
+        "reference_engine.py",
+        ("--games", "200", "--repeat", "3", "--instructions"),
+        ("--games", "1000", "--instructions"),
     ),
     "stats": Bench("stats_scale.py", ("--repeat", "3"), ("--repeat", "11")),
     "lobby": Bench("lobby_scale.py", ("--repeat", "21", "--whole", "1"), ()),
@@ -220,9 +222,18 @@ ROWS = [
     ),
     Row(
         "The engine, CPU time an action (standard deck)",
-        "the minimal engine `bench/reference_engine.py`, the same rounds",
+        "the same rules in a minimal engine, `bench/reference_engine.py`, the same policy and"
+        " rounds",
         "engine",
         r"\): ([\d.]+)x \(goal",
+        "x",
+        most=1.3,
+    ),
+    Row(
+        "The same, instructions an action (callgrind)",
+        "the same",
+        "engine",
+        r"instructions an action .*?: ([\d.]+)x",
         "x",
         most=1.3,
     ),
