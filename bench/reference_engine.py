@@ -23,18 +23,19 @@ type checks of what comes in (a ``bool`` or a ``float`` where an ``int`` belongs
 
 The same policy on both, ``bench/bench_engine.py``'s: a flip when one is due, stress
 called by a random player, otherwise a random player's first legal play, taken from the
-list of every legal play (``legal_plays``, on both): the list is what the engine's
-callers ask for (the computer player chooses among the plays, the learning screen goes
-through them), so the reference lists them all too rather than stopping at the first. It
-draws from the random source exactly as the engine does, so a seed plays the same round
-on both: the benchmark checks that every round takes as many actions and ends with the
-same cards in each hand, and that random actions, refused ones among them, are taken and
-refused alike on both (``judged_alike``, the first 50 rounds), then times both on the
-same rounds, taking turns, and gives the engine's time an action as a multiple of the
-reference's. ``--count engine`` (or ``reference``) only plays the rounds once on one of
-them and prints the actions, for an instruction count that the machine's other work does
-not move: callgrind's total for ``--games N`` less the total for ``--games 0``, over the
-actions; ``--instructions`` runs those four counts itself after the timing and prints the
+list of every legal play (``legal_plays``, on both): the list is what the rules are
+asked for (``core/legal.py``'s one function: the computer player chooses among the plays
+its view lists, the learning screen goes through the engine's), so the reference lists
+them all too rather than stopping at the first. It draws from the random source exactly
+as the engine does, so a seed plays the same round on both: the benchmark checks that
+every round takes as many actions and ends with the same cards in each hand, and that
+random actions, refused ones among them, are taken and refused alike on both
+(``judged_alike``, the first 50 rounds), then times both on the same rounds, taking
+turns, and gives the engine's time an action as a multiple of the reference's.
+``--count engine`` (or ``reference``) only plays the rounds once on one of them and prints the
+actions, for an instruction count that the machine's other work does not move:
+callgrind's total for ``--games N`` less the total for ``--games 0``, over the actions;
+``--instructions`` runs those four counts itself after the timing and prints the
 engine's instructions an action as a multiple of the reference's.
 """
 
