@@ -278,8 +278,8 @@ class JoinedTable(JoinedRounds):
             self._send({"t": "sync"})  # the whole table again, please
             self.syncing = True
         self._clock(message, (self.delay_ms or 0.0) / 1e3)
-        if mirror is not None and self.shown is not None:
-            table = Table(mirror.game.copy(), countdown=self.shown.countdown)
+        if mirror is not None and self.shown is not None:  # (its game, never changed)
+            table = Table(mirror.game, countdown=self.shown.countdown)
         elif self.shown is not None:
             table = self.shown  # as it was, until the whole table comes
         else:

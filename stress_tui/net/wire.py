@@ -212,7 +212,9 @@ class Mirror:
 
     def __init__(self, state: State, applied: int) -> None:
         self.game = Game(state, random.Random(0))
-        """The round as the host last showed it (its shuffles are of stand-ins)."""
+        """The round as the host last showed it (its shuffles are of stand-ins): a new
+        ``Game`` after each action, none of them changed once made, so that a table may
+        show one as it is."""
         self.applied = applied
         """How many of the round's actions it follows."""
 

@@ -387,8 +387,8 @@ class NetScreen(Screen):
             now=self.clock.now(),
             keymap=self.keymap,
             notices=self.notices,
-            names=shown_names(model.names),
-            you=addressed(model.names),
+            names=self.notices.names,  # (the model's, as last told: ``on_change``)
+            you=self.notices.you,
             kinds=("human", "human"),
             score=model.score,
             overlay=self.controller.top,
