@@ -294,9 +294,10 @@ def test_the_end_of_a_round_shows_on_both_screens_at_once(tmp_path: Path) -> Non
 
 
 def test_the_rematch_is_played_on_both_screens(tmp_path: Path) -> None:
-    """A match of one round won, then the rematch: its rounds are numbered from 1 again,
-    and the joiner is sent the rematch's first deal all the same (not taken for the first
-    match's round 1), so that its first flip and its plays go on as in any round."""
+    """A match of one round won, then the rematch by the joiner's Enter: a new deal on both
+    screens, the score back to nothing on both title lines. Its rounds are numbered from 1
+    again, and the joiner is sent the rematch's first deal all the same (not taken for the
+    first match's round 1), so that its first flip and its plays go on as in any round."""
     host, where, code = hosting(tmp_path, "--wins", "1")
     joiner = joining(tmp_path, where, code, "--name", "Bo")
     try:
@@ -305,16 +306,29 @@ def test_the_rematch_is_played_on_both_screens(tmp_path: Path) -> None:
         both_ready(host, joiner)
         end = play_out_round(host, joiner, watcher)
         assert end["result"]["match_over"]
+        won = f"{('Bo', 'Ann')[end['result']['winner']]} wins"
+        wait_all(
+            lambda: f"{won} the match" in host.text() and f"{won} the match" in joiner.text(),
+            "the match's result on both screens",
+            host,
+            joiner,
+        )
         wait_all(lambda: "Enter: rematch" in joiner.text(), "the rematch key", host, joiner)
         joiner.send("\r")
         wait_all(
-            lambda: "wins the match" not in host.text() + joiner.text(),
+            lambda: (
+                "wins the match" not in host.text() + joiner.text()
+                and "draw 22" in joiner.text()
+                and "draw 22" in host.text()
+            ),
             "the rematch dealt on both screens",
             host,
             joiner,
         )
         both_ready(host, joiner)
         first_flip(host, joiner, "the rematch's first flip")
+        for screen in (host, joiner):
+            assert won not in screen.text(), screen.dump()  # a new match: no score yet
         watcher.poll()
         assert watcher.state is not None
         game = watcher.game

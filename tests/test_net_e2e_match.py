@@ -1,6 +1,6 @@
 """More of a network match with real programs in pseudo-terminals over loopback: the
-rematch after a won match, the host's program dying as the joiner sees it, a player's
-own keys at a network table."""
+host's program dying as the joiner sees it, a player's own keys at a network table (the
+rematch after a won match is in test_net_e2e_crash)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from stress_tui.storage import replay as replays
 from stress_tui.storage.files import StorageError
 from tests.test_net_e2e import (
     both_ready,
-    first_flip,
     hosting,
     joining,
     right_pile_size,
@@ -24,50 +23,6 @@ from tests.test_net_e2e import (
 pytestmark = pytest.mark.pty
 """Its programs run in pseudo-terminals through tests/test_net_e2e.py's helpers, which
 tests/conftest.py's look at what a module imports does not see as the harness."""
-
-LAST_CARD_OF_THE_MATCH = (
-    "rules: standard wins=1; phase: playing; p1 row: 5C | - | - | -; piles: 4H | QD;"
-    " p2 row: 9S | 3D | JD | 2C; p2 draw: 7H 8H"
-)
-"""The joiner's (p1's) last card fits the left pile, and one round wins the match."""
-
-
-def test_after_a_won_match_either_players_enter_deals_the_rematch(tmp_path: Path) -> None:
-    host, where, code = hosting(tmp_path, position=LAST_CARD_OF_THE_MATCH)
-    try:
-        joiner = joining(tmp_path, where, code, "--name", "Bo")
-        try:
-            wait_all(lambda: "5♣" in joiner.text(), "the position", host, joiner)
-            both_ready(host, joiner)
-            joiner.send("a")  # the last card: the round, and the match
-            wait_all(
-                lambda: "Bo wins the match" in host.text() and "Bo wins the match" in joiner.text(),
-                "the match's result on both screens",
-                host,
-                joiner,
-            )
-            wait_all(lambda: "Enter: rematch" in joiner.text(), "the rematch key", host, joiner)
-            joiner.send("\r")  # the joiner's Enter deals the rematch
-            wait_all(
-                lambda: (
-                    "wins the match" not in host.text()
-                    and "wins the match" not in joiner.text()
-                    and "draw 22" in joiner.text()
-                    and "draw 22" in host.text()
-                ),
-                "the rematch dealt on both screens",
-                host,
-                joiner,
-            )
-            # A new match: the score is back to nothing on both title lines.
-            both_ready(host, joiner)
-            first_flip(host, joiner, "the rematch's first flip")
-            for screen in (host, joiner):
-                assert "Bo wins" not in screen.text()
-        finally:
-            joiner.close()
-    finally:
-        host.close()
 
 
 def test_a_host_that_dies_is_trouble_on_the_joiners_screen_never_a_freeze(
