@@ -325,19 +325,6 @@ def test_the_game_asks_for_a_terminal_and_an_unknown_command_is_refused(
         assert done.returncode == 2 and said in done.stdout
 
 
-def test_the_host_key_is_made_once_private_and_sigterm_ends_the_server(tmp_path: Path) -> None:
-    served = start_server(tmp_path / "data")
-    key_file = tmp_path / "data" / "ssh_host_ed25519_key"
-    first = key_file.read_bytes()
-    assert key_file.stat().st_mode & 0o777 == 0o600
-    served.process.send_signal(signal.SIGTERM)
-    assert served.process.wait(timeout=20) == 0
-    again = start_server(tmp_path / "data")
-    assert key_file.read_bytes() == first  # kept, not made again
-    again.process.send_signal(signal.SIGTERM)
-    assert again.process.wait(timeout=20) == 0
-
-
 def stop(served: Served) -> int:
     served.process.send_signal(signal.SIGTERM)
     return served.process.wait(timeout=20)
@@ -388,7 +375,12 @@ def test_past_a_limit_the_next_client_is_turned_away_and_the_game_goes_on(
 
 
 def test_sigterm_ends_every_game_saying_so_and_then_the_server(tmp_path: Path) -> None:
+    """SIGTERM ends each game, saying so, then the server (status 0), with or without a
+    game; the host key made at the first start (private) is kept for the next."""
     served = start_server(tmp_path / "data")
+    key_file = tmp_path / "data" / "ssh_host_ed25519_key"
+    first = key_file.read_bytes()
+    assert key_file.stat().st_mode & 0o777 == 0o600
     key = new_key(tmp_path)
     with TtySession(ssh_argv(served, key, "sam", "play", pty=True)) as s:
         at_table(s)
@@ -400,6 +392,9 @@ def test_sigterm_ends_every_game_saying_so_and_then_the_server(tmp_path: Path) -
     assert served.process.wait(timeout=20) == 0
     (part,) = (tmp_path / "data" / "replays").iterdir()  # the round as far as it went
     assert part.name.endswith(".jsonl.part")
+    again = start_server(tmp_path / "data")
+    assert key_file.read_bytes() == first  # kept, not made again
+    assert stop(again) == 0  # with no game
 
 
 def test_a_client_that_vanishes_mid_game_frees_its_place(tmp_path: Path) -> None:
