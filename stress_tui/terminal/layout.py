@@ -52,9 +52,12 @@ WIDE = 100
 the players' blocks at its left edge."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Layout:
-    """Where everything goes on a screen of a given size."""
+    """Where everything goes on a screen of a given size. Made once for a size (``layout``
+    and ``flipped`` keep the last few), it is compared, and kept in a cache, by identity:
+    a layout made again for the same size is a new one, and what it caches is drawn
+    again, the same."""
 
     width: int
     height: int
