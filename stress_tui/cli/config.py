@@ -168,6 +168,10 @@ class Config:
     lines: dict[str, int] = field(default_factory=dict)
     """The line of each entry, by dotted key (``rules.row``), where it could be found."""
 
+    __hash__ = None  # type: ignore[assignment]  # (mypy expects a method)
+    """Not hashable: its tables are dicts, which the hash a frozen dataclass is given
+    would fail on; nothing hashes a config."""
+
     def where(self, key: str) -> str:
         """The place of an entry for a message: ``PATH:LINE: key`` (or ``PATH: key``)."""
         line = self.lines.get(key)

@@ -59,3 +59,7 @@ class Settings:
     keymap: dict[str, dict[str, str]] | None = None
     """Key overrides from ``--keys`` or the config file (checked by ``keys``); ``None``
     keeps the default layout."""
+
+    __hash__ = None  # type: ignore[assignment]  # (mypy expects a method)
+    """Not hashable: ``keymap`` is a dict, which the hash a frozen dataclass is given
+    would fail on; nothing hashes settings."""
