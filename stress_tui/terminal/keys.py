@@ -12,6 +12,7 @@ layouts (``terminal/layouts.py``) or a ``--keys`` file or the config's ``[keys.p
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -466,13 +467,16 @@ def keymap_from_config(
     return KeyMap((*bindings, *GLOBAL_BINDINGS))
 
 
+@functools.lru_cache(maxsize=16)
 def default_keymap(
     players: tuple[str, str] = ("human", "human"),
     keyboard: str = DEFAULT_KEYBOARD,
     row_size: int = REQUIRED_PILES,
 ) -> KeyMap:
     """The default keys for who is playing (``default_layout``) as a key map: only the
-    shared keys when computers play each other."""
+    shared keys when computers play each other. Kept for the last few: a launch asks
+    twice before its first frame (the command line, whether the row has keys; then the
+    table), and a key map never changes."""
     return keymap_from_config(default_layout(players, keyboard, row_size), defaults={})
 
 
