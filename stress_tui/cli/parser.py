@@ -184,7 +184,7 @@ def build(
     parser = _program(_("The card game Stress, in real time, in the terminal."), _epilog())
     command(PLAY).declare(parser)
     commands = parser.add_subparsers(
-        dest="command", metavar="COMMAND", help=argparse.SUPPRESS, parser_class=Parser
+        dest="command", metavar="COMMAND", help=argparse.SUPPRESS, parser_class=Parser, prog=PROG
     )
     wanted = list(COMMANDS) if argv is None else _named(parser, argv)
     made = {name: command(name).declare(commands) for name in wanted}
