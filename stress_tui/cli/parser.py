@@ -55,6 +55,15 @@ class Parser(argparse.ArgumentParser):
         return formatter(prog=self.prog, width=_help_width())
 
 
+class ProgramParser(Parser):
+    """The program's own parser, whose help ends saying where the settings come from and
+    where the documents are: written when the help is, which a game never asks for."""
+
+    def format_help(self) -> str:
+        self.epilog = _epilog()
+        return super().format_help()
+
+
 def _help_width() -> int:
     """The help's width, as argparse finds it: ``$COLUMNS``, else the terminal's, else
     80; less 2."""
@@ -181,7 +190,7 @@ def build(
     (``overview``), the overview's."""
     if argv is not None and asks_for_overview(argv):
         return overview(), {}
-    parser = _program(_("The card game Stress, in real time, in the terminal."), _epilog())
+    parser = _program(_("The card game Stress, in real time, in the terminal."))
     command(PLAY).declare(parser)
     commands = parser.add_subparsers(
         dest="command", metavar="COMMAND", help=argparse.SUPPRESS, parser_class=Parser, prog=PROG
@@ -201,17 +210,16 @@ def _named(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
     return [name]
 
 
-def _program(description: str, epilog: str) -> Parser:
+def _program(description: str) -> ProgramParser:
     """The program's parser, without a flag yet: its usage lists every command's."""
     lines = [
         f"{PROG} [{PLAY}] [OPTION...]",
         *(f"{PROG} {name} {line}" for name, (line, _about) in COMMANDS.items()),
     ]
-    return Parser(
+    return ProgramParser(
         prog=PROG,
         usage=f"\n{' ' * 7}".join(lines),
         description=description,
-        epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         allow_abbrev=False,
         add_help=False,
@@ -255,7 +263,7 @@ def overview() -> argparse.ArgumentParser:
             ),
         ]
     )
-    parser = _program(description, _epilog())
+    parser = _program(description)
     info = parser.add_argument_group(_("information"))
     add_information_flags(info)
     from stress_tui.cli.flags import add_lang_flag
