@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.screen import READY_KEY
+from tests.screen import READY_KEY, Screenful
 from tests.tty import TtySession
 
 Table = tuple[TtySession, TtySession, str, str]
@@ -22,13 +22,13 @@ SEED = "0"
 joiner's second card (8S) fits the right pile's 9D... and the piles show 2H and 9D."""
 
 
-def pump_all(*sessions: TtySession) -> None:
+def pump_all(*sessions: Screenful) -> None:
     for session in sessions:
         session.pump(0.01)
 
 
 def wait_all(
-    check: Callable[[], bool], what: str, *sessions: TtySession, timeout: float = 10.0
+    check: Callable[[], bool], what: str, *sessions: Screenful, timeout: float = 10.0
 ) -> None:
     """Pump every session until ``check`` holds (with a deadline)."""
     end = time.monotonic() + timeout
@@ -39,7 +39,7 @@ def wait_all(
         pump_all(*sessions)
 
 
-def press_ready(session: TtySession, *others: TtySession) -> None:
+def press_ready(session: Screenful, *others: Screenful) -> None:
     """Press the ready key ``session``'s screen asks for, once it asks."""
     found: list[str] = []
 
@@ -53,7 +53,7 @@ def press_ready(session: TtySession, *others: TtySession) -> None:
     session.send(found[0])
 
 
-def both_ready(host: TtySession, joiner: TtySession) -> None:
+def both_ready(host: Screenful, joiner: Screenful) -> None:
     """A network round starts when both players say they are ready: the joiner, then the
     host; both screens then leave the ready notices behind."""
     press_ready(joiner, host)
@@ -73,7 +73,7 @@ def both_ready(host: TtySession, joiner: TtySession) -> None:
     )
 
 
-def first_flip(host: TtySession, joiner: TtySession, what: str = "the first flip") -> None:
+def first_flip(host: Screenful, joiner: Screenful, what: str = "the first flip") -> None:
     """Wait until both screens show the first flip: the two play piles' sizes."""
     wait_all(lambda: "1 card" in host.text() and "1 card" in joiner.text(), what, host, joiner)
 
@@ -135,7 +135,7 @@ def started_table(tmp_path: Path) -> Iterator[Table]:
         host.close()
 
 
-def right_pile_size(session: TtySession) -> str | None:
+def right_pile_size(session: Screenful) -> str | None:
     found = re.findall(r"(\d+) cards?", session.text())
     return found[-1] if found else None
 
