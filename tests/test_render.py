@@ -529,6 +529,45 @@ def test_a_wide_text_over_another_leaves_every_row_as_wide_as_the_screen(
             assert canvas.rows[0][second : second + 2] == [("名", ""), ("", "")], line
 
 
+def test_frames_of_moving_texts_written_as_changed_leave_the_screen_as_drawn_whole(
+    term: Terminal,
+) -> None:
+    """Frame after frame of texts and drawings moving about a kept canvas, wide glyphs
+    among them (their halves put over and beside others), each frame written as the game
+    writes it (only the columns the canvas says may have changed compared) leaves the
+    screen as writing that frame whole does."""
+    rng = random.Random(7)
+    width, height = 12, 3
+    cache = RenderCache()
+    canvas = FrameCanvas(width, height, term.length, cache)
+    screen = pyte.Screen(width, height)
+    stream = pyte.Stream(screen)
+    card = [[("A", "\x1b[0;31m")] * 3, [("♦", "\x1b[0;31m")] * 3]
+    texts = ["ab", "字", "x名y", "cd", "", "efg"]
+    steady = [
+        (rng.randrange(height), rng.randrange(-1, width), rng.choice(texts)) for _ in range(4)
+    ]
+    old: Frame | None = None
+    for _ in range(300):
+        strokes = steady[: rng.randrange(len(steady) + 1)]
+        strokes += [
+            (rng.randrange(height), rng.randrange(-1, width), rng.choice(texts))
+            for _ in range(rng.randrange(3))
+        ]
+        for y, x, text in strokes:
+            canvas.put(y, x, text, "\x1b[0;1m" if len(text) > 2 else "")
+        if rng.random() < 0.5:
+            canvas.blit_rows(rng.randrange(-1, height), rng.randrange(-1, width), card)
+        new = canvas.frame()
+        known = old is not None and old is canvas.before
+        stream.feed(
+            encode(old, new, term, clear=term.clear, changed=canvas.changed if known else None)
+        )
+        fresh = screen_of(term, encode(None, new, term, clear=term.clear), width, height)
+        assert screen.display == fresh.display, (strokes, screen.display, fresh.display)
+        old = new
+
+
 def test_one_play_sends_a_small_part_of_a_full_redraw(term: Terminal) -> None:
     table = table_at()
     before = draw(term, view_of(table))

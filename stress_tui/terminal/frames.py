@@ -127,8 +127,15 @@ class Frames:
         if canvas is None or (canvas.width, canvas.height) != (width, height):
             canvas = self.canvas = FrameCanvas(width, height, self.term.length, self.cache)
         rows = painter(self.palette, canvas)
+        known = self.frame is canvas.before  # (else the screen shows another frame, or none)
         text = encode(
-            self.frame, rows, self.term, clear=self.term.clear, cache=self.cache, origin=self.origin
+            self.frame,
+            rows,
+            self.term,
+            clear=self.term.clear,
+            cache=self.cache,
+            origin=self.origin,
+            changed=canvas.changed if known else None,
         )
         self.frame = rows
         return not text or endpoint.write_frame(text)

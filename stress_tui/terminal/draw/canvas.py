@@ -252,6 +252,11 @@ class FrameCanvas(Canvas):
     that moves one card thus draws the pieces it changed and the rows they cover, not the
     screen. It keeps one frame (its rows, strokes and pieces), so it holds no more than
     the screen, however long the match. A canvas is drawn with one palette.
+
+    Of a row drawn afresh it also says which columns may differ from the last frame
+    (``changed``): those of the strokes that differ, where each stroke on the row, in this
+    frame and the last, was copied into its own columns and touched no other (no wide
+    glyph met at its edges); so the encoder compares those cells, not the row's.
     """
 
     def __init__(
@@ -268,6 +273,15 @@ class FrameCanvas(Canvas):
         """What the last frame put on each row (``None``: no frame yet)."""
         self.last_rows: Frame = self.rows
         """The last frame's rows, as drawn from ``last_strokes``."""
+        self.before: Frame | None = None
+        """The rows of the frame before the last (what ``changed`` compares the last with)."""
+        self.changed: list[tuple[int, int]] = [(0, width)] * height
+        """For each row of the last frame, the columns from and up to which it may differ
+        from ``before``'s: ``(0, 0)`` where it is drawn the same, the whole row where that
+        is not known."""
+        self.in_place: list[bool] = [False] * height
+        """For each row of the last frame, whether every stroke on it was copied into its
+        own columns alone (so that a stroke changed changes no cell beyond its own)."""
         self.pieces: list[tuple[tuple[object, ...], range, list[list[Stroke]]]] = []
         """This frame's pieces so far, in order: key, rows, and the strokes that drew it on
         each of its rows."""
@@ -325,13 +339,17 @@ class FrameCanvas(Canvas):
         self.rows = rows
         width = self.width
         blank: Cell = (" ", "")
+        changed = [(0, 0)] * self.height
+        was_in_place, in_place = self.in_place, self.in_place[:]
         for y, strokes in enumerate(self.strokes):
             if last is not None and strokes == last[y]:
                 continue  # drawn the same as last time
             row = rows[y] = [blank] * width  # a new list: the last frame's rows stay as they are
+            alone = True
             for x, end, cells, text in strokes:
                 if text is not None:
                     Canvas.put(self, y, x, *text)
+                    alone = False
                     continue
                 if (
                     x >= 0
@@ -344,10 +362,39 @@ class FrameCanvas(Canvas):
                     row[x:end] = cells
                 else:
                     Canvas.blit(self, y, x, cells)
+                    alone = False
+            in_place[y] = alone
+            if last is not None and alone and was_in_place[y]:
+                changed[y] = _differing(last[y], strokes)
+            else:
+                changed[y] = (0, width)
+        self.before = self.last_rows
+        self.changed, self.in_place = changed, in_place
         self.last_strokes, self.last_rows = self.strokes, rows
         self.strokes = [[] for _ in range(self.height)]
         self.last_pieces, self.pieces = self.pieces, []
         return rows
+
+
+def _differing(old: list[Stroke], new: list[Stroke]) -> tuple[int, int]:
+    """The columns two lists of strokes on a row may leave differing, each stroke copied
+    into its own columns alone: those of the strokes that differ from the one in the same
+    place in the other list, and of those past the shorter list's end (a cell outside them
+    is put there by the same strokes in the same order in both)."""
+    n = len(new)
+    touched = new[len(old) :]
+    for i, stroke in enumerate(old):
+        if i >= n:
+            touched.append(stroke)
+        elif stroke != new[i]:
+            touched += (stroke, new[i])
+    start, end = touched[0][0], touched[0][1]
+    for x, stop, _, _ in touched:
+        if x < start:
+            start = x
+        if stop > end:
+            end = stop
+    return start, end
 
 
 def plain_lines(frame: Frame) -> list[str]:

@@ -23,10 +23,13 @@ def encode(
     gap: int = 4,
     cache: RenderCache | None = None,
     origin: tuple[int, int] = (0, 0),
+    changed: Sequence[tuple[int, int]] | None = None,
 ) -> str:
     """What to write to turn the screen showing ``old`` into ``new``: only the runs of cells
     that changed, each after a cursor move (runs closer than ``gap`` cells are joined).
-    ``old=None`` draws everything that is not blank, after ``clear``.
+    ``old=None`` draws everything that is not blank, after ``clear``. ``changed``, where
+    known, says for each row the columns outside which it equals ``old``'s (from and up
+    to: ``FrameCanvas.changed``); only those cells are compared.
 
     The runs are written in an order that keeps a style on as long as there are runs in
     it (a move does not change the style), so that a play's few cards take one colour
@@ -37,7 +40,8 @@ def encode(
         out.append(clear)
         blank: Cell = (" ", "")
         old = [[blank] * len(row) for row in new]
-    runs = _runs(old, new, gap)
+        changed = None
+    runs = _runs(old, new, gap, changed)
     if not runs:
         return "".join(out)
     moves = cache.moves if cache is not None else {}
@@ -66,15 +70,24 @@ Run = tuple[int, int, int]
 """Cells that changed: a row and the columns from ``start`` up to ``end``."""
 
 
-def _runs(old: Frame, new: Frame, gap: int) -> list[Run]:
+def _runs(
+    old: Frame, new: Frame, gap: int, columns: Sequence[tuple[int, int]] | None = None
+) -> list[Run]:
     """The runs of cells that differ, row by row, left to right (runs closer than ``gap``
-    cells joined; a wide glyph never cut in two)."""
+    cells joined; a wide glyph never cut in two); of each row, only the cells from and up
+    to its ``columns`` compared, where they are given (``encode``'s ``changed``)."""
     runs: list[Run] = []
     width = len(new[0]) if new else 0
     for y, (before, after) in enumerate(zip(old, new, strict=True)):
-        if before is after or before == after:
+        if before is after:
             continue
-        changed = _changed(before, after)
+        if columns is not None:
+            start, end = columns[y]
+            changed = _changed(before[start:end], after[start:end], start)
+        elif before == after:
+            continue
+        else:
+            changed = _changed(before, after)
         i, count, x = 0, len(changed), 0
         while i < count:
             start = last = changed[i]
@@ -128,9 +141,10 @@ def _by_style(runs: list[Run], new: Frame) -> list[Run]:
     return order
 
 
-def _changed(before: Sequence[Cell], after: Sequence[Cell]) -> list[int]:
-    """The columns where two rows differ (compared cell by cell without a Python loop)."""
-    return list(compress(count(), map(ne, before, after)))
+def _changed(before: Sequence[Cell], after: Sequence[Cell], start: int = 0) -> list[int]:
+    """The columns where two rows (or two parts of rows from column ``start``) differ
+    (compared cell by cell without a Python loop)."""
+    return list(compress(count(start), map(ne, before, after)))
 
 
 _SGR_OFF = {"bold": "22", "dim": "22", "reverse": "27", "underline": "24", "fg": "39", "bg": "49"}
