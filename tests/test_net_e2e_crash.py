@@ -23,17 +23,8 @@ from stress_tui.core.notation import parse_rules
 from stress_tui.net.protocol import VERSION, code_key, encode, nonce, proof
 from stress_tui.net.standing import HOST_SEAT, JOINER_SEAT
 from stress_tui.net.wire import Mirror, OutOfStep, cards_from_json, mirror_state
-from tests.test_net_e2e import (
-    Table,
-    both_ready,
-    first_flip,
-    hosting,
-    joining,
-    pump_all,
-    right_pile_size,
-    started_table,
-    wait_all,
-)
+from tests.nettable import both_ready, first_flip, pump_all, right_pile_size, wait_all
+from tests.test_net_e2e import Table, hosting, joining, started_table
 from tests.tty import TtySession
 
 

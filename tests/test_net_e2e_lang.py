@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.test_net_e2e import hosting, joining, wait_all
+from tests.nettable import wait_all
+from tests.test_net_e2e import hosting, joining
 from tests.tty import TtySession
 
 SV_WAITING = "Väntar på en spelare"

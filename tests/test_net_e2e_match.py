@@ -12,13 +12,8 @@ import pytest
 
 from stress_tui.storage import replay as replays
 from stress_tui.storage.files import StorageError
-from tests.test_net_e2e import (
-    both_ready,
-    hosting,
-    joining,
-    right_pile_size,
-    wait_all,
-)
+from tests.nettable import both_ready, right_pile_size, wait_all
+from tests.test_net_e2e import hosting, joining
 
 pytestmark = pytest.mark.pty
 """Its programs run in pseudo-terminals through tests/test_net_e2e.py's helpers, which

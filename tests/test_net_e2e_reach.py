@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from stress_tui.terminal import netplay
-from tests.test_net_e2e import both_ready, first_flip, joining, wait_all
+from tests.nettable import both_ready, first_flip, wait_all
+from tests.test_net_e2e import joining
 from tests.tty import TtySession
 
 

@@ -10,7 +10,8 @@ import signal
 import sys
 from pathlib import Path
 
-from tests.test_net_e2e import both_ready, hosting, right_pile_size, wait_all
+from tests.nettable import both_ready, right_pile_size, wait_all
+from tests.test_net_e2e import hosting
 from tests.test_net_start_screens import count_on_both
 from tests.tty import JOB_SHELL, TtySession, job_pid
 

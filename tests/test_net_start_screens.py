@@ -2,102 +2,27 @@
 both players' ready keys (both screens say who is ready), and after a pause or a window too
 small on one side both screens count to the same moment before play goes on. The host's
 and the joiner's screens run in this process on one virtual clock, over loopback, as the
-``host`` and ``join`` commands make them (``terminal/netplay.py``); a joiner stopped with
+``host`` and ``join`` commands make them (``tests/nettable.py``); a joiner stopped with
 Ctrl-Z is test_net_e2e_start's, a real program in a pseudo-terminal."""
 
 from __future__ import annotations
 
-import asyncio
-import random
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any
 
 import pytest
 
-from stress_tui.core.engine import Game
-from stress_tui.core.notation import parse_position
-from stress_tui.core.rules import Rules
-from stress_tui.net.client import Client
-from stress_tui.net.host import HOST_SEAT, Host
-from stress_tui.terminal.netplay import NetScreen
-from stress_tui.terminal.server import here
-from tests.pilot import Pilot, VirtualTimeLoop
+from tests.nettable import both_ready, first_flip, net_table, press_ready, right_pile_size, wait_all
+from tests.pilot import Pilot
 from tests.screen import Screenful
-from tests.test_net_e2e import both_ready, first_flip, press_ready, right_pile_size, wait_all
-
-SEED = 0
-"""The host's match is dealt from this seed, as test_net_e2e's: after the first flip the
-joiner's second card (8S) fits the right pile's 9D, the host's second (a jack) too."""
-
-
-async def _at_once(call: Callable[..., Any], *args: Any) -> Any:
-    """``asyncio.to_thread`` on the loop itself: on the virtual clock, the loop's clock
-    would jump past the handshake's deadline while a thread works out the code's key."""
-    return call(*args)
-
-
-@contextmanager
-def host_and_joiner(
-    monkeypatch: pytest.MonkeyPatch, position: str | None = None
-) -> Iterator[tuple[Pilot, Pilot]]:
-    """Ann's table (``stress-tui host``, dealt from ``SEED``, or its first round from
-    ``position``) and Bo's screen once joined (``stress-tui join``), on one virtual clock."""
-    monkeypatch.setattr(asyncio, "to_thread", _at_once)
-    loop = VirtualTimeLoop()
-    first = None if position is None else Game(parse_position(position), random.Random(0))
-    rules = Rules() if first is None else first.state.rules
-    host = Host(rules, "Ann", bind="127.0.0.1", port=0, seed=SEED, first_game=first)
-    loop.run_until_complete(host.start())
-    seats: list[Pilot] = []
-    client: Client | None = None
-    try:
-        seats.append(
-            Pilot(
-                lambda endpoint: NetScreen(
-                    endpoint,
-                    here(names=("Ann", "Ann")),
-                    model=host,
-                    seat=HOST_SEAT,
-                    join_line=f"stress-tui join 127.0.0.1:{host.port} {host.code}",
-                ),
-                loop=loop,
-            )
-        )
-        seats[0].wait_text("Waiting for a player", timeout=10)
-        client = Client("127.0.0.1", host.port, host.code, "Bo")
-        loop.run_until_complete(client.connect())
-        joined = client
-        seats.append(
-            Pilot(
-                lambda endpoint: NetScreen(
-                    endpoint, here(names=("Bo", "Bo")), model=joined, seat=joined.seat
-                ),
-                loop=loop,
-            )
-        )
-        wait_all(
-            lambda: "Bo v Ann" in seats[1].row(0) and "Bo v Ann" in seats[0].row(0),
-            "join",
-            *seats,
-        )
-        yield seats[0], seats[1]
-    finally:
-        for seat in reversed(seats):
-            seat.close()
-        if client is not None:
-            loop.run_until_complete(client.leave())
-        loop.run_until_complete(host.close())
-        loop.close()
 
 
 @pytest.fixture
 def table(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Pilot, Pilot]]:
     """Ann's table and Bo's screen, both ready, after the round's first flip."""
-    with host_and_joiner(monkeypatch) as (host, joiner):
-        both_ready(host, joiner)
-        first_flip(host, joiner)
-        yield host, joiner
+    with net_table(monkeypatch) as (table, joiner):
+        both_ready(table.screen, joiner)
+        first_flip(table.screen, joiner)
+        yield table.screen, joiner
 
 
 def upper_half(session: Screenful, text: str) -> bool:
@@ -138,7 +63,8 @@ def count_on_both(host: Screenful, joiner: Screenful) -> None:
 def test_both_screens_say_who_is_ready_and_the_round_starts_when_both_are(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    with host_and_joiner(monkeypatch) as (host, joiner):
+    with net_table(monkeypatch) as (table, joiner):
+        host = table.screen
         starts = "The round starts when both press their ready keys"
         wait_all(
             lambda: starts in host.text() and starts in joiner.text(),
@@ -219,7 +145,8 @@ LAST_CARD_TOGETHER = (
 def test_the_together_key_is_not_carried_into_the_next_round(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    with host_and_joiner(monkeypatch, position=LAST_CARD_TOGETHER) as (host, joiner):
+    with net_table(monkeypatch, position=LAST_CARD_TOGETHER) as (table, joiner):
+        host = table.screen
         wait_all(lambda: "5♣" in joiner.text(), "the position", host, joiner)
         both_ready(host, joiner)
         joiner.send("n")  # Bo's together key: the next pile key lays with its equals

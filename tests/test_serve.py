@@ -508,7 +508,7 @@ def test_replays_lists_the_keys_own_and_replay_sends_one_as_it_is_kept(
 def at_one_table(served: Served, keys: dict[str, Path]) -> tuple[TtySession, TtySession, str]:
     """ann opens a table, bo joins it with its code, both say ready: after the first flip,
     their sessions and the code."""
-    from tests.test_net_e2e import first_flip, press_ready, wait_all
+    from tests.nettable import first_flip, press_ready, wait_all
 
     ann = TtySession(ssh_argv(served, keys["ann"], "ann", "new", pty=True))
     found: list[str] = []
@@ -548,9 +548,9 @@ def three_keys(tmp_path: Path) -> dict[str, Path]:
 def test_two_keys_play_one_table_a_third_watches_and_a_dropped_player_gets_it_back(
     tmp_path: Path,
 ) -> None:
-    from tests.test_net_e2e import SEED, right_pile_size, wait_all
+    from tests.nettable import SEED, right_pile_size, wait_all
 
-    served = start_server(tmp_path / "data", env={"STRESS_TUI_NET_SEED": SEED})
+    served = start_server(tmp_path / "data", env={"STRESS_TUI_NET_SEED": str(SEED)})
     keys = three_keys(tmp_path)
     ann, bo, code = at_one_table(served, keys)
     sessions = [ann, bo]
@@ -600,9 +600,9 @@ def test_two_keys_play_one_table_a_third_watches_and_a_dropped_player_gets_it_ba
 def test_the_opener_whose_connection_drops_gets_the_table_back_with_the_same_key(
     tmp_path: Path,
 ) -> None:
-    from tests.test_net_e2e import SEED, right_pile_size, wait_all
+    from tests.nettable import SEED, right_pile_size, wait_all
 
-    served = start_server(tmp_path / "data", env={"STRESS_TUI_NET_SEED": SEED})
+    served = start_server(tmp_path / "data", env={"STRESS_TUI_NET_SEED": str(SEED)})
     keys = three_keys(tmp_path)
     ann, bo, code = at_one_table(served, keys)
     sessions = [ann, bo]
@@ -656,7 +656,7 @@ def test_sigterm_keeps_a_tables_round_as_far_as_it_went_before_the_server_exits(
 def test_a_key_opens_one_table_at_a_time_and_the_server_no_more_than_its_limit(
     tmp_path: Path,
 ) -> None:
-    from tests.test_net_e2e import wait_all
+    from tests.nettable import wait_all
 
     served = start_server(tmp_path / "data", "--max-tables", "1")
     keys = three_keys(tmp_path)
@@ -685,7 +685,7 @@ def test_a_key_opens_one_table_at_a_time_and_the_server_no_more_than_its_limit(
 def test_a_table_is_opened_by_the_rules_its_opener_names_and_unknown_rules_are_refused(
     server: Served, tmp_path: Path
 ) -> None:
-    from tests.test_net_e2e import wait_all
+    from tests.nettable import wait_all
 
     key = new_key(tmp_path)
     wrong = subprocess.run(
@@ -708,7 +708,7 @@ def test_a_table_is_opened_by_the_rules_its_opener_names_and_unknown_rules_are_r
 def test_a_table_that_refuses_a_key_from_the_lobby_says_why_there_and_the_lobby_stays(
     tmp_path: Path,
 ) -> None:
-    from tests.test_net_e2e import wait_all
+    from tests.nettable import wait_all
 
     served = start_server(tmp_path / "data", "--max-per-address", "8")
     keys = three_keys(tmp_path)
