@@ -230,9 +230,10 @@ def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, play
     side = view.seen.sides[player]
     piles = len(side.row)
     y = lay.rows_y[player]
-    for i, (top, size) in enumerate(zip(side.row, side.row_sizes, strict=True)):
+    sizes = side.row_sizes
+    for i, top in enumerate(side.row):
         x = lay.row_x + i * (lay.card_w + lay.gap)
-        _card(canvas, palette, lay, y, x, top, size, view.ascii)
+        _card(canvas, palette, lay, y, x, top, sizes[i], view.ascii)
     keys_key = (
         "pile keys",
         player,
@@ -387,9 +388,9 @@ def lockout_ticks(table: Table, now: float, own_rows: tuple[bool, bool]) -> floa
     rows of ``own_rows`` (``Scene.own_rows``). ``None``: none of their players is locked
     out."""
     ticks = []
-    for player, shown in zip(table.game.state.players, own_rows, strict=True):
+    for i, player in enumerate(table.game.state.players):
         left = player.locked_until - now
-        if shown and left > 1e-9:
+        if own_rows[i] and left > 1e-9:
             ticks.append(player.locked_until - (math.ceil(left * 10 - 1e-6) - 1) / 10)
     return min(ticks) if ticks else None
 

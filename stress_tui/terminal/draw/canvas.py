@@ -309,13 +309,15 @@ class FrameCanvas(Canvas):
             self.strokes[y].append((x, x + len(cells), cells, None))
 
     def blit_rows(self, y: int, x: int, rows: Sequence[Sequence[Cell]]) -> None:
-        if y < 0:  # the rows above the canvas left out (and those below it by zip)
+        if y < 0:  # the rows above the canvas left out, and those below it
             rows, y = rows[-y:], 0
-        if not rows:
+        if not rows or y >= self.height:
             return
+        rows = rows[: self.height - y]
         end = x + len(rows[0])
-        for strokes, cells in zip(self.strokes[y:], rows, strict=False):
-            strokes.append((x, end, cells, None))
+        strokes = self.strokes
+        for dy, cells in enumerate(rows):
+            strokes[y + dy].append((x, end, cells, None))
 
     def piece(self, key: tuple[object, ...], rows: range, draw: Callable[[], None]) -> None:
         strokes = self.strokes
@@ -325,12 +327,12 @@ class FrameCanvas(Canvas):
         last = self.last_pieces
         if n < len(last) and last[n][0] == key and last[n][1] == rows:
             drawn = last[n][2]
-            for y, row in zip(rows, drawn, strict=True):
-                strokes[y] += row
+            for i, y in enumerate(rows):
+                strokes[y] += drawn[i]
         else:
             before = [len(strokes[y]) for y in rows]
             draw()
-            drawn = [strokes[y][start:] for y, start in zip(rows, before, strict=True)]
+            drawn = [strokes[y][before[i] :] for i, y in enumerate(rows)]
         self.pieces.append((key, rows, drawn))
 
     def frame(self) -> Frame:

@@ -78,7 +78,8 @@ def _runs(
     to its ``columns`` compared, where they are given (``encode``'s ``changed``)."""
     runs: list[Run] = []
     width = len(new[0]) if new else 0
-    for y, (before, after) in enumerate(zip(old, new, strict=True)):
+    for y, after in enumerate(new):  # (old is as long: encode)
+        before = old[y]
         if before is after:
             continue
         if columns is not None:
