@@ -142,6 +142,14 @@ def test_every_role_of_the_dark_theme_reads_on_black() -> None:
             assert contrast_ratio(fg, bg) >= 4.5, (role, colours, fg, bg)
 
 
+def test_the_dark_themes_keys_read_on_white_too() -> None:
+    # Where the terminal does not say its background (tmux 3.3a answers no one), a light
+    # one is drawn for with the dark theme: the keys under the cards must still show.
+    for colours in (256, 8):
+        fg, bg = _rgb(DARK.roles()["hint_key"], colours, light=True)
+        assert contrast_ratio(fg, bg) >= 4.5, (colours, fg, bg)
+
+
 def test_the_light_themes_cards_have_edges_on_white() -> None:
     face = LIGHT.card_face.bg
     assert face is not None

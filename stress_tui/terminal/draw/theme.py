@@ -231,7 +231,10 @@ DARK = _theme(
         "slot": ((244, 7), None, ""),
         "title": (None, None, "bold reverse"),
         "hint": ((250, 7), None, ""),
-        "hint_key": ((231, 7), None, "bold"),
+        # The terminal's own text colour, bold: white on a dark background as before, and
+        # still black on a white one where the terminal did not say (tmux 3.3a), so that
+        # the keys under the cards never vanish.
+        "hint_key": (None, None, "bold"),
         "warn": ((208, 3), None, "bold"),
         "info": ((117, 6), None, ""),
         "good": ((120, 2), None, "bold"),
