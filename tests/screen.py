@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import NoReturn
 
@@ -172,6 +173,11 @@ class ScreenFilter:
         return buf[:cut]
 
 
+WALL_STEP = 0.01
+"""Seconds a wait past its timeout on a virtual clock lets pass between looks, on the wall's
+clock and on the session's (``Screenful.wait_for``)."""
+
+
 class Screenful:
     """A screen a test reads and types into; what is written goes onto ``screen`` (pyte)
     and ``log`` (the bytes). Subclasses say how time passes (``now``, ``pump``,
@@ -221,7 +227,12 @@ class Screenful:
         self, predicate: Callable[[], bool], timeout: float = 5.0, what: str = "condition"
     ) -> None:
         """Let time pass until ``predicate()`` is true; AssertionError showing the screen
-        after ``timeout`` seconds, or once the program has ended without it."""
+        after ``timeout`` seconds, or once the program has ended without it.
+
+        The timeout passes on the session's clock and on the wall's: a virtual clock
+        (``tests/pilot.py``) jumps from timer to timer, where what a thread of the program
+        does meanwhile (the record's, counting a round) takes the wall's time."""
+        wall = time.monotonic() + timeout
         deadline = self.now() + timeout
         while True:
             seen = len(self.log)  # before the look: it may type, and be answered at once
@@ -232,9 +243,13 @@ class Screenful:
                 if predicate():
                     return
                 self.fail(f"{self.ended_as} while waiting for {what}")
-            if self.now() >= deadline:
+            if self.now() < deadline:
+                self.await_output(deadline, seen)
+            elif time.monotonic() < wall:
+                time.sleep(WALL_STEP)
+                self.pump(WALL_STEP)
+            else:
                 self.fail(f"timed out after {timeout} s waiting for {what}")
-            self.await_output(deadline, seen)
 
     def wait_text(self, text: str, timeout: float = 5.0, row: int | None = None) -> None:
         """Wait until ``text`` is on the screen (or on row ``row``)."""
