@@ -19,7 +19,7 @@ import dataclasses
 import locale
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 Colour = tuple[int, int]
 """A colour as (its number in a 256-colour terminal, its number among the 16 basic ones)."""
@@ -81,14 +81,16 @@ def ink(
     attrs: str = "",
     mono: str = "",
     bold_basic: bool = True,
+    plain_basic: bool = False,
 ) -> Ink:
     """An ``Ink`` written short: ``ink((160, 1), (231, 7), "bold", mono="reverse")``; without
-    ``bold_basic``, not bold in the basic colours where it has a foreground colour."""
+    ``bold_basic``, not bold in the basic colours where it has a foreground colour; with
+    ``plain_basic``, without colour in the basic colours (``Ink.plain_basic``)."""
     names = tuple(attrs.split())
     basic = None
     if not bold_basic and fg is not None and "bold" in names:
         basic = tuple(name for name in names if name != "bold")
-    return Ink(fg, bg, names, basic, tuple(mono.split()))
+    return Ink(fg, bg, names, basic, tuple(mono.split()), plain_basic)
 
 
 @dataclass(frozen=True, eq=False)
@@ -191,12 +193,10 @@ def _theme(
     """A theme from a table: role -> (fg, bg, attributes), each role's look without colour
     from ``mono``; the names are bold in the two colours ``names``. Without ``bold_basic``,
     coloured text is not bold in the basic colours (which bold would brighten)."""
-    roles = {
-        role: ink(fg, bg, attrs, mono[role], bold_basic)
+    roles = {  # the boxes in reverse video where only 8 or 16 colours are
+        role: ink(fg, bg, attrs, mono[role], bold_basic, plain_basic=role in PANEL_ROLES)
         for role, (fg, bg, attrs) in colours.items()
     }
-    for role in PANEL_ROLES:  # the boxes in reverse video where only 8 or 16 colours are
-        roles[role] = replace(roles[role], plain_basic=True)
     return Theme(
         name=name,
         summary=summary,
