@@ -166,15 +166,17 @@ class NetTable:
 
 @contextmanager
 def net_table(
-    monkeypatch: pytest.MonkeyPatch, position: str | None = None
+    monkeypatch: pytest.MonkeyPatch, rules: Rules | None = None, position: str | None = None
 ) -> Iterator[tuple[NetTable, Pilot]]:
-    """Ann's table, dealt from ``SEED`` (or its first round from ``position``, as the
-    ``STRESS_TUI_POSITION`` hook starts it), and Bo's screen once Bo has joined."""
+    """Ann's table by ``rules`` (the standard deck's by default), dealt from ``SEED`` (or its
+    first round from ``position``, as the ``STRESS_TUI_POSITION`` hook starts it), and Bo's
+    screen once Bo has joined."""
     monkeypatch.setattr(asyncio, "to_thread", _at_once)
     loop = VirtualTimeLoop()
     first = None if position is None else Game(parse_position(position), random.Random(0))
-    rules = Rules() if first is None else first.state.rules
-    host = Host(rules, "Ann", bind="127.0.0.1", port=0, seed=SEED, first_game=first)
+    if first is not None:
+        rules = first.state.rules
+    host = Host(rules or Rules(), "Ann", bind="127.0.0.1", port=0, seed=SEED, first_game=first)
     loop.run_until_complete(host.start())
     table = NetTable(loop, host)
     try:

@@ -1,7 +1,7 @@
 """What once ended a network match for real players, with real programs in
 pseudo-terminals over loopback: a spectator whose connection goes at the wrong moment, a
-joiner stopped for longer than the host waits in silence, the rematch, the end of a round
-on the joiner's screen."""
+joiner stopped for longer than the host waits in silence, the end of a round on the
+joiner's screen (the rematch after a played-out match: test_net_screens, in-process)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from stress_tui.core.notation import parse_rules
 from stress_tui.net.protocol import VERSION, code_key, encode, nonce, proof
 from stress_tui.net.standing import HOST_SEAT, JOINER_SEAT
 from stress_tui.net.wire import Mirror, OutOfStep, cards_from_json, mirror_state
-from tests.nettable import both_ready, first_flip, pump_all, right_pile_size, wait_all
+from tests.nettable import both_ready, pump_all, right_pile_size, wait_all
 from tests.test_net_e2e import Table, hosting, joining, started_table
 from tests.tty import TtySession
 
@@ -279,61 +279,6 @@ def test_the_end_of_a_round_shows_on_both_screens_at_once(tmp_path: Path) -> Non
         # Each side counts the round in its own record, and says so by its ratings.
         for screen in (host, joiner):
             assert "your record's rating: Bo " in screen.text(), screen.dump()
-    finally:
-        joiner.close()
-        host.close()
-
-
-def test_the_rematch_is_played_on_both_screens(tmp_path: Path) -> None:
-    """A match of one round won, then the rematch by the joiner's Enter: a new deal on both
-    screens, the score back to nothing on both title lines. Its rounds are numbered from 1
-    again, and the joiner is sent the rematch's first deal all the same (not taken for the
-    first match's round 1), so that its first flip and its plays go on as in any round."""
-    host, where, code = hosting(tmp_path, "--wins", "1")
-    joiner = joining(tmp_path, where, code, "--name", "Bo")
-    try:
-        wait_all(lambda: "Bo v Ann" in joiner.row(0), "join", host, joiner)
-        watcher = RawSpectator(where, code)
-        both_ready(host, joiner)
-        end = play_out_round(host, joiner, watcher)
-        assert end["result"]["match_over"]
-        won = f"{('Bo', 'Ann')[end['result']['winner']]} wins"
-        wait_all(
-            lambda: f"{won} the match" in host.text() and f"{won} the match" in joiner.text(),
-            "the match's result on both screens",
-            host,
-            joiner,
-        )
-        wait_all(lambda: "Enter: rematch" in joiner.text(), "the rematch key", host, joiner)
-        joiner.send("\r")
-        wait_all(
-            lambda: (
-                "wins the match" not in host.text() + joiner.text()
-                and "draw 22" in joiner.text()
-                and "draw 22" in host.text()
-            ),
-            "the rematch dealt on both screens",
-            host,
-            joiner,
-        )
-        both_ready(host, joiner)
-        first_flip(host, joiner, "the rematch's first flip")
-        for screen in (host, joiner):
-            assert won not in screen.text(), screen.dump()  # a new match: no score yet
-        watcher.poll()
-        assert watcher.state is not None
-        game = watcher.game
-        assert game is not None
-        side = JOINER_SEAT if game.legal_plays(JOINER_SEAT) else HOST_SEAT
-        pile, target = game.legal_plays(side)[0]
-        (joiner if side == JOINER_SEAT else host).send(PILE_KEYS[target][pile])
-        wait_all(
-            lambda: "2 cards" in host.text() and "2 cards" in joiner.text(),
-            "the card on both screens",
-            host,
-            joiner,
-        )
-        assert "broke the protocol" not in joiner.text()
     finally:
         joiner.close()
         host.close()

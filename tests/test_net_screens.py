@@ -1,17 +1,24 @@
 """A network match as its screens show it: a card played on one side lands on both, a
 spectator sees the players' plays, a dropped joiner pauses the host until it comes back,
-quitting says who left, the result shows on both screens and either deals the next round.
-The host's, the joiner's and the spectator's screens run in this process on one virtual
-clock, over loopback, as the ``host``, ``join`` and ``watch`` commands make them
-(``tests/nettable.py``); refusals as the ``join`` command says them, and what only a real
-program shows (a stop, a kill, its own language) are test_net_e2e*'s, in pseudo-terminals."""
+quitting says who left, the result shows on both screens and either deals the next
+round, and after a played-out match the rematch is dealt and played on both. The host's,
+the joiner's and the spectator's screens run in this process on one virtual clock, over
+loopback, as the ``host``, ``join`` and ``watch`` commands make them
+(``tests/nettable.py``); refusals as the ``join`` command says them, and what only a
+real program shows (a stop, a kill, its own language) are test_net_e2e*'s, in
+pseudo-terminals."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
 
+from stress_tui.core.engine import Phase
+from stress_tui.core.lifecycle import Stage
+from stress_tui.core.rules import Rules
+from stress_tui.net.standing import HOST_SEAT, JOINER_SEAT
 from tests.nettable import (
     LAST_CARD,
     NetTable,
@@ -120,3 +127,83 @@ def test_the_result_shows_on_both_screens_and_either_deals_the_next_round(
             host,
             joiner,
         )
+
+
+PILE_KEYS = ("asdf", "jkl;")
+"""A player's keys (the one-player layout, both sides' by default): row pile *i* onto the
+left pile, onto the right pile."""
+
+KEY_GAP = 0.05
+"""Seconds between two keys the round's players press (a fast person's 20 a second)."""
+
+
+def play_out_round(net: NetTable, joiner: Pilot) -> None:
+    """Play the round under way to its end, from the table as the host has it: the joiner
+    plays every card it can, the host one when the joiner cannot, both say ready when the
+    piles wait for a flip, the joiner calls stress."""
+    host = net.screen
+    deadline = host.now() + 600
+    while net.host.life.stage not in (Stage.ROUND_OVER, Stage.RESULT):
+        assert host.now() < deadline, f"the round never ended\n{joiner.dump()}"
+        fair = net.host.fair
+        if net.host.life.stage is Stage.PLAYING and fair is not None:
+            game = fair.game
+            if game.phase is Phase.WAITING_FLIP:
+                for screen, side in ((joiner, JOINER_SEAT), (host, HOST_SEAT)):
+                    if not game.state.players[side].ready:
+                        screen.send("g")
+            elif game.phase is Phase.STRESS:
+                joiner.send(" ")
+            elif game.phase is Phase.PLAYING:
+                for screen, side in ((joiner, JOINER_SEAT), (host, HOST_SEAT)):
+                    plays = game.legal_plays(side)
+                    if plays:
+                        pile, target = plays[0]
+                        screen.send(PILE_KEYS[target][pile])
+                        break
+        host.pump(KEY_GAP)
+
+
+def test_the_rematch_is_dealt_on_both_screens_and_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match of one round played out, then the rematch by the joiner's Enter: a new deal
+    on both screens, the score back to nothing. Its rounds are numbered from 1 again, and
+    the joiner is sent the rematch's first deal all the same (not taken for the first
+    match's round 1, which it has seen), so that its first flip and its plays go on."""
+    with net_table(monkeypatch, Rules.for_deck("standard", wins=1)) as (net, joiner):
+        host = net.screen
+        both_ready(host, joiner)
+        play_out_round(net, joiner)
+        assert net.host.life.match_over
+        wait_all(lambda: "wins the match" in host.text(), "the match's result", host, joiner)
+        found = re.search(r"(Ann|Bo) wins the match", host.text())
+        assert found is not None, host.dump()
+        won = f"{found[1]} wins"
+        wait_all(lambda: f"{won} the match" in joiner.text(), "the result on Bo's", host, joiner)
+        wait_all(lambda: "Enter: rematch" in joiner.text(), "the rematch key", host, joiner)
+        joiner.send("\r")
+        wait_all(
+            lambda: (
+                "wins the match" not in host.text() + joiner.text()
+                and "draw 22" in joiner.text()
+                and "draw 22" in host.text()
+            ),
+            "the rematch dealt on both screens",
+            host,
+            joiner,
+        )
+        both_ready(host, joiner)
+        first_flip(host, joiner, "the rematch's first flip")
+        for screen in (host, joiner):
+            assert won not in screen.text(), screen.dump()  # a new match: no score yet
+        fair = net.host.fair
+        assert fair is not None
+        side = JOINER_SEAT if fair.game.legal_plays(JOINER_SEAT) else HOST_SEAT
+        pile, target = fair.game.legal_plays(side)[0]
+        (joiner if side == JOINER_SEAT else host).send(PILE_KEYS[target][pile])
+        wait_all(
+            lambda: "2 cards" in host.text() and "2 cards" in joiner.text(),
+            "the card on both screens",
+            host,
+            joiner,
+        )
+        assert "broke the protocol" not in joiner.text()
