@@ -30,7 +30,7 @@ except where it is set (``set_time``: a new round, a replay's step).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from typing import NamedTuple
 
 RESUME_SECONDS = 1.5
 """How long the count lasts before play goes on after a hold (3, 2, 1): nobody gets a
@@ -90,8 +90,7 @@ class Next(enum.Enum):
     """The match was won: a new match, from its first round."""
 
 
-@dataclass(frozen=True)
-class Holder:
+class Holder(NamedTuple):
     """One reason the clock stands still, and whose it is."""
 
     hold: Hold
