@@ -82,9 +82,9 @@ def _runs(
         before = old[y]
         if before is after:
             continue
-        if columns is not None:
-            start, end = columns[y]
-            changed = _changed(before[start:end], after[start:end], start)
+        start, end = (0, width) if columns is None else columns[y]
+        if end - start < width:  # a few cells: a Python loop costs less than the C one's setup
+            changed = [x for x in range(start, end) if before[x] != after[x]]
         elif before == after:
             continue
         else:
@@ -142,10 +142,9 @@ def _by_style(runs: list[Run], new: Frame) -> list[Run]:
     return order
 
 
-def _changed(before: Sequence[Cell], after: Sequence[Cell], start: int = 0) -> list[int]:
-    """The columns where two rows (or two parts of rows from column ``start``) differ
-    (compared cell by cell without a Python loop)."""
-    return list(compress(count(start), map(ne, before, after)))
+def _changed(before: Sequence[Cell], after: Sequence[Cell]) -> list[int]:
+    """The columns where two rows differ (compared cell by cell without a Python loop)."""
+    return list(compress(count(), map(ne, before, after)))
 
 
 _SGR_OFF = {"bold": "22", "dim": "22", "reverse": "27", "underline": "24", "fg": "39", "bg": "49"}
