@@ -142,6 +142,15 @@ class Pilot(Screenful):
         self.loop.run_until_complete(asyncio.sleep(max(timeout, 0.0)))
         return self.written - before
 
+    def pump_to(self, at: float) -> None:
+        """Let virtual time pass to the loop time ``at`` exactly (the timers due before it
+        have fired), so that a key sent next comes at ``at``: a hair before something due,
+        if the test says so."""
+        if at - self.now() > 3 * TURN:  # (a pump ends a turn or two past its time)
+            self.pump(at - self.now() - 3 * TURN)
+        assert self.now() <= at, f"{self.now()} is past {at}"
+        self.loop.clock[0] = at
+
     @property
     def eof(self) -> bool:
         """Whether the screen has ended."""

@@ -180,6 +180,40 @@ def test_stress_is_opened_called_and_the_slower_takes_the_piles() -> None:
         quit_at_once(s)
 
 
+HAIR = 7e-7
+"""A hair, in seconds: less than the microsecond within which a tick of the count once
+counted as come (``countdown_ticks``), more than the count's figure is drawn early by."""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--p1", "human", "--p2", "human"), ("--p1", "human", "--p2", "bot:normal")],
+    ids=["one keyboard", "against the computer"],
+)
+def test_a_key_a_hair_before_the_counts_figure_changes_leaves_it_changing_at_its_time(
+    args: tuple[str, ...],
+) -> None:
+    """A pile key pressed while the count to the flip runs, a hair before its figure
+    changes ('wait for the flip'): the count still shows ``1  2`` from its time on, and
+    then ``1  2  3``, where it showed ``1`` until the flip (the timer set for the next thing
+    due after the key skipped the figure, and the one kept for it then drew nothing)."""
+    with game(args=args) as s:
+        s.wait_for(lambda: countdown(s) == "1", timeout=1, what="the count")
+        app = s.app
+        table = app.table
+        assert table.flip_at is not None
+        third = table.countdown / 3
+        for figures, shown in ((1, "1  2"), (2, "1  2  3")):
+            tick = table.flip_at - table.countdown + figures * third
+            s.pump_to(app.clock.when(tick) - HAIR)
+            assert tick - 1e-6 < app.clock.now() < tick
+            s.send("a")
+            s.pump(0.001)
+            assert app.clock.now() < table.flip_at
+            assert countdown(s) == shown, f"{countdown(s)!r} at {app.clock.now() - tick:+.4f} s"
+        quit_at_once(s)
+
+
 def test_a_stall_counts_down_and_flips_new_cards() -> None:
     with game(STALL_SEED) as s:
         wait_flip(s, "8♥", "5♦")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import random
 from typing import cast
 
@@ -23,7 +24,7 @@ from stress_tui.terminal.keys import default_keymap
 from stress_tui.terminal.layout import MIN_HEIGHT, MIN_WIDTH, layout
 from stress_tui.terminal.layout import flipped as turned
 from stress_tui.terminal.notices import Notices
-from stress_tui.terminal.pieces import countdown_text
+from stress_tui.terminal.pieces import count_up, countdown_text, countdown_ticks, lockout_ticks
 from stress_tui.terminal.render import render
 from stress_tui.terminal.scene import Scene, person_at_bottom
 from stress_tui.terminal.screens.help import HelpScreen, help_lines
@@ -324,6 +325,31 @@ def test_the_count_before_a_flip() -> None:
     ]
     table.advance(1.2)
     assert countdown_text(table, 1.2) is None
+
+
+def test_each_figure_of_a_count_and_tenth_of_a_lockout_is_due_until_its_time_has_come() -> None:
+    """The time a timer is set for to draw the count's next figure, or a lockout's next
+    tenth: a figure a hair ahead (less than the microsecond a clock's sums miss by) is still
+    due, though the frame drawn now may show it already; once its time has come, the next
+    one is (a timer never set again for a time the clock has reached)."""
+    table = Table(Game.deal(Rules(), random.Random(1)))
+    table.start(0.0)
+    third = table.countdown / 3
+    figures = [third, 2 * third]
+    for tick in figures:
+        for hair in (7e-7, 3e-7, 1e-9):
+            assert countdown_ticks(table, tick - hair) == tick
+        assert count_up(table.countdown - tick, table.countdown) == 1 + figures.index(tick) + 1
+    assert countdown_ticks(table, figures[0]) == figures[1]
+    assert countdown_ticks(table, figures[1]) is None
+    locked = "p1 draw: 5S 6S 7S; p1 state: locked-until=4.5;"
+    table = table_at(PLAYING.replace("p1 draw: 5S 6S 7S;", locked))
+    tenths = [4.5 - n / 10 for n in range(30, 0, -1)] + [4.5]
+    for before, tick in itertools.pairwise(tenths):
+        for hair in (7e-7, 5e-8, 1e-9):
+            assert lockout_ticks(table, tick - hair, (True, True)) == tick
+        assert lockout_ticks(table, before, (True, True)) == tick
+    assert lockout_ticks(table, 1.5, (False, True)) is None
 
 
 # ----------------------------------------------------------------------------- overlays

@@ -384,14 +384,22 @@ def lockout_left(view: Scene, player: int) -> float | None:
 
 
 def lockout_ticks(table: Table, now: float, own_rows: tuple[bool, bool]) -> float | None:
-    """The game time a lockout's time left next changes where it is shown: beside the
-    rows of ``own_rows`` (``Scene.own_rows``). ``None``: none of their players is locked
-    out."""
+    """The game time after ``now`` at which a lockout's time left next changes where it
+    is shown: beside the rows of ``own_rows`` (``Scene.own_rows``). ``None``: none of
+    their players is locked out.
+
+    A tenth a hair after ``now`` is still to come, though ``lockout_left`` already shows
+    it: the screen's timer is set for it and a frame drawn then, whatever was drawn now (a
+    tick taken as come by a hair was never drawn when nothing else drew a frame)."""
     ticks = []
     for i, player in enumerate(table.game.state.players):
         left = player.locked_until - now
         if own_rows[i] and left > 1e-9:
-            ticks.append(player.locked_until - (math.ceil(left * 10 - 1e-6) - 1) / 10)
+            tenths = math.ceil(left * 10 - 1e-6)  # as lockout_left shows it
+            tick = player.locked_until - tenths / 10
+            if tick <= now:
+                tick = player.locked_until - (tenths - 1) / 10
+            ticks.append(tick)
     return min(ticks) if ticks else None
 
 
@@ -424,14 +432,18 @@ def countdown_text(table: Table, now: float) -> str | None:
 
 
 def countdown_ticks(table: Table, now: float) -> float | None:
-    """The game time the countdown display next changes (``None``: no count running)."""
+    """The game time after ``now`` at which the count's figure next changes (``None``: no
+    count running). A figure a hair after ``now`` is still to come, though ``count_up``
+    already shows it: the screen's timer is set for it and a frame drawn then, whatever
+    was drawn now (a tick taken as come by a hair was never drawn when nothing else drew
+    a frame: ``1``, then ``1  2  3``)."""
     if table.flip_at is None:
         return None
     step = table.countdown / 3
     start = table.flip_at - table.countdown
     for k in (1, 2):
         tick = start + k * step
-        if tick > now + 1e-6:
+        if tick > now:
             return tick
     return None
 

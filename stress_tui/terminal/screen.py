@@ -196,7 +196,9 @@ class Screen(Running):
         """Set the one timer for the next thing due: a flip, a computer's move, a tick of
         the count, a notice or a lockout running out. None while paused or idle. A timer
         that fires no later is kept (a play moves the next due time later, mostly): if it
-        fires early, ``on_timer`` sets it for the time due then, drawing nothing."""
+        fires early, ``on_timer`` sets it for the time due then, drawing nothing. That
+        skips nothing: what is due a hair after any moment stays due (``countdown_ticks``,
+        ``lockout_ticks``)."""
         due = self.next_due()
         if due is None:
             if self.timer is not None:
