@@ -38,6 +38,7 @@ from stress_tui.terminal.scene import Scene
 from stress_tui.terminal.server import here
 from stress_tui.terminal.tables import ServedClient, ServedHost
 from tests.pilot import Pilot, VirtualTimeLoop, game
+from tests.test_app_e2e import countdown
 
 BOTS = ("--p1", "bot:normal", "--p2", "bot:normal")
 
@@ -329,6 +330,32 @@ def test_the_count_before_play_goes_on_at_a_table_for_two_draws_each_figure_once
     for seat in seats:
         during = [at - began for who, at in drawn if who is seat.app and began < at < ended]
         assert len(during) <= 3, f"{len(during)} frames while the count ran: {during}"
+
+
+@pytest.mark.parametrize("hair", [7e-7, 3e-7], ids=["shown before", "shown after"])
+@pytest.mark.parametrize("seat", [0, 1], ids=["host", "joiner"])
+def test_a_key_a_hair_before_the_counts_figure_changes_at_a_table_for_two(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seat: int, hair: float
+) -> None:
+    """A pile key pressed while the count to the first flip runs, a hair before its
+    figure changes ('wait for the flip'), on the host's or the joiner's screen: the count
+    shows ``1  2``, then ``1  2  3``, from each figure's time on (the key's frame shows the
+    figure before, or, drawn a hair early, the next; or the key draws nothing)."""
+    with table_for_two(tmp_path, monkeypatch) as seats:
+        for each in seats:
+            each.send("g")  # ready
+        s = seats[seat]
+        s.wait_for(lambda: countdown(s) == "1", timeout=5, what="the count")
+        app = s.app
+        for figures, shown in ((1, "1  2"), (2, "1  2  3")):
+            table = app.table
+            assert table.flip_at is not None
+            tick = table.flip_at - table.countdown + figures * table.countdown / 3
+            s.pump_to(app.clock.when(tick) - hair)
+            assert tick - 1e-6 < app.clock.now() < tick
+            s.send("a")
+            s.pump(0.001)
+            assert countdown(s) == shown, f"{countdown(s)!r} at {app.clock.now() - tick:+.4f} s"
 
 
 COUNTED = re.compile(r"locked out \d+\.\ds")
