@@ -9,6 +9,7 @@ the table, a light terminal's theme and the stress banner."""
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import re
 from collections.abc import Callable, Iterator
@@ -411,6 +412,34 @@ def test_a_lockout_counts_down_on_its_own_players_screen_alone(
     # The frame that says it, and at most one other for something else (a delay's figure).
     assert locked.get(ann.app, 0) <= 2, f"{locked.get(ann.app)} frames on Ann's screen"
     assert len(at_end) == 1, f"{len(at_end)} frames on Ann's screen as it ended: {at_end}"
+
+
+@pytest.mark.parametrize("seat", [0, 1], ids=["host", "joiner"])
+def test_a_key_a_hair_before_a_lockouts_tenth_at_a_table_for_two(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seat: int
+) -> None:
+    """A player locked out at a table for two presses a key 50 ns before the lockout's
+    time left goes down a tenth (the key draws nothing): their screen shows that tenth
+    from its time on, not a tenth later."""
+    with table_for_two(tmp_path, monkeypatch) as seats:
+        for each in seats:
+            each.send("g")  # ready
+        s = seats[seat]
+        keys = iter("asdfjkl;" * 8)
+        while not COUNTED.search(s.text()):  # pile keys until one does not fit
+            s.send(next(keys))
+            s.pump(0.3)
+        app = s.app
+        assert isinstance(app, NetScreen) and app.seat is not None
+        until = app.table.game.state.players[app.seat].locked_until
+        tenths = math.ceil((until - app.clock.now()) * 10) - 3  # three tenths on
+        tick = until - tenths / 10
+        s.pump_to(app.clock.when(tick) - 5e-8)
+        assert tick - 1e-7 < app.clock.now() < tick
+        s.send("a")
+        s.pump(0.001)
+        shown = COUNTED.search(s.text())
+        assert shown is not None and shown.group() == f"locked out {tenths / 10:.1f}s", shown
 
 
 def test_a_network_tables_clock_shows_the_time_its_timer_was_set_for(
