@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 
-from stress_tui.core.engine import Game
+from stress_tui.core.engine import Game, Phase
 from stress_tui.core.notation import parse_position
 from stress_tui.core.rules import Rules
 from stress_tui.net.client import Client
 from stress_tui.net.host import HOST_SEAT, Host
+from stress_tui.net.standing import JOINER_SEAT
 from stress_tui.terminal.netplay import NetScreen
 from stress_tui.terminal.server import here
 from tests.pilot import Pilot, VirtualTimeLoop
@@ -48,6 +49,30 @@ def wait_all(
             dumps = "\n".join(s.dump() for s in sessions)
             raise AssertionError(f"timed out waiting for {what}\n{dumps}")
         pump_all(*sessions)
+
+
+PILE_KEYS = ("asdf", "jkl;")
+"""A player's keys (the one-player layout, both sides' by default): row pile *i* onto the
+left pile, onto the right pile."""
+
+
+def press_next_move(game: Game, host: Screenful, joiner: Screenful) -> None:
+    """The keys of one step of a round played out as ``game`` (the host's table) stands:
+    both say ready when the piles wait for a flip, the joiner calls stress, and the joiner
+    plays the first card it can, the host one when the joiner cannot."""
+    if game.phase is Phase.WAITING_FLIP:
+        for screen, side in ((joiner, JOINER_SEAT), (host, HOST_SEAT)):
+            if not game.state.players[side].ready:
+                screen.send("g")
+    elif game.phase is Phase.STRESS:
+        joiner.send(" ")
+    elif game.phase is Phase.PLAYING:
+        for screen, side in ((joiner, JOINER_SEAT), (host, HOST_SEAT)):
+            plays = game.legal_plays(side)
+            if plays:
+                pile, target = plays[0]
+                screen.send(PILE_KEYS[target][pile])
+                return
 
 
 def press_ready(session: Screenful, *others: Screenful) -> None:

@@ -18,12 +18,11 @@ from typing import Any
 import pytest
 
 from stress_tui.core.codec import action_from_json
-from stress_tui.core.engine import Game, Phase
+from stress_tui.core.engine import Game
 from stress_tui.core.notation import parse_rules
 from stress_tui.net.protocol import VERSION, code_key, encode, nonce, proof
-from stress_tui.net.standing import HOST_SEAT, JOINER_SEAT
 from stress_tui.net.wire import Mirror, OutOfStep, cards_from_json, mirror_state
-from tests.nettable import both_ready, pump_all, right_pile_size, wait_all
+from tests.nettable import both_ready, press_next_move, pump_all, right_pile_size, wait_all
 from tests.test_net_e2e import Table, hosting, joining, started_table
 from tests.tty import TtySession
 
@@ -117,11 +116,6 @@ class RawSpectator:
                 return
 
 
-PILE_KEYS = ("asdf", "jkl;")
-"""A player's keys (the one-player layout, both sides' by default): row pile *i* onto the
-left pile, onto the right pile."""
-
-
 KEY_GAP = 0.05
 """Seconds at least between two keys the round's players press (a fast person's 20 a
 second: half what the host lets a player send)."""
@@ -151,19 +145,7 @@ def play_out_round(host: TtySession, joiner: TtySession, watcher: RawSpectator) 
         game = watcher.game
         if game is None:
             continue
-        if game.phase is Phase.WAITING_FLIP:
-            for session, side in ((joiner, JOINER_SEAT), (host, HOST_SEAT)):
-                if not game.state.players[side].ready:
-                    session.send("g")
-        elif game.phase is Phase.STRESS:
-            joiner.send(" ")
-        elif game.phase is Phase.PLAYING:
-            for session, side in ((joiner, JOINER_SEAT), (host, HOST_SEAT)):
-                plays = game.legal_plays(side)
-                if plays:
-                    pile, target = plays[0]
-                    session.send(PILE_KEYS[target][pile])
-                    break
+        press_next_move(game, host, joiner)
 
 
 def test_a_spectator_whose_connection_goes_as_the_host_writes_to_it_ends_only_itself(

@@ -15,16 +15,17 @@ from collections.abc import Iterator
 
 import pytest
 
-from stress_tui.core.engine import Phase
 from stress_tui.core.lifecycle import Stage
 from stress_tui.core.rules import Rules
 from stress_tui.net.standing import HOST_SEAT, JOINER_SEAT
 from tests.nettable import (
     LAST_CARD,
+    PILE_KEYS,
     NetTable,
     both_ready,
     first_flip,
     net_table,
+    press_next_move,
     pump_all,
     right_pile_size,
     wait_all,
@@ -129,10 +130,6 @@ def test_the_result_shows_on_both_screens_and_either_deals_the_next_round(
         )
 
 
-PILE_KEYS = ("asdf", "jkl;")
-"""A player's keys (the one-player layout, both sides' by default): row pile *i* onto the
-left pile, onto the right pile."""
-
 KEY_GAP = 0.05
 """Seconds between two keys the round's players press (a fast person's 20 a second)."""
 
@@ -147,20 +144,7 @@ def play_out_round(net: NetTable, joiner: Pilot) -> None:
         assert host.now() < deadline, f"the round never ended\n{joiner.dump()}"
         fair = net.host.fair
         if net.host.life.stage is Stage.PLAYING and fair is not None:
-            game = fair.game
-            if game.phase is Phase.WAITING_FLIP:
-                for screen, side in ((joiner, JOINER_SEAT), (host, HOST_SEAT)):
-                    if not game.state.players[side].ready:
-                        screen.send("g")
-            elif game.phase is Phase.STRESS:
-                joiner.send(" ")
-            elif game.phase is Phase.PLAYING:
-                for screen, side in ((joiner, JOINER_SEAT), (host, HOST_SEAT)):
-                    plays = game.legal_plays(side)
-                    if plays:
-                        pile, target = plays[0]
-                        screen.send(PILE_KEYS[target][pile])
-                        break
+            press_next_move(fair.game, host, joiner)
         host.pump(KEY_GAP)
 
 
