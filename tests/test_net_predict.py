@@ -9,12 +9,16 @@ import random
 import textwrap
 
 from bench.net_fairness import RACE, DelayProxy, _both_ready, _until
+from stress_tui.core.actions import Play
 from stress_tui.core.engine import Game
 from stress_tui.core.events import Event, Rejected, RejectReason
 from stress_tui.core.notation import parse_position
 from stress_tui.core.rules import Rules
+from stress_tui.core.table import Table
+from stress_tui.core.view import position, table_view
 from stress_tui.net.client import Client
 from stress_tui.net.host import Host
+from stress_tui.net.wire import ahead
 
 DELAY = 0.15
 """One way, host to joiner and back."""
@@ -94,3 +98,18 @@ def test_a_play_the_host_refuses_is_taken_back_with_the_reason() -> None:
         await _close(host, joiner, proxy)
 
     asyncio.run(asyncio.wait_for(test(), 60))
+
+
+def test_a_place_played_from_shows_empty_until_the_host_says_what_was_drawn() -> None:
+    """Our play on the host's last table (``wire.ahead``) takes the card from its place
+    and draws a stand-in there, which it takes back: the place shows no card, not the
+    stand-in, on the screen and to the rules, until the host's answer names the card."""
+    state = parse_position(
+        "rules: standard; phase: playing; p1 row: 3S | 6S | 8S | 9S; p1 draw: KC KD;"
+        " piles: 4H | QD; p2 row: 5C | 3D | JD | 2H"
+    )
+    shown = Table(Game(position(table_view(state)), random.Random(0)))
+    table = ahead(shown, [Play(0, 0, 0, 1.0)])
+    assert str(table.game.top(0)) == "3S" and table.game.state.players[0].row[0] == []
+    assert table_view(table.game.state).sides[0].row[0] is None
+    assert (0, 0) not in table.game.legal_plays(0)

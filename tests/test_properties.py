@@ -27,6 +27,7 @@ from stress_tui.core.engine import Game, Phase
 from stress_tui.core.events import NoProgress, Played, Rejected, RoundWon, TableDead
 from stress_tui.core.notation import format_position, parse_position
 from stress_tui.core.rules import Rules
+from stress_tui.core.view import table_view
 
 pytestmark = pytest.mark.one_python
 """Invariants of the pure engine (``stress_tui/core``: no file, terminal, clock, socket or
@@ -181,6 +182,9 @@ def _check_consistent(g: Game, action: Action, events: Sequence[object], total: 
     state = g.state
     assert state.time == action.time
     assert _card_total(g) == total
+    # What a row shows is each pile's last card, as the engine keeps it from play to play.
+    for side, someone in zip(table_view(state).sides, state.players, strict=True):
+        assert side.row == tuple(pile[-1] if pile else None for pile in someone.row)
     for player in (0, 1):
         plays = g.legal_plays(player)
         allowed = {

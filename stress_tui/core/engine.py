@@ -214,6 +214,7 @@ class Game(Stresses, Flips):
         covers.append(Cover(player, time, on[-1].rank))
         on += cards
         row[pile] = []
+        me.shown[pile] = None
         state.flips = 0
         happened: list[Event] = [Played(player, pile, target, cards, time)]
         if type(action) is PlayTogether and rank != JOKER:
@@ -223,6 +224,7 @@ class Game(Stresses, Flips):
                     laid = tuple(others)
                     on += laid
                     row[place] = []
+                    me.shown[place] = None
                     happened.append(Played(player, place, target, laid, time))
                     cards = laid
         self._refill(player, happened)
@@ -262,11 +264,11 @@ class Game(Stresses, Flips):
         fits_either = self._fits_either[left[-1].rank if left else _EMPTY][
             right[-1].rank if right else _EMPTY
         ]
-        for row_pile in one.row:
-            if row_pile and row_pile[0].rank in fits_either:
+        for card in one.shown:
+            if card is not None and card.rank in fits_either:
                 return happened
-        for row_pile in two.row:
-            if row_pile and row_pile[0].rank in fits_either:
+        for card in two.shown:
+            if card is not None and card.rank in fits_either:
                 return happened
         state.phase = _WAITING_FLIP
         happened.append(Stalled())

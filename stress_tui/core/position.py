@@ -73,6 +73,20 @@ class PlayerState:
     fewest: int = UNCOUNTED
     """The fewest cards (draw pile and row) this player has held so far in the round
     (never more than they hold now)."""
+    shown: list[Card | None] = field(init=False, repr=False, compare=False)
+    """The card each place of the row shows, its pile's last (``None``: an empty place):
+    what the rules (``Game.legal_plays``, the stall check) and the view read of a row,
+    made with the state and kept with ``row`` where a pile changes, so that no query
+    makes it again. The engine keeps it as it lays and draws; code that changes a pile
+    of ``row`` otherwise says so with ``show``."""
+
+    def __post_init__(self) -> None:
+        self.shown = [pile[-1] if pile else None for pile in self.row]
+
+    def show(self, place: int) -> None:
+        """Keep ``shown`` for a place of the row whose pile has changed."""
+        pile = self.row[place]
+        self.shown[place] = pile[-1] if pile else None
 
     def card_total(self) -> int:
         """Cards in draw pile and row."""

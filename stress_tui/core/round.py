@@ -80,14 +80,10 @@ class Round:
         if state.phase is not _PLAYING:
             return []
         left, right = state.play_piles
-        # A loop rather than a comprehension: on Python 3.11 a comprehension is a function
-        # made and called at each query (2% of an action's instructions in
-        # ``bench/reference_engine.py --count engine``).
-        row: list[Card | None] = []
-        for pile in state.players[player].row:
-            row.append(pile[0] if pile else None)
         return legal_plays(
-            self.rules, row, (left[-1] if left else None, right[-1] if right else None)
+            self.rules,
+            state.players[player].shown,
+            (left[-1] if left else None, right[-1] if right else None),
         )
 
     def is_stalled(self) -> bool:
@@ -97,8 +93,8 @@ class Round:
             right[-1].rank if right else _EMPTY
         ]
         for player in self.state.players:
-            for row_pile in player.row:
-                if row_pile and row_pile[0].rank in fits_either:
+            for card in player.shown:
+                if card is not None and card.rank in fits_either:
                     return False
         return True
 
@@ -159,7 +155,7 @@ class Round:
         ranks; each card drawn is a ``Drawn`` in ``happened`` (``None``: the deal, which
         makes no event, so that dealing a round does not load the events)."""
         me = self.state.players[player]
-        row, draw = me.row, me.draw_pile
+        row, draw, shown = me.row, me.draw_pile, me.shown
         stacking = self.rules.stacking
         empty: list[Card] = []
         # The leftmost empty place, found by the list's own search rather than a loop
@@ -172,15 +168,18 @@ class Round:
                 for i, pile in enumerate(row):
                     if pile and pile[0].rank == rank:
                         pile.append(card)
+                        shown[i] = card
                         if happened is not None:
                             happened.append(Drawn(player, i, card, True))
                         break
                 else:
                     row[gap].append(card)
+                    shown[gap] = card
                     if happened is not None:
                         happened.append(Drawn(player, gap, card, False))
             else:
                 row[gap].append(card)
+                shown[gap] = card
                 if happened is not None:
                     happened.append(Drawn(player, gap, card, False))
 

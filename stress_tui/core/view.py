@@ -263,7 +263,7 @@ def _side_of(player: PlayerState) -> SideView:
     return _new(
         SideView,
         (
-            tuple([pile[-1] if pile else None for pile in row]),
+            tuple(player.shown),
             tuple(map(len, row)),
             len(player.draw_pile),
             player.ready,

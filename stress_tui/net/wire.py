@@ -274,8 +274,9 @@ def ahead(shown: Table, plays: list[Play]) -> Table:
         if any(isinstance(e, (Rejected, RoundWon, RoundDrawn)) for e in events):
             continue  # the host will say why, or end the round itself
         events = table.submit(action)
-        row = table.game.state.players[action.player].row
+        me = table.game.state.players[action.player]
         for event in reversed(events):
             if isinstance(event, Drawn) and event.player == action.player:
-                row[event.pile].pop()  # a stand-in: not a card we know
+                me.row[event.pile].pop()  # a stand-in: not a card we know
+                me.show(event.pile)
     return table
