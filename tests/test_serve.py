@@ -336,10 +336,13 @@ def test_a_game_without_a_key_for_the_idle_limit_ends_and_says_why(tmp_path: Pat
         key = new_key(tmp_path)
         with TtySession(ssh_argv(served, key, "ida", "play", pty=True)) as s:
             s.wait_text("ida", timeout=10)
-            keys_until = time.monotonic() + 4.0  # twice the limit, a key every half second
-            while time.monotonic() < keys_until:
+            next_key = time.monotonic()
+            keys_until = next_key + 4.0  # twice the limit, a key every half second
+            while next_key < keys_until:
                 s.send("?")
-                s.pump(0.5)
+                next_key += 0.5
+                while (left := next_key - time.monotonic()) > 0:
+                    s.pump(left)  # its frame read, and nothing sent until the next key's time
             assert s.alive() and "without a key" not in s.text()
             s.wait_text("the game ended after 2 seconds without a key", timeout=15)
             assert s.wait_exit(timeout=10) == 129
