@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 from stress_tui.core.actions import (
     Action,
@@ -134,7 +134,7 @@ class Game(Stresses, Flips):
         """Apply one action; return what happened. Illegal actions change nothing and
         come back as ``Rejected``; malformed ones raise ``MalformedActionError`` and
         change nothing either."""
-        handler = self._handlers.get(type(action))
+        handler = _HANDLERS.get(type(action))
         if handler is None:
             raise MalformedActionError(N_("not an action: {action}"), action=repr(action))
         time = action.time
@@ -287,15 +287,18 @@ class Game(Stresses, Flips):
             happened.append(LockedOut(action.player, until))
         return happened
 
-    _handlers: ClassVar[dict[type, Callable[[Game, Any], list[Event]]]] = {
-        Play: _play,
-        PlayTogether: _play_together,
-        CallStress: Stresses._call,
-        ReadyToFlip: Flips._ready,
-        StopStress: Stresses._stop,
-        Flip: Flips._flip,
-    }
-    """Each kind of action's handler."""
+
+_HANDLERS: dict[type, Callable[[Game, Any], list[Event]]] = {
+    Play: Game._play,
+    PlayTogether: Game._play_together,
+    CallStress: Stresses._call,
+    ReadyToFlip: Flips._ready,
+    StopStress: Stresses._stop,
+    Flip: Flips._flip,
+}
+"""Each kind of action's handler: a table of the module, which ``Game.apply`` reads at every
+action (on Python 3.11 a class's attribute read through its instance is looked up afresh
+each time)."""
 
 
 class Match:
