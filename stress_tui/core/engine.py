@@ -80,8 +80,6 @@ RULES_VERSION = 7
 other events or another final position. A replay records it; ``docs/replays.md`` lists what
 each version changed."""
 
-_INFINITY = math.inf
-
 
 class Game(Stresses, Flips):
     """A round of Stress: a position and the random source for its shuffles, applying
@@ -138,14 +136,8 @@ class Game(Stresses, Flips):
         if handler is None:
             raise MalformedActionError(N_("not an action: {action}"), action=repr(action))
         time = action.time
-        # A float is finite when it lies between the infinities (NaN lies nowhere); an
-        # int goes through ``math``, which refuses one too large for a float.
-        if type(time) is float:
-            if not -_INFINITY < time < _INFINITY:
-                raise MalformedActionError(
-                    N_("time must be a finite number, not {time}"), time=repr(time)
-                )
-        elif type(time) is not int or math.isnan(time) or math.isinf(time):
+        # ``math`` refuses an int too large for a float (a bool is neither here).
+        if (type(time) is not float and type(time) is not int) or not math.isfinite(time):
             raise MalformedActionError(
                 N_("time must be a finite number, not {time}"), time=repr(time)
             )
