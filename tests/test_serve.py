@@ -377,29 +377,6 @@ def test_past_a_limit_the_next_client_is_turned_away_and_the_game_goes_on(
         assert stop(served) == 0
 
 
-def test_sigterm_ends_every_game_saying_so_and_then_the_server(tmp_path: Path) -> None:
-    """SIGTERM ends each game, saying so, then the server (status 0), with or without a
-    game; the host key made at the first start (private) is kept for the next."""
-    served = start_server(tmp_path / "data")
-    key_file = tmp_path / "data" / "ssh_host_ed25519_key"
-    first = key_file.read_bytes()
-    assert key_file.stat().st_mode & 0o777 == 0o600
-    key = new_key(tmp_path)
-    with TtySession(ssh_argv(served, key, "sam", "play", pty=True)) as s:
-        at_table(s)
-        served.process.send_signal(signal.SIGTERM)
-        s.wait_text("the server is stopping; the round is kept as far as it went", timeout=10)
-        assert s.wait_exit(timeout=10) == 143
-        assert restored(s.raw_log()), restore_problems(s.raw_log())
-        assert s.tty_mode_restored()
-    assert served.process.wait(timeout=20) == 0
-    (part,) = (tmp_path / "data" / "replays").iterdir()  # the round as far as it went
-    assert part.name.endswith(".jsonl.part")
-    again = start_server(tmp_path / "data")
-    assert key_file.read_bytes() == first  # kept, not made again
-    assert stop(again) == 0  # with no game
-
-
 def test_a_client_that_vanishes_mid_game_frees_its_place(tmp_path: Path) -> None:
     served = start_server(tmp_path / "data", "--max-sessions", "1")
     try:
@@ -642,18 +619,40 @@ def test_the_opener_whose_connection_drops_gets_the_table_back_with_the_same_key
         assert stop(served) == 0
 
 
-def test_sigterm_keeps_a_tables_round_as_far_as_it_went_before_the_server_exits(
+def test_sigterm_ends_every_game_saying_so_keeps_each_round_and_then_ends_the_server(
     tmp_path: Path,
 ) -> None:
+    """SIGTERM ends each game, a game against the computer saying so, and each table for
+    two; each round is kept as far as it went (a table's once, by its host); then the
+    server ends (status 0), with or without a game. The host key made at the first start
+    (private) is kept for the next."""
     served = start_server(tmp_path / "data")
-    ann, bo, _code = at_one_table(served, three_keys(tmp_path))
+    key_file = tmp_path / "data" / "ssh_host_ed25519_key"
+    first = key_file.read_bytes()
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    keys = three_keys(tmp_path)
+    ann, bo, _code = at_one_table(served, keys)
     try:
-        assert stop(served) == 0
+        with TtySession(ssh_argv(served, keys["cy"], "cy", "play", pty=True)) as s:
+            at_table(s)
+            served.process.send_signal(signal.SIGTERM)
+            s.wait_text("the server is stopping; the round is kept as far as it went", timeout=10)
+            assert s.wait_exit(timeout=10) == 143
+            assert restored(s.raw_log()), restore_problems(s.raw_log())
+            assert s.tty_mode_restored()
+        assert served.process.wait(timeout=20) == 0
     finally:
         ann.close()
         bo.close()
-    (part,) = (served.data / "replays").iterdir()  # written by the table's host, once
-    assert part.name.endswith(".jsonl.part")
+    parts = list((tmp_path / "data" / "replays").iterdir())  # each round as far as it went
+    assert all(part.name.endswith(".jsonl.part") for part in parts)
+    assert sorted(json.loads(part.read_text().splitlines()[0])["names"] for part in parts) == [
+        ["bo", "ann"],  # the table's, written by its host, once
+        ["cy", "Computer"],
+    ]
+    again = start_server(tmp_path / "data")
+    assert key_file.read_bytes() == first  # kept, not made again
+    assert stop(again) == 0  # with no game
 
 
 def test_a_key_opens_one_table_at_a_time_and_the_server_no_more_than_its_limit(
