@@ -655,14 +655,18 @@ def test_sigterm_ends_every_game_saying_so_keeps_each_round_and_then_ends_the_se
     assert stop(again) == 0  # with no game
 
 
-def test_a_key_opens_one_table_at_a_time_and_the_server_no_more_than_its_limit(
+def test_tables_and_spectators_past_their_limits_are_refused_saying_why_and_the_lobby_stays(
     tmp_path: Path,
 ) -> None:
+    """A key opens one table at a time, a guest none, and the server no more than its
+    limit; a table takes so many spectators, and the next, asking in the lobby, is told
+    why there and stays in the lobby."""
     from tests.nettable import wait_all
 
-    served = start_server(tmp_path / "data", "--max-tables", "1")
+    served = start_server(tmp_path / "data", "--max-tables", "1", "--max-per-address", "8")
     keys = three_keys(tmp_path)
     ann = TtySession(ssh_argv(served, keys["ann"], "ann", "new", pty=True))
+    sessions = [ann]
     try:
         wait_all(lambda: "Waiting for a player" in ann.text(), "ann's table", ann)
         code = re.findall(r"join ([a-z]+-[a-z]+-[a-z]+-[a-z]+)", ann.text())[0]
@@ -679,8 +683,22 @@ def test_a_key_opens_one_table_at_a_time_and_the_server_no_more_than_its_limit(
                 timeout=30,
             )
             assert (done.returncode, done.stdout) == (1, said + "\n"), who
+        for _ in range(4):  # as many spectators as a table takes
+            sessions.append(TtySession(ssh_argv(served, keys["bo"], "bo", "watch", code, pty=True)))
+            wait_all(lambda: "watching" in sessions[-1].row(0), "a spectator", *sessions)
+        cy = TtySession(ssh_argv(served, keys["cy"], "cy", pty=True))
+        sessions.append(cy)
+        wait_all(lambda: "play the computer, easy" in cy.text(), "cy's lobby", *sessions)
+        cy.send("w")
+        wait_all(lambda: "The code of the table to watch" in cy.text(), "the code asked", cy)
+        cy.send(code + "\r")
+        wait_all(lambda: "enough spectators already" in cy.text(), "the refusal", *sessions)
+        assert "play the computer, easy" in cy.text()  # still the lobby
+        cy.send("q")
+        assert cy.wait_exit(timeout=10) == 0
     finally:
-        ann.close()
+        for session in sessions:
+            session.close()
         assert stop(served) == 0
 
 
@@ -705,37 +723,6 @@ def test_a_table_is_opened_by_the_rules_its_opener_names_and_unknown_rules_are_r
         assert "jass, row 4" in s.row(0) and "2 wins" in s.row(0), s.row(0)
         s.send("q")
         assert s.wait_exit(timeout=10) == 0
-
-
-def test_a_table_that_refuses_a_key_from_the_lobby_says_why_there_and_the_lobby_stays(
-    tmp_path: Path,
-) -> None:
-    from tests.nettable import wait_all
-
-    served = start_server(tmp_path / "data", "--max-per-address", "8")
-    keys = three_keys(tmp_path)
-    ann = TtySession(ssh_argv(served, keys["ann"], "ann", "new", pty=True))
-    sessions = [ann]
-    try:
-        wait_all(lambda: "Waiting for a player" in ann.text(), "ann's table", ann)
-        code = re.findall(r"join ([a-z]+-[a-z]+-[a-z]+-[a-z]+)", ann.text())[0]
-        for _ in range(4):  # as many spectators as a table takes
-            sessions.append(TtySession(ssh_argv(served, keys["bo"], "bo", "watch", code, pty=True)))
-            wait_all(lambda: "watching" in sessions[-1].row(0), "a spectator", *sessions)
-        cy = TtySession(ssh_argv(served, keys["cy"], "cy", pty=True))
-        sessions.append(cy)
-        wait_all(lambda: "play the computer, easy" in cy.text(), "cy's lobby", *sessions)
-        cy.send("w")
-        wait_all(lambda: "The code of the table to watch" in cy.text(), "the code asked", cy)
-        cy.send(code + "\r")
-        wait_all(lambda: "enough spectators already" in cy.text(), "the refusal", *sessions)
-        assert "play the computer, easy" in cy.text()  # still the lobby
-        cy.send("q")
-        assert cy.wait_exit(timeout=10) == 0
-    finally:
-        for session in sessions:
-            session.close()
-        assert stop(served) == 0
 
 
 def a_round_between(served: Served, names: list[str], winner: int) -> Path:
