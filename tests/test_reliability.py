@@ -6,9 +6,9 @@ which only counts the cards of every round from inside the process) in a pseudo-
 for what only a real terminal and a real process show. The same kinds of trouble played
 in-process: ``tests/test_hostile_keys.py`` (bytes at the keyboard), ``tests/test_leaving.py``
 (every phase ended, stopped and continued), ``tests/test_broken_files.py`` (broken and
-damaged files). The long versions are in ``bench/`` (``fuzz.py``, ``resize_storm.py``,
-``soak.py``) and in ``-m slow``; figures and the commands that reproduce them are in
-``docs/reliability.md``.
+damaged files), ``tests/test_sim.py`` (``stress-tui sim`` on every deck). The long
+versions are in ``bench/`` (``fuzz.py``, ``resize_storm.py``, ``soak.py``) and in
+``-m slow``; figures and the commands that reproduce them are in ``docs/reliability.md``.
 
 Positions and seeds (default rules unless said):
 
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import json
 import os
 import select
 import signal
@@ -141,20 +140,6 @@ def left_pile(s: TtySession) -> str:
     assert lay is not None
     x = lay.pile_x[0]
     return s.row(lay.piles_y)[x + 1 : x + lay.card_w - 1].strip()
-
-
-def stress_tui(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    """``stress-tui ARGS`` without a terminal, with ``tmp_path``'s data directory."""
-    env = {**os.environ, **{k: v for k, v in private_env(tmp_path).items() if v}}
-    return subprocess.run(
-        [sys.executable, "-m", "stress_tui", *args],
-        cwd=REPO,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 # ----------------------------------------------------------------------------- input fuzz
@@ -493,34 +478,6 @@ def test_a_crash_restores_the_terminal_and_puts_the_traceback_on_stderr(
 
 
 # ----------------------------------------------------------------------------- long play
-
-
-@pytest.mark.parametrize("deck", ["standard", "jass", "skat", "doppelkopf"])
-def test_the_simulator_keeps_every_invariant_on_every_deck(deck: str, tmp_path: Path) -> None:
-    """``stress-tui sim --json``: 60 rounds a deck, with jokers, the weakest against the
-    strongest computer (the module-level short and long runs over every house rule and
-    level: ``tests/test_sim.py``)."""
-    done = stress_tui(
-        "sim",
-        "--games",
-        "60",
-        "--json",
-        "--deck",
-        deck,
-        "--jokers",
-        "2",
-        "--p1",
-        "bot:easy",
-        "--p2",
-        "bot:expert",
-        "--seed",
-        "3",
-        tmp_path=tmp_path,
-    )
-    assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout)
-    assert result["invariant_violations"] == 0
-    assert result["finished"] == result["games"] == 60
 
 
 @pytest.mark.slow

@@ -39,6 +39,7 @@ from stress_tui.players.sim import (
     win_rate,
 )
 from stress_tui.players.soak import LEVEL_PAIRS, rule_variants, soak
+from tests import command
 from tests.conftest import game
 
 KEYS = [
@@ -463,6 +464,33 @@ def test_sixteen_jokers_with_doppelkopf_dealt_each_end_within_the_bounds() -> No
     result = simulate(rules, NORMAL, 20, seed=1)  # thousands: the slow soak below
     assert result.invariant_violations == 0
     assert result.finished == 20
+
+
+@pytest.mark.one_python  # pure logic: the engine and the bots on a virtual clock, any seed
+@pytest.mark.parametrize("deck", ["standard", "jass", "skat", "doppelkopf"])
+def test_the_simulator_keeps_every_invariant_on_every_deck(deck: str) -> None:
+    """``stress-tui sim --json``: 60 rounds a deck, with jokers, the weakest against the
+    strongest computer."""
+    done = command.run(
+        "sim",
+        "--games",
+        "60",
+        "--json",
+        "--deck",
+        deck,
+        "--jokers",
+        "2",
+        "--p1",
+        "bot:easy",
+        "--p2",
+        "bot:expert",
+        "--seed",
+        "3",
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["invariant_violations"] == 0
+    assert result["finished"] == result["games"] == 60
 
 
 def test_a_stress_with_the_draw_piles_empty_and_penalty_one_still_ends_the_round() -> None:
