@@ -182,9 +182,12 @@ def _check_consistent(g: Game, action: Action, events: Sequence[object], total: 
     state = g.state
     assert state.time == action.time
     assert _card_total(g) == total
-    # What a row shows is each pile's last card, as the engine keeps it from play to play.
-    for side, someone in zip(table_view(state).sides, state.players, strict=True):
+    # What a row and the play piles show is each pile's last card, as the engine keeps it
+    # from play to play.
+    seen = table_view(state)
+    for side, someone in zip(seen.sides, state.players, strict=True):
         assert side.row == tuple(pile[-1] if pile else None for pile in someone.row)
+    assert seen.tops == tuple(pile[-1] if pile else None for pile in state.play_piles)
     for player in (0, 1):
         plays = g.legal_plays(player)
         allowed = {

@@ -205,6 +205,7 @@ class Game(Stresses, Flips):
                 del covers[0]
         covers.append(Cover(player, time, on[-1].rank))
         on += cards
+        state.tops[target] = cards[-1]
         row[pile] = []
         me.shown[pile] = None
         state.flips = 0
@@ -215,6 +216,7 @@ class Game(Stresses, Flips):
                 if others and others[0].rank == rank:
                     laid = tuple(others)
                     on += laid
+                    state.tops[target] = laid[-1]
                     row[place] = []
                     me.shown[place] = None
                     happened.append(Played(player, place, target, laid, time))
@@ -241,8 +243,7 @@ class Game(Stresses, Flips):
         opponent = two if player == 0 else one
         stopped = opponent.stop
         opponent.stop = ()
-        other = piles[1 - target]
-        if makes_stress(cards[-1], other[-1] if other else None):
+        if makes_stress(cards[-1], state.tops[1 - target]):
             # 001: "Sollte der Spieler nun diese Karte legen, geht das Spiel ohne Strafe
             # weiter": the card pointed at (with it, the others of its rank laid together).
             if pile in stopped:

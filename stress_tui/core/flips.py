@@ -62,6 +62,7 @@ class Flips(Round):
                 pile = state.play_piles[player]
                 taken = list(pile)
                 pile.clear()
+                state.tops[player] = None
                 state.covers[player].clear()
                 self.rng.shuffle(taken)
                 players[player].draw_pile.extend(taken)
@@ -80,6 +81,7 @@ class Flips(Round):
             if players[source].draw_pile:
                 card = players[source].draw_pile.pop()
                 state.play_piles[target].append(card)
+                state.tops[target] = card
                 state.covers[target].clear()
                 cards[target] = card
                 sources[target] = source

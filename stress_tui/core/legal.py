@@ -26,11 +26,11 @@ from stress_tui.core.rules import Rules
 
 
 def legal_plays(
-    rules: Rules, row: Sequence[Card | None], tops: tuple[Card | None, Card | None]
+    rules: Rules, row: Sequence[Card | None], tops: Sequence[Card | None]
 ) -> list[tuple[int, int]]:
-    """Every (row pile, play pile) that a row showing ``row`` may play onto play piles
-    showing ``tops`` while the round is being played, lockouts aside: in the order of the
-    row, the left pile before the right."""
+    """Every (row pile, play pile) that a row showing ``row`` may play onto the two play
+    piles showing ``tops`` while the round is being played, lockouts aside: in the order
+    of the row, the left pile before the right."""
     fits = rules.fits
     left, right = tops
     on_left = fits[left.rank] if left is not None else ()

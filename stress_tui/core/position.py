@@ -136,6 +136,13 @@ class State:
     stale: int = 0
     """Plays since a player last came down to fewer cards than they had ever held (the
     round is drawn at ``Rules.stale_limit``)."""
+    tops: list[Card | None] = field(init=False, repr=False, compare=False)
+    """The card on top of the left and the right play pile (``None``: an empty pile), as
+    ``PlayerState.shown`` is a row's: made with the state and kept with ``play_piles``
+    where a card is laid, flipped or taken, for the rules' queries and the view to read."""
+
+    def __post_init__(self) -> None:
+        self.tops = [pile[-1] if pile else None for pile in self.play_piles]
 
     def cards(self) -> Counter[Card]:
         """Every card in the position, counted."""

@@ -79,12 +79,7 @@ class Round:
         state = self.state
         if state.phase is not _PLAYING:
             return []
-        left, right = state.play_piles
-        return legal_plays(
-            self.rules,
-            state.players[player].shown,
-            (left[-1] if left else None, right[-1] if right else None),
-        )
+        return legal_plays(self.rules, state.players[player].shown, state.tops)
 
     def is_stalled(self) -> bool:
         """Whether no player could play anything on the play piles as they lie."""

@@ -69,6 +69,7 @@ class Stresses(Round):
         for target in piles:
             taken.extend(self.state.play_piles[target])
             self.state.play_piles[target].clear()
+            self.state.tops[target] = None
             self.state.covers[target].clear()
         draw = self.state.players[player].draw_pile
         if self.rules.taken is Taken.MIXED:

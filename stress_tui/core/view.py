@@ -195,6 +195,7 @@ def table_view(state: State, now: float | None = None) -> TableView:
     """What anyone at the table sees of ``state`` at ``now`` (default: the time of its
     last action)."""
     left, right = state.play_piles
+    top_left, top_right = state.tops
     one, two = state.players
     return _new(
         TableView,
@@ -203,7 +204,7 @@ def table_view(state: State, now: float | None = None) -> TableView:
             state.time if now is None else now,
             state.phase,
             (_side_of(one), _side_of(two)),
-            (left[-1] if left else None, right[-1] if right else None),
+            (top_left, top_right),
             (len(left), len(right)),
             state.winner,
         ),
