@@ -4,7 +4,9 @@ computer, a guest plays unrated, a client that floods its input disturbs nobody 
 ``stats`` over ``ssh -T`` is plain text, SIGTERM ends the server cleanly.
 
 One server for the module, on a free port of 127.0.0.1 with a data folder of its own; each
-test has keys of its own (``ssh-keygen``), so that each is a new player.
+test has keys of its own (``ssh-keygen``) and names no other test gives it (a name is kept
+for the key that first gave it), so that each is a new player. A test that needs a server
+started with limits of its own, or stopped, starts one.
 """
 
 from __future__ import annotations
@@ -91,10 +93,13 @@ def start_server(data: Path, *flags: str, env: dict[str, str] | None = None) -> 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    served = start_server(tmp_path_factory.mktemp("served"))
+    """The module's server; its tables for two are dealt from ``tests.nettable.SEED``."""
+    from tests.nettable import SEED
+
+    served = start_server(tmp_path_factory.mktemp("served"), env={"STRESS_TUI_NET_SEED": str(SEED)})
     yield served
     served.process.send_signal(signal.SIGTERM)
-    served.process.wait(timeout=20)
+    assert served.process.wait(timeout=20) == 0
 
 
 def new_key(folder: Path) -> Path:
@@ -485,138 +490,147 @@ def test_replays_lists_the_keys_own_and_replay_sends_one_as_it_is_kept(
         )
 
 
-def at_one_table(served: Served, keys: dict[str, Path]) -> tuple[TtySession, TtySession, str]:
-    """ann opens a table, bo joins it with its code, both say ready: after the first flip,
-    their sessions and the code."""
+def at_one_table(
+    served: Served, keys: dict[str, Path], opener: str = "ann", joiner: str = "bo"
+) -> tuple[TtySession, TtySession, str]:
+    """``opener`` opens a table, ``joiner`` joins it with its code, both say ready (each
+    with its key in ``keys``): after the first flip, their sessions and the code."""
     from tests.nettable import first_flip, press_ready, wait_all
 
-    ann = TtySession(ssh_argv(served, keys["ann"], "ann", "new", pty=True))
+    opens = TtySession(ssh_argv(served, keys[opener], opener, "new", pty=True))
     found: list[str] = []
 
     def the_code() -> bool:
-        found[:] = re.findall(r"join ([a-z]+-[a-z]+-[a-z]+-[a-z]+)", ann.text())
+        found[:] = re.findall(r"join ([a-z]+-[a-z]+-[a-z]+-[a-z]+)", opens.text())
         return bool(found)
 
     try:
-        wait_all(the_code, "the code to read aloud", ann)
-        assert f"ssh -t -p {served.port} 127.0.0.1 join {found[0]}" in ann.text()
-        bo = TtySession(ssh_argv(served, keys["bo"], "bo", "join", found[0], pty=True))
+        wait_all(the_code, "the code to read aloud", opens)
+        assert f"ssh -t -p {served.port} 127.0.0.1 join {found[0]}" in opens.text()
+        joins = TtySession(ssh_argv(served, keys[joiner], joiner, "join", found[0], pty=True))
     except BaseException:
-        ann.close()
+        opens.close()
         raise
+    title = f"{joiner} v {opener}"
     try:
-        wait_all(lambda: "bo v ann" in bo.row(0) and "bo v ann" in ann.row(0), "join", ann, bo)
-        press_ready(bo, ann)
-        wait_all(lambda: "ready: waiting for ann" in ann.text(), "bo ready", ann, bo)
-        press_ready(ann, bo)
-        first_flip(ann, bo)
+        wait_all(lambda: title in joins.row(0) and title in opens.row(0), "join", opens, joins)
+        press_ready(joins, opens)
+        wait_all(lambda: f"ready: waiting for {opener}" in opens.text(), "ready", opens, joins)
+        press_ready(opens, joins)
+        first_flip(opens, joins)
     except BaseException:
-        ann.close()
-        bo.close()
+        opens.close()
+        joins.close()
         raise
-    return ann, bo, found[0]
+    return opens, joins, found[0]
 
 
-def three_keys(tmp_path: Path) -> dict[str, Path]:
+def keys_of(tmp_path: Path, *names: str) -> dict[str, Path]:
+    """A key of its own for each of ``names``."""
     keys = {}
-    for who in ("ann", "bo", "cy"):
+    for who in names:
         (tmp_path / who).mkdir()
         keys[who] = new_key(tmp_path / who)
     return keys
 
 
-def test_two_keys_play_one_table_a_third_watches_and_a_dropped_player_gets_it_back(
-    tmp_path: Path,
-) -> None:
-    from tests.nettable import SEED, right_pile_size, wait_all
+def kept_for(served: Served, name: str) -> list[Path]:
+    """The replays in ``served``'s folder (``.part`` ones too) of a round ``name`` played."""
+    return [
+        path
+        for path in (served.data / "replays").glob("*.jsonl*")
+        if name in json.loads(path.read_text().splitlines()[0])["names"]
+    ]
 
-    served = start_server(tmp_path / "data", env={"STRESS_TUI_NET_SEED": str(SEED)})
-    keys = three_keys(tmp_path)
-    ann, bo, code = at_one_table(served, keys)
-    sessions = [ann, bo]
+
+def test_two_keys_play_one_table_a_third_watches_and_a_dropped_player_gets_it_back(
+    server: Served, tmp_path: Path
+) -> None:
+    from tests.nettable import right_pile_size, wait_all
+
+    keys = keys_of(tmp_path, "ada", "ben", "cai")  # names no other test gives the server
+    ada, ben, code = at_one_table(server, keys, "ada", "ben")
+    sessions = [ada, ben]
     try:
-        cy = TtySession(ssh_argv(served, keys["cy"], "cy", "watch", code, pty=True))
-        sessions.append(cy)
-        wait_all(lambda: "watching" in cy.row(0), "the spectator's table", cy, ann, bo)
-        # bo's connection drops: the round pauses, the seat is kept for bo's key alone.
-        bo.child.kill(signal.SIGKILL)
-        wait_all(lambda: "waiting for bo to come back" in ann.text(), "the drop", ann, cy)
+        cai = TtySession(ssh_argv(server, keys["cai"], "cai", "watch", code, pty=True))
+        sessions.append(cai)
+        wait_all(lambda: "watching" in cai.row(0), "the spectator's table", cai, ada, ben)
+        # ben's connection drops: the round pauses, the seat is kept for ben's key alone.
+        ben.child.kill(signal.SIGKILL)
+        wait_all(lambda: "waiting for ben to come back" in ada.text(), "the drop", ada, cai)
         taken = subprocess.run(
-            ssh_argv(served, keys["cy"], "cy", "join", code, pty=True),
+            ssh_argv(server, keys["cai"], "cai", "join", code, pty=True),
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
             timeout=30,
         )
         assert taken.returncode == 1 and "the seat at this table is taken" in taken.stdout
-        again = TtySession(ssh_argv(served, keys["bo"], "bo", "join", code, pty=True))
+        again = TtySession(ssh_argv(server, keys["ben"], "ben", "join", code, pty=True))
         sessions.append(again)
         wait_all(
             lambda: (
-                "Play goes on" not in again.text() + ann.text() and right_pile_size(again) == "1"
+                "Play goes on" not in again.text() + ada.text() and right_pile_size(again) == "1"
             ),
             "the table again on both screens",
-            ann,
+            ada,
             again,
-            cy,
+            cai,
         )
-        again.send("k")  # bo's second pile onto the right pile: on every screen
+        again.send("k")  # ben's second pile onto the right pile: on every screen
         wait_all(
-            lambda: right_pile_size(ann) == "2" and right_pile_size(cy) == "2",
-            "bo's card on ann's and cy's screens",
-            ann,
+            lambda: right_pile_size(ada) == "2" and right_pile_size(cai) == "2",
+            "ben's card on ada's and cai's screens",
+            ada,
             again,
-            cy,
+            cai,
         )
         # The table writes the round's replay when it ends, and counts it once; the
         # players' ends keep none of their own (a second copy, counted a second time).
-        assert not list((served.data / "replays").glob("*.jsonl*"))
+        assert not kept_for(server, "ada") and not kept_for(server, "ben")
     finally:
         for session in sessions:
             session.close()
-        assert stop(served) == 0
 
 
 def test_the_opener_whose_connection_drops_gets_the_table_back_with_the_same_key(
-    tmp_path: Path,
+    server: Served, tmp_path: Path
 ) -> None:
-    from tests.nettable import SEED, right_pile_size, wait_all
+    from tests.nettable import right_pile_size, wait_all
 
-    served = start_server(tmp_path / "data", env={"STRESS_TUI_NET_SEED": str(SEED)})
-    keys = three_keys(tmp_path)
-    ann, bo, code = at_one_table(served, keys)
-    sessions = [ann, bo]
+    keys = keys_of(tmp_path, "kim", "lou", "max")  # names no other test gives the server
+    kim, lou, code = at_one_table(server, keys, "kim", "lou")
+    sessions = [kim, lou]
     try:
-        ann.child.kill(signal.SIGKILL)  # ann's connection drops
-        wait_all(lambda: "ann cannot see the table" in bo.text(), "the hold", bo)
-        taken = subprocess.run(  # another key cannot take ann's seat
-            ssh_argv(served, keys["cy"], "cy", "join", code, pty=True),
+        kim.child.kill(signal.SIGKILL)  # kim's connection drops
+        wait_all(lambda: "kim cannot see the table" in lou.text(), "the hold", lou)
+        taken = subprocess.run(  # another key cannot take kim's seat
+            ssh_argv(server, keys["max"], "max", "join", code, pty=True),
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
             timeout=30,
         )
         assert taken.returncode == 1 and "the seat at this table is taken" in taken.stdout
-        back = TtySession(ssh_argv(served, keys["ann"], "ann", "join", code, pty=True))
+        back = TtySession(ssh_argv(server, keys["kim"], "kim", "join", code, pty=True))
         sessions.append(back)
         wait_all(
             lambda: (
-                "cannot see the table" not in bo.text()
-                and "Play goes on" not in bo.text() + back.text()
+                "cannot see the table" not in lou.text()
+                and "Play goes on" not in lou.text() + back.text()
                 and right_pile_size(back) == "1"
             ),
-            "ann's table again, play going on",
+            "kim's table again, play going on",
             back,
-            bo,
+            lou,
         )
-        bo.send("k")  # bo's card lands on ann's new screen
-        wait_all(lambda: right_pile_size(back) == "2", "bo's card on ann's screen", back, bo)
-        back.send("\x03")  # ann leaves on purpose (Ctrl-C): the table closes, bo is told
-        wait_all(lambda: "ann left" in bo.text(), "ann gone", back, bo)
+        lou.send("k")  # lou's card lands on kim's new screen
+        wait_all(lambda: right_pile_size(back) == "2", "lou's card on kim's screen", back, lou)
+        back.send("\x03")  # kim leaves on purpose (Ctrl-C): the table closes, lou is told
+        wait_all(lambda: "kim left" in lou.text(), "kim gone", back, lou)
     finally:
         for session in sessions:
             session.close()
-        assert stop(served) == 0
 
 
 def test_sigterm_ends_every_game_saying_so_keeps_each_round_and_then_ends_the_server(
@@ -630,7 +644,7 @@ def test_sigterm_ends_every_game_saying_so_keeps_each_round_and_then_ends_the_se
     key_file = tmp_path / "data" / "ssh_host_ed25519_key"
     first = key_file.read_bytes()
     assert key_file.stat().st_mode & 0o777 == 0o600
-    keys = three_keys(tmp_path)
+    keys = keys_of(tmp_path, "ann", "bo", "cy")
     ann, bo, _code = at_one_table(served, keys)
     try:
         with TtySession(ssh_argv(served, keys["cy"], "cy", "play", pty=True)) as s:
@@ -664,7 +678,7 @@ def test_tables_and_spectators_past_their_limits_are_refused_saying_why_and_the_
     from tests.nettable import wait_all
 
     served = start_server(tmp_path / "data", "--max-tables", "1", "--max-per-address", "8")
-    keys = three_keys(tmp_path)
+    keys = keys_of(tmp_path, "ann", "bo", "cy")
     ann = TtySession(ssh_argv(served, keys["ann"], "ann", "new", pty=True))
     sessions = [ann]
     try:
