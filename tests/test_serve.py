@@ -739,16 +739,16 @@ def test_a_table_is_opened_by_the_rules_its_opener_names_and_unknown_rules_are_r
         assert s.wait_exit(timeout=10) == 0
 
 
-def a_round_between(served: Served, names: list[str], winner: int) -> Path:
-    """A round between two keys' names as a table for two counts it: in the server's
-    record, and its replay in its folder."""
+def a_round_between(data: Path, names: list[str], winner: int) -> Path:
+    """A round between two keys' names as a table for two counts it: in the record of the
+    server whose data folder is ``data``, and its replay in its folder."""
     from stress_tui.core.stats import PlayerStats, RoundStats
     from stress_tui.storage.record import count_round
 
     stats = (PlayerStats(reactions=[0.5]), PlayerStats(reactions=[0.6]))
-    record = served.data / "record.sqlite"
+    record = data / "record.sqlite"
     count_round((names[0], names[1]), "standard", RoundStats(stats, winner, 20.0), True, record)
-    folder = served.data / "replays"
+    folder = data / "replays"
     folder.mkdir(exist_ok=True)
     path = folder / "20261201-090000-000042.jsonl"
     header = {"names": names, "players": ["human", "human"], "started": "2026-12-01T09:00:00+00:00"}
@@ -764,7 +764,7 @@ def test_a_key_that_played_forgets_itself_its_name_is_free_and_its_opponents_sta
         (tmp_path / who).mkdir()
         keys[who] = new_key(tmp_path / who)
     assert plain(server, keys["nils"], "nils", "stats").startswith("nils (key")
-    shared = a_round_between(server, ["mira", "nils"], 1)  # nils won
+    shared = a_round_between(server.data, ["mira", "nils"], 1)  # nils won
     nils_before = plain(server, keys["nils"], "nils", "stats")
     assert nils_before.splitlines()[1:] == ["rounds: 1, won 1, lost 0", "rating: 1662"]
     assert plain(server, None, "guest", "forget") == (
@@ -835,14 +835,17 @@ def test_a_key_not_seen_for_the_days_the_server_is_told_is_forgotten_at_its_star
 ) -> None:
     import sqlite3
 
+    import asyncssh
+
+    from stress_tui.storage.keys import name_for
+
     key = new_key(tmp_path)
-    served = start_server(tmp_path / "data", "--forget-after", "30")
-    try:
-        assert plain(served, key, "olga", "stats").startswith("olga (key")
-    finally:
-        assert stop(served) == 0
-    a_round_between(served, ["olga", "pia"], 0)
-    with sqlite3.connect(tmp_path / "data" / "keys.sqlite") as db:  # long ago
+    data = tmp_path / "data"
+    data.mkdir()
+    fingerprint = asyncssh.read_public_key(f"{key}.pub").get_fingerprint("sha256")
+    assert name_for(fingerprint, "olga", data / "keys.sqlite") == "olga"  # as a visit notes it
+    a_round_between(data, ["olga", "pia"], 0)
+    with sqlite3.connect(data / "keys.sqlite") as db:  # the visit long ago
         db.execute("UPDATE keys SET last_seen = '2020-01-01T00:00:00+00:00'")
     served = start_server(tmp_path / "data", "--forget-after", "30")
     try:
@@ -853,6 +856,7 @@ def test_a_key_not_seen_for_the_days_the_server_is_told_is_forgotten_at_its_star
                     break
             assert time.monotonic() < deadline, "the key was not forgotten"
             time.sleep(0.1)
-        assert plain(served, key, "olga", "stats").splitlines()[1] == "rounds: 0, won 0, lost 0"
+        shown = plain(served, key, "olga", "stats").splitlines()
+        assert shown[0].startswith("olga (key") and shown[1] == "rounds: 0, won 0, lost 0"
     finally:
         assert stop(served) == 0
