@@ -119,6 +119,14 @@ def right_pile_size(session: Screenful) -> str | None:
     return found[-1] if found else None
 
 
+def count_over(session: Screenful, since: int) -> bool:
+    """Whether the count before play goes on has been on ``session``'s screen since its
+    log's length was ``since``, and is over there: its keys play. (A screen read between
+    two reads of one frame may show neither the pause nor the count, the frame half
+    written: its log says whether the count has come.)"""
+    return b"Play goes on" in session.raw_log(since) and "Play goes on" not in session.text()
+
+
 LAST_CARD = (
     "rules: standard; phase: playing; p1 row: 5C | - | - | -; piles: 4H | QD;"
     " p2 row: 9S | 3D | JD | 2C; p2 draw: 7H 8H"
