@@ -1,15 +1,13 @@
 """What once ended a network match for real players, with real programs in
-pseudo-terminals over loopback: a spectator whose connection goes at the wrong moment, a
-joiner stopped for longer than the host waits in silence, the end of a round on the
-joiner's screen (the rematch after a played-out match: test_net_screens, in-process)."""
+pseudo-terminals over loopback: a joiner stopped for longer than the host waits in
+silence, the end of a round on the joiner's screen (a spectator whose connection goes at
+the wrong moment: test_net_e2e; the rematch after a played-out match: test_net_screens,
+in-process)."""
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import signal
-import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,11 +15,6 @@ from typing import Any
 
 import pytest
 
-from stress_tui.core.codec import action_from_json
-from stress_tui.core.engine import Game
-from stress_tui.core.notation import parse_rules
-from stress_tui.net.protocol import VERSION, code_key, encode, nonce, proof
-from stress_tui.net.wire import Mirror, OutOfStep, cards_from_json, mirror_state
 from tests.nettable import (
     both_ready,
     count_over,
@@ -30,97 +23,13 @@ from tests.nettable import (
     right_pile_size,
     wait_all,
 )
-from tests.test_net_e2e import Table, hosting, joining, started_table
+from tests.test_net_e2e import RawSpectator, Table, hosting, joining, started_table
 from tests.tty import TtySession
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
     yield from started_table(tmp_path)
-
-
-class RawSpectator:
-    """A spectator's connection made by hand: the handshake, then whatever the test says.
-    It keeps the host's last ``state``, the table as it moved since (``game``), and answers
-    pings as it reads (``poll``)."""
-
-    def __init__(self, where: str, code: str) -> None:
-        address, port = where.rsplit(":", 1)
-        self.sock = socket.create_connection((address, int(port)), timeout=10)
-        self.buffer = b""
-        self.state: dict[str, Any] | None = None
-        """The host's last ``state``."""
-        self.states = 0
-        """``state`` and ``moved`` messages read so far."""
-        self.mirror: Mirror | None = None
-        """The table as the host's messages moved it (``None``: none yet, or asked again)."""
-        self.send({"t": "hello", "v": VERSION, "app": "stress-tui", "role": "watch"})
-        challenge = self.read()
-        key = code_key(code, bytes.fromhex(challenge["salt"]))
-        mine = nonce()
-        self.send(
-            {"t": "auth", "nonce": mine, "proof": proof(key, "peer", challenge["nonce"], mine)}
-        )
-        welcome = self.read()
-        assert welcome["t"] == "welcome"
-        self.rules = parse_rules(welcome["rules"])
-        """The table's rules."""
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.sock.sendall(encode(message))
-
-    def read(self) -> dict[str, Any]:
-        """The next message (waiting for it)."""
-        while b"\n" not in self.buffer:
-            data = self.sock.recv(65536)
-            assert data, "the host closed the connection"
-            self.buffer += data
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return self._note(json.loads(line))
-
-    def poll(self) -> None:
-        """Every message there is to read now, without waiting; pings answered."""
-        self.sock.setblocking(False)
-        try:
-            while data := self.sock.recv(65536):
-                self.buffer += data
-        except BlockingIOError:
-            pass
-        finally:
-            self.sock.setblocking(True)
-        *lines, self.buffer = self.buffer.split(b"\n")
-        for line in lines:
-            message = self._note(json.loads(line))
-            if message["t"] == "ping":
-                self.send({"t": "pong", "id": message["id"]})
-
-    def _note(self, message: dict[str, Any]) -> dict[str, Any]:
-        if message["t"] == "state":
-            self.state = message
-            self.states += 1
-            seen = mirror_state(message["view"], self.rules, message.get("standing"))
-            self.mirror = Mirror(seen, message.get("applied", 0))
-        elif message["t"] == "moved" and self.mirror is not None:
-            self.states += 1
-            try:
-                for action, shown in zip(message["actions"], message["shown"], strict=True):
-                    self.mirror.follow(action_from_json(action), cards_from_json(shown))
-            except OutOfStep:
-                self.mirror = None
-                self.send({"t": "sync"})
-        return message
-
-    @property
-    def game(self) -> Game | None:
-        """The table as the host last showed it."""
-        return None if self.mirror is None else self.mirror.game
-
-    def read_until_ping(self, ping_id: int) -> None:
-        """Read until the host's ping ``ping_id`` has come."""
-        while True:
-            message = self.read()
-            if message["t"] == "ping" and message["id"] == ping_id:
-                return
 
 
 KEY_GAP = 0.05
@@ -153,55 +62,6 @@ def play_out_round(host: TtySession, joiner: TtySession, watcher: RawSpectator) 
         if game is None:
             continue
         press_next_move(game, host, joiner)
-
-
-def test_a_spectator_whose_connection_goes_as_the_host_writes_to_it_ends_only_itself(
-    table: Table,
-) -> None:
-    """The spectator answers two pings at once and closes: each answer makes the host send
-    a ping back, the first to a connection already closed (the other end answers with a
-    reset), the second then fails with EPIPE. That write ends that connection alone: the
-    host's program and its match go on."""
-    host, joiner, where, code = table
-    spectator = RawSpectator(where, code)
-    spectator.read_until_ping(1)  # the host's second ping: two now wait for an answer
-    spectator.sock.setblocking(False)
-    with contextlib.suppress(BlockingIOError):
-        while spectator.sock.recv(65536):  # nothing left unread: the close sends a FIN
-            pass
-    # Corked, the answers leave with the close: the host reads them once nothing is
-    # there to read what it sends back.
-    spectator.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1)
-    spectator.sock.sendall(b'{"t": "pong", "id": 0}\n{"t": "pong", "id": 1}\n')
-    spectator.sock.close()
-    # The match goes on: a pause and its count on both screens, then a card played.
-    joiner.send("\x1b")
-    wait_all(lambda: "paused by Bo" in host.text() or not host.alive(), "the pause", host, joiner)
-    since = len(joiner.log)
-    joiner.send("\r")
-    wait_all(
-        lambda: (
-            not host.alive()
-            or (
-                count_over(joiner, since)
-                and "Play goes on" not in host.text()
-                and "paused" not in host.text()
-                and right_pile_size(joiner) == "1"
-            )
-        ),
-        "the table again on both screens",
-        host,
-        joiner,
-    )
-    joiner.send("k")  # the joiner's second pile onto the right pile
-    wait_all(
-        lambda: right_pile_size(host) == "2" or not host.alive(),
-        "the card on the host's screen",
-        host,
-        joiner,
-    )
-    assert host.alive(), f"the host's program ended: {host.exit_code}\n{host.dump()}"
-    assert "Traceback" not in host.log.decode(errors="replace")
 
 
 def stopped_for_longer_than_the_host_waits(host: TtySession, joiner: TtySession) -> None:
