@@ -1,6 +1,6 @@
 """What once ended a network match for real players, with real programs in
 pseudo-terminals over loopback: a joiner stopped for longer than the host waits in
-silence, the end of a round on the joiner's screen (a spectator whose connection goes at
+silence, then the end of the round on the joiner's screen (a spectator whose connection goes at
 the wrong moment: test_net_e2e; the rematch after a played-out match: test_net_screens,
 in-process)."""
 
@@ -16,14 +16,13 @@ from typing import Any
 import pytest
 
 from tests.nettable import (
-    both_ready,
     count_over,
     press_next_move,
     pump_all,
     right_pile_size,
     wait_all,
 )
-from tests.test_net_e2e import RawSpectator, Table, hosting, joining, started_table
+from tests.test_net_e2e import RawSpectator, Table, started_table
 from tests.tty import TtySession
 
 
@@ -73,13 +72,17 @@ def stopped_for_longer_than_the_host_waits(host: TtySession, joiner: TtySession)
         os.kill(joiner.pid, signal.SIGCONT)
 
 
-def test_a_joiner_stopped_past_the_hosts_patience_comes_back_to_the_match(
+def test_a_joiner_stopped_past_the_hosts_patience_comes_back_and_the_rounds_end_shows_at_once(
     table: Table,
 ) -> None:
     """A stopped joiner is a slow connection, not a departure: the host pauses and waits for
     it as for a dropped one, and the joiner, once it runs again, finds its connection ended
-    and reaches the host again; both play on."""
-    host, joiner, _, _ = table
+    and reaches the host again; both play on, a card lands on both screens. Then the round
+    is played out, and its end shows on both screens at once: the joiner's result screen
+    needs the round's seed (its replay is written from it, its statistics read from that),
+    which the host sends as the round ends, and the joiner shows the result as soon as it
+    has it, not a pause until the host's next word."""
+    host, joiner, where, code = table
     since = len(joiner.log)
     stopped_for_longer_than_the_host_waits(host, joiner)
     wait_all(
@@ -107,32 +110,18 @@ def test_a_joiner_stopped_past_the_hosts_patience_comes_back_to_the_match(
         host,
         joiner,
     )
+    watcher = RawSpectator(where, code)
+    end = play_out_round(host, joiner, watcher)
+    winner = ("Bo", "Ann")[end["result"]["winner"]]
+    shown: list[str] = []
 
+    def both_results() -> bool:
+        if "play on" in joiner.text():
+            shown.append(joiner.text())
+        return f"{winner} wins" in host.text() and f"{winner} wins" in joiner.text()
 
-def test_the_end_of_a_round_shows_on_both_screens_at_once(tmp_path: Path) -> None:
-    """The joiner's result screen needs the round's seed (its replay is written from it,
-    its statistics read from that): the host sends it as the round ends, and the joiner
-    shows the result as soon as it has it, not a pause until the host's next word."""
-    host, where, code = hosting(tmp_path)
-    joiner = joining(tmp_path, where, code, "--name", "Bo")
-    try:
-        wait_all(lambda: "Bo v Ann" in joiner.row(0), "join", host, joiner)
-        watcher = RawSpectator(where, code)
-        both_ready(host, joiner)
-        end = play_out_round(host, joiner, watcher)
-        winner = ("Bo", "Ann")[end["result"]["winner"]]
-        shown: list[str] = []
-
-        def both_results() -> bool:
-            if "play on" in joiner.text():
-                shown.append(joiner.text())
-            return f"{winner} wins" in host.text() and f"{winner} wins" in joiner.text()
-
-        wait_all(both_results, "the result on both screens", host, joiner)
-        assert not shown, f"the joiner showed a pause, not the result:\n{shown[0]}"
-        # Each side counts the round in its own record, and says so by its ratings.
-        for screen in (host, joiner):
-            assert "your record's rating: Bo " in screen.text(), screen.dump()
-    finally:
-        joiner.close()
-        host.close()
+    wait_all(both_results, "the result on both screens", host, joiner)
+    assert not shown, f"the joiner showed a pause, not the result:\n{shown[0]}"
+    # Each side counts the round in its own record, and says so by its ratings.
+    for screen in (host, joiner):
+        assert "your record's rating: Bo " in screen.text(), screen.dump()
