@@ -358,16 +358,18 @@ def test_a_game_without_a_key_for_the_idle_limit_ends_and_says_why(tmp_path: Pat
 
 
 @pytest.mark.parametrize("limit", ["--max-per-address", "--max-sessions"])
-def test_past_a_limit_the_next_client_is_turned_away_and_the_game_goes_on(
+def test_past_a_limit_the_next_client_is_turned_away_and_a_place_comes_free_when_a_game_ends(
     tmp_path: Path, limit: str
 ) -> None:
+    """Past the limit the next client is turned away and the game there goes on; its
+    place comes free when that game is quit, and when a client vanishes mid-game."""
     served = start_server(tmp_path / "data", limit, "1")
+    keys = keys_of(tmp_path, "ann", "val")
     try:
-        key = new_key(tmp_path)
-        with TtySession(ssh_argv(served, key, "ann", "play", pty=True)) as s:
+        with TtySession(ssh_argv(served, keys["ann"], "ann", "play", pty=True)) as s:
             s.wait_text("ann", timeout=10)
             turned_away = subprocess.run(
-                ssh_argv(served, key, "ann", "stats", pty=False),
+                ssh_argv(served, keys["ann"], "ann", "stats", pty=False),
                 stdin=subprocess.DEVNULL,
                 capture_output=True,
                 text=True,
@@ -377,23 +379,15 @@ def test_past_a_limit_the_next_client_is_turned_away_and_the_game_goes_on(
             assert ("too many connections" in turned_away.stderr) == (limit == "--max-per-address")
             at_table(s)  # the game there goes on
             quit_restored(s)
-        assert plain(served, key, "ann", "stats").startswith("ann (key")  # room again
-    finally:
-        assert stop(served) == 0
-
-
-def test_a_client_that_vanishes_mid_game_frees_its_place(tmp_path: Path) -> None:
-    served = start_server(tmp_path / "data", "--max-sessions", "1")
-    try:
-        key = new_key(tmp_path)
-        with TtySession(ssh_argv(served, key, "val", "play", pty=True)) as s:
+        assert plain(served, keys["ann"], "ann", "stats").startswith("ann (key")  # room again
+        with TtySession(ssh_argv(served, keys["val"], "val", "play", pty=True)) as s:
             at_table(s)
             s.child.kill(signal.SIGKILL)  # no goodbye: the connection just ends
             s.wait_exit(timeout=10)
         deadline = time.monotonic() + 10
         while True:  # its game ends and its session goes; the next player gets the place
             done = subprocess.run(
-                ssh_argv(served, key, "val", "stats", pty=False),
+                ssh_argv(served, keys["val"], "val", "stats", pty=False),
                 stdin=subprocess.DEVNULL,
                 capture_output=True,
                 text=True,
@@ -406,7 +400,7 @@ def test_a_client_that_vanishes_mid_game_frees_its_place(tmp_path: Path) -> None
         assert served.process.poll() is None
     finally:
         assert stop(served) == 0
-    (part,) = (tmp_path / "data" / "replays").iterdir()  # its round kept as far as it went
+    (part,) = kept_for(served, "val")  # its round kept as far as it went
     assert part.name.endswith(".jsonl.part")
 
 
