@@ -26,9 +26,10 @@ from tests.screen import say_ready
 from tests.test_hostile_text import (
     NO_CONFIG,
     UNWRITTEN,
-    not_a_file,
+    not_a_file_command,
     one_line,
     output_argv,
+    said_of_not_a_file,
     unwritable,
 )
 from tests.tty import TtySession
@@ -97,19 +98,77 @@ at a path, and what the line about it says (a folder and a loop of links, in-pro
 ``tests/test_hostile_text.py``)."""
 
 
+ROLES = ("config", "keys", "replay-verify", "replay-list")
+"""The commands that read a file the user names or the data folder holds."""
+
+COMMANDS = REPO / "tests" / "fixtures" / "commands.py"
+
+
+@pytest.fixture(scope="module")
+def not_files(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[tuple[str, str], tuple[subprocess.CompletedProcess[bytes] | None, Path]]:
+    """Each of ``HOSTILE``'s files where each of ``ROLES`` reads one, and what the command
+    that reads it said (``None``: it did not end within 20 s, or ended the process), with
+    the file's path. The commands run one after another in one process of their own, in
+    ``MEMORY`` (``tests/fixtures/commands.py``): the limits are the process's, and a start
+    each would be most of their cost. After one that does not end, the rest run in a new
+    process."""
+    made = {}
+    for role in ROLES:
+        for case, (make, _) in HOSTILE.items():
+            folder = tmp_path_factory.mktemp(f"{role}-{case}")
+            args, env, path = not_a_file_command(folder, make, role)
+            env = {
+                "STRESS_TUI_DATA_DIR": str(folder / "data"),
+                "STRESS_TUI_CONFIG": NO_CONFIG,
+                **env,
+            }
+            made[role, case] = (args, env, path)
+    cases = list(made.items())
+    results: dict[tuple[str, str], tuple[subprocess.CompletedProcess[bytes] | None, Path]] = {}
+    while len(results) < len(cases):
+        left = cases[len(results) :]
+        asked = "".join(json.dumps({"args": a, "env": e}) + "\n" for _, (a, e, _) in left)
+        try:
+            out = subprocess.run(
+                [sys.executable, str(COMMANDS)],
+                cwd=REPO,
+                env=env_for(tmp_path_factory.getbasetemp()),
+                input=asked.encode(),
+                capture_output=True,
+                timeout=20,
+                preexec_fn=_limit_memory,
+            ).stdout
+        except subprocess.TimeoutExpired as hung:  # those before the one that hangs have said
+            out = hung.stdout or b""
+        said = [json.loads(line) for line in out.splitlines()]
+        for (key, (args, _, path)), one in zip(left, said, strict=False):
+            status, stdout, stderr = one["status"], one["out"], one["err"]
+            done = subprocess.CompletedProcess(
+                list(args), status, bytes.fromhex(stdout), bytes.fromhex(stderr)
+            )
+            results[key] = (done, path)
+        if len(said) < len(left):  # the next one hung, or ended the process: the rest again
+            key, (_, _, path) = left[len(said)]
+            results[key] = (None, path)
+    return results
+
+
 @pytest.mark.parametrize("case", list(HOSTILE))
-@pytest.mark.parametrize("role", ["config", "keys", "replay-verify", "replay-list"])
+@pytest.mark.parametrize("role", ROLES)
 def test_a_file_that_is_not_a_file_is_one_line_at_once(
-    tmp_path: Path, case: str, role: str
+    not_files: dict[tuple[str, str], tuple[subprocess.CompletedProcess[bytes] | None, Path]],
+    case: str,
+    role: str,
 ) -> None:
     """A FIFO, ``/dev/zero`` or a huge file as the config file, the ``--keys`` file or a
     replay neither hangs the program nor eats memory. Only a regular file is read, opened
     so that opening cannot block, up to a size limit: one clear line, exit 2, at once (the
-    10 s timeout is a hang, never reached)."""
-    make, said = HOSTILE[case]
-    not_a_file(
-        tmp_path, make, said, role, lambda *a, **e: stress_tui(tmp_path, *a, timeout=10, **e)
-    )
+    20 s limit is a hang, never reached)."""
+    done, path = not_files[role, case]
+    assert done is not None, f"{role} {case}: no answer within 20 s (a hang), or no process left"
+    said_of_not_a_file(done, HOSTILE[case][1], role, path)
 
 
 def test_replay_verify_dev_zero_answers_at_once_in_little_memory(tmp_path: Path) -> None:

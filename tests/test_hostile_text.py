@@ -89,19 +89,36 @@ def not_a_file(
     """Make a file that is not a file with ``make`` where ``role`` (``config``, ``keys``,
     ``replay-verify``, ``replay-list``) reads one, run the command that reads it with
     ``run(*args, **environment)``, and check the one line it says (``said`` in it)."""
+    args, env, path = not_a_file_command(tmp_path, make, role)
+    said_of_not_a_file(run(*args, **env), said, role, path)
+
+
+def not_a_file_command(
+    tmp_path: Path, make: Callable[[Path], object], role: str
+) -> tuple[tuple[str, ...], dict[str, str], Path]:
+    """Make a file that is not a file with ``make`` where ``role`` reads one (under
+    ``tmp_path``, whose ``data`` folder is the command's): the command that reads it, its
+    arguments and what it adds to the environment, and the file's path."""
     folder = tmp_path / "data" / "replays"
     folder.mkdir(parents=True)
     path = folder / "odd.jsonl" if role == "replay-list" else tmp_path / "odd"
     make(path)
     if role == "config":
-        done = run("--print-config", STRESS_TUI_CONFIG=str(path))
-    elif role == "keys":
-        done = run("--keys", str(path), "--print-config")
-    elif role == "replay-verify":
-        done = run("replay", "--verify", str(path))
-    else:
-        record_round(folder)
-        done = run("replay", "--list")
+        return ("--print-config",), {"STRESS_TUI_CONFIG": str(path)}, path
+    if role == "keys":
+        return ("--keys", str(path), "--print-config"), {}, path
+    if role == "replay-verify":
+        return ("replay", "--verify", str(path)), {}, path
+    record_round(folder)
+    return ("replay", "--list"), {}, path
+
+
+def said_of_not_a_file(
+    done: subprocess.CompletedProcess[bytes], said: str, role: str, path: Path
+) -> None:
+    """Check what ``not_a_file_command``'s command said: one line with ``said`` and the
+    path, exit 2; the replay list lists the good replay all the same, exit 0."""
+    if role == "replay-list":
         assert done.stdout.count(b"\n") == 1  # the good replay is listed all the same
         line = done.stderr.decode().rstrip("\n")
         assert done.returncode == 0 and "\n" not in line and said in line, line
