@@ -10,11 +10,11 @@ pipe, a full disk, a memory limit, a signal, a terminal) is tested with one.
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
-from collections.abc import Mapping
-
-from tests.pilot import environment
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 
 def run(
@@ -62,3 +62,22 @@ def run_text(
     return subprocess.CompletedProcess(
         done.args, done.returncode, done.stdout.decode(), done.stderr.decode()
     )
+
+
+@contextmanager
+def environment(env: Mapping[str, str | None]) -> Iterator[None]:
+    """The process's environment with ``env`` (``None``: removed), for the block."""
+    saved = {key: os.environ.get(key) for key in env}
+    try:
+        for key, value in env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import os
 import selectors
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ import pyte
 from stress_tui.terminal.endpoint import MemoryEndpoint
 from stress_tui.terminal.running import Running
 from stress_tui.terminal.screen import Screen
+from tests.command import environment
 from tests.screen import BASE_ENV, STRIPPED_ENV, Screenful
 
 STEP = 0.01
@@ -215,25 +216,6 @@ def game_settings(*argv: str) -> Any:
 
     args = build(list(argv))[0].parse_args(list(argv))
     return settings_from_args(args, load_config(False))
-
-
-@contextmanager
-def environment(env: Mapping[str, str | None]) -> Iterator[None]:
-    """The process's environment with ``env`` (``None``: removed), for the block."""
-    saved = {key: os.environ.get(key) for key in env}
-    try:
-        for key, value in env.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 @contextmanager

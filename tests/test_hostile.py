@@ -17,7 +17,7 @@ import os
 import resource
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -103,38 +103,27 @@ ROLES = ("config", "keys", "replay-verify", "replay-list")
 
 COMMANDS = REPO / "tests" / "fixtures" / "commands.py"
 
+Command = tuple[Sequence[str], Mapping[str, str]]
+"""A command's arguments and what it adds to the environment."""
 
-@pytest.fixture(scope="module")
-def not_files(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> dict[tuple[str, str], tuple[subprocess.CompletedProcess[bytes] | None, Path]]:
-    """Each of ``HOSTILE``'s files where each of ``ROLES`` reads one, and what the command
-    that reads it said (``None``: it did not end within 20 s, or ended the process), with
-    the file's path. The commands run one after another in one process of their own, in
-    ``MEMORY`` (``tests/fixtures/commands.py``): the limits are the process's, and a start
-    each would be most of their cost. After one that does not end, the rest run in a new
-    process."""
-    made = {}
-    for role in ROLES:
-        for case, (make, _) in HOSTILE.items():
-            folder = tmp_path_factory.mktemp(f"{role}-{case}")
-            args, env, path = not_a_file_command(folder, make, role)
-            env = {
-                "STRESS_TUI_DATA_DIR": str(folder / "data"),
-                "STRESS_TUI_CONFIG": NO_CONFIG,
-                **env,
-            }
-            made[role, case] = (args, env, path)
-    cases = list(made.items())
-    results: dict[tuple[str, str], tuple[subprocess.CompletedProcess[bytes] | None, Path]] = {}
-    while len(results) < len(cases):
-        left = cases[len(results) :]
-        asked = "".join(json.dumps({"args": a, "env": e}) + "\n" for _, (a, e, _) in left)
+
+def in_one_process(
+    tmp_path: Path, commands: Sequence[Command]
+) -> list[subprocess.CompletedProcess[bytes] | None]:
+    """``stress-tui ARGS`` for each of ``commands``, without a terminal, ``tmp_path``'s
+    data folder and no config file unless it says, one after another in one process of
+    their own, in ``MEMORY`` (``tests/fixtures/commands.py``: the limit is the process's,
+    and a start each would be most of their cost); output as bytes. ``None`` for one that
+    did not end within 20 s or ended the process; the rest then run in a new one."""
+    done: list[subprocess.CompletedProcess[bytes] | None] = []
+    while len(done) < len(commands):
+        left = commands[len(done) :]
+        asked = "".join(json.dumps({"args": list(a), "env": dict(e)}) + "\n" for a, e in left)
         try:
             out = subprocess.run(
                 [sys.executable, str(COMMANDS)],
                 cwd=REPO,
-                env=env_for(tmp_path_factory.getbasetemp()),
+                env=env_for(tmp_path),
                 input=asked.encode(),
                 capture_output=True,
                 timeout=20,
@@ -143,16 +132,28 @@ def not_files(
         except subprocess.TimeoutExpired as hung:  # those before the one that hangs have said
             out = hung.stdout or b""
         said = [json.loads(line) for line in out.splitlines()]
-        for (key, (args, _, path)), one in zip(left, said, strict=False):
-            status, stdout, stderr = one["status"], one["out"], one["err"]
-            done = subprocess.CompletedProcess(
-                list(args), status, bytes.fromhex(stdout), bytes.fromhex(stderr)
-            )
-            results[key] = (done, path)
-        if len(said) < len(left):  # the next one hung, or ended the process: the rest again
-            key, (_, _, path) = left[len(said)]
-            results[key] = (None, path)
-    return results
+        for (args, _), one in zip(left, said, strict=False):
+            out, err = bytes.fromhex(one["out"]), bytes.fromhex(one["err"])
+            done.append(subprocess.CompletedProcess(list(args), one["status"], out, err))
+        if len(said) < len(left):  # the next one hung, or ended the process
+            done.append(None)
+    return done
+
+
+@pytest.fixture(scope="module")
+def not_files(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[tuple[str, str], tuple[subprocess.CompletedProcess[bytes] | None, Path]]:
+    """Each of ``HOSTILE``'s files where each of ``ROLES`` reads one, what the command that
+    reads it said (``in_one_process``: all twelve in one) and the file's path."""
+    made = {}
+    for role in ROLES:
+        for case, (make, _) in HOSTILE.items():
+            folder = tmp_path_factory.mktemp(f"{role}-{case}")
+            args, env, path = not_a_file_command(folder, make, role)
+            made[role, case] = ((args, {"STRESS_TUI_DATA_DIR": str(folder / "data"), **env}), path)
+    said = in_one_process(tmp_path_factory.getbasetemp(), [c for c, _ in made.values()])
+    return {key: (done, path) for (key, (_, path)), done in zip(made.items(), said, strict=True)}
 
 
 @pytest.mark.parametrize("case", list(HOSTILE))
@@ -174,12 +175,15 @@ def test_a_file_that_is_not_a_file_is_one_line_at_once(
 def test_replay_verify_dev_zero_answers_at_once_in_little_memory(tmp_path: Path) -> None:
     """``replay --verify /dev/zero`` and a replay whose one line is 15 MB: one line each,
     within ``MEMORY``, at once."""
-    line = one_line(stress_tui(tmp_path, "replay", "--verify", "/dev/zero", timeout=10))
-    assert line == "stress-tui: /dev/zero: is a device, not a replay"
     long = tmp_path / "long.jsonl"
     long.write_bytes(b'{"format":"stress-tui replay","version":1,"x":"' + b"y" * 15 * 2**20)
-    line = one_line(stress_tui(tmp_path, "replay", "--verify", str(long), timeout=10))
-    assert line.endswith(":1: a line longer than 64 KiB")
+    zero, long_line = in_one_process(
+        tmp_path,
+        [(("replay", "--verify", "/dev/zero"), {}), (("replay", "--verify", str(long)), {})],
+    )
+    assert zero is not None and long_line is not None, "no answer within 20 s (a hang)"
+    assert one_line(zero) == "stress-tui: /dev/zero: is a device, not a replay"
+    assert one_line(long_line).endswith(":1: a line longer than 64 KiB")
 
 
 def long_replay(path: Path, actions: int) -> None:

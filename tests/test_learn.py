@@ -17,7 +17,8 @@ from stress_tui.cli.main import main
 from stress_tui.core.settings import Settings
 from stress_tui.players.learn import PERSON, SLOW
 from stress_tui.storage.offers import OFFERED, RECORDS, offer_practice
-from tests.pilot import Pilot, environment, game
+from tests.command import environment
+from tests.pilot import Pilot, game
 from tests.screen import BASE_ENV, STRIPPED_ENV, banner, pile_top, say_ready
 
 OFFER = "stress-tui learn"
