@@ -180,20 +180,6 @@ def test_a_pasted_flood_does_not_make_the_game_deaf(tmp_path: Path) -> None:
         assert s.wait_exit() == 130
 
 
-def test_ctrl_s_does_not_freeze_the_game(tmp_path: Path) -> None:
-    """Blessed's cbreak leaves the terminal's flow control (IXON) on, where Ctrl-S (next to
-    player 1's ``s``) would stop the game's output until someone knew to press Ctrl-Q; the
-    game turns it off, and the table answers after a Ctrl-S (docs/reliability.md, F5)."""
-    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
-        s.send(b"\x13")
-        took = answers(s, within=1.5)
-        if took is None:
-            s.send(b"\x11")  # Ctrl-Q, so that the game can be closed
-        assert took is not None, "the game froze after Ctrl-S"
-        s.send(b"\x03")  # nothing left unread: see test_ctrl_c_right_after_a_key_quits_at_once
-        assert s.wait_exit() == 130
-
-
 def test_the_fuzz_stream_holds_no_quitting_key_and_predicts_no_stall() -> None:
     """The harness itself: the ``known`` streams parse to no ``q``, Ctrl-C, Ctrl-Z or Ctrl-L
     and no escape-delay stall; the ``all`` streams have sequences that stall."""
@@ -319,15 +305,25 @@ def test_ctrl_z_restores_the_terminal_then_fg_brings_the_table_back_whole(
         assert_restored(s)
 
 
-def test_ctrl_c_right_after_a_key_quits_at_once(tmp_path: Path) -> None:
-    """A key, then Ctrl-C a moment later: the game quits, never hangs. When Ctrl-C generates
-    SIGINT the terminal empties its input queue unless ``NOFLSH`` is set; without it, if
-    blessed has just seen the key there (``kbhit``: select says readable), its ``getch``
-    would block in ``os.read(0, 1)`` on a byte that is gone, and the event loop with it
-    (docs/reliability.md, F14). The same goes for Ctrl-\\ and Ctrl-Z. That race is won
-    or lost by a hair, so the terminal's mode is read too: ``NOFLSH`` set while the game
-    plays, and the mode as it was once it has quit."""
+def test_ctrl_s_and_ctrl_c_right_after_a_key_never_freeze_the_game(tmp_path: Path) -> None:
+    """The terminal's own control keys. Blessed's cbreak leaves the terminal's flow control
+    (IXON) on, where Ctrl-S (next to player 1's ``s``) would stop the game's output until
+    someone knew to press Ctrl-Q; the game turns it off, and the table answers after a
+    Ctrl-S (docs/reliability.md, F5).
+
+    Then a key, and Ctrl-C a moment later: the game quits, never hangs. When Ctrl-C
+    generates SIGINT the terminal empties its input queue unless ``NOFLSH`` is set;
+    without it, if blessed has just seen the key there (``kbhit``: select says readable),
+    its ``getch`` would block in ``os.read(0, 1)`` on a byte that is gone, and the event
+    loop with it (docs/reliability.md, F14). The same goes for Ctrl-\\ and Ctrl-Z. That
+    race is won or lost by a hair, so the terminal's mode is read too: ``NOFLSH`` set
+    while the game plays, and the mode as it was once it has quit."""
     with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
+        s.send(b"\x13")
+        took = answers(s, within=1.5)
+        if took is None:
+            s.send(b"\x11")  # Ctrl-Q, so that the game can be closed
+        assert took is not None, "the game froze after Ctrl-S"
         assert s.tty_mode()[3] & termios.NOFLSH, "Ctrl-C would empty the keys not yet read"
         answered(s, timeout=2)  # a frame just drawn, as after any key
         s.send(b"x")  # player 1's stress stop (not in play: a notice)
