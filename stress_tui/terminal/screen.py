@@ -216,8 +216,8 @@ class Screen(Running):
 
     def next_due(self) -> float | None:
         """The game time of the next thing due (``None``: nothing, or paused)."""
-        if self.loop is None or self.clock.paused or self.controller.result is not None:
-            return None
+        if self.loop is None or self.life.stopped or self.controller.result is not None:
+            return None  # (the clock stands still: held, waiting, counting; or the result)
         now = self.clock.now()
         expiry = self.notices.next_expiry()  # (gone with an earlier frame, if one is drawn)
         times = [
