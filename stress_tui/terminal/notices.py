@@ -78,9 +78,12 @@ class Notice:
         return self.phase is None or phase is self.phase
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Mark:
-    """Who just changed a pile: the top card's player on a play pile, a refill in a row."""
+    """Who just changed a pile: the top card's player on a play pile, a refill in a row.
+    Made up to three times a play and never changed (``Notices`` puts another in its
+    place); not frozen, whose ``__init__`` would set each field through
+    ``object.__setattr__``, more than doubling what making one costs."""
 
     text: str
     """What the mark says: a player's name, ``flip``, ``new``, ``+1``."""
