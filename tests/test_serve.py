@@ -540,7 +540,7 @@ def kept_for(served: Served, name: str) -> list[Path]:
 def test_two_keys_play_one_table_a_third_watches_and_a_dropped_player_gets_it_back(
     server: Served, tmp_path: Path
 ) -> None:
-    from tests.nettable import right_pile_size, wait_all
+    from tests.nettable import count_over, right_pile_size, wait_all
 
     keys = keys_of(tmp_path, "ada", "ben", "cai")  # names no other test gives the server
     ada, ben, code = at_one_table(server, keys, "ada", "ben")
@@ -562,9 +562,11 @@ def test_two_keys_play_one_table_a_third_watches_and_a_dropped_player_gets_it_ba
         assert taken.returncode == 1 and "the seat at this table is taken" in taken.stdout
         again = TtySession(ssh_argv(server, keys["ben"], "ben", "join", code, pty=True))
         sessions.append(again)
-        wait_all(
+        wait_all(  # ben's own log says the count came and went: his key plays
             lambda: (
-                "Play goes on" not in again.text() + ada.text() and right_pile_size(again) == "1"
+                count_over(again, 0)
+                and "Play goes on" not in ada.text()
+                and right_pile_size(again) == "1"
             ),
             "the table again on both screens",
             ada,
@@ -590,7 +592,7 @@ def test_two_keys_play_one_table_a_third_watches_and_a_dropped_player_gets_it_ba
 def test_the_opener_whose_connection_drops_gets_the_table_back_with_the_same_key(
     server: Served, tmp_path: Path
 ) -> None:
-    from tests.nettable import right_pile_size, wait_all
+    from tests.nettable import count_over, right_pile_size, wait_all
 
     keys = keys_of(tmp_path, "kim", "lou", "max")  # names no other test gives the server
     kim, lou, code = at_one_table(server, keys, "kim", "lou")
@@ -606,12 +608,14 @@ def test_the_opener_whose_connection_drops_gets_the_table_back_with_the_same_key
             timeout=30,
         )
         assert taken.returncode == 1 and "the seat at this table is taken" in taken.stdout
+        since = len(lou.log)
         back = TtySession(ssh_argv(server, keys["kim"], "kim", "join", code, pty=True))
         sessions.append(back)
-        wait_all(
+        wait_all(  # lou's own log says the count came and went: lou's key plays
             lambda: (
                 "cannot see the table" not in lou.text()
-                and "Play goes on" not in lou.text() + back.text()
+                and count_over(lou, since)
+                and "Play goes on" not in back.text()
                 and right_pile_size(back) == "1"
             ),
             "kim's table again, play going on",
