@@ -5,7 +5,7 @@ game's events only.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from stress_tui.core.actions import CallStress, Play, ReadyToFlip, StopStress
@@ -114,6 +114,15 @@ SHORT_REASONS: dict[RejectReason, str] = {
 """Each reason said short, for a narrow screen (marked: translated where shown)."""
 
 
+def _taken(happened: Sequence[Event], player: int) -> int:
+    """How many cards ``player`` took up with ``happened`` (its ``PilesTaken``: a stress
+    lost, a false one's penalty); 0: none. Asked only where a stress was called."""
+    for event in reversed(happened):
+        if isinstance(event, PilesTaken) and event.player == player:
+            return event.count
+    return 0
+
+
 def short_reason(reason: RejectReason) -> str:
     """A refusal's reason in its short words, in the language (``no fit``)."""
     return _(SHORT_REASONS.get(reason, reason.value))
@@ -183,10 +192,8 @@ class Notices:
     or the next play on it: every play where nobody at the table is spoken to as "you"
     (two people at one keyboard watch each other's), else the plays of those who are not."""
 
-    def note(self, happened: Iterable[Event], now: float, game: Game) -> None:
+    def note(self, happened: Sequence[Event], now: float, game: Game) -> None:
         """Turn events (just applied to ``game`` at ``now``) into notices."""
-        happened = list(happened)
-        taken = {e.player: e.count for e in happened if isinstance(e, PilesTaken)}
         names = self.names
         mark_until = now + MARK_SECONDS
         for event in happened:
@@ -246,7 +253,7 @@ class Notices:
                     now + NOTICE_SECONDS,
                 )
             elif isinstance(event, StressWon):
-                count = taken.get(event.loser, 0)
+                count = _taken(happened, event.loser)
                 winner, loser = names[event.winner], names[event.loser]
                 if self.you[event.winner]:
                     text = ngettext(
@@ -285,7 +292,7 @@ class Notices:
                     short=_("too slow: +{count}").format(count=count),
                 )
             elif isinstance(event, FalseStressCalled):
-                self._false_stress(event, taken, now)
+                self._false_stress(event, happened, now)
             elif isinstance(event, (Stalled, FlipAgreed)):
                 # Nobody waits for anyone any more: the ready notices are no longer true.
                 self._clear_ready()
@@ -373,11 +380,11 @@ class Notices:
             brief=short_reason(event.reason) if lockout else None,
         )
 
-    def _false_stress(self, event: FalseStressCalled, taken: dict[int, int], now: float) -> None:
+    def _false_stress(self, event: FalseStressCalled, events: Sequence[Event], now: float) -> None:
         who = event.player
         short = None
         if event.penalty is FalseStress.TAKE:
-            count = taken.get(who, 0)
+            count = _taken(events, who)
             text = ngettext(
                 "no stress! takes {count} card", "no stress! takes {count} cards", count
             ).format(count=count)
