@@ -455,10 +455,11 @@ class Notices:
 
     def next_expiry(self) -> float | None:
         """When the next notice or mark's time is up."""
-        times = [n.until for n in (*self.player, self.headline) if n and n.until is not None]
-        times += [m.until for m in (*self.piles, *self.flashes) if m is not None]
-        times += [m.until for m in self.refills.values()]
-        return min(times) if times else None
+        soonest = None
+        for n in (*self.player, self.headline, *self.piles, *self.flashes, *self.refills.values()):
+            if n is not None and n.until is not None and (soonest is None or n.until < soonest):
+                soonest = n.until
+        return soonest
 
     def clear(self) -> None:
         """Forget everything (a new round)."""
