@@ -434,6 +434,9 @@ class Notices:
 
     def expire(self, now: float) -> bool:
         """Drop notices and marks whose time is up; whether anything went."""
+        soonest = self.next_expiry()
+        if soonest is None or soonest > now:
+            return False  # (each frame asks; mostly nothing is up)
         changed = False
         for i, notice in enumerate(self.player):
             if notice is not None and notice.until is not None and notice.until <= now:
