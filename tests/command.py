@@ -69,15 +69,16 @@ def environment(env: Mapping[str, str | None]) -> Iterator[None]:
     """The process's environment with ``env`` (``None``: removed), for the block."""
     saved = {key: os.environ.get(key) for key in env}
     try:
-        for key, value in env.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+        _put(env)
         yield
     finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+        _put(saved)
+
+
+def _put(env: Mapping[str, str | None]) -> None:
+    """Set the process's environment's ``env`` (``None``: removed)."""
+    for key, value in env.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
