@@ -14,15 +14,17 @@ import os
 import select
 import signal
 import sys
+import termios
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bench.fuzz import REPO, answered, private_env, wait_table
+from bench.fuzz import REPO, answered, private_env, send_all, wait_table
 from bench.resize_storm import after_first_flip
-from tests.test_reliability import game, left_pile
+from tests.screen import pile_top
+from tests.test_reliability import answers, assert_restored, game, left_pile
 from tests.tty import TtySession
 
 PASTE = b"\x1b[200~" + b"qwerasdf uiopjkl; vm " * (1024 * 1024 // 21) + b"\x1b[201~"
@@ -97,31 +99,75 @@ def test_a_megabyte_pasted_mid_round_is_dropped_whole_and_sigterm_ends_the_game(
             assert s.wait_exit(timeout=10) == 143
 
 
-def test_a_paste_plays_no_card_and_the_next_key_plays(tmp_path: Path) -> None:
-    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
-        with writing(s, PASTE) as writer:
-            s.wait_for(writer.taken, timeout=30, what="the paste taken")
-        pump_for(s, 0.3)
-        assert left_pile(s) == "10♣", s.dump()  # none of the pasted keys played
-        s.send("q")
-        s.wait_for(lambda: left_pile(s) == "J♠", timeout=2, what="J♠ on the left pile")
-        s.send(b"\x03")
-        assert s.wait_exit() == 130
+def test_floods_a_paste_and_the_terminal_s_control_keys_in_turn_neither_deafen_nor_freeze(
+    tmp_path: Path,
+) -> None:
+    """One game (``--seed 12``, both players people) takes each of these in turn, each
+    checked before the next comes:
 
+    - A 400 kB flood of letters during the count to the flip: the count goes on and the
+      flip is drawn within the flood; keys typed while it is still being read are dropped
+      with it, so the next key once the game answers again (Ctrl-L, again and again)
+      plays: player 1's ``q``, the J♠ onto the 10♣.
+    - A megabyte bracketed paste of every player's keys, written whole: none of them plays
+      (both piles as they were, where the pasted keys had plays onto each), and the next
+      key plays: player 2's ``l``, the 5♣ onto the 4♥.
+    - 20,000 bytes pasted at once (digits: keys nobody has), then Ctrl-L again and again
+      until it is answered: within 2 s of the paste, and the next key plays: player 2's
+      ``p``, the 10♥ onto the J♠. ``async_inkey`` moves the whole read-ahead buffer into a
+      string and back for every key (``flushinp``, ``ungetch``), so n bytes read together
+      cost n² steps: the game drops input past ``keyinput.FLOOD`` characters waiting
+      (docs/reliability.md, F4).
+    - The terminal's own control keys. Blessed's cbreak leaves the terminal's flow control
+      (IXON) on, where Ctrl-S (next to player 1's ``s``) would stop the game's output until
+      someone knew to press Ctrl-Q; the game turns it off, and the table answers after a
+      Ctrl-S (docs/reliability.md, F5).
+    - Then a key, and Ctrl-C a moment later: the game quits, never hangs. When Ctrl-C
+      generates SIGINT the terminal empties its input queue unless ``NOFLSH`` is set;
+      without it, if blessed has just seen the key there (``kbhit``: select says readable),
+      its ``getch`` would block in ``os.read(0, 1)`` on a byte that is gone, and the event
+      loop with it (docs/reliability.md, F14). The same goes for Ctrl-\\ and Ctrl-Z. That
+      race is won or lost by a hair, so the terminal's mode is read too: ``NOFLSH`` set
+      while the game plays, and the mode as it was once it has quit.
 
-def test_a_flood_of_letters_leaves_the_count_going_and_the_flip_drawn(tmp_path: Path) -> None:
+    Each used to start a game of its own; one start is most of such a test's CPU."""
     with game(tmp_path) as s:  # both ready: the count to the first flip runs
         s.wait_text("New cards on three", timeout=3)
         with writing(s, FLOOD) as writer:
             s.wait_for(lambda: "10♣" in s.text(), timeout=5, what="the flip drawn in the flood")
         s.wait_for(writer.taken, timeout=30, what="the flood taken")
-        # Keys typed while a flood is still being read are dropped with it: the next key
-        # once the game answers again (Ctrl-L, again and again) plays.
         answered(s, timeout=5.0)
         s.send("q")
         s.wait_for(lambda: left_pile(s) == "J♠", timeout=2, what="J♠ on the left pile")
+
+        with writing(s, PASTE) as writer:
+            s.wait_for(writer.taken, timeout=30, what="the paste taken")
+        pump_for(s, 0.3)
+        # none of the pasted keys played (the 10♥ fitted the J♠, the 5♣ the 4♥)
+        assert (left_pile(s), pile_top(s, 1)) == ("J♠", "4♥"), s.dump()
+        s.send("l")
+        s.wait_for(lambda: pile_top(s, 1) == "5♣", timeout=2, what="5♣ on the right pile")
+
+        send_all(s, b"0123456789" * 2000)
+        answered(s, timeout=2.0)  # Ctrl-L again and again: the flood may take one along
+        s.send("p")
+        s.wait_for(lambda: left_pile(s) == "10♥", timeout=2, what="10♥ on the left pile")
+
+        s.send(b"\x13")
+        took = answers(s, within=1.5)
+        if took is None:
+            s.send(b"\x11")  # Ctrl-Q, so that the game can be closed
+        assert took is not None, "the game froze after Ctrl-S"
+        assert s.tty_mode()[3] & termios.NOFLSH, "Ctrl-C would empty the keys not yet read"
+        answered(s, timeout=2)  # a frame just drawn, as after any key
+        s.send(b"x")  # player 1's stress stop (not in play: a notice)
         s.send(b"\x03")
-        assert s.wait_exit() == 130
+        try:
+            code = s.wait_exit(timeout=10)  # a hang; how soon: bench/input_bounds.py
+        except AssertionError:
+            code = None
+        assert code == 130, f"Ctrl-C did not quit (exit {code})"
+        assert_restored(s)
 
 
 class JunkAnswerSession(TtySession):

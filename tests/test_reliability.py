@@ -45,11 +45,9 @@ from bench.fuzz import (
     NO_CONFIG,
     REDRAW,
     REPO,
-    answered,
     parse_stream,
     private_env,
     run_fuzz,
-    send_all,
     wait_table,
 )
 from bench.resize_storm import after_first_flip, run_storm
@@ -162,22 +160,6 @@ def test_fuzz_with_keys_leaves_the_game_answering_counting_and_restored(
     assert result.screen_cards == result.deck_cards == 52, summary
     assert result.rounds and all(r["same"] for r in result.rounds), summary
     assert result.exit_code == 130 and result.restored, summary
-
-
-def test_a_pasted_flood_does_not_make_the_game_deaf(tmp_path: Path) -> None:
-    """20,000 bytes pasted at once (digits: keys nobody has), then Ctrl-L again and again
-    until it is answered: within 2 s of the paste, and the next key plays.
-
-    ``async_inkey`` moves the whole read-ahead buffer into a string and back for every
-    key (``flushinp``, ``ungetch``), so n bytes read together cost n² steps: the game drops
-    input past ``keyinput.FLOOD`` characters waiting (docs/reliability.md, F4)."""
-    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
-        send_all(s, b"0123456789" * 2000)
-        answered(s, timeout=2.0)  # Ctrl-L again and again: the flood may take one along
-        s.send("q")
-        s.wait_for(lambda: left_pile(s) == "J♠", timeout=2, what="J♠ on the left pile")
-        s.send(b"\x03")
-        assert s.wait_exit() == 130
 
 
 def test_the_fuzz_stream_holds_no_quitting_key_and_predicts_no_stall() -> None:
@@ -302,37 +284,6 @@ def test_ctrl_z_restores_the_terminal_then_fg_brings_the_table_back_whole(
         s.wait_for(lambda: left_pile(s) == "J♠", timeout=2, what="J♠ on the left pile")
         s.send(b"\x03")
         assert s.wait_exit() == 130
-        assert_restored(s)
-
-
-def test_ctrl_s_and_ctrl_c_right_after_a_key_never_freeze_the_game(tmp_path: Path) -> None:
-    """The terminal's own control keys. Blessed's cbreak leaves the terminal's flow control
-    (IXON) on, where Ctrl-S (next to player 1's ``s``) would stop the game's output until
-    someone knew to press Ctrl-Q; the game turns it off, and the table answers after a
-    Ctrl-S (docs/reliability.md, F5).
-
-    Then a key, and Ctrl-C a moment later: the game quits, never hangs. When Ctrl-C
-    generates SIGINT the terminal empties its input queue unless ``NOFLSH`` is set;
-    without it, if blessed has just seen the key there (``kbhit``: select says readable),
-    its ``getch`` would block in ``os.read(0, 1)`` on a byte that is gone, and the event
-    loop with it (docs/reliability.md, F14). The same goes for Ctrl-\\ and Ctrl-Z. That
-    race is won or lost by a hair, so the terminal's mode is read too: ``NOFLSH`` set
-    while the game plays, and the mode as it was once it has quit."""
-    with game(tmp_path, env={"STRESS_TUI_POSITION": after_first_flip(12)}) as s:
-        s.send(b"\x13")
-        took = answers(s, within=1.5)
-        if took is None:
-            s.send(b"\x11")  # Ctrl-Q, so that the game can be closed
-        assert took is not None, "the game froze after Ctrl-S"
-        assert s.tty_mode()[3] & termios.NOFLSH, "Ctrl-C would empty the keys not yet read"
-        answered(s, timeout=2)  # a frame just drawn, as after any key
-        s.send(b"x")  # player 1's stress stop (not in play: a notice)
-        s.send(b"\x03")
-        try:
-            code = s.wait_exit(timeout=10)  # a hang; how soon: bench/input_bounds.py
-        except AssertionError:
-            code = None
-        assert code == 130, f"Ctrl-C did not quit (exit {code})"
         assert_restored(s)
 
 
