@@ -30,7 +30,13 @@ def echo() -> Iterator[TtySession]:
 # -- against the echo app --------------------------------------------------------------------------
 
 
-def test_the_screen_shows_the_first_frame_then_keys_then_resizes(echo: TtySession) -> None:
+def test_the_screen_shows_the_first_frame_keys_resizes_and_the_quit_restoring_the_terminal(
+    echo: TtySession,
+) -> None:
+    """One run of the echo program, read in turn: its first frame (a wait that times out
+    shows the screen), keys, resizes, then q: the terminal restored, and a wait for
+    what never comes fails at once when the program closes the terminal. Each used to
+    start the program of its own; a start is most of such a test's CPU."""
     assert echo.row(0).rstrip() == "key=- n=0"
     assert echo.row(1).rstrip() == "size=80x24"
     assert echo.text().count("\n") == 23
@@ -39,6 +45,13 @@ def test_the_screen_shows_the_first_frame_then_keys_then_resizes(echo: TtySessio
     assert echo.screen.replies >= 1
     assert b"\x1bP+q" in echo.raw_log()
     assert "+q" not in echo.text()
+
+    with pytest.raises(AssertionError) as info:
+        echo.wait_text("never shown", timeout=0.1)
+    message = str(info.value)  # the timeout given, not the 5 s default
+    assert "timed out after 0.1 s waiting for 'never shown' on screen" in message
+    assert "  0|key=- n=0" in message
+    assert "  1|size=80x24" in message
 
     echo.send("a")
     echo.wait_text("key=a n=1", row=0)
@@ -56,17 +69,18 @@ def test_the_screen_shows_the_first_frame_then_keys_then_resizes(echo: TtySessio
     echo.wait_text("size=40x10", row=1)
     assert echo.row(0).split() == ["key=z", "n=5"]
 
-
-def test_quit_restores_the_terminal(echo: TtySession) -> None:
     echo.send("b")
-    echo.wait_text("key=b n=1", row=0)
+    echo.wait_text("key=b n=6", row=0)
     echo.send("q")
+    # When it closed, not at the timeout: that would say "timed out after 60.0 s".
+    with pytest.raises(AssertionError, match="closed the terminal while waiting for never"):
+        echo.wait_for(lambda: False, timeout=60.0, what="never")
     assert echo.wait_exit(timeout=5.0) == 0
     log = echo.raw_log()
     assert restored(log), restore_problems(log)
     assert echo.tty_mode_restored()
     # The restoring sequences come after the last frame.
-    last_frame = log.rfind(b"key=b n=1")
+    last_frame = log.rfind(b"key=b n=6")
     assert 0 <= last_frame < log.rfind(b"\x1b[?1049l")
     assert last_frame < log.rfind(b"\x1b[?25h")
 
@@ -80,23 +94,6 @@ def test_a_killed_program_is_caught_not_restoring(echo: TtySession) -> None:
         "alternate screen still on (last ?1049 was h)",
         "cursor left hidden (last ?25 was l)",
     }
-
-
-def test_wait_for_times_out_with_the_screen_shown(echo: TtySession) -> None:
-    with pytest.raises(AssertionError) as info:
-        echo.wait_text("never shown", timeout=0.1)
-    message = str(info.value)  # the timeout given, not the 5 s default
-    assert "timed out after 0.1 s waiting for 'never shown' on screen" in message
-    assert "  0|key=- n=0" in message
-    assert "  1|size=80x24" in message
-
-
-def test_wait_for_fails_fast_when_the_program_exits(echo: TtySession) -> None:
-    echo.send("q")
-    # When it closed, not at the timeout: that would say "timed out after 60.0 s".
-    with pytest.raises(AssertionError, match="closed the terminal while waiting for never"):
-        echo.wait_for(lambda: False, timeout=60.0, what="never")
-    assert echo.wait_exit() == 0
 
 
 def test_close_ends_a_running_program() -> None:
