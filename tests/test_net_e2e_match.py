@@ -12,7 +12,7 @@ import pytest
 
 from stress_tui.storage import replay as replays
 from stress_tui.storage.files import StorageError
-from tests.nettable import both_ready, right_pile_size, wait_all
+from tests.nettable import both_ready, count_over, right_pile_size, wait_all
 from tests.test_net_e2e import hosting, joining
 
 pytestmark = pytest.mark.pty
@@ -20,19 +20,41 @@ pytestmark = pytest.mark.pty
 tests/conftest.py's look at what a module imports does not see as the harness."""
 
 
-def test_a_host_that_dies_is_trouble_on_the_joiners_screen_never_a_freeze(
+def test_a_joiner_plays_with_keys_of_its_own_then_the_host_dying_is_trouble_never_a_freeze(
     tmp_path: Path,
 ) -> None:
+    """One host and one joiner (Bo, with keys of his own), where each part started its
+    own pair: Bo's own key plays (the one-player layout's does not), his help names his
+    keys; then, the round going on again, the host's program dies: trouble on Bo's screen,
+    never a freeze, and what was played kept, sealed."""
+    keys = tmp_path / "keys.toml"
+    keys.write_text(KEYS)
     host, where, code = hosting(tmp_path)
-    joiner = joining(tmp_path, where, code, "--name", "Bo")
+    joiner = joining(tmp_path, where, code, "--name", "Bo", "--keys", str(keys))
     try:
         both_ready(host, joiner)
         wait_all(lambda: "1 card" in joiner.text(), "the first flip", host, joiner)
-        joiner.send("k")  # a card, so that the round has something to keep
-        wait_all(lambda: right_pile_size(joiner) == "2", "the card", host, joiner)
+        joiner.send("k")  # the one-player layout's key is not Bo's any more
+        joiner.send("6")  # Bo's own: the second pile onto the right pile
+        wait_all(
+            lambda: right_pile_size(host) == "2" and right_pile_size(joiner) == "2",
+            "the card on both screens",
+            host,
+            joiner,
+        )
+        assert right_pile_size(host) == "2"  # one card, not two
         # The screen shows our card before the host answers (our plays are predicted); the
         # joiner's sealed file holds it once the host has applied it.
         wait_all(lambda: kept_actions(tmp_path) >= 2, "the host's answer kept", host, joiner)
+        joiner.send("?")  # the help names Bo's own keys, and where Ann plays from
+        wait_all(lambda: "(bottom row)" in joiner.text(), "the help", host, joiner)
+        assert "Ann (top row): plays from the other terminal" in joiner.text()
+        assert "onto the right pile: 5 6 7 8" in joiner.text()
+        assert "the computer" not in joiner.text()
+        mark = len(joiner.log)
+        joiner.send("?")  # back to the round, after the count on both screens
+        wait_all(lambda: count_over(joiner, mark), "the round going on", host, joiner)
+
         host.child.kill(signal.SIGKILL)  # the host's program dies: nothing said
         wait_all(
             lambda: "the connection to the host was lost: trying again" in joiner.text(),
@@ -90,30 +112,3 @@ stress = "space"
 ready = "9"
 stop = "0"
 """
-
-
-def test_a_joiner_plays_with_keys_of_its_own(tmp_path: Path) -> None:
-    keys = tmp_path / "keys.toml"
-    keys.write_text(KEYS)
-    host, where, code = hosting(tmp_path)
-    joiner = joining(tmp_path, where, code, "--name", "Bo", "--keys", str(keys))
-    try:
-        both_ready(host, joiner)
-        wait_all(lambda: "1 card" in joiner.text(), "the first flip", host, joiner)
-        joiner.send("k")  # the one-player layout's key is not Bo's any more
-        joiner.send("6")  # Bo's own: the second pile onto the right pile
-        wait_all(
-            lambda: right_pile_size(host) == "2" and right_pile_size(joiner) == "2",
-            "the card on both screens",
-            host,
-            joiner,
-        )
-        assert right_pile_size(host) == "2"  # one card, not two
-        joiner.send("?")  # the help names Bo's own keys, and where Ann plays from
-        wait_all(lambda: "(bottom row)" in joiner.text(), "the help", host, joiner)
-        assert "Ann (top row): plays from the other terminal" in joiner.text()
-        assert "onto the right pile: 5 6 7 8" in joiner.text()
-        assert "the computer" not in joiner.text()
-    finally:
-        joiner.close()
-        host.close()
