@@ -87,12 +87,22 @@ def _rss_mb(pid: int) -> float:
     raise AssertionError("no VmRSS")  # pragma: no cover
 
 
-def test_a_window_of_ten_thousand_by_ten_thousand_costs_no_more_than_the_table() -> None:
-    """A 10000x10000 window: the
-    table is drawn in the middle of at most 256x128 cells, so memory stays near what a
-    normal window takes, frames keep coming, and back at 80x24 the table is whole."""
+def test_ctrl_z_with_nothing_to_bring_the_game_back_then_a_huge_window_and_play_goes_on() -> None:
+    """Started with no shell with job control (here, as under ``kitty stress-tui``, ``tmux
+    new stress-tui`` or ``ssh -t host stress-tui``, the game leads its own session): a stop
+    would be for good. Ctrl-Z, the terminal's SIGTSTP (which ``kill -TSTP`` sends too), says
+    so and the round plays on. (Ctrl-Z as a kitty keyboard key, in-process:
+    ``tests/test_leaving.py``.)
+
+    Then a 10000x10000 window: the table is drawn in the middle of at most 256x128 cells,
+    so memory stays near what a normal window takes, frames keep coming, and back at 80x24
+    the table is whole and a play still works. One run of the game, where each of the two
+    started it."""
     with game() as s:
         wait_flip(s, "10♣", "4♥")
+        s.send("\x1a")
+        s.wait_text("Ctrl-Z does nothing here: no shell to bring the game back", timeout=2)
+
         normal = _rss_mb(s.pid)
         mark = len(s.log)
         s.child.setwinsize(10000, 10000)  # the pty only: the pyte screen stays 80x24
@@ -110,7 +120,7 @@ def test_a_window_of_ten_thousand_by_ten_thousand_costs_no_more_than_the_table()
             timeout=5,
             what="the table at 80x24",
         )
-        s.send("q")  # a play still works
+        s.send("q")  # the round goes on, and a play still works
         s.wait_for(lambda: "J♠" in s.row(LAY.piles_y), timeout=2, what="J♠ on the left pile")
         s.send("\x03")
         assert s.wait_exit() == 130
@@ -190,19 +200,3 @@ def test_a_terminal_left_non_blocking_that_stops_reading_plays_on() -> None:
         assert s.wait_exit() == 130
         assert restored(s.raw_log()), restore_problems(s.raw_log())
         assert s.tty_mode_restored()
-
-
-def test_ctrl_z_with_nothing_to_bring_the_game_back_says_so_and_plays_on() -> None:
-    """Started with no shell with job control (here, as under ``kitty stress-tui``, ``tmux
-    new stress-tui`` or ``ssh -t host stress-tui``, the game leads its own session): a stop
-    would be for good. Ctrl-Z, the terminal's SIGTSTP (which ``kill -TSTP`` sends too), says
-    so and the round plays on. (Ctrl-Z as a kitty keyboard key, in-process:
-    ``tests/test_leaving.py``.)"""
-    with game() as s:
-        wait_flip(s, "10♣", "4♥")
-        s.send("\x1a")
-        s.wait_text("Ctrl-Z does nothing here: no shell to bring the game back", timeout=2)
-        s.send("q")  # the round goes on
-        s.wait_for(lambda: "J♠" in s.row(LAY.piles_y), timeout=2, what="J♠ on the left pile")
-        s.send("\x03")
-        assert s.wait_exit() == 130
