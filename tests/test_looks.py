@@ -125,7 +125,7 @@ def screen_after(frame: Frame, term: Terminal, width: int, height: int) -> pyte.
 
 def test_every_role_of_the_light_and_high_contrast_themes_reads_on_white() -> None:
     for theme in (LIGHT, HIGH_CONTRAST):
-        for role, look in theme.roles().items():
+        for role, look in theme.roles.items():
             if role == "card_face":
                 continue  # only a background: the suits' roles carry the text on it
             for colours in (256, 8):
@@ -134,7 +134,7 @@ def test_every_role_of_the_light_and_high_contrast_themes_reads_on_white() -> No
 
 
 def test_every_role_of_the_dark_theme_reads_on_black() -> None:
-    for role, look in DARK.roles().items():
+    for role, look in DARK.roles.items():
         if role == "card_face":
             continue
         for colours in (256, 8):
@@ -146,12 +146,12 @@ def test_the_dark_themes_keys_read_on_white_too() -> None:
     # Where the terminal does not say its background (tmux 3.3a answers no one), a light
     # one is drawn for with the dark theme: the keys under the cards must still show.
     for colours in (256, 8):
-        fg, bg = _rgb(DARK.roles()["hint_key"], colours, light=True)
+        fg, bg = _rgb(DARK.roles["hint_key"], colours, light=True)
         assert contrast_ratio(fg, bg) >= 4.5, (colours, fg, bg)
 
 
 def test_the_light_themes_cards_have_edges_on_white() -> None:
-    face = LIGHT.card_face.bg
+    face = LIGHT.roles["card_face"].bg
     assert face is not None
     assert contrast_ratio(xterm_rgb(face[0]), WHITE) > 1.3
 

@@ -15,7 +15,6 @@ letters. Nothing here draws: the palette (the drawing layer) reads the styles.
 from __future__ import annotations
 
 import codecs
-import dataclasses
 import locale
 import os
 from collections.abc import Mapping
@@ -93,6 +92,32 @@ def ink(
     return Ink(fg, bg, names, basic, tuple(mono.split()), plain_basic)
 
 
+ROLES: dict[str, str] = {
+    "card_face": "A card's face (its background colour).",
+    "black_suit": "Spades and clubs on the face.",
+    "red_suit": "Hearts and diamonds on the face.",
+    "clubs": "Clubs in a four-colour deck.",
+    "diamonds": "Diamonds in a four-colour deck.",
+    "joker": "A joker on the face.",
+    "slot": "The dots of an empty place.",
+    "title": "The game's name on the title line.",
+    "name1": "Player 1's name (and what marks their cards).",
+    "name2": "Player 2's name (and what marks their cards).",
+    "hint": "Key hints, labels and counts: text a player reads in passing.",
+    "hint_key": "A key's letter in a hint.",
+    "warn": "Something went wrong: a refused play, a lockout, a warning.",
+    "info": "Something to know: ready, waiting, the computer's level.",
+    "good": "Something went well: stress won.",
+    "banner": "The line between the rows.",
+    "stress": "The stress banner.",
+    "count": "The count before a flip or a start.",
+    "panel": "A box over the table (pause, help, result).",
+    "panel_title": "A heading in a box.",
+    "panel_key": "The keys said in a box.",
+}
+"""Every colour role on screen, by the name the palette reads it by, and what it colours."""
+
+
 @dataclass(frozen=True, eq=False)
 class Theme:
     """Every colour role on screen, for one kind of terminal background."""
@@ -103,57 +128,8 @@ class Theme:
     """What it is for, in a few words."""
     light: bool
     """Made for a light background (what the contrast checks assume)."""
-    card_face: Ink
-    """A card's face (its background colour)."""
-    black_suit: Ink
-    """Spades and clubs on the face."""
-    red_suit: Ink
-    """Hearts and diamonds on the face."""
-    clubs: Ink
-    """Clubs in a four-colour deck."""
-    diamonds: Ink
-    """Diamonds in a four-colour deck."""
-    joker: Ink
-    """A joker on the face."""
-    slot: Ink
-    """The dots of an empty place."""
-    title: Ink
-    """The game's name on the title line."""
-    names: tuple[Ink, Ink]
-    """Each player's name (and what marks their cards)."""
-    hint: Ink
-    """Key hints, labels and counts: text a player reads in passing."""
-    hint_key: Ink
-    """A key's letter in a hint."""
-    warn: Ink
-    """Something went wrong: a refused play, a lockout, a warning."""
-    info: Ink
-    """Something to know: ready, waiting, the computer's level."""
-    good: Ink
-    """Something went well: stress won."""
-    banner: Ink
-    """The line between the rows."""
-    stress: Ink
-    """The stress banner."""
-    count: Ink
-    """The count before a flip or a start."""
-    panel: Ink
-    """A box over the table (pause, help, result)."""
-    panel_title: Ink
-    """A heading in a box."""
-    panel_key: Ink
-    """The keys said in a box."""
-
-    def roles(self) -> dict[str, Ink]:
-        """Every role by name (the two names as ``name1`` and ``name2``)."""
-        out: dict[str, Ink] = {}
-        for item in dataclasses.fields(self):
-            value = getattr(self, item.name)
-            if isinstance(value, Ink):
-                out[item.name] = value
-            elif item.name == "names":
-                out["name1"], out["name2"] = value
-        return out
+    roles: Mapping[str, Ink]
+    """Each role's look, by its name in ``ROLES`` (each role there, and no other)."""
 
 
 _MONO_ROLES: dict[str, str] = {
@@ -193,20 +169,15 @@ def _theme(
     """A theme from a table: role -> (fg, bg, attributes), each role's look without colour
     from ``mono``; the names are bold in the two colours ``names``. Without ``bold_basic``,
     coloured text is not bold in the basic colours (which bold would brighten)."""
-    roles = {  # the boxes in reverse video where only 8 or 16 colours are
+    looks = {  # the boxes in reverse video where only 8 or 16 colours are
         role: ink(fg, bg, attrs, mono[role], bold_basic, plain_basic=role in PANEL_ROLES)
         for role, (fg, bg, attrs) in colours.items()
     }
-    return Theme(
-        name=name,
-        summary=summary,
-        light=light,
-        names=(
-            ink(names[0], None, "bold", "bold", bold_basic),
-            ink(names[1], None, "bold", "bold", bold_basic),
-        ),
-        **roles,
-    )
+    looks["name1"] = ink(names[0], None, "bold", "bold", bold_basic)
+    looks["name2"] = ink(names[1], None, "bold", "bold", bold_basic)
+    if looks.keys() != ROLES.keys():  # a role left out or not known: a theme to mend
+        raise ValueError(f"theme {name}: roles unlike ROLES's: {looks.keys() ^ ROLES.keys()}")
+    return Theme(name, summary, light, {role: looks[role] for role in ROLES})
 
 
 PANEL_ROLES = ("panel", "panel_title", "panel_key")
@@ -327,7 +298,7 @@ THEME_CHOICES = (AUTO, *THEMES)
 
 def styles(theme: Theme, colours: int) -> dict[str, str]:
     """Every role's SGR sequence for a terminal of ``colours`` colours (0: none)."""
-    return {role: look.sgr(colours) for role, look in theme.roles().items()}
+    return {role: look.sgr(colours) for role, look in theme.roles.items()}
 
 
 # ----------------------------------------------------------------------------- the background
