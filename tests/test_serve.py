@@ -631,13 +631,15 @@ def test_the_opener_whose_connection_drops_gets_the_table_back_with_the_same_key
             session.close()
 
 
-def test_sigterm_ends_every_game_saying_so_keeps_each_round_and_then_ends_the_server(
+def test_sigterm_ends_every_game_saying_so_and_the_next_start_keeps_its_key_forgets_an_old_one(
     tmp_path: Path,
 ) -> None:
     """SIGTERM ends each game, a game against the computer saying so, and each table for
     two; each round is kept as far as it went (a table's once, by its host); then the
     server ends (status 0), with or without a game. The host key made at the first start
-    (private) is kept for the next."""
+    (private) is kept for the next, and that start, told to forget keys not seen for 30
+    days, forgets one last seen long ago and none of those just seen (one server start
+    for both, where the forgetting started a server of its own)."""
     served = start_server(tmp_path / "data")
     key_file = tmp_path / "data" / "ssh_host_ed25519_key"
     first = key_file.read_bytes()
@@ -662,9 +664,37 @@ def test_sigterm_ends_every_game_saying_so_keeps_each_round_and_then_ends_the_se
         ["bo", "ann"],  # the table's, written by its host, once
         ["cy", "Computer"],
     ]
-    again = start_server(tmp_path / "data")
-    assert key_file.read_bytes() == first  # kept, not made again
-    assert stop(again) == 0  # with no game
+    import sqlite3
+
+    import asyncssh
+
+    from stress_tui.storage.keys import name_for
+
+    data = tmp_path / "data"
+    olga = new_key(tmp_path)
+    fingerprint = asyncssh.read_public_key(f"{olga}.pub").get_fingerprint("sha256")
+    assert name_for(fingerprint, "olga", data / "keys.sqlite") == "olga"  # as a visit notes it
+    a_round_between(data, ["olga", "pia"], 0)
+    with sqlite3.connect(data / "keys.sqlite") as db:  # the visit long ago
+        db.execute("UPDATE keys SET last_seen = '2020-01-01T00:00:00+00:00' WHERE name = 'olga'")
+        others = db.execute("SELECT name FROM keys WHERE name != 'olga'").fetchall()
+    assert sorted(name for (name,) in others) == ["ann", "bo", "cy"]
+    again = start_server(data, "--forget-after", "30")
+    try:
+        assert key_file.read_bytes() == first  # kept, not made again
+        deadline = time.monotonic() + 30
+        while True:
+            with sqlite3.connect(data / "keys.sqlite") as db:
+                if not db.execute("SELECT 1 FROM keys WHERE name = 'olga'").fetchall():
+                    left = db.execute("SELECT name FROM keys").fetchall()
+                    break
+            assert time.monotonic() < deadline, "the key was not forgotten"
+            time.sleep(0.1)
+        assert sorted(name for (name,) in left) == ["ann", "bo", "cy"]  # seen just now
+        shown = plain(again, olga, "olga", "stats").splitlines()
+        assert shown[0].startswith("olga (key") and shown[1] == "rounds: 0, won 0, lost 0"
+    finally:
+        assert stop(again) == 0  # with no game
 
 
 def test_tables_and_spectators_past_their_limits_are_refused_saying_why_and_the_lobby_stays(
@@ -826,35 +856,3 @@ def test_a_key_that_played_forgets_itself_its_name_is_free_and_its_opponents_sta
     assert not (server.data / "replays" / played).exists()
     assert json.loads(shared.read_text().splitlines()[0])["names"] == ["(forgotten)", "nils"]
     assert plain(server, keys["nils"], "nils", "stats") == nils_before
-
-
-def test_a_key_not_seen_for_the_days_the_server_is_told_is_forgotten_at_its_start(
-    tmp_path: Path,
-) -> None:
-    import sqlite3
-
-    import asyncssh
-
-    from stress_tui.storage.keys import name_for
-
-    key = new_key(tmp_path)
-    data = tmp_path / "data"
-    data.mkdir()
-    fingerprint = asyncssh.read_public_key(f"{key}.pub").get_fingerprint("sha256")
-    assert name_for(fingerprint, "olga", data / "keys.sqlite") == "olga"  # as a visit notes it
-    a_round_between(data, ["olga", "pia"], 0)
-    with sqlite3.connect(data / "keys.sqlite") as db:  # the visit long ago
-        db.execute("UPDATE keys SET last_seen = '2020-01-01T00:00:00+00:00'")
-    served = start_server(tmp_path / "data", "--forget-after", "30")
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            with sqlite3.connect(tmp_path / "data" / "keys.sqlite") as db:
-                if not db.execute("SELECT 1 FROM keys").fetchall():
-                    break
-            assert time.monotonic() < deadline, "the key was not forgotten"
-            time.sleep(0.1)
-        shown = plain(served, key, "olga", "stats").splitlines()
-        assert shown[0].startswith("olga (key") and shown[1] == "rounds: 0, won 0, lost 0"
-    finally:
-        assert stop(served) == 0
