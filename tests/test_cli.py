@@ -17,7 +17,7 @@ import pytest
 from stress_tui import __version__
 from stress_tui.cli.config import load_config
 from stress_tui.cli.main import main
-from stress_tui.cli.parser import build_parser
+from stress_tui.cli.parser import build, build_parser
 from stress_tui.cli.settings import settings_from_args
 from stress_tui.core.actions import CallStress, Play, StopStress
 from stress_tui.core.cards import Card
@@ -50,7 +50,7 @@ def no_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
 
 def settings(*argv: str) -> Settings:
     """The settings a command line gives, built by the same pieces ``main`` uses."""
-    return settings_from_args(build_parser().parse_args(list(argv)), load_config())
+    return settings_from_args(build(list(argv))[0].parse_args(list(argv)), load_config())
 
 
 def rules(*argv: str) -> Rules:

@@ -19,7 +19,7 @@ from stress_tui.cli.config import (
     to_toml,
 )
 from stress_tui.cli.main import main
-from stress_tui.cli.parser import build_parser
+from stress_tui.cli.parser import build
 from stress_tui.cli.settings import settings_from_args
 from stress_tui.core.houserules import FalseStress, StressPenalty
 from stress_tui.core.rules import Rules
@@ -41,7 +41,7 @@ def write(path: Path, text: str) -> Path:
 
 
 def settings(*argv: str) -> Settings:
-    return settings_from_args(build_parser().parse_args(list(argv)), load_config())
+    return settings_from_args(build(list(argv))[0].parse_args(list(argv)), load_config())
 
 
 def fails(capsys: pytest.CaptureFixture[str], *argv: str) -> str:

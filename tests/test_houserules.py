@@ -20,7 +20,7 @@ import pytest
 
 from stress_tui.cli.config import load_config, to_toml
 from stress_tui.cli.main import main
-from stress_tui.cli.parser import build_parser
+from stress_tui.cli.parser import build, build_parser
 from stress_tui.cli.settings import settings_from_args
 from stress_tui.core.decks import DECK_FACTS
 from stress_tui.core.houserules import (
@@ -106,7 +106,7 @@ def _argv(rule: HouseRule, value: object) -> list[str]:
 
 
 def _settings(*argv: str) -> Settings:
-    return settings_from_args(build_parser().parse_args(list(argv)), load_config())
+    return settings_from_args(build(list(argv))[0].parse_args(list(argv)), load_config())
 
 
 # --------------------------------------------------------------------------- the table
