@@ -4,6 +4,7 @@ no test reads or writes the real config and data directories."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,12 +15,17 @@ from stress_tui.core.cards import Card, parse_cards
 from stress_tui.core.engine import Game
 from stress_tui.core.notation import format_position, parse_position
 
+_HOMES = itertools.count()
+"""Numbers the tests' folders (``_private_files``)."""
+
 
 @pytest.fixture(autouse=True)
 def _private_files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Point the program (and every program a test starts) at empty folders of its own,
-    unless the test sets its own; and at English."""
-    folder = tmp_path_factory.mktemp("home")
+    unless the test sets its own; and at English. The folder is named, not made: the
+    program makes its data folder where it writes (most tests write nothing), and a
+    folder made for each test was half of what pytest spends on an empty one."""
+    folder = tmp_path_factory.getbasetemp() / "homes" / str(next(_HOMES))
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("STRESS_TUI_DATA_DIR", str(folder / "data"))
         patch.setenv("STRESS_TUI_CONFIG", str(Path(folder / "config.toml")))
