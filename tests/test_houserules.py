@@ -211,6 +211,7 @@ def test_every_rule_is_a_flag_with_its_help_and_default(command: list[str]) -> N
             assert f"--no-{rule.name}" in squeezed
 
 
+@pytest.mark.one_python  # the source read (ast): the same on every Python
 def test_the_places_that_name_rules_name_none_themselves() -> None:
     """The notation, the config file, the command line (every command's flags), the rule
     texts and storage go through the table: none of them spells a house rule's name or
@@ -237,6 +238,7 @@ def test_the_places_that_name_rules_name_none_themselves() -> None:
     assert found == []
 
 
+@pytest.mark.one_python  # pure logic: the rule sets made from the house-rule table
 def test_the_soak_plays_every_value_a_rule_gives_it() -> None:
     variants = rule_variants()
     for deck in {r.deck for r in variants}:

@@ -435,6 +435,7 @@ def test_invariants_hold_over_rounds_across_decks_and_house_rules() -> None:
     assert problems == []
 
 
+@pytest.mark.one_python  # pure logic: the rule sets made from the house-rule table
 def test_every_deck_and_house_rule_combination_is_in_the_soak() -> None:
     variants = rule_variants()
     assert len(variants) == len(set(variants))
