@@ -1541,6 +1541,7 @@ PLAYING = """
         Play(2, 0, 0, 10.0),
         Play(-1, 0, 0, 10.0),
         Play(True, 0, 0, 10.0),
+        PlayTogether(2, 0, 0, 10.0),  # laying together is off here: refused all the same
         CallStress(2, 10.0),
         ReadyToFlip(-1, 10.0),
         StopStress(5, 10.0),
@@ -1562,6 +1563,7 @@ def test_an_action_of_no_such_player_raises(action: Action) -> None:
         Play(0, 0, 2, 10.0),
         Play(1, 0, -1, 10.0),
         Play(0, 1.0, 0, 10.0),  # type: ignore[arg-type]
+        PlayTogether(0, 3, 0, 10.0),  # laying together is off here: refused all the same
     ],
 )
 def test_a_play_from_or_to_no_such_pile_raises(action: Action) -> None:

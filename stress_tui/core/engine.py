@@ -23,7 +23,6 @@ from stress_tui.core.actions import (
     Flip,
     MalformedActionError,
     NoSuchPileError,
-    NoSuchPlayerError,
     Play,
     PlayTogether,
     ReadyToFlip,
@@ -57,7 +56,7 @@ from stress_tui.core.position import (
     PlayerState,
     State,
 )
-from stress_tui.core.round import _EMPTY
+from stress_tui.core.round import _EMPTY, no_such_player
 from stress_tui.core.rules import Rules
 from stress_tui.core.stresses import Stresses
 from stress_tui.core.words import N_
@@ -131,10 +130,13 @@ class Game(Stresses, Flips):
     def apply(self, action: Action) -> list[Event]:
         """Apply one action; return what happened. Illegal actions change nothing and
         come back as ``Rejected``; malformed ones raise ``MalformedActionError`` and
-        change nothing either."""
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
-            raise MalformedActionError(N_("not an action: {action}"), action=repr(action))
+        change nothing either. The time is judged here, the rest of an action by its
+        kind's handler, before it changes anything (a play's player and piles where it
+        reads them)."""
+        try:
+            handler = _HANDLERS[type(action)]
+        except KeyError:
+            raise MalformedActionError(N_("not an action: {action}"), action=repr(action)) from None
         time = action.time
         # ``math`` refuses an int too large for a float (a bool is neither here).
         if (type(time) is not float and type(time) is not int) or not math.isfinite(time):
@@ -146,32 +148,29 @@ class Game(Stresses, Flips):
             raise MalformedActionError(
                 N_("time runs back: {time} after {before}"), time=time, before=state.time
             )
-        if not isinstance(action, Flip):
-            player = action.player
-            if type(player) is not int or player not in PLAYERS:
-                raise NoSuchPlayerError(
-                    N_("no player {player} (players are 0 and 1)"), player=repr(player)
-                )
-            if isinstance(action, Play):
-                pile, target = action.pile, action.target
-                if type(pile) is not int or not 0 <= pile < self._row_size:
-                    raise NoSuchPileError(
-                        N_("no row pile {pile} (row piles are 0..{last})"),
-                        pile=repr(pile),
-                        last=self._row_size - 1,
-                    )
-                if type(target) is not int or target not in (0, 1):
-                    raise NoSuchPileError(
-                        N_("no play pile {target} (play piles are 0 and 1)"), target=repr(target)
-                    )
+        happened = handler(self, action)
         state.time = time
-        return handler(self, action)
+        return happened
 
-    def _play(self, action: Play) -> list[Event]:
+    def _play(self, action: Play, together: bool = False) -> list[Event]:
+        player, pile, target, time = action.player, action.pile, action.target, action.time
+        if type(player) is not int or player not in PLAYERS:
+            raise no_such_player(player)
+        if type(pile) is not int or not 0 <= pile < self._row_size:
+            raise NoSuchPileError(
+                N_("no row pile {pile} (row piles are 0..{last})"),
+                pile=repr(pile),
+                last=self._row_size - 1,
+            )
+        if type(target) is not int or target not in (0, 1):
+            raise NoSuchPileError(
+                N_("no play pile {target} (play piles are 0 and 1)"), target=repr(target)
+            )
+        if together and not self.rules.together:
+            return self._reject(action, RejectReason.RULE_OFF)
         state = self.state
         if state.phase is not _PLAYING:
             return self._reject(action, self._phase_reason() or RejectReason.NOT_PLAYING)
-        player, pile, target, time = action.player, action.pile, action.target, action.time
         players = state.players
         me = players[player]
         if time < me.locked_until:
@@ -210,7 +209,7 @@ class Game(Stresses, Flips):
         me.shown[pile] = None
         state.flips = 0
         happened: list[Event] = [Played(player, pile, target, cards, time)]
-        if type(action) is PlayTogether and rank != JOKER:
+        if together and rank != JOKER:
             # 001, Stapel: the other ready cards of the rank go down at the same time.
             for place, others in enumerate(row):
                 if others and others[0].rank == rank:
@@ -242,7 +241,8 @@ class Game(Stresses, Flips):
                 return happened
         opponent = two if player == 0 else one
         stopped = opponent.stop
-        opponent.stop = ()
+        if stopped:
+            opponent.stop = ()
         if makes_stress(cards[-1], state.tops[1 - target]):
             # 001: "Sollte der Spieler nun diese Karte legen, geht das Spiel ohne Strafe
             # weiter": the card pointed at (with it, the others of its rank laid together).
@@ -268,9 +268,7 @@ class Game(Stresses, Flips):
         return happened
 
     def _play_together(self, action: PlayTogether) -> list[Event]:
-        if not self.rules.together:
-            return self._reject(action, RejectReason.RULE_OFF)
-        return self._play(action)
+        return self._play(action, together=True)
 
     def _misplay(self, action: Play, reason: RejectReason) -> list[Event]:
         happened = self._reject(action, reason)

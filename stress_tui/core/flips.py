@@ -28,6 +28,7 @@ class Flips(Round):
     """Saying ready, the flip, and the round drawn without a last card."""
 
     def _ready(self, action: ReadyToFlip) -> list[Event]:
+        self._judge_player(action.player)
         reason = self._phase_reason()
         if reason is not None:
             return self._reject(action, reason)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import random
 
-from stress_tui.core.actions import Action, Flip
+from stress_tui.core.actions import Action, Flip, NoSuchPlayerError
 from stress_tui.core.cards import Card
 from stress_tui.core.decks import JOKER
 from stress_tui.core.events import Drawn, Event, Rejected, RejectReason, Stalled
@@ -20,9 +20,11 @@ from stress_tui.core.position import (
     _ROUND_OVER,
     _STRESS,
     _WAITING_FLIP,
+    PLAYERS,
     Phase,
     State,
 )
+from stress_tui.core.words import N_
 
 _NOTHING: frozenset[int] = frozenset()
 
@@ -124,6 +126,12 @@ class Round:
         player = None if isinstance(action, Flip) else action.player
         return [Rejected(player, action, reason)]
 
+    def _judge_player(self, player: int) -> None:
+        """Refuse an action of no player, before it changes anything (a play judges its
+        player itself, with its piles, where it reads them)."""
+        if type(player) is not int or player not in PLAYERS:
+            raise no_such_player(player)
+
     def _phase_reason(self) -> RejectReason | None:
         phase = self.state.phase
         if phase is _PLAYING:
@@ -160,9 +168,10 @@ class Round:
             card = draw.pop()
             rank = card.rank
             if stacking and rank != JOKER:
-                for i, pile in enumerate(row):
-                    if pile and pile[0].rank == rank:
-                        pile.append(card)
+                # A stacked pile shows its rank, as every card under it has.
+                for i, top in enumerate(shown):
+                    if top is not None and top.rank == rank:
+                        row[i].append(card)
                         shown[i] = card
                         if happened is not None:
                             happened.append(Drawn(player, i, card, True))
@@ -177,6 +186,11 @@ class Round:
                 shown[gap] = card
                 if happened is not None:
                     happened.append(Drawn(player, gap, card, False))
+
+
+def no_such_player(player: object) -> NoSuchPlayerError:
+    """The error for an action of a player who is neither 0 nor 1."""
+    return NoSuchPlayerError(N_("no player {player} (players are 0 and 1)"), player=repr(player))
 
 
 @functools.cache

@@ -24,6 +24,7 @@ class Stresses(Round):
     """Calling stress, what the slower takes, and the stress stop."""
 
     def _call(self, action: CallStress) -> list[Event]:
+        self._judge_player(action.player)
         state = self.state
         phase = state.phase
         if phase is _ROUND_OVER:
@@ -82,6 +83,7 @@ class Stresses(Round):
         self._refill(player, happened)
 
     def _stop(self, action: StopStress) -> list[Event]:
+        self._judge_player(action.player)
         if not self.rules.stress_stop:
             return self._reject(action, RejectReason.RULE_OFF)
         reason = self._phase_reason()
