@@ -42,7 +42,6 @@ from stress_tui.core.events import (
 )
 from stress_tui.core.flips import Flips
 from stress_tui.core.houserules import Deal
-from stress_tui.core.legal import makes_stress
 from stress_tui.core.position import (
     _PLAYING,
     _ROUND_OVER,
@@ -177,7 +176,7 @@ class Game(Stresses, Flips):
             return self._reject(action, RejectReason.LOCKED_OUT)
         row = me.row
         row_pile = row[pile]
-        left, right = piles = state.play_piles
+        piles = state.play_piles
         on = piles[target]
         if not row_pile:
             return self._misplay(action, RejectReason.EMPTY_PILE)
@@ -243,7 +242,13 @@ class Game(Stresses, Flips):
         stopped = opponent.stop
         if stopped:
             opponent.stop = ()
-        if makes_stress(cards[-1], state.tops[1 - target]):
+        # Whether the card laid opens stress beside the other pile's top and, if not,
+        # what the stall check asks of each row: one look-up in the rules' table.
+        other = state.tops[1 - target]
+        fits_either, opens_stress = self._after_play[cards[-1].rank][
+            other.rank if other is not None else _EMPTY
+        ]
+        if opens_stress:
             # 001: "Sollte der Spieler nun diese Karte legen, geht das Spiel ohne Strafe
             # weiter": the card pointed at (with it, the others of its rank laid together).
             if pile in stopped:
@@ -253,10 +258,7 @@ class Game(Stresses, Flips):
                 happened.append(StressOpened(time))
                 return happened
         # Still playing: stalled if no card in either row fits either pile
-        # (``is_stalled``, through the table of what fits one pile or the other).
-        fits_either = self._fits_either[left[-1].rank if left else _EMPTY][
-            right[-1].rank if right else _EMPTY
-        ]
+        # (``is_stalled``, through the same table).
         for card in one.shown:
             if card is not None and card.rank in fits_either:
                 return happened

@@ -1,6 +1,8 @@
 """Which plays the rules allow on a table as it shows, and which of them make stress: the
 one copy of these two rules, asked by the engine of a position (``Game.legal_plays``,
-``Game.stress_threats``, a card played) and by a player of what they see
+``Game.stress_threats``; a card played through the table of ``makes_stress``'s answers
+for each pair of ranks that ``core/round.py`` makes once per adjacency table) and by a
+player of what they see
 (``TableView.legal_plays``), and so by the computer players.
 
 A row and the play piles are given as the cards they show: the card on top of each pile

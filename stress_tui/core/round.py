@@ -11,7 +11,7 @@ import functools
 import random
 
 from stress_tui.core.actions import Action, Flip, NoSuchPlayerError
-from stress_tui.core.cards import Card
+from stress_tui.core.cards import JOKER_CARD, Card, Suit
 from stress_tui.core.decks import JOKER
 from stress_tui.core.events import Drawn, Event, Rejected, RejectReason, Stalled
 from stress_tui.core.legal import legal_plays, makes_stress
@@ -29,7 +29,11 @@ from stress_tui.core.words import N_
 _NOTHING: frozenset[int] = frozenset()
 
 _EMPTY = -1
-"""Stands for the rank on top of an empty play pile in ``_either_fits``."""
+"""Stands for the rank on top of an empty play pile in ``_after_play``."""
+
+Beside = tuple[frozenset[int], bool]
+"""What a card laid on one play pile means beside the other's top: the ranks that then fit
+on one pile or the other, and whether it opens stress."""
 
 
 class Round:
@@ -42,9 +46,9 @@ class Round:
         """Shuffles taken piles; nothing else."""
         self.rules = state.rules
         """The rules in play."""
-        self._fits_either = _either_fits(state.rules.fits)
-        """For the tops of the two play piles, the ranks that fit on either (the stall
-        check's table)."""
+        self._after_play = _after_play(state.rules.fits)
+        """For the rank of a card laid and the other play pile's top, what it means
+        (``Beside``): the stall check's set and the card's stress, one look-up."""
         self._stale_limit = state.rules.stale_limit
         """Plays in a row without progress after which the round is drawn."""
         self._row_size = state.rules.row_size
@@ -86,7 +90,7 @@ class Round:
     def is_stalled(self) -> bool:
         """Whether no player could play anything on the play piles as they lie."""
         left, right = self.state.play_piles
-        fits_either = self._fits_either[left[-1].rank if left else _EMPTY][
+        fits_either, _ = self._after_play[left[-1].rank if left else _EMPTY][
             right[-1].rank if right else _EMPTY
         ]
         for player in self.state.players:
@@ -194,9 +198,23 @@ def no_such_player(player: object) -> NoSuchPlayerError:
 
 
 @functools.cache
-def _either_fits(fits: tuple[frozenset[int], ...]) -> tuple[tuple[frozenset[int], ...], ...]:
-    """For the ranks on top of the left and the right play pile (``_EMPTY``, the last, for
-    an empty pile), the ranks that fit on one or the other: what the stall check asks of
-    every row pile, one set instead of two (made once per adjacency table)."""
+def _after_play(fits: tuple[frozenset[int], ...]) -> tuple[tuple[Beside, ...], ...]:
+    """For the rank of a card laid on one play pile and the rank on top of the other
+    (``_EMPTY``, the last, for an empty pile), the two questions the engine asks after
+    every play, made once per adjacency table: the ranks that fit on one pile or the
+    other (what the stall check asks of every row pile, one set instead of two; with the
+    ranks of the two tops in either order, the same set), and whether the card opens
+    stress (``makes_stress``'s answer, asked of a card of each rank: suits never matter
+    to the rules)."""
     on = (*fits, _NOTHING)
-    return tuple(tuple(left | right for right in on) for left in on)
+    tops = (
+        *(JOKER_CARD if rank == JOKER else Card(rank, Suit.CLUBS) for rank in range(len(fits))),
+        None,
+    )
+    return tuple(
+        tuple(
+            (on_laid | on_other, laid is not None and makes_stress(laid, other))
+            for on_other, other in zip(on, tops, strict=True)
+        )
+        for on_laid, laid in zip(on, tops, strict=True)
+    )
