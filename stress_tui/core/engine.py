@@ -12,9 +12,9 @@ and 1 (right). Player 0 flips onto the left pile, player 1 onto the right.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
+from math import isfinite
 from typing import Any
 
 from stress_tui.core.actions import (
@@ -137,8 +137,8 @@ class Game(Stresses, Flips):
         except KeyError:
             raise MalformedActionError(N_("not an action: {action}"), action=repr(action)) from None
         time = action.time
-        # ``math`` refuses an int too large for a float (a bool is neither here).
-        if (type(time) is not float and type(time) is not int) or not math.isfinite(time):
+        # ``isfinite`` refuses an int too large for a float (a bool is neither here).
+        if (type(time) is not float and type(time) is not int) or not isfinite(time):
             raise MalformedActionError(
                 N_("time must be a finite number, not {time}"), time=repr(time)
             )
@@ -176,13 +176,12 @@ class Game(Stresses, Flips):
             return self._reject(action, RejectReason.LOCKED_OUT)
         row = me.row
         row_pile = row[pile]
-        piles = state.play_piles
-        on = piles[target]
         if not row_pile:
             return self._misplay(action, RejectReason.EMPTY_PILE)
         rank = row_pile[0].rank
         fits = self.rules.fits
-        if not on or rank not in fits[on[-1].rank]:
+        under = state.tops[target]
+        if under is None or rank not in fits[under.rank]:
             # Too late rather than wrong: it fits a card the opponent covered less than
             # the race window ago, after this player's own last play there (a card one
             # covered oneself, one had seen covered).
@@ -201,7 +200,8 @@ class Game(Stresses, Flips):
             window = self.rules.race_window
             while covers and time - covers[0].time > window:
                 del covers[0]
-        covers.append(Cover(player, time, on[-1].rank))
+        covers.append(Cover(player, time, under.rank))
+        on = state.play_piles[target]
         on += cards
         state.tops[target] = cards[-1]
         row[pile] = []
