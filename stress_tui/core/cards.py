@@ -88,7 +88,7 @@ class Card:
             raise CardError(
                 N_("not a card: {text} (suits are C, D, H, S)"), text=repr(text)
             ) from None
-        return cls(_RANK_BY_LETTER[text[0]], suit)
+        return _card(_RANK_BY_LETTER[text[0]], suit)
 
 
 _RANK_BY_LETTER = {letter: rank for rank, letter in RANK_LETTERS.items()}
@@ -98,9 +98,18 @@ JOKER_CARD = Card(JOKER, None)
 
 
 @functools.cache
+def _card(rank: int, suit: Suit) -> Card:
+    """The one card of each value that the decks deal and notation reads, so that two
+    cards of a value met in a round (a card drawn on screen and the one it was drawn for,
+    kept by value) are mostly the same object, which Python compares without a call of
+    ``Card.__eq__``."""
+    return Card(rank, suit)
+
+
+@functools.cache
 def _deck_cards(ranks: tuple[int, ...], copies: int) -> tuple[Card, ...]:
     """A deck's cards, made once: every round deals copies of the same card values."""
-    return tuple(Card(rank, suit) for suit in Suit for rank in ranks for _ in range(copies))
+    return tuple(_card(rank, suit) for suit in Suit for rank in ranks for _ in range(copies))
 
 
 @dataclass(frozen=True, slots=True, eq=False)

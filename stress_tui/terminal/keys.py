@@ -91,6 +91,10 @@ class Intent(enum.Enum):
     FORGET_ME = "forget-me"
     """In the lobby: forget the player's key, name and replays (asks first)."""
 
+    __hash__ = object.__hash__
+    """Hashed by identity, in C (as ``cards.Suit``): ``Enum``'s own hash is a Python
+    function, and the controller looks each key's intent up in its table of handlers."""
+
 
 class Scope(enum.Enum):
     """When a binding counts."""
