@@ -212,8 +212,13 @@ def being_played(path: Path) -> bool:
     return False
 
 
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
+"""A line's JSON, compact. The encoder is made once: ``json.dumps`` with ``separators``
+makes one for each line, and a line is written at every action."""
+
+
 def _line(data: dict[str, Any]) -> bytes:
-    return (json.dumps(data, separators=(",", ":")) + "\n").encode()
+    return (_ENCODE(data) + "\n").encode()
 
 
 def _write_all(fd: int, data: bytes) -> None:
