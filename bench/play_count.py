@@ -4,6 +4,7 @@ its bytes into the game to its frame written.
 
     python bench/play_count.py [--plays 40]            # calls per play
     python bench/play_count.py --instructions           # instructions per play (valgrind)
+    python bench/play_count.py --cold                   # cache misses per play, caches swept
 
 The game runs in-process (``tests/pilot.py``: the game of ``--seed 12`` on an 80x24
 in-memory terminal, on a virtual clock) from ``bench/bench_table.py``'s position, where
@@ -15,6 +16,19 @@ reading the tty and the loop's turns included, this counts the game's own work f
 and its instructions: callgrind counts only inside ``functools.reduce``, which each key is
 fed through for it (the program calls it nowhere else on this path), with the hash seed
 fixed, so that two runs count alike. Needs valgrind for ``--instructions``.
+
+At a person's pace a key finds the caches cold: the 100 ms since the last one have
+filled them with everything else the machine did, and a play takes four times as long
+as the same play warm (in-process, timed with 32 MB swept before each key: about 560 us
+against 150 us). ``--cold`` counts what that costs, where ``--instructions`` does not see
+it: callgrind simulates the caches (32 KB first-level caches, a 4 MB last-level one), and
+``SWEEP`` bytes are read and written before each play, outside what is counted, so that
+each play starts with none of its lines in them; the figure is the play's misses in the
+last-level cache (each a trip to memory), its instructions' and its data's. It grows with
+how much a key touches (code, objects), not only with what it runs. Two runs of one tree
+count within a few misses of each other, but where things lie in memory moves the count
+too: a list of 100 objects made at import, and nothing else, moved it by 42 (of 6,700),
+so a change shows in it only beyond that.
 """
 
 from __future__ import annotations
@@ -41,6 +55,14 @@ WARMUP = 3
 
 GAP = 0.12
 """Virtual seconds between two plays, as a person's."""
+
+SWEEP = 16 << 20
+"""Bytes read and written before each play with ``--cold``: four times the simulated
+last-level cache."""
+
+CACHES = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=4194304,16,64"]
+"""The caches callgrind simulates with ``--cold``: fixed, so that the count is the same on
+any machine."""
 
 
 def left_top(s: Pilot) -> str:
@@ -100,37 +122,61 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--plays", type=int, default=40, help="plays counted (default 40)")
     parser.add_argument("--instructions", action="store_true", help="count under callgrind")
+    parser.add_argument(
+        "--cold", action="store_true", help="cache misses, caches swept before each play"
+    )
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.inside:  # under callgrind: each key inside functools.reduce, which is counted
-        play(args.plays, lambda key: functools.reduce(lambda _a, _b: key(), [0, 0]))
+        swept, zeros = bytearray(SWEEP if args.cold else 0), bytes(SWEEP if args.cold else 0)
+
+        def each(key: Any) -> None:
+            swept[:] = zeros  # (not counted: outside functools.reduce)
+            functools.reduce(lambda _a, _b: key(), [0, 0])
+
+        play(args.plays, each)
         return 0
-    if args.instructions:
-        with tempfile.TemporaryDirectory(prefix="play-count-") as folder:
-            out = Path(folder) / "callgrind.out"
-            grind = [
-                "valgrind",
-                "--tool=callgrind",
-                "--toggle-collect=functools_reduce",
-                f"--callgrind-out-file={out}",
-                sys.executable,
-                __file__,
-                "--inside",
-                "--plays",
-                str(args.plays),
-            ]
-            env = {**os.environ, "PYTHONHASHSEED": "0"}
-            subprocess.run(grind, check=True, capture_output=True, env=env)
-            total = next(
-                int(line.split()[1])
-                for line in out.read_text(encoding="utf-8").splitlines()
-                if line.startswith(("summary:", "totals:"))
+    if args.instructions or args.cold:
+        counts = grind(args.plays, args.cold)
+        plays = args.plays
+        print(f"instructions per play, in-process (callgrind): {counts['Ir'] / plays:,.0f}")
+        if args.cold:
+            code, read, written = counts["ILmr"], counts["DLmr"], counts["DLmw"]
+            print(
+                "last-level cache misses per play, caches swept before each (callgrind):"
+                f" {(code + read + written) / plays:,.0f} (code {code / plays:,.0f},"
+                f" data read {read / plays:,.0f}, written {written / plays:,.0f})"
             )
-        print(f"instructions per play, in-process (callgrind): {total / args.plays:,.0f}")
         return 0
     python, builtin = count_calls(args.plays)
     print(f"calls per play, in-process: {python + builtin:.1f} (Python functions {python:.1f})")
     return 0
+
+
+def grind(plays: int, cold: bool) -> dict[str, int]:
+    """The counts callgrind gives the plays (``cold``: with the caches simulated, and swept
+    before each play)."""
+    with tempfile.TemporaryDirectory(prefix="play-count-") as folder:
+        out = Path(folder) / "callgrind.out"
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            "--toggle-collect=functools_reduce",
+            f"--callgrind-out-file={out}",
+            *(["--cache-sim=yes", *CACHES] if cold else []),
+            sys.executable,
+            __file__,
+            "--inside",
+            "--plays",
+            str(plays),
+            *(["--cold"] if cold else []),
+        ]
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        subprocess.run(command, check=True, capture_output=True, env=env)
+        lines = out.read_text(encoding="utf-8").splitlines()
+    names = next(line.split()[1:] for line in lines if line.startswith("events:"))
+    totals = next(line.split()[1:] for line in lines if line.startswith(("summary:", "totals:")))
+    return dict(zip(names, map(int, totals), strict=True))
 
 
 if __name__ == "__main__":
