@@ -144,7 +144,10 @@ class Controller:
     def top(self) -> ModalScreen | None:
         """The screen shown and taking keys (``None``: the table): the stack made to hold
         what is ``wanted`` first."""
-        self.stack.show(self.wanted())
+        wanted = self.wanted()
+        if not wanted and not self.stack.screens:
+            return None  # the table, as at nearly every key in play
+        self.stack.show(wanted)
         return self.stack.top
 
     @property
@@ -367,7 +370,8 @@ class GameController(Controller):
         if pressed is Press.REPEAT:
             self.held = None  # a key held there was the first repeat
             return
-        self.play_held()  # another key came: what was held was pressed
+        if self.held is not None:
+            self.play_held()  # another key came: what was held was pressed
         if pressed is Press.MAYBE and not self.host.fits(binding):
             self.held = binding
             self.holding += 1
