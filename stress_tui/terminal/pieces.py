@@ -158,7 +158,8 @@ def _refill_marks(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, pl
     for (who, pile), mark in refills.items():
         if who != player or pile >= view.rules.row_size:
             continue
-        left, right = (len(k) if k else 1 for k in view.keymap.pile_keys(player, pile))
+        left_key, right_key = view.keymap.pile_keys(player, pile)
+        left, right = len(left_key or "-"), len(right_key or "-")  # ("-": no key)
         inner = lay.card_w - left - right - 2
         text = mark.text if inner >= len(mark.text) + 2 else "+"
         if inner < len(text) + 2:

@@ -226,9 +226,15 @@ class Screen(Running):
             None if expiry is None else expiry + LATE_SECONDS,
             lockout_ticks(self.table, now, self.own_rows()),
         ]
-        times += [p.locked_until for p in self.table.game.state.players if p.locked_until > now]
-        due = [t for t in times if t is not None]
-        return min(due) if due else None
+        due = None
+        for t in times:
+            if t is not None and (due is None or t < due):
+                due = t
+        for player in self.table.game.state.players:  # a lockout's end, if one is to come
+            t = player.locked_until
+            if t > now and (due is None or t < due):
+                due = t
+        return due
 
     def on_timer(self, set_for: float) -> None:
         """The timer set for the game time ``set_for`` fired."""
