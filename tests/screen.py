@@ -74,19 +74,22 @@ KEYS: dict[str, str] = {
 
 def render_line(line: Mapping[int, Char], columns: int) -> str:
     """One screen row as text, exactly as ``pyte.Screen.display`` renders it."""
-    fast = "".join([line[x].data for x in range(columns)])
+    cells = [line[x].data for x in range(columns)]
+    fast = "".join(cells)
     if fast.isascii():  # no wide characters: nothing to skip (and 10 times faster)
         return fast
-    out: list[str] = []
-    skip = False
-    for x in range(columns):
-        if skip:  # the stub cell after a wide character
-            skip = False
+    # Only a character outside ASCII can be wide: the cell after each wide one (its stub)
+    # is skipped, and is not itself looked at. A suit or a card's border costs one
+    # ``wcwidth`` each, not a whole row's (a wait for a play's card reads its row).
+    skipped = -1
+    for x, char in enumerate(cells):
+        if x == skipped or char.isascii():
             continue
-        char = line[x].data
-        skip = bool(char) and wcwidth(char[0]) == 2
-        out.append(char)
-    return "".join(out)
+        if wcwidth(char[0]) == 2:
+            skipped = x + 1
+            if skipped < columns:
+                cells[skipped] = ""
+    return "".join(cells)
 
 
 # -- what a program leaves the terminal in -------------------------------------------------------
