@@ -162,8 +162,8 @@ class Controller:
         """One key, as it arrived."""
         if not self.sequences.passes(keystroke):
             return
-        if keystroke.repeated:
-            return  # kitty keyboard protocol: a held key plays once
+        if len(keystroke) > 1 and keystroke.repeated:
+            return  # kitty keyboard protocol: a held key plays once (a report is a sequence)
         name = self.key_name(keystroke)
         if name is None:
             return
@@ -185,7 +185,7 @@ class Controller:
         """What a binding does, given the screen over the table when its key came: what is
         that screen's own business it does itself (``BaseScreen.act``: the help scrolls);
         the rest is this controller's (the lifecycle's holds, going on, leaving, play)."""
-        top = self.stack.top
+        top = None if overlay is None else self.stack.top  # (the table: nothing stacked)
         if top is not None and top.act(binding):
             self.host.request_draw()
             return
