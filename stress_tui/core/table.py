@@ -89,14 +89,17 @@ class Table:
 
     def submit(self, action: Action) -> list[Event]:
         """Apply an action that arrived from outside (a key, a replay)."""
-        happened = self._apply(action)
+        happened = self.game.apply(action)
+        self.actions += 1
+        if self.on_action is not None:
+            self.on_action(action, happened)
         self._settle(action.time)
         return happened
 
     def advance(self, now: float) -> list[Event]:
         """Carry out everything due by ``now``, in the order it falls due, each at its own
         time (a tie goes to the flip, then to player 1)."""
-        # ``_apply`` and ``_settle`` in one loop: the simulator spends a good part of its
+        # ``submit``'s apply and ``_settle`` in one loop: the simulator spends a good part of its
         # time here, once per action (bench/bench_sim.py --profile).
         happened: list[Event] = []
         game = self.game
@@ -153,13 +156,6 @@ class Table:
                         if planned.time < due:
                             raise ValueError(f"a driver planned into the past: {planned}")
                         pending[player] = planned
-
-    def _apply(self, action: Action) -> list[Event]:
-        happened = self.game.apply(action)
-        self.actions += 1
-        if self.on_action is not None:
-            self.on_action(action, happened)
-        return happened
 
     def _settle(self, now: float) -> None:
         """After a change: start a count if the piles wait for a flip, and let idle
