@@ -276,9 +276,11 @@ class App(Screen):
     def play(self, binding: Binding) -> None:
         """A player's key becomes an action, stamped now, applied now."""
         now = self.clock.now()
-        self.advance(now)  # what fell due before this key comes first
-        if self.controller.result is not None:
-            return
+        due = self.table.next_deadline()
+        if due is not None and due <= now:  # what fell due before this key comes first
+            self.advance(now)
+            if self.controller.result is not None:
+                return  # (the round ended meanwhile: its result covers the table)
         action = self.together.action(binding, now, self.rules)
         if action is None:
             self.request_draw()  # the together key's note, under the row
