@@ -308,10 +308,11 @@ class App(Screen):
     # ------------------------------------------------------------------ drawing
 
     def view(self) -> Scene:
+        result = self.controller.result
         return self.frame_view(
             score=(self.match.score[0], self.match.score[1]),
-            result=self.controller.result,
-            seed=self.deal_label(),
+            result=result,
+            seed=None if result is None else self.deal_label(),  # (said on the result)
             menu_keys=self.controller.menu_live,
             waiting=self.life.waiting,
             offer=self.offer,

@@ -145,23 +145,26 @@ class Screen(Running):
     def frame_view(self, **differing: Any) -> Scene:
         """A frame's ``Scene`` with what every screen shows the same way filled in, and
         ``differing`` (score, result, seed...) as the screen gives it."""
+        controller = self.controller
+        overlay = controller.top
         return Scene(
             table=self.table,
             now=self.clock.now(),
-            keymap=self.keymap,
+            keymap=controller.keymap,
             notices=self.notices,
             names=self.notices.names,
             you=self.notices.you,
             kinds=self.settings.players,
-            overlay=self.controller.top,
-            beneath=self.controller.stack.beneath,
+            overlay=overlay,
+            beneath=None if overlay is None else controller.stack.beneath,
             ascii=self.ascii,
             ascii_note=self.ascii_note,
             keyboard=self.settings.keyboard,
             resume_count=self.resume_count(),
             together=self.together.shown(),
             own_rows=self.own_rows(),
-            **{"bottom": self.bottom, **differing},
+            bottom=self.bottom,
+            **differing,
         )
 
     def own_rows(self) -> tuple[bool, bool]:
@@ -355,7 +358,7 @@ class Screen(Running):
 
     def resume_count(self) -> int | None:
         """The count before play goes on, as shown: 1, 2, 3 (``None``: no count)."""
-        if self.loop is None:
-            return None
+        if self.loop is None or not self.life.stopped:
+            return None  # (a count runs only while the clock stands still, as in play)
         left = self.life.count_left(self.loop.time())
         return None if left is None else count_up(left, self.life.count)
