@@ -57,7 +57,7 @@ def encode(
         text = move  # the run's text, written with one append
         for ch, style in new[y][start:end]:
             if style != current and ch:  # (the right half of a wide glyph writes nothing)
-                text += _switch(current, style, normal, switches)
+                text += switches.get((current, style)) or _switch(current, style, normal, switches)
                 current = style
             text += ch
         out.append(text)
