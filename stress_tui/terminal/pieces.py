@@ -245,7 +245,8 @@ def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, play
         piles,
         view.keymap,
     )
-    keys = canvas.sprite(
+    sprites = canvas.cache.sprites  # (looked up first: Canvas.sprite only to draw one)
+    keys = sprites.get(keys_key) or canvas.sprite(
         keys_key,
         canvas.width,
         1,
@@ -265,7 +266,7 @@ def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, play
         view.kinds[player],
         view.keymap,
     )
-    info = canvas.sprite(
+    info = sprites.get(info_key) or canvas.sprite(
         info_key, lay.info_w, lay.card_h, lambda c: _player_info(view, palette, c, lay, player)
     )
     canvas.blit_rows(y, lay.info_x, info)

@@ -38,7 +38,9 @@ def draw_title(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> No
         palette.title,
         palette.hint,
     )
-    rows = canvas.sprite(key, canvas.width, 1, lambda c: _draw_title(view, palette, c))
+    rows = canvas.cache.sprites.get(key) or canvas.sprite(  # (Canvas.sprite only to draw it)
+        key, canvas.width, 1, lambda c: _draw_title(view, palette, c)
+    )
     canvas.blit(lay.title_y, 0, rows[0])
 
 
