@@ -353,7 +353,7 @@ def _player_notice(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, p
     left = lockout_left(view, player)
     forms: list[str] = []
     style = palette.warn
-    start = _start_notice(view, player)
+    start = None if view.waiting is None else _start_notice(view, player)
     if start is not None:
         forms, style = list(start), palette.count
     elif left is not None:
@@ -503,8 +503,7 @@ def _start_line(view: Scene, canvas: Canvas) -> str:
 def _start_notice(view: Scene, player: int) -> tuple[str, ...] | None:
     """Before a round starts, beside a person's row: their ready key, or that they are
     ready (and who is still awaited)."""
-    if view.waiting is None:
-        return None
+    assert view.waiting is not None
     key = view.keymap.key_for(Intent.READY, player)
     if key is None and view.kinds[player] != "human":
         return None  # a computer is always ready
