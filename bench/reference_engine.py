@@ -355,7 +355,7 @@ def judged_alike(seed: int, rules: Rules, actions: int = 600) -> int:
             [someone.locked_until for someone in state.players],
             [someone.ready for someone in state.players],
             [[card.rank for card in pile] for pile in state.play_piles],
-            [[(c.player, c.time, c.under) for c in covers] for covers in state.covers],
+            state.covers,
         ) == (
             reference.phase,
             reference.locked_until,

@@ -10,7 +10,7 @@ import pytest
 from stress_tui.core.actions import Flip
 from stress_tui.core.cards import JOKER_CARD
 from stress_tui.core.decks import JOKER
-from stress_tui.core.engine import Cover, Game, Phase
+from stress_tui.core.engine import Game, Phase
 from stress_tui.core.houserules import Deal, FalseStress, StressPenalty
 from stress_tui.core.notation import (
     NotationError,
@@ -212,7 +212,7 @@ def test_the_covers_line_says_who_covered_each_play_pile_when_and_what_lay_under
         covers: p2 7.25 4 | p1 8 8
         p2 row: 2C | 3C | 4C | 5C
     """)
-    assert state.covers == [[Cover(1, 7.25, 4)], [Cover(0, 8.0, 8)]]
+    assert state.covers == [[(1, 7.25, 4)], [(0, 8.0, 8)]]
     state = parse_position("""
         rules: standard jokers=2
         p1 row: 2H | 3H | 4H | 5H
@@ -220,7 +220,7 @@ def test_the_covers_line_says_who_covered_each_play_pile_when_and_what_lay_under
         covers: p1 1 4 | p2 2 *
         p2 row: 2C | 3C | 4C | 5C
     """)
-    assert state.covers[1] == [Cover(1, 2.0, JOKER)]
+    assert state.covers[1] == [(1, 2.0, JOKER)]
     assert state.play_piles[1][-1] == JOKER_CARD
 
 
@@ -237,7 +237,7 @@ covers: p2 1 4, p2 1.1 5 | -
 p2 row: 2C | 3C | 7C | 8C
 p2 draw: -"""
     state = parse_position(text)
-    assert state.covers == [[Cover(1, 1.0, 4), Cover(1, 1.1, 5)], []]
+    assert state.covers == [[(1, 1.0, 4), (1, 1.1, 5)], []]
     assert format_position(state) == text
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from stress_tui.core.actions import Flip, Play
 from stress_tui.core.cards import JOKER_CARD
-from stress_tui.core.engine import Cover, Game, InvalidPositionError, Phase, State
+from stress_tui.core.engine import Game, InvalidPositionError, Phase, State
 from stress_tui.core.notation import NotationError, format_position, parse_position
 from stress_tui.core.rules import Rules
 from tests.conftest import card, game
@@ -97,8 +97,8 @@ def _broken(change: Callable[[State], None]) -> State:
         (lambda s: setattr(s, "winner", 2), "winner: p1, p2 or none"),
         (lambda s: setattr(s, "time", float("nan")), "time: not a time"),
         (lambda s: setattr(s, "flips", -1), "flips: a whole number"),
-        (lambda s: s.covers[1].append(Cover(2, 0.0, 5)), "covers: a play by no player"),
-        (lambda s: s.play_piles[1].clear() or s.covers[1].append(Cover(0, 0.0, 5)), "empty"),
+        (lambda s: s.covers[1].append((2, 0.0, 5)), "covers: a play by no player"),
+        (lambda s: s.play_piles[1].clear() or s.covers[1].append((0, 0.0, 5)), "empty"),
         (lambda s: setattr(s.players[1], "locked_until", float("inf")), "p2 state: locked"),
         (lambda s: setattr(s, "play_piles", (s.play_piles[0],)), "piles: two play piles"),
     ],

@@ -186,10 +186,10 @@ class Game(Stresses, Flips):
             # the race window ago, after this player's own last play there (a card one
             # covered oneself, one had seen covered).
             window = self.rules.race_window
-            for cover in reversed(state.covers[target]):
-                if cover.player == player or time - cover.time > window:
+            for who, when, covered in reversed(state.covers[target]):
+                if who == player or time - when > window:
                     break
-                if rank in fits[cover.under]:
+                if rank in fits[covered]:
                     return self._reject(action, RejectReason.LOST_RACE)
             return self._misplay(action, RejectReason.NOT_ADJACENT)
 
@@ -198,9 +198,9 @@ class Game(Stresses, Flips):
         if covers:
             # Covers older than the window before now can matter to no later play.
             window = self.rules.race_window
-            while covers and time - covers[0].time > window:
+            while covers and time - covers[0][1] > window:  # the oldest's time
                 del covers[0]
-        covers.append(Cover(player, time, under.rank))
+        covers.append((player, time, under.rank))
         on = state.play_piles[target]
         on += cards
         state.tops[target] = cards[-1]

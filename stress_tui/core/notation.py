@@ -115,7 +115,7 @@ def _format_covers(covers: list[Cover]) -> str:
     if not covers:
         return "-"
     return ", ".join(
-        f"p{cover.player + 1} {number(cover.time)} {_rank(cover.under)}" for cover in covers
+        f"p{player + 1} {number(time)} {_rank(under)}" for player, time, under in covers
     )
 
 
@@ -230,14 +230,14 @@ def _parse_covers(text: str, where: str) -> list[Cover]:
                 where=where,
                 text=repr(part.strip()),
             )
-        cover = Cover(int(words[0][1]) - 1, _float(words[1], where), _RANK_BY_LETTER[words[2]])
-        if covers and cover.time < covers[-1].time:
+        time = _float(words[1], where)
+        if covers and time < covers[-1][1]:
             raise NotationError(
                 N_("{where}: covers go oldest first, not {text}"),
                 where=where,
                 text=repr(text.strip()),
             )
-        covers.append(cover)
+        covers.append((int(words[0][1]) - 1, time, _RANK_BY_LETTER[words[2]]))
     return covers
 
 

@@ -73,7 +73,7 @@ def public_standing(game: Game) -> dict[str, Any]:
         "stale": state.stale,
         "fewest": [player.fewest for player in state.players],
         "covers": [
-            [[cover.player, cover.time, cover.under] for cover in covers] for covers in state.covers
+            [[player, time, under] for player, time, under in covers] for covers in state.covers
         ],
     }
 
@@ -138,7 +138,7 @@ def _stand(state: State, data: Any) -> None:
                 or not _whole(play[2], 0, ranks - 1)
             ):
                 raise ProtocolError("standing: a cover is [player, time, rank]")
-            made[-1].append(Cover(play[0], float(play[1]), play[2]))
+            made[-1].append((play[0], float(play[1]), play[2]))
     state.flips, state.stale = data["flips"], data["stale"]
     for player, least in zip(state.players, fewest, strict=True):
         player.fewest = least
