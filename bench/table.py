@@ -70,8 +70,8 @@ BENCHES = {
     ),
     "engine": Bench(
         "reference_engine.py",
-        ("--games", "200", "--repeat", "3", "--instructions"),
-        ("--games", "1000", "--instructions"),
+        ("--games", "200", "--repeat", "25", "--instructions"),
+        ("--games", "1000", "--repeat", "25", "--instructions"),
     ),
     "stats": Bench("stats_scale.py", ("--repeat", "3"), ("--repeat", "11")),
     "lobby": Bench("lobby_scale.py", ("--repeat", "21", "--whole", "1"), ()),
