@@ -173,8 +173,11 @@ class Round:
             rank = card.rank
             if stacking and rank != JOKER:
                 # A stacked pile shows its rank, as every card under it has.
-                for i, top in enumerate(shown):
+                for top in shown:
                     if top is not None and top.rank == rank:
+                        # Its place by the list's own search, as the gap's: a loop
+                        # counting places costs more than the rare search once found.
+                        i = shown.index(top)
                         row[i].append(card)
                         shown[i] = card
                         if happened is not None:
