@@ -19,18 +19,12 @@ _HOMES = itertools.count()
 """Numbers the tests' folders (``_private_files``)."""
 
 
-@pytest.fixture(autouse=True)
-def _private_files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Point the program (and every program a test starts) at empty folders of its own,
-    unless the test sets its own; and at English. The folder is named, not made: the
-    program makes its data folder where it writes (most tests write nothing), and a
-    folder made for each test was half of what pytest spends on an empty one."""
-    folder = tmp_path_factory.getbasetemp() / "homes" / str(next(_HOMES))
+@pytest.fixture(autouse=True, scope="session")
+def _english() -> Iterator[None]:
+    """The game speaks English unless a test asks for another language: the language of
+    the machine the tests run on does not count. Set once a run: the tests that set a
+    language put it back (``monkeypatch``, ``tests/command.py``'s ``environment``)."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("STRESS_TUI_DATA_DIR", str(folder / "data"))
-        patch.setenv("STRESS_TUI_CONFIG", str(Path(folder / "config.toml")))
-        # The game speaks English unless a test asks for another language: the language of
-        # the machine the tests run on does not count.
         for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
             patch.delenv(name, raising=False)
         patch.setenv("LANG", "C.UTF-8")
@@ -38,15 +32,34 @@ def _private_files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def _quick_join_key(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+def _private_files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Point the program (and every program a test starts) at empty folders of its own,
+    unless the test sets its own. The folder is named, not made: the program makes its
+    data folder where it writes (most tests write nothing), and a folder made for each
+    test was half of what pytest spends on an empty one."""
+    folder = tmp_path_factory.getbasetemp() / "homes" / str(next(_HOMES))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("STRESS_TUI_DATA_DIR", str(folder / "data"))
+        patch.setenv("STRESS_TUI_CONFIG", str(Path(folder / "config.toml")))
+        yield
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _quick_join_key(request: pytest.FixtureRequest) -> Iterator[None]:
     """In-process, a join code is stretched into its key by one PBKDF2 round, not
     ``KEY_ITERATIONS``: the same function of the same code and salt on both sides, so every
     handshake, proof and refusal is the same; 100,000 rounds cost each host and each joiner
     about 50 ms of CPU, most of the in-process network tests' time. The real count is used
     where the real program runs (the ``pty`` tests: two programs, and a test proving a code
-    to a real host, test_net_e2e_crash)."""
-    if request.node.get_closest_marker("pty") is None:
-        monkeypatch.setattr("stress_tui.net.protocol.KEY_ITERATIONS", 1)
+    to a real host, test_net_e2e_crash). Set once a module, as a module's tests are all
+    ``pty`` or none (``pytest_collection_modifyitems``): a fixture for each test asking for
+    ``request`` and ``monkeypatch`` was a tenth of what pytest spends on an empty test."""
+    if request.node.get_closest_marker("pty") is not None or _starts_a_pty(request.module):
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("stress_tui.net.protocol.KEY_ITERATIONS", 1)
+        yield
 
 
 @pytest.fixture
