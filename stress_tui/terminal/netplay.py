@@ -177,6 +177,9 @@ class NetScreen(Screen):
         self.join_line = join_line
         """What the host's waiting panel tells the friend to type."""
         super().__init__(endpoint, settings, colour)
+        self.own_rows = (seat == 0, seat == 1)
+        """This end's own row alone (a spectator's: none): the other player's lockout is
+        said without its time left."""
         self.clock = NetClock(self.link, self.loop_time, self.schedule, self.life)
         self.controller = self.make_controller()
         self.rules = model.rules
@@ -314,11 +317,6 @@ class NetScreen(Screen):
             return
         super().schedule()
 
-    def own_rows(self) -> tuple[bool, bool]:
-        """This end's own row alone (a spectator's: none): the other player's lockout is
-        said without its time left."""
-        return self.seat == 0, self.seat == 1
-
     def on_tick(self) -> None:
         self.timer = None
         self.request_draw()
@@ -399,7 +397,7 @@ class NetScreen(Screen):
             keyboard=self.settings.keyboard,
             link=link,
             bottom=0 if self.seat == JOINER_SEAT else 1,
-            own_rows=self.own_rows(),
+            own_rows=self.own_rows,
             together=self.together.shown(),
             waiting=self.link.waiting,
             resume_count=None if not left else count_up(left, RESUME_COUNT),

@@ -82,6 +82,10 @@ class Screen(Running):
         once, for every notice and frame)."""
         self.bottom = person_at_bottom(settings.players)
         """The player whose row is drawn at the bottom."""
+        kinds = settings.players
+        self.own_rows = (kinds[0] == "human", kinds[1] == "human")
+        """The rows whose lockout's time left this screen counts down (``Scene.own_rows``):
+        at one keyboard, each person's."""
         self.banner = Banner(self.notices, settings, self.request_draw)
         """What the banner says of things outside the game."""
         self.crash_on_key = os.environ.get(CRASH_ENV) == "1"
@@ -149,7 +153,7 @@ class Screen(Running):
         overlay = controller.top
         return Scene(
             table=self.table,
-            now=self.clock.now(),
+            now=self.life.last,  # (the clock's time ``draw`` read for this frame)
             keymap=controller.keymap,
             notices=self.notices,
             names=self.notices.names,
@@ -162,16 +166,10 @@ class Screen(Running):
             keyboard=self.settings.keyboard,
             resume_count=self.resume_count(),
             together=self.together.shown(),
-            own_rows=self.own_rows(),
+            own_rows=self.own_rows,
             bottom=self.bottom,
             **differing,
         )
-
-    def own_rows(self) -> tuple[bool, bool]:
-        """The rows whose lockout's time left this screen counts down (``Scene.own_rows``):
-        at one keyboard, each person's."""
-        kinds = self.settings.players
-        return kinds[0] == "human", kinds[1] == "human"
 
     def listener(self) -> Listener:
         return Listener(
@@ -184,7 +182,10 @@ class Screen(Running):
         )
 
     def opened(self) -> None:
-        """The round begins, laid out for the window's size."""
+        """The round begins, laid out for the window's size; its clock reads the loop's
+        time itself from now on (``Running.loop_time`` asks first whether it runs)."""
+        assert self.loop is not None
+        self.clock.time = self.loop.time
         self.begin_round()
         self.on_resize()
 
@@ -227,7 +228,7 @@ class Screen(Running):
             *self.due_times(),
             countdown_ticks(self.table, now),
             None if expiry is None else expiry + LATE_SECONDS,
-            lockout_ticks(self.table, now, self.own_rows()),
+            lockout_ticks(self.table, now, self.own_rows),
         ]
         due = None
         for t in times:
@@ -253,8 +254,8 @@ class Screen(Running):
         self.schedule()
 
     def draw(self) -> None:
-        """Draw (``Running.draw``), the notices and marks whose time is up gone with the
-        frame (the timer then set for the next)."""
+        """Draw (``Running.draw``) at the time read here (``frame_view`` takes it), the
+        notices and marks whose time is up gone with the frame (the timer then set anew)."""
         if self.notices.expire(self.clock.now()):
             self.schedule()
         super().draw()
