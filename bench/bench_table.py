@@ -16,7 +16,10 @@ Everything runs ``python -m stress_tui`` in an 80x24 pseudo-terminal read by pyt
   test hook, player 1's draw pile is laid out so that ``q`` always plays the next rank
   onto the left pile (stacking off, the right pile empty, so no stress); the effect looked
   for is the new card on the left pile. About 44 plays a round, so the samples come from
-  several rounds.
+  several rounds. Beside it, the same keys timed to the read that brought the bytes
+  showing them (``measure_keys``'s ``arrived``): this side's filter, pyte's parse and
+  the look left out, which cost this harness more the more bytes a key's answer has
+  (the game's play about 86, the echo's 19).
 - CPU per key: the time on a CPU (``/proc/PID/task/*/schedstat``, every thread) each
   program used for a measured key, from the gap before the first key of a block to the
   gap after its last, in the same blocks: the game's legal play against the echo's key;
@@ -152,11 +155,12 @@ def game_latency(
     source: str | None = None,
     usage: Sequence[Usage] = (),
     ignored: list[float] | None = None,
+    arrived: list[float] | None = None,
 ) -> list[float]:
     """``n`` samples of the game's key-to-screen time (the game from the tree ``source``,
     if given, instead of this one). ``usage`` notes what each block of plays used per key
     (``measure_keys``); ``ignored`` is given each session's CPU per ignored key (as many
-    keys as plays)."""
+    keys as plays); ``arrived`` each play's time to its bytes read (``measure_keys``)."""
     position, run = run_position()
     per_round = len(run) - warmup - 1
     samples: list[float] = []
@@ -174,6 +178,7 @@ def game_latency(
                 count,
                 warmup=warmup,
                 usage=usage,
+                arrived=arrived,
             )
             if ignored is not None:
                 ignored.append(ignored_cpu(s, count))
@@ -265,6 +270,8 @@ def main(argv: list[str] | None = None) -> int:
 
     echo_cpu, game_cpu = Usage(), Usage()
     ignored: list[float] = []
+    echo_arrived: list[float] = []
+    game_arrived: list[float] = []
     echo_samples, game_samples = alternate(
         lambda count: measure_latency(
             BASELINES["echo"],
@@ -274,8 +281,9 @@ def main(argv: list[str] | None = None) -> int:
             count,
             quit_key="q",
             usage=[echo_cpu],
+            arrived=echo_arrived,
         ),
-        lambda count: game_latency(count, usage=[game_cpu], ignored=ignored),
+        lambda count: game_latency(count, usage=[game_cpu], ignored=ignored, arrived=game_arrived),
         args.n,
         BLOCK,
     )
@@ -286,6 +294,14 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  game/echo: median {game.median / echo.median:.2f}x, p99 {game.p99 / echo.p99:.2f}x"
         "  (goal: within 1.3x)"
+    )
+    echo_read, game_read = summarize(echo_arrived), summarize(game_arrived)
+    print("key to its bytes read (the same keys; this side's pyte and look left out)")
+    print(f"  echo  {echo_read.format()}")
+    print(f"  game  {game_read.format()}")
+    print(
+        f"  game/echo to bytes read: median {game_read.median / echo_read.median:.2f}x,"
+        f" p99 {game_read.p99 / echo_read.p99:.2f}x"
     )
     # Blocks of different sizes weigh by their keys; the figures are per key.
     echo_key, play_key = statistics.median(echo_cpu.per_key), statistics.median(game_cpu.per_key)

@@ -103,6 +103,7 @@ def measure_keys(
     timeout: float = 2.0,
     gap: float = HUMAN_GAP,
     usage: Sequence[Usage] = (),
+    arrived: list[float] | None = None,
 ) -> list[float]:
     """Send ``warmup + n`` keys one at a time, each at least ``gap`` seconds after the
     previous one's effect showed on the screen (reading the screen meanwhile), so that the
@@ -111,7 +112,11 @@ def measure_keys(
     (with the screen) if a key's effect does not show within ``timeout`` seconds. Each of
     ``usage`` notes what the program used per measured key, once for the ``n`` keys: from
     the gap before the first until the gap after the last (so that whatever a key sets
-    going is counted, and nothing the warm-up keys did)."""
+    going is counted, and nothing the warm-up keys did). ``arrived``, if given, is given
+    each of the ``n`` keys' time until the program's bytes that showed its effect were read
+    (``TtySession.read_at``): the same keys with this side's filter, pyte's parse and the
+    look left out, which cost this harness more the more bytes a key's answer has, where a
+    terminal written in C parses a frame's hundred bytes in microseconds."""
     samples: list[float] = []
     shown = -math.inf
     gc_was_enabled = gc.isenabled()
@@ -135,6 +140,8 @@ def measure_keys(
             elapsed = shown - start
             if i >= warmup:
                 samples.append(elapsed)
+                if arrived is not None:
+                    arrived.append(session.read_at - start)
         if usage and n > 0:
             while (left := shown + gap - time.perf_counter()) > 0:
                 session.pump(left)
@@ -162,15 +169,24 @@ def measure_latency(
     startup_timeout: float = 10.0,
     quit_key: Key | None = None,
     usage: Sequence[Usage] = (),
+    arrived: list[float] | None = None,
 ) -> list[float]:
     """Start ``argv`` in a ``rows`` x ``cols`` pty, wait until ``ready``, then
-    ``measure_keys`` (``usage`` as there). Afterwards sends ``quit_key`` and waits for the
-    exit, if given; the program is ended in any case. Returns the ``n`` latencies in
-    seconds."""
+    ``measure_keys`` (``usage`` and ``arrived`` as there). Afterwards sends ``quit_key``
+    and waits for the exit, if given; the program is ended in any case. Returns the ``n``
+    latencies in seconds."""
     with TtySession(argv, rows=rows, cols=cols, env=env) as session:
         session.wait_for(lambda: ready(session), startup_timeout, "the program to be ready")
         samples = measure_keys(
-            session, next_key, reflected, n, warmup=warmup, timeout=timeout, gap=gap, usage=usage
+            session,
+            next_key,
+            reflected,
+            n,
+            warmup=warmup,
+            timeout=timeout,
+            gap=gap,
+            usage=usage,
+            arrived=arrived,
         )
         if quit_key is not None:
             session.send(quit_key)

@@ -151,6 +151,13 @@ ROWS = [
         most=1.3,
     ),
     Row(
+        "The same keys to their bytes read (the harness's parse and look left out)",
+        "the echo's keys, alike",
+        "table",
+        r"game/echo to bytes read: median ([\d.]+)x",
+        "x",
+    ),
+    Row(
         "The same play, CPU per key (every thread, schedstat)",
         "the echo's key, the same blocks",
         "table",

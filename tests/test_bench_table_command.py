@@ -22,6 +22,7 @@ PRINTED = {
     ),
     "table": (
         "  game/echo: median 2.90x, p99 3.10x  (goal: within 1.3x)\n"
+        "  game/echo to bytes read: median 2.80x, p99 3.00x\n"
         "  play/echo CPU: 1.97x  (goal: within 1.3x)\n"
         "  ignored/echo CPU: 0.50x  (goal: within 1.0x)\n"
         "  one play 85 B, full redraw 2333 B: 3.6%  (goal: <= 15%)\n"

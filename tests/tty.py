@@ -25,6 +25,7 @@ it never shadows the standard library's ``tty`` module, which ``pexpect`` and ``
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import select
 import signal
@@ -140,6 +141,10 @@ class TtySession(Screenful):
             raise ValueError("empty argv")
         self.argv: list[str] = list(argv)
         self.log = bytearray()
+        self.read_at = -math.inf
+        """When bytes were last read from the program (``time.perf_counter``), before this
+        side's filter and pyte looked at them: what a benchmark times a key to, leaving its
+        own reading of the bytes out."""
         self.eof = False
         self._closed = False
         self._filter = ScreenFilter()
@@ -194,6 +199,7 @@ class TtySession(Screenful):
             except pexpect.EOF:
                 self.eof = True
                 break
+            self.read_at = time.perf_counter()
             self.log += data
             shown = self._filter.feed(data)
             self._answer_background()
