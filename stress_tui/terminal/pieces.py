@@ -44,7 +44,10 @@ def _card(
     card: ``xN`` has that one meaning."""
     h, w = lay.card_h, lay.card_w
     count = size if stack and size > 1 and top is not None else 0
-    pile = ("pile", h, w, top, count, ascii_only, palette)
+    # A card looked up by its rank and suit, which hash in C (a ``Card``'s hash is a
+    # Python function, and a frame looks up every card it draws).
+    shown = None if top is None else (top.rank, top.suit)
+    pile = ("pile", h, w, shown, count, ascii_only, palette)
     sprites = canvas.cache.sprites
     rows = sprites.get(pile)
     if rows is not None:  # drawn before, as it shows now
