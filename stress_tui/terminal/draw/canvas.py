@@ -275,10 +275,10 @@ class FrameCanvas(Canvas):
         """The last frame's rows, as drawn from ``last_strokes``."""
         self.before: Frame | None = None
         """The rows of the frame before the last (what ``changed`` compares the last with)."""
-        self.changed: list[tuple[int, int]] = [(0, width)] * height
-        """For each row of the last frame, the columns from and up to which it may differ
-        from ``before``'s: ``(0, 0)`` where it is drawn the same, the whole row where that
-        is not known."""
+        self.changed: list[tuple[int, int, int]] = [(y, 0, width) for y in range(height)]
+        """The rows of the last frame drawn afresh, each with the columns from and up to
+        which it may differ from ``before``'s (the whole row where that is not known); every
+        other row is ``before``'s own list."""
         self.in_place: list[bool] = [False] * height
         """For each row of the last frame, whether every stroke on it was copied into its
         own columns alone (so that a stroke changed changes no cell beyond its own)."""
@@ -341,8 +341,8 @@ class FrameCanvas(Canvas):
         self.rows = rows
         width = self.width
         blank: Cell = (" ", "")
-        changed = [(0, 0)] * self.height
-        was_in_place, in_place = self.in_place, self.in_place[:]
+        changed = []
+        in_place = self.in_place
         for y, strokes in enumerate(self.strokes):
             if last is not None and strokes == last[y]:
                 continue  # drawn the same as last time
@@ -365,13 +365,14 @@ class FrameCanvas(Canvas):
                 else:
                     Canvas.blit(self, y, x, cells)
                     alone = False
-            in_place[y] = alone
-            if last is not None and alone and was_in_place[y]:
-                changed[y] = _differing(last[y], strokes)
+            if last is not None and alone and in_place[y]:
+                start, end = _differing(last[y], strokes)
+                changed.append((y, start, end))
             else:
-                changed[y] = (0, width)
+                changed.append((y, 0, width))
+            in_place[y] = alone
         self.before = self.last_rows
-        self.changed, self.in_place = changed, in_place
+        self.changed = changed
         self.last_strokes, self.last_rows = self.strokes, rows
         self.strokes = [[] for _ in range(self.height)]
         self.last_pieces, self.pieces = self.pieces, []

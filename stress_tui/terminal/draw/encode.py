@@ -23,13 +23,14 @@ def encode(
     gap: int = 4,
     cache: RenderCache | None = None,
     origin: tuple[int, int] = (0, 0),
-    changed: Sequence[tuple[int, int]] | None = None,
+    changed: Sequence[tuple[int, int, int]] | None = None,
 ) -> str:
     """What to write to turn the screen showing ``old`` into ``new``: only the runs of cells
     that changed, each after a cursor move (runs closer than ``gap`` cells are joined).
     ``old=None`` draws everything that is not blank, after ``clear``. ``changed``, where
-    known, says for each row the columns outside which it equals ``old``'s (from and up
-    to: ``FrameCanvas.changed``); only those cells are compared.
+    known, says which rows may differ from ``old``'s, each with the columns outside which
+    it equals ``old``'s (row, from and up to: ``FrameCanvas.changed``); only those cells
+    are compared.
 
     The runs are written in an order that keeps a style on as long as there are runs in
     it (a move does not change the style), so that a play's few cards take one colour
@@ -71,18 +72,18 @@ Run = tuple[int, int, int]
 
 
 def _runs(
-    old: Frame, new: Frame, gap: int, columns: Sequence[tuple[int, int]] | None = None
+    old: Frame, new: Frame, gap: int, rows: Sequence[tuple[int, int, int]] | None = None
 ) -> list[Run]:
     """The runs of cells that differ, row by row, left to right (runs closer than ``gap``
-    cells joined; a wide glyph never cut in two); of each row, only the cells from and up
-    to its ``columns`` compared, where they are given (``encode``'s ``changed``)."""
+    cells joined; a wide glyph never cut in two); of the ``rows`` given (``encode``'s
+    ``changed``), only those and of each only the cells from and up to its columns
+    compared; of every row where none are given."""
     runs: list[Run] = []
     width = len(new[0]) if new else 0
-    for y, after in enumerate(new):  # (old is as long: encode)
-        before = old[y]
-        if before is after:
-            continue
-        start, end = (0, width) if columns is None else columns[y]
+    if rows is None:  # (old is as long: encode)
+        rows = [(y, 0, width) for y in range(len(new))]
+    for y, start, end in rows:
+        before, after = old[y], new[y]
         if end - start < width:  # a few cells: a Python loop costs less than the C one's setup
             changed = [x for x in range(start, end) if before[x] != after[x]]
         elif before == after:
