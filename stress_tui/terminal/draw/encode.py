@@ -50,7 +50,15 @@ def encode(
     switches = cache.switches if cache is not None else {}
     normal = term.normal
     current = ""
-    for y, start, end in _by_style(runs, new):
+    # Each run begins in its first cell's style (a run begins with a character, never the
+    # right half of a wide glyph: _runs), and leaves its last character's in effect (a
+    # glyph's right half has the glyph's style: Canvas).
+    styles = [new[y][start][1] for y, start, _ in runs]
+    while runs:
+        # The next run in screen order that begins in the style in effect; else the first.
+        i = styles.index(current) if current in styles else 0
+        del styles[i]
+        y, start, end = runs.pop(i)
         at = (y + top, start + left)
         move = moves.get(at)
         if move is None:
@@ -107,40 +115,6 @@ def _runs(
             runs.append((y, start, end))
             x = end
     return runs
-
-
-def _by_style(runs: list[Run], new: Frame) -> list[Run]:
-    """The runs in the order to write them: after each run, the next one (in screen order)
-    that begins in the style the last one ended in, if any is left; else the first left.
-
-    A run begins with a character (never the right half of a wide glyph: ``_runs``), and
-    such a half has its glyph's style (``Canvas``), so a run begins in its first cell's
-    style and leaves its last cell's in effect."""
-    if len(runs) < 2:
-        return runs
-    waiting: dict[str, list[int]] = {}
-    for i in range(len(runs) - 1, -1, -1):  # each list popped from its end: screen order
-        y, start, _ = runs[i]
-        waiting.setdefault(new[y][start][1], []).append(i)
-    done = [False] * len(runs)
-    order: list[Run] = []
-    first_left = 0
-    style = ""
-    for _ in runs:
-        queue = waiting.get(style)
-        while queue and done[queue[-1]]:
-            queue.pop()
-        if queue:
-            i = queue.pop()
-        else:
-            while done[first_left]:
-                first_left += 1
-            i = first_left
-        done[i] = True
-        run = runs[i]
-        order.append(run)
-        style = new[run[0]][run[2] - 1][1]
-    return order
 
 
 def _changed(before: Sequence[Cell], after: Sequence[Cell]) -> list[int]:
