@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 
 from stress_tui.core.cards import Card
 from stress_tui.core.engine import Phase
+from stress_tui.core.lifecycle import Lifecycle
 from stress_tui.core.table import Table
 from stress_tui.core.words import decimal
 from stress_tui.terminal.draw.canvas import Canvas, Cell, RenderCache
@@ -421,6 +422,15 @@ def count_up(left: float, seconds: float) -> int:
     if third <= 0:
         return 3
     return max(1, min(3, int((seconds - left) / third + 1e-6) + 1))
+
+
+def resume_count(life: Lifecycle, loop_time: Callable[[], float] | None) -> int | None:
+    """The count before play goes on, as shown: 1, 2, 3 (``None``: no count), read on the
+    loop's clock (``None``: no loop yet)."""
+    if loop_time is None or not life.stopped:
+        return None  # (a count runs only while the clock stands still, as in play)
+    left = life.count_left(loop_time())
+    return None if left is None else count_up(left, life.count)
 
 
 def count_text(shown: int) -> str:

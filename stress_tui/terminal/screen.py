@@ -47,7 +47,7 @@ from stress_tui.terminal.keys import KeyMap
 from stress_tui.terminal.lang import N_, addressed, shown_names
 from stress_tui.terminal.layout import Layout, layout
 from stress_tui.terminal.notices import LATE_SECONDS, Notices
-from stress_tui.terminal.pieces import count_up, countdown_ticks, lockout_ticks
+from stress_tui.terminal.pieces import countdown_ticks, lockout_ticks, resume_count
 from stress_tui.terminal.running import Running
 from stress_tui.terminal.scene import Scene, person_at_bottom
 
@@ -103,6 +103,7 @@ class Screen(Running):
         """Whose together key is pressed (their next pile key lays with its equals)."""
         self.timer: asyncio.TimerHandle | None = None
         self.timer_due = 0.0
+        self.schedule_after_key = False  # (asked during a key: on_key does it after its frame)
 
     @property
     def keymap(self) -> KeyMap:
@@ -164,7 +165,7 @@ class Screen(Running):
             ascii=self.ascii,
             ascii_note=self.ascii_note,
             keyboard=self.settings.keyboard,
-            resume_count=self.resume_count(),
+            resume_count=resume_count(self.life, None if self.loop is None else self.loop.time),
             together=self.together.shown(),
             own_rows=self.own_rows,
             bottom=self.bottom,
@@ -202,7 +203,10 @@ class Screen(Running):
         that fires no later is kept (a play moves the next due time later, mostly): if it
         fires early, ``on_timer`` sets it for the time due then, drawing nothing. That
         skips nothing: what is due a hair after any moment stays due (``countdown_ticks``,
-        ``lockout_ticks``)."""
+        ``lockout_ticks``). Asked during a key, done once the key's frame is written."""
+        if self.in_key:
+            self.schedule_after_key = True
+            return
         due = self.next_due()
         if due is None:
             if self.timer is not None:
@@ -272,14 +276,15 @@ class Screen(Running):
             self.controller.key(keystroke)
         finally:
             self.in_key = False
-        if not self.draw_pending:
-            return
-        # The last key of a burst is drawn at once, without waiting for the loop to
-        # come round; earlier keys of the burst leave the drawing to it.
-        if not self.endpoint.input_pending():
+        # The last key of a burst is drawn at once, without waiting for the loop to come
+        # round; earlier keys of the burst leave the drawing to it.
+        if self.draw_pending and not self.endpoint.input_pending():
             self.draw()
-        elif not asked:
+        elif self.draw_pending and not asked:
             self.draw_soon()
+        if self.schedule_after_key:  # the timer after the frame: its effect shows sooner
+            self.schedule_after_key = False
+            self.schedule()
 
     # ------------------------------------------------------------------ drawing
 
@@ -356,10 +361,3 @@ class Screen(Running):
         result = self.controller.result
         if result is not None and self.life.stage is Stage.RESULT:
             result.keys_live = True
-
-    def resume_count(self) -> int | None:
-        """The count before play goes on, as shown: 1, 2, 3 (``None``: no count)."""
-        if self.loop is None or not self.life.stopped:
-            return None  # (a count runs only while the clock stands still, as in play)
-        left = self.life.count_left(self.loop.time())
-        return None if left is None else count_up(left, self.life.count)
