@@ -93,7 +93,10 @@ def _runs(
     for y, start, end in rows:
         before, after = old[y], new[y]
         if end - start < width:  # a few cells: a Python loop costs less than the C one's setup
-            changed = [x for x in range(start, end) if before[x] != after[x]]
+            changed = []  # (a loop, not a comprehension: Python 3.11 calls that as a function)
+            for x in range(start, end):
+                if before[x] != after[x]:
+                    changed.append(x)
         elif before == after:
             continue
         else:
