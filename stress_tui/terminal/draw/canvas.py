@@ -325,14 +325,18 @@ class FrameCanvas(Canvas):
             rows = range(max(rows.start, 0), min(rows.stop, self.height))
         n = len(self.pieces)
         last = self.last_pieces
+        lines = strokes[rows.start : rows.stop]  # (the rows' lists; plain loops below, as
+        # a comprehension is a function Python 3.11 makes and calls)
         if n < len(last) and last[n][0] == key and last[n][1] == rows:
             drawn = last[n][2]
-            for i, y in enumerate(rows):
-                strokes[y] += drawn[i]
+            for i, line in enumerate(lines):
+                line.extend(drawn[i])
         else:
-            before = [len(strokes[y]) for y in rows]
+            before = list(map(len, lines))
             draw()
-            drawn = [strokes[y][before[i] :] for i, y in enumerate(rows)]
+            drawn = []
+            for i, line in enumerate(lines):
+                drawn.append(line[before[i] :])
         self.pieces.append((key, rows, drawn))
 
     def frame(self) -> Frame:
