@@ -123,6 +123,37 @@ def test_a_played_round_leaves_a_replay_that_verifies_and_counts_in_the_record(
     assert as_json["computers"][0]["rounds_won"] == 1
 
 
+def test_a_play_is_shown_before_its_replay_line_is_written_in_the_same_turn(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    """A play's frame goes to the terminal first, then its line to the round's replay (the
+    player does not wait for the disk), in the same turn of the loop: before another key
+    is taken."""
+    from stress_tui.core.actions import Play
+    from stress_tui.storage.replay import load
+
+    with game(tmp_path) as s:
+        wait_flip(s, "10♣", "4♥")
+        (part,) = (data_dir / "replays").iterdir()
+        before = load(part).actions
+        lines_at_frames: list[int] = []
+        shown = s.endpoint.on_output
+        assert shown is not None
+
+        def output(data: bytes) -> None:
+            lines_at_frames.append(len(load(part).actions))
+            shown(data)
+
+        s.endpoint.on_output = output
+        s.endpoint.feed(b"q")  # the key's turn of the loop, and nothing after it
+        s.endpoint.on_output = shown
+        assert pile_top(s, 0) == "J♠"
+        assert lines_at_frames == [len(before)]  # the frame, before the line
+        after = load(part).actions
+        assert after[:-1] == before and after[-1] == Play(0, 0, 0, after[-1].time)
+        quit_at_once(s)
+
+
 def test_quitting_mid_round_keeps_a_readable_part_file(tmp_path: Path, data_dir: Path) -> None:
     from stress_tui.core.actions import Flip, Play
     from stress_tui.storage.replay import load

@@ -307,6 +307,14 @@ class App(Screen):
 
     # ------------------------------------------------------------------ drawing
 
+    def draw(self) -> None:
+        """Draw (``Screen.draw``), then write the action the frame shows to the round's
+        replay: the player sees a key's effect without waiting for the disk."""
+        super().draw()
+        replay = self.log.replay
+        if replay.waiting is not None:
+            replay.write()
+
     def view(self) -> Scene:
         result = self.controller.result
         return self.frame_view(

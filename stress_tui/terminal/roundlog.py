@@ -2,8 +2,10 @@
 
 A ``RoundLog`` listens to the table (``watch`` makes it the table's ``on_action``): every
 action applied, with its events, is kept for the round's statistics and written to the
-round's replay the moment it is applied (``stress_tui.storage.replay``). When an event
-ends the round, the log finishes the replay, measures the round (``stress_tui.core.stats``)
+round's replay (``stress_tui.storage.replay``) once the frame that shows it is out
+(``RoundReplay.write``: the player sees a key's effect without waiting for the disk),
+before the next action is kept. When an event ends the round, the log finishes the replay
+(the action that ended it written first), measures the round (``stress_tui.core.stats``)
 and counts it in the record kept across matches (``stress_tui.storage.record``); the
 result screen shows what came of it, ``ended``.
 
@@ -78,10 +80,11 @@ def drawn_because(happened: list[Event], rules: Rules) -> str | None:
 
 class RoundReplay:
     """The replay of the round being played, as it is written (``stress_tui.storage.replay``):
-    opened at the round's first action, each action added the moment it is applied, finished
-    when the round ends, left as its readable ``.part`` file on a quit mid-round. It owns
-    the file being written; one that cannot be written is said once (``warn``), and no
-    replay is written for the rest of the session."""
+    opened at the round's first action, each action added once its frame is out (``write``)
+    or the next action comes, whichever is first, finished when the round ends, left as its
+    readable ``.part`` file on a quit mid-round. It owns the file being written; one that
+    cannot be written is said once (``warn``), and no replay is written for the rest of the
+    session."""
 
     def __init__(self, warn: Callable[[str], None]) -> None:
         self.warn = warn
@@ -90,6 +93,8 @@ class RoundReplay:
         """The round's replay being written (``None``: not recorded)."""
         self.off: str | None = None
         """Why replays are not written this session (``None``: they are)."""
+        self.waiting: tuple[Action, list[Event]] | None = None
+        """The action applied last and its events, not written yet (``write``)."""
 
     def open(
         self,
@@ -119,10 +124,19 @@ class RoundReplay:
             self.stop(error)
 
     def record(self, action: Action, happened: list[Event]) -> None:
-        """An action the table applied, written to the replay (if one is being written)."""
+        """An action the table applied, kept to be written to the replay (if one is being
+        written) by ``write``; the one kept before it is written now."""
         if self.recorder is not None:
+            if self.waiting is not None:  # (a burst's earlier key, or a timer's action)
+                self.write()
+            self.waiting = (action, happened)
+
+    def write(self) -> None:
+        """Write the action kept by ``record`` (if one waits): once its frame is out."""
+        waiting, self.waiting = self.waiting, None
+        if waiting is not None and self.recorder is not None:
             try:
-                self.recorder.record(action, happened)
+                self.recorder.record(*waiting)
             except OSError as error:
                 self.stop(error)
 
@@ -136,6 +150,7 @@ class RoundReplay:
         from stress_tui.storage.replay import replay_dir
 
         recorder, self.recorder = self.recorder, None
+        self.waiting = None
         if recorder is not None:
             with contextlib.suppress(OSError):
                 recorder.close()
@@ -149,6 +164,7 @@ class RoundReplay:
         line for the result screen, and the finished file."""
         from stress_tui.storage.files import reason
 
+        self.write()
         recorder, self.recorder = self.recorder, None
         if recorder is None:
             if self.off is None:
@@ -167,8 +183,12 @@ class RoundReplay:
     def close(self, empty: bool) -> None:
         """Quit mid-round: the replay keeps its ``.part`` file, readable as it is (removed
         if the round is still ``empty``: nothing happened in it yet)."""
+        waiting, self.waiting = self.waiting, None
         recorder, self.recorder = self.recorder, None
         if recorder is not None:
+            with contextlib.suppress(OSError):
+                if waiting is not None:
+                    recorder.record(*waiting)
             with contextlib.suppress(OSError):
                 recorder.close()
                 if empty:
