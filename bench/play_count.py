@@ -5,6 +5,7 @@ its bytes into the game to its frame written.
     python bench/play_count.py [--plays 40]            # calls per play
     python bench/play_count.py --instructions           # instructions per play (valgrind)
     python bench/play_count.py --cold                   # cache misses per play, caches swept
+    python bench/play_count.py --replay [--instructions]  # with the round's replay written
 
 The game runs in-process (``tests/pilot.py``: the game of ``--seed 12`` on an 80x24
 in-memory terminal, on a virtual clock) from ``bench/bench_table.py``'s position, where
@@ -29,6 +30,12 @@ how much a key touches (code, objects), not only with what it runs. Two runs of 
 count within a few misses of each other, but where things lie in memory moves the count
 too: a list of 100 objects made at import, and nothing else, moved it by 42 (of 6,700),
 so a change shows in it only beyond that.
+
+A real game writes each action to its round's replay; the position, which has no seed,
+writes none. ``--replay`` writes one as a dealt round's is written (the round given the
+match's seed, so that the game opens its replay at the round's first action; the file is
+no replay of the position, only written as one is), and the calls say how many come before
+the frame is handed to the terminal.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ if __package__ in (None, ""):  # run as a script: make `bench` and `tests` impor
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_table import LAY, label, run_position
+from stress_tui.terminal.app import App
 from tests.pilot import Pilot, game
 from tests.screen import say_ready
 
@@ -70,15 +78,20 @@ def left_top(s: Pilot) -> str:
     return s.row(LAY.piles_y)[x + 1 : x + LAY.card_w - 1].strip()
 
 
-def play(plays: int, each: Any) -> None:
-    """``WARMUP + plays`` plays, the last ``plays`` of them each fed through ``each(feed)``;
-    checks that every one landed."""
+def play(plays: int, each: Any, replay: bool = False, written: list[bytes] | None = None) -> None:
+    """``WARMUP + plays`` plays, the last ``plays`` of them each fed through ``each(feed)``,
+    their frames handed to ``written.append``; checks that every one landed. ``replay``: the
+    round's replay written (``--replay``)."""
     position, run = run_position()
     assert WARMUP + plays <= len(run) - 1, f"the position has {len(run) - 1 - WARMUP} plays"
     with (
         tempfile.TemporaryDirectory(prefix="play-count-") as folder,
         game(Path(folder), env={"STRESS_TUI_POSITION": position}) as s,
     ):
+        app = s.app
+        assert isinstance(app, App)
+        if replay:  # before the round's first action, which opens its replay
+            app.log.round_seed = app.seed
         say_ready(s)
         s.wait_for(lambda: left_top(s) == "2♠", 10, "the position")
         for _ in range(WARMUP):
@@ -86,7 +99,7 @@ def play(plays: int, each: Any) -> None:
             s.pump(GAP)
         s.pump(2.0)
         shown = s.endpoint.on_output
-        written: list[bytes] = []
+        written = [] if written is None else written
         s.endpoint.on_output = written.append  # the pyte screen is the test's, not the game's
         for _ in range(plays):
             each(lambda: s.endpoint.feed(b"q"))
@@ -95,17 +108,24 @@ def play(plays: int, each: Any) -> None:
         for data in written:
             s.stream.feed(data)
         assert left_top(s) == label(run[WARMUP + plays - 1]), "a play did not land"
+        replays = list(Path(folder, "data", "replays").glob("*.jsonl.part"))
+        assert len(replays) == replay, "a replay written only with --replay"
 
 
-def count_calls(plays: int) -> tuple[float, float]:
-    """Calls per play: Python functions and built-ins."""
+def count_calls(plays: int, replay: bool = False) -> tuple[float, float, float]:
+    """Calls per play: Python functions and built-ins, and all of them before the frame is
+    handed to the terminal."""
     counts = [0, 0]
+    before = [0]
+    written: list[bytes] = []
 
-    def hook(_frame: FrameType, event: str, _arg: object) -> None:
+    def hook(_frame: FrameType, event: str, arg: object) -> None:
         if event == "call":
             counts[0] += 1
         elif event == "c_call":
             counts[1] += 1
+            if getattr(arg, "__self__", None) is written:  # a frame handed to the terminal
+                before[0] += counts[0] + counts[1]
 
     def each(key: Any) -> None:
         sys.setprofile(hook)
@@ -114,8 +134,12 @@ def count_calls(plays: int) -> tuple[float, float]:
         finally:
             sys.setprofile(None)
 
-    play(plays, each)
-    return counts[0] / plays, counts[1] / plays
+    def each_framed(key: Any) -> None:
+        before[0] -= counts[0] + counts[1]
+        each(key)
+
+    play(plays, each_framed, replay, written)
+    return counts[0] / plays, counts[1] / plays, before[0] / plays
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--instructions", action="store_true", help="count under callgrind")
     parser.add_argument(
         "--cold", action="store_true", help="cache misses, caches swept before each play"
+    )
+    parser.add_argument(
+        "--replay", action="store_true", help="the round's replay written, as in a real game"
     )
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -134,10 +161,10 @@ def main(argv: list[str] | None = None) -> int:
             swept[:] = zeros  # (not counted: outside functools.reduce)
             functools.reduce(lambda _a, _b: key(), [0, 0])
 
-        play(args.plays, each)
+        play(args.plays, each, args.replay)
         return 0
     if args.instructions or args.cold:
-        counts = grind(args.plays, args.cold)
+        counts = grind(args.plays, args.cold, args.replay)
         plays = args.plays
         print(f"instructions per play, in-process (callgrind): {counts['Ir'] / plays:,.0f}")
         if args.cold:
@@ -148,14 +175,17 @@ def main(argv: list[str] | None = None) -> int:
                 f" data read {read / plays:,.0f}, written {written / plays:,.0f})"
             )
         return 0
-    python, builtin = count_calls(args.plays)
-    print(f"calls per play, in-process: {python + builtin:.1f} (Python functions {python:.1f})")
+    python, builtin, framed = count_calls(args.plays, args.replay)
+    print(
+        f"calls per play, in-process: {python + builtin:.1f} (Python functions {python:.1f});"
+        f" before the frame is handed over: {framed:.1f}"
+    )
     return 0
 
 
-def grind(plays: int, cold: bool) -> dict[str, int]:
+def grind(plays: int, cold: bool, replay: bool = False) -> dict[str, int]:
     """The counts callgrind gives the plays (``cold``: with the caches simulated, and swept
-    before each play)."""
+    before each play; ``replay``: the round's replay written)."""
     with tempfile.TemporaryDirectory(prefix="play-count-") as folder:
         out = Path(folder) / "callgrind.out"
         command = [
@@ -170,6 +200,7 @@ def grind(plays: int, cold: bool) -> dict[str, int]:
             "--plays",
             str(plays),
             *(["--cold"] if cold else []),
+            *(["--replay"] if replay else []),
         ]
         env = {**os.environ, "PYTHONHASHSEED": "0"}
         subprocess.run(command, check=True, capture_output=True, env=env)
