@@ -42,7 +42,7 @@ def encode(
         blank: Cell = (" ", "")
         old = [[blank] * len(row) for row in new]
         changed = None
-    runs = _runs(old, new, gap, changed)
+    runs, styles = _runs(old, new, gap, changed)
     if not runs:
         return "".join(out)
     moves = cache.moves if cache is not None else {}
@@ -50,10 +50,8 @@ def encode(
     switches = cache.switches if cache is not None else {}
     normal = term.normal
     current = ""
-    # Each run begins in its first cell's style (a run begins with a character, never the
-    # right half of a wide glyph: _runs), and leaves its last character's in effect (a
-    # glyph's right half has the glyph's style: Canvas).
-    styles = [new[y][start][1] for y, start, _ in runs]
+    # A run leaves its last character's style in effect (a glyph's right half has the
+    # glyph's style: Canvas).
     while runs:
         # The next run in screen order that begins in the style in effect; else the first.
         i = styles.index(current) if current in styles else 0
@@ -81,12 +79,14 @@ Run = tuple[int, int, int]
 
 def _runs(
     old: Frame, new: Frame, gap: int, rows: Sequence[tuple[int, int, int]] | None = None
-) -> list[Run]:
+) -> tuple[list[Run], list[str]]:
     """The runs of cells that differ, row by row, left to right (runs closer than ``gap``
-    cells joined; a wide glyph never cut in two); of the ``rows`` given (``encode``'s
-    ``changed``), only those and of each only the cells from and up to its columns
-    compared; of every row where none are given."""
+    cells joined; a wide glyph never cut in two), and the style each begins in (its first
+    cell's: a run begins with a character, never the right half of a wide glyph); of the
+    ``rows`` given (``encode``'s ``changed``), only those and of each only the cells from
+    and up to its columns compared; of every row where none are given."""
     runs: list[Run] = []
+    styles: list[str] = []
     width = len(new[0]) if new else 0
     if rows is None:  # (old is as long: encode)
         rows = [(y, 0, width) for y in range(len(new))]
@@ -116,8 +116,9 @@ def _runs(
             if end < width and after[end][0] == "":
                 end += 1
             runs.append((y, start, end))
+            styles.append(after[start][1])
             x = end
-    return runs
+    return runs, styles
 
 
 def _changed(before: Sequence[Cell], after: Sequence[Cell]) -> list[int]:
