@@ -200,8 +200,11 @@ class Canvas:
         return self.rows
 
     def fill(self, y: int, x: int, width: int, style: str, ch: str = " ") -> None:
-        """Fill ``width`` cells from column ``x`` with ``ch`` in ``style``."""
-        self.blit(y, x, [(ch, style)] * width)
+        """Fill ``width`` cells from column ``x`` with ``ch`` in ``style``: each the cell
+        ``put`` keeps for it, so that drawings filled alike (the blank lines of two cards)
+        hold the same cells, which a frame compares by identity alone."""
+        cell = self._cells(ch, style) or ((ch, style),)
+        self.blit(y, x, cell * width)
 
     def put_centered(self, y: int, x: int, width: int, text: str, style: str = "") -> None:
         """Write ``text`` centred in the ``width`` columns from ``x`` (cut if too long)."""
