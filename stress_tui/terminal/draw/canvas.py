@@ -238,9 +238,9 @@ class Canvas:
 
 
 Stroke = tuple[int, int, Sequence[Cell], tuple[str, str] | None]
-"""One thing put on a row from column ``x`` up to ``end``: ``(x, end, cells, None)``, cells
-copied there, or ``(x, end, (), (text, style))``, text written there as ``Canvas.put``
-writes it (text holding a wide or zero-width glyph)."""
+"""One thing put on a row from column ``x`` up to ``end`` (never nothing: ``x < end``):
+``(x, end, cells, None)``, cells copied there, or ``(x, end, (), (text, style))``, text
+written there as ``Canvas.put`` writes it (text holding a wide or zero-width glyph)."""
 
 
 class FrameCanvas(Canvas):
@@ -303,18 +303,18 @@ class FrameCanvas(Canvas):
         else:
             end = x + self.text_width(text)
             stroke = (x, end, (), (text, style))
-        if 0 <= y < self.height:
+        if 0 <= y < self.height and end > x:  # (nothing put: no stroke)
             self.strokes[y].append(stroke)
         return end
 
     def blit(self, y: int, x: int, cells: Sequence[Cell]) -> None:
-        if 0 <= y < self.height:
+        if 0 <= y < self.height and cells:
             self.strokes[y].append((x, x + len(cells), cells, None))
 
     def blit_rows(self, y: int, x: int, rows: Sequence[Sequence[Cell]]) -> None:
         if y < 0:  # the rows above the canvas left out, and those below it
             rows, y = rows[-y:], 0
-        if not rows or y >= self.height:
+        if not rows or not rows[0] or y >= self.height:
             return
         rows = rows[: self.height - y]
         end = x + len(rows[0])
@@ -363,8 +363,7 @@ class FrameCanvas(Canvas):
                 if (
                     x >= 0
                     and end <= width
-                    and x < end
-                    and cells[0][0]
+                    and cells[0][0]  # (a stroke is never empty: put, blit)
                     and row[x][0]
                     and (end == width or row[end][0])
                 ):  # Canvas.blit's common case, without the call
