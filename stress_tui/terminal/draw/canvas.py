@@ -34,6 +34,8 @@ class RenderCache:
     """Whether the terminal moves the cursor with ``CSI row;col H`` (``None``: not asked)."""
     switches: dict[tuple[str, str], str] = field(default_factory=dict)
     """From one style to another: the sequence that does it."""
+    normal: str | None = None
+    """The terminal's reset of every style (``Terminal.normal``; ``None``: not asked)."""
 
     cells_limit: ClassVar[int] = 1024
     """Past this many texts, ``trim`` forgets them all."""

@@ -48,7 +48,11 @@ def encode(
     moves = cache.moves if cache is not None else {}
     top, left = origin
     switches = cache.switches if cache is not None else {}
-    normal = term.normal
+    normal = cache.normal if cache is not None else None
+    if normal is None:  # (asked once: Terminal.normal is a property of blessed's)
+        normal = term.normal
+        if cache is not None:
+            cache.normal = normal
     current = ""
     # A run leaves its last character's style in effect (a glyph's right half has the
     # glyph's style: Canvas).
