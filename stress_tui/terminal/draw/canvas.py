@@ -274,8 +274,8 @@ class FrameCanvas(Canvas):
         super().__init__(width, height, measure, cache)
         self.strokes: list[list[Stroke]] = [[] for _ in range(height)]
         """What this frame has put on each row so far."""
-        self.last_strokes: list[list[Stroke]] | None = None
-        """What the last frame put on each row (``None``: no frame yet)."""
+        self.last_strokes: list[list[Stroke]] = [[] for _ in range(height)]
+        """What the last frame put on each row (before the first: nothing, on blank rows)."""
         self.last_rows: Frame = self.rows
         """The last frame's rows, as drawn from ``last_strokes``."""
         self.before: Frame | None = None
@@ -321,8 +321,9 @@ class FrameCanvas(Canvas):
         rows = rows[: self.height - y]
         end = x + len(rows[0])
         strokes = self.strokes
-        for dy, cells in enumerate(rows):
-            strokes[y + dy].append((x, end, cells, None))
+        for cells in rows:
+            strokes[y].append((x, end, cells, None))
+            y += 1
 
     def piece(self, key: tuple[object, ...], rows: range, draw: Callable[[], None]) -> None:
         strokes = self.strokes
@@ -353,7 +354,7 @@ class FrameCanvas(Canvas):
         changed = []
         in_place = self.in_place
         for y, strokes in enumerate(self.strokes):
-            if last is not None and strokes == last[y]:
+            if strokes == last[y]:
                 continue  # drawn the same as last time
             row = rows[y] = [blank] * width  # a new list: the last frame's rows stay as they are
             alone = True
@@ -373,7 +374,7 @@ class FrameCanvas(Canvas):
                 else:
                     Canvas.blit(self, y, x, cells)
                     alone = False
-            if last is not None and alone and in_place[y]:
+            if alone and in_place[y]:  # (none is before the first frame)
                 start, end = _differing(last[y], strokes)
                 changed.append((y, start, end))
             else:
