@@ -199,7 +199,8 @@ class Lifecycle:
         """The game time at outside time ``at`` (never earlier than one shown before)."""
         still = self.still_total + (at - self.still_since if self.stopped else 0.0)
         shown = self.origin + (at - self.start - still) * self.speed
-        self.last = max(self.last, shown)
+        if shown > self.last:
+            self.last = shown
         return self.last
 
     def reach(self, game_time: float, at: float) -> float:

@@ -274,11 +274,11 @@ class InputDecoder:
         end = len(self.text) if self.held_since is None else unfinished_tail(self.text)
         if end <= 0:
             return []
-        cut = min(end, CHUNK)
-        if cut < end:
+        cut = end
+        if end > CHUNK:
             # The sequence at the cut goes whole with the next chunk; one that starts the
             # chunk goes whole with this one.
-            inner = unfinished_tail(self.text[:cut])
+            inner = unfinished_tail(self.text[:CHUNK])
             cut = inner if inner > 0 else min(end, CHUNK + LONGEST_SEQUENCE)
         chunk, self.text = self.text[:cut], self.text[cut:]
         keys = []
