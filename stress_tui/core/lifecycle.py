@@ -99,6 +99,12 @@ class Holder(NamedTuple):
     """The seat it is (``None``: this end's own, or nobody's in particular)."""
 
 
+_PLAYING, _READY = Stage.PLAYING, Stage.READY
+"""The stages asked of at every key and frame, under plain names: on Python 3.11 reading a
+member off its enum class goes through ``EnumType.__getattr__``'s slow path
+(``core/view.py``)."""
+
+
 class Lifecycle:
     """One match's stage, its holds, its start gate and its clock. Events are methods;
     each says whether it changed anything, and one that does not fit the stage is
@@ -149,7 +155,7 @@ class Lifecycle:
     @property
     def stage(self) -> Stage:
         """Where the match stands."""
-        if self.base is Stage.PLAYING:
+        if self.base is _PLAYING:
             if self.holds:
                 return Stage.PAUSED
             if self.count_until is not None:
@@ -167,7 +173,7 @@ class Lifecycle:
     @property
     def waiting(self) -> tuple[bool, bool] | None:
         """Whom the start gate waits for, for the screen (``None``: not before a start)."""
-        if self.base is not Stage.READY:
+        if self.base is not _READY:
             return None
         return self.awaited[0], self.awaited[1]
 

@@ -50,6 +50,16 @@ MENU_GRACE = 0.5
 """Seconds after help or pause opens over the table during which its menu keys are
 ignored, so that the other player's next play key does not act on it."""
 
+_PLAYING = Stage.PLAYING
+_TOGETHER = Intent.TOGETHER
+_REPEAT, _MAYBE = Press.REPEAT, Press.MAYBE
+"""The members a play's key compares with, under plain names: on Python 3.11 reading a
+member off its enum class goes through ``EnumType.__getattr__``'s slow path (about 0.1 us
+warm, and its own code cold at a person's pace), as ``core/view.py`` says."""
+
+_TARGETS = {Intent.LEFT: 0, Intent.RIGHT: 1}
+"""The play pile each pile key plays onto (left, right)."""
+
 
 class Keystroke(KeystrokeLike, Protocol):
     """A key as read (blessed's ``Keystroke``)."""
@@ -182,16 +192,24 @@ class Controller:
         self.on_binding(binding, None if top is None else top.NAME)
 
     def on_binding(self, binding: Binding, overlay: str | None) -> None:
-        """What a binding does, given the screen over the table when its key came: what is
-        that screen's own business it does itself (``BaseScreen.act``: the help scrolls);
-        the rest is this controller's (the lifecycle's holds, going on, leaving, play)."""
-        top = None if overlay is None else self.stack.top  # (the table: nothing stacked)
-        if top is not None and top.act(binding):
-            self.host.request_draw()
-            return
+        """What a binding does, given the screen over the table when its key came: nothing
+        while that screen holds it back (``holds_back``); what is that screen's own
+        business it does itself (``BaseScreen.act``: the help scrolls); the rest is this
+        controller's (the lifecycle's holds, going on, leaving, play)."""
+        if overlay is not None:  # (on the table itself nothing is stacked)
+            if self.holds_back(binding, overlay):
+                return
+            top = self.stack.top
+            if top is not None and top.act(binding):
+                self.host.request_draw()
+                return
         handler = self.handlers.get(binding.intent)
         if handler is not None:
             handler(binding, overlay)
+
+    def holds_back(self, binding: Binding, overlay: str) -> bool:
+        """Whether the screen ``overlay`` ignores ``binding`` for now."""
+        return False
 
     def stray(self, name: str) -> None:
         """A key that plays nothing on the table (the game says what it is not)."""
@@ -283,14 +301,13 @@ class GameController(Controller):
             *([QuitScreen] if asked else []),
         ]
 
-    def on_binding(self, binding: Binding, overlay: str | None) -> None:
-        if (
+    def holds_back(self, binding: Binding, overlay: str) -> bool:
+        """Help or pause just opened over the table: not its menu keys yet."""
+        return (
             binding.scope is Scope.MENU
             and overlay in (Overlay.HELP, Overlay.PAUSE)
             and not self.menu_live
-        ):
-            return  # help or pause just opened over the table: not yet
-        super().on_binding(binding, overlay)
+        )
 
     def stray(self, name: str) -> None:
         self.host.stray_key(name)
@@ -352,27 +369,25 @@ class GameController(Controller):
 
     def play(self, binding: Binding, overlay: str | None) -> None:
         """A player's key counts only on the table itself (no screen over it, clock running);
-        before the round starts, a player's ready key says they are ready for it."""
+        before the round starts, a player's ready key says they are ready for it. In play
+        it is told from a held key's repeats: a repeat plays nothing, and the same key again
+        after about the terminal's repeat delay waits a moment to be told (unless it plays
+        a card that fits: then it may be a person's and plays)."""
         if binding.player is None or overlay is not None:
             return
         life = self.clock.life
         stage = life.stage
-        if stage is Stage.PLAYING:
-            self.play_pressed(binding)
-        elif stage is Stage.READY and not life.holds and binding.intent is Intent.READY:
-            self.host.ready_to_start(binding.player)
-
-    def play_pressed(self, binding: Binding) -> None:
-        """A player's key in play, told from a held key's repeats: a repeat plays nothing,
-        and the same key again after about the terminal's repeat delay waits a moment to be
-        told (unless it plays a card that fits: then it may be a person's and plays)."""
+        if stage is not _PLAYING:
+            if stage is Stage.READY and not life.holds and binding.intent is Intent.READY:
+                self.host.ready_to_start(binding.player)
+            return
         pressed = self.pressed
-        if pressed is Press.REPEAT:
+        if pressed is _REPEAT:
             self.held = None  # a key held there was the first repeat
             return
         if self.held is not None:
             self.play_held()  # another key came: what was held was pressed
-        if pressed is Press.MAYBE and not self.host.fits(binding):
+        if pressed is _MAYBE and not self.host.fits(binding):
             self.held = binding
             self.holding += 1
             self.host.call_later(REPEAT_GAP, functools.partial(self.hold_over, self.holding))
@@ -387,7 +402,7 @@ class GameController(Controller):
 
     def play_held(self) -> None:
         held, self.held = self.held, None
-        if held is not None and self.top is None and self.clock.life.stage is Stage.PLAYING:
+        if held is not None and self.top is None and self.clock.life.stage is _PLAYING:
             self.host.play(held)
 
     def new_round(self) -> None:
@@ -410,7 +425,7 @@ class TogetherKey:
         none)."""
         player = binding.player
         assert player is not None
-        if binding.intent is Intent.TOGETHER:
+        if binding.intent is _TOGETHER:
             if rules.together:
                 self.armed[player] = not self.armed[player]
             return None
@@ -435,13 +450,14 @@ def action_for(
     player = binding.player
     assert player is not None
     intent = binding.intent
-    if intent is Intent.LEFT or intent is Intent.RIGHT:
+    target = _TARGETS.get(intent)
+    if target is not None:
         pile = binding.pile
         assert pile is not None
         if pile >= row_size:
             return None
         kind = PlayTogether if together else Play
-        return kind(player, pile, 0 if intent is Intent.LEFT else 1, now)
+        return kind(player, pile, target, now)
     if intent is Intent.STRESS:
         return CallStress(player, now)
     if intent is Intent.READY:

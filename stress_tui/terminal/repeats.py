@@ -39,6 +39,11 @@ class Press(enum.Enum):
     press, as the next press tells (a repeat follows within ``REPEAT_GAP``)."""
 
 
+_NEW = Press.NEW
+"""The answer for nearly every key, under a plain name: on Python 3.11 reading a member off
+its enum class goes through ``EnumType.__getattr__``'s slow path (``core/view.py``)."""
+
+
 class AutoRepeat:
     """Tells each key press from the ones before it (``press``)."""
 
@@ -54,9 +59,9 @@ class AutoRepeat:
         gap = at - self.at
         self.key, self.at = key, at
         if not same:
-            return Press.NEW
+            return _NEW
         if gap <= REPEAT_GAP:
             return Press.REPEAT
         if FIRST_REPEAT[0] <= gap <= FIRST_REPEAT[1]:
             return Press.MAYBE
-        return Press.NEW
+        return _NEW
