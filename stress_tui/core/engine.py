@@ -222,7 +222,9 @@ class Game(Stresses, Flips):
         self._refill(player, happened)
         one, two = players
         one.ready = two.ready = False
-        held = len(me.draw_pile) + sum(map(len, row))
+        held = len(me.draw_pile)
+        for heap in row:
+            held += len(heap)
         if held < me.fewest:  # progress: fewer cards than this player ever held
             me.fewest = held
             state.stale = 0
