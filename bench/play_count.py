@@ -102,7 +102,9 @@ def play(plays: int, each: Any, replay: bool = False, written: list[bytes] | Non
         written = [] if written is None else written
         s.endpoint.on_output = written.append  # the pyte screen is the test's, not the game's
         for _ in range(plays):
-            each(lambda: s.endpoint.feed(b"q"))
+            # The bytes handed over as the terminal's reader does (the test's ``feed`` first
+            # asks whether it was given text).
+            each(lambda: s.endpoint.received(b"q"))
             s.pump(GAP)
         s.endpoint.on_output = shown
         for data in written:
