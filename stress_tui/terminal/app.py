@@ -228,7 +228,7 @@ class App(Screen):
             return
         self.notices.note(happened, now, self.table.game)
         for event in happened:
-            if isinstance(event, (RoundWon, RoundDrawn)):
+            if type(event) is RoundWon or type(event) is RoundDrawn:
                 self.show_result(self.end_round(event))
         self.request_draw()
 

@@ -197,19 +197,19 @@ class Notices:
         names = self.names
         mark_until = now + MARK_SECONDS
         for event in happened:
-            if isinstance(event, Played):
+            if type(event) is Played:
                 self.player[event.player] = None
                 self.piles[event.target] = Mark(names[event.player], event.player, mark_until)
                 self.flashes[event.target] = (
                     None if self.you[event.player] else Mark("", event.player, now + FLASH_SECONDS)
                 )
                 self.refills.pop((event.player, event.pile), None)
-            elif isinstance(event, Drawn):
+            elif type(event) is Drawn:
                 text = "+1" if event.stacked else _("new")
                 self.refills[event.player, event.pile] = Mark(text, event.player, mark_until)
-            elif isinstance(event, Rejected) and event.player is not None:
+            elif type(event) is Rejected and event.player is not None:
                 self._rejected(event, now, game)
-            elif isinstance(event, ReadyNoted):
+            elif type(event) is ReadyNoted:
                 other = names[1 - event.player]
                 waiting = (
                     _("ready to flip (waiting for you)")
@@ -222,7 +222,7 @@ class Notices:
                     sticky_until_flip=True,
                     short=_("ready: waiting"),
                 )
-            elif isinstance(event, StopDeclared):
+            elif type(event) is StopDeclared:
                 # The cards pointed at: the opponent's, where the stop says (unless the
                 # stop is spent already, by a play noted with it).
                 row = game.state.players[1 - event.player].row
@@ -241,7 +241,7 @@ class Notices:
                     if pointed
                     else Notice(_("stress stop called"), "info", sticky_until_flip=True)
                 )
-            elif isinstance(event, StressStopped):
+            elif type(event) is StressStopped:
                 stopped = (
                     _("You stopped the stress")
                     if self.you[event.by]
@@ -252,7 +252,7 @@ class Notices:
                     "good",
                     now + NOTICE_SECONDS,
                 )
-            elif isinstance(event, StressWon):
+            elif type(event) is StressWon:
                 count = _taken(happened, event.loser)
                 winner, loser = names[event.winner], names[event.loser]
                 if self.you[event.winner]:
@@ -291,36 +291,36 @@ class Notices:
                     now + NOTICE_SECONDS,
                     short=_("too slow: +{count}").format(count=count),
                 )
-            elif isinstance(event, FalseStressCalled):
+            elif type(event) is FalseStressCalled:
                 self._false_stress(event, happened, now)
-            elif isinstance(event, (Stalled, FlipAgreed)):
+            elif type(event) is Stalled or type(event) is FlipAgreed:
                 # Nobody waits for anyone any more: the ready notices are no longer true.
                 self._clear_ready()
-                if isinstance(event, FlipAgreed):
+                if type(event) is FlipAgreed:
                     text = _("Both ready: new cards on three")
                 else:
                     text = _("Nobody can play: new cards on three")
                 self.headline = Notice(text, "info", sticky_until_flip=True)
-            elif isinstance(event, PilesRecycled):
+            elif type(event) is PilesRecycled:
                 self.headline = Notice(
                     _("Both draw piles ran out: each took a play pile to draw from"),
                     "info",
                     now + NOTICE_SECONDS + 1.0,
                     short=_("Draw piles ran out: each took a play pile"),
                 )
-            elif isinstance(event, Flipped):
+            elif type(event) is Flipped:
                 self._clear_sticky()
                 for target, card in enumerate(event.cards):
                     if card is not None:
                         self.piles[target] = Mark(_("flip"), None, mark_until)
-            elif isinstance(event, RoundWon):
+            elif type(event) is RoundWon:
                 won = (
                     _("You win the round!")
                     if self.you[event.player]
                     else _("{name} wins the round!")
                 )
                 self.headline = Notice(won.format(name=names[event.player]), "good")
-            elif isinstance(event, TableDead):
+            elif type(event) is TableDead:
                 self.headline = Notice(
                     _("{count} flips and no card played: a drawn round, dealt again").format(
                         count=DEAD_FLIPS
@@ -328,7 +328,7 @@ class Notices:
                     "warn",
                     short=_("Dead table: a drawn round"),
                 )
-            elif isinstance(event, NoProgress):
+            elif type(event) is NoProgress:
                 self.headline = Notice(
                     _("{count} plays and nobody nearer the end: a drawn round, dealt again").format(
                         count=game.rules.stale_limit

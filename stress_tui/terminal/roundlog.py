@@ -316,7 +316,7 @@ class RoundLog:
             if any(isinstance(event, ends) for event in happened):
                 self.take_daily(self.daily)
         for event in happened:
-            if isinstance(event, (RoundWon, RoundDrawn)):
+            if type(event) is RoundWon or type(event) is RoundDrawn:
                 self.end(event, drawn_because(happened, self.rules))
 
     def take_daily(self, day: str) -> None:
