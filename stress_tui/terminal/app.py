@@ -316,15 +316,18 @@ class App(Screen):
             replay.write()
 
     def view(self) -> Scene:
-        result = self.controller.result
-        return self.frame_view(
-            score=(self.match.score[0], self.match.score[1]),
-            result=result,
-            seed=None if result is None else self.deal_label(),  # (said on the result)
-            menu_keys=self.controller.menu_live,
-            waiting=self.life.waiting,
-            offer=self.offer,
-        )
+        scene = self.frame_view()
+        controller = self.controller
+        result = controller.result
+        score = self.match.score
+        scene.score = (score[0], score[1])
+        scene.result = result
+        if result is not None:
+            scene.seed = self.deal_label()  # (said on the result)
+        scene.menu_keys = controller.menu_live
+        scene.waiting = self.life.waiting
+        scene.offer = self.offer
+        return scene
 
 
 class DailyApp(App):

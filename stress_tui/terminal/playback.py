@@ -416,17 +416,18 @@ class ReplayApp(Screen):
             won = [score[0], score[1]]
             won[result.winner] += 1
             score = (won[0], won[1])
-        return self.frame_view(
-            score=score,
-            result=result,
-            seed=again if isinstance(again := self.replay.header.get("again"), str) else None,
-            replay=ReplayBar(
-                self.clock.speed,
-                "pause" in self.clock.paused,
-                len(self.playback.applied),
-                self.playback.total,
-            ),
+        scene = self.frame_view()
+        scene.score = score
+        scene.result = result
+        again = self.replay.header.get("again")
+        scene.seed = again if isinstance(again, str) else None
+        scene.replay = ReplayBar(
+            self.clock.speed,
+            "pause" in self.clock.paused,
+            len(self.playback.applied),
+            self.playback.total,
         )
+        return scene
 
 
 def run(replay: Replay, speed: float = 1.0, settings: Settings | None = None) -> int:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from blessed.keyboard import Keystroke
 
@@ -147,30 +147,29 @@ class Screen(Running):
         """What a frame shows."""
         raise NotImplementedError
 
-    def frame_view(self, **differing: Any) -> Scene:
-        """A frame's ``Scene`` with what every screen shows the same way filled in, and
-        ``differing`` (score, result, seed...) as the screen gives it."""
+    def frame_view(self) -> Scene:
+        """A frame's ``Scene`` with what every screen shows the same way filled in; ``view``
+        sets on it what the screen shows its own way (score, result, seed...)."""
         controller = self.controller
-        overlay = controller.top
-        return Scene(
-            table=self.table,
-            now=self.life.last,  # (the clock's time ``draw`` read for this frame)
-            keymap=controller.keymap,
-            notices=self.notices,
-            names=self.notices.names,
-            you=self.notices.you,
-            kinds=self.settings.players,
-            overlay=overlay,
-            beneath=None if overlay is None else controller.stack.beneath,
-            ascii=self.ascii,
-            ascii_note=self.ascii_note,
-            keyboard=self.settings.keyboard,
-            resume_count=resume_count(self.life, None if self.loop is None else self.loop.time),
-            together=self.together.shown(),
-            own_rows=self.own_rows,
-            bottom=self.bottom,
-            **differing,
-        )
+        notices = self.notices
+        # The table, the time (the clock's ``draw`` read for this frame), the keys and the
+        # notices; the rest set one by one: a class called with keywords is handed them in
+        # a dict made for the call (with 16, a tenth of a frame's scene).
+        scene = Scene(self.table, self.life.last, controller.keymap, notices)
+        scene.names = notices.names
+        scene.you = notices.you
+        scene.kinds = self.settings.players
+        overlay = scene.overlay = controller.top
+        if overlay is not None:
+            scene.beneath = controller.stack.beneath
+        scene.ascii = self.ascii
+        scene.ascii_note = self.ascii_note
+        scene.keyboard = self.settings.keyboard
+        scene.resume_count = resume_count(self.life, None if self.loop is None else self.loop.time)
+        scene.together = self.together.shown()
+        scene.own_rows = self.own_rows
+        scene.bottom = self.bottom
+        return scene
 
     def listener(self) -> Listener:
         return Listener(
