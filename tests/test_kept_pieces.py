@@ -1,5 +1,6 @@
 """A piece kept from the last frame is put back only when it would be drawn the same: random
-tables, frame after frame on one kept canvas (``FrameCanvas``), each frame against the same
+tables, frame after frame on one kept canvas (``FrameCanvas``) whose cache has the counts
+drawn ahead (``counts.warm_counts``, as the game draws them), each frame against the same
 table drawn whole on a fresh canvas with nothing drawn before. A piece or a drawing kept by
 a key that leaves out something it shows (a stack's size under the same top card, a score,
 a name, a key map...) shows the last frame's instead, and this fails."""
@@ -15,9 +16,11 @@ from blessed import Terminal
 from stress_tui.core.engine import Game
 from stress_tui.core.notation import parse_position
 from stress_tui.core.table import Table
+from stress_tui.terminal.counts import warm_counts
 from stress_tui.terminal.draw.canvas import Canvas, FrameCanvas, RenderCache
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keys import default_keymap
+from stress_tui.terminal.layout import layout
 from stress_tui.terminal.notices import Notices
 from stress_tui.terminal.render import render
 from stress_tui.terminal.scene import Scene
@@ -103,13 +106,20 @@ def test_every_frame_drawn_on_a_kept_canvas_is_the_frame_drawn_afresh(
     size = (80, 24)
     canvas = FrameCanvas(*size, term.length, cache)
     shown = {name: 0 for name in CHOICES}
+    warm = True
     for frame in range(400):
         if rng.random() < 0.05:  # as the game does on a resize: a new canvas, the cache kept
             size = (100, 30) if size == (80, 24) else (80, 24)
             canvas = FrameCanvas(*size, term.length, cache)
+            warm = True
         for name in rng.sample(sorted(CHOICES), rng.choice([1, 1, 2])):
             shown[name] = (shown[name] + rng.randrange(1, CHOICES[name])) % CHOICES[name]
         scene = scene_of(shown)
+        if warm:  # and then, as the game does, its counts drawn ahead
+            lay = layout(*size, scene.rules.row_size)
+            assert lay is not None
+            warm_counts(scene, palette, Canvas(0, 0, term.length, cache), lay)
+            warm = False
         kept = render(scene, palette, canvas)
         fresh = render(scene, palette, Canvas(*size, term.length, RenderCache()))
         assert kept == fresh, (frame, shown)

@@ -37,7 +37,7 @@ from stress_tui.terminal.controller import GameController, TogetherKey
 from stress_tui.terminal.endpoint import Endpoint
 from stress_tui.terminal.keys import Binding, Intent, settings_keymap
 from stress_tui.terminal.lang import N_, _, addressed, shown_names
-from stress_tui.terminal.layout import Layout
+from stress_tui.terminal.layout import Layout, layout
 from stress_tui.terminal.roundlog import RoundLog
 from stress_tui.terminal.scene import Scene
 from stress_tui.terminal.screen import Screen
@@ -157,7 +157,7 @@ class App(Screen):
         self.clock.set(game.state.time)
         self.together = TogetherKey()
         self.notices.clear()
-        self.frames.cache.new_round()
+        self.frames.new_round()
         # Between rounds, before the first count: what the last round left for the garbage
         # collector (the record's JSON writer leaves cycles) and the free lists it filled
         # go now, instead of piling up until a full collection of Python's own choosing
@@ -178,6 +178,11 @@ class App(Screen):
             self.start_table()
         self.schedule()
         self.request_draw()
+        # After the round's first frame: its cards and counts drawn ahead (the first
+        # round's by on_resize, once the window's size is known).
+        lay = layout(self.frames.size[0], self.frames.size[1], self.rules.row_size)
+        if lay is not None and self.loop is not None and self.frames.needs_warming(lay):
+            self.loop.call_soon(self.guarded, self.warm_up, lay)
 
     def deal_label(self) -> str | None:
         """What ``--seed`` takes to deal the round on the table again (``None``: a position

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 from stress_tui.core.lifecycle import Lifecycle
-from stress_tui.core.rules import Rules
 from stress_tui.core.settings import Settings
-from stress_tui.terminal.draw.canvas import Frame, FrameCanvas, RenderCache
+from stress_tui.terminal.counts import warm_counts
+from stress_tui.terminal.draw.canvas import Canvas, Frame, FrameCanvas, RenderCache
 from stress_tui.terminal.draw.encode import encode
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.draw.theme import choose_theme
@@ -163,6 +163,12 @@ class Frames:
         width, height, top, left = drawn_area(*self.endpoint.size())
         self.size, self.origin = (width, height), (top, left)
 
+    def new_round(self) -> None:
+        """Forget what only the last round showed (``RenderCache.new_round``): the cards and
+        counts are drawn ahead again (``needs_warming``)."""
+        self.cache.new_round()
+        self.warm = None
+
     def needs_warming(self, lay: Layout) -> bool:
         """Whether the cards of ``lay``'s size are still to be drawn ahead (noted as done)."""
         if self.warm == (lay.card_h, lay.card_w):
@@ -170,10 +176,13 @@ class Frames:
         self.warm = (lay.card_h, lay.card_w)
         return True
 
-    def warm_up(self, lay: Layout, rules: Rules, ascii: bool) -> None:
-        """Draw every card of ``rules`` once at ``lay``'s size, so that no key waits for it."""
+    def warm_up(self, lay: Layout, view: Scene) -> None:
+        """Draw every card of ``view``'s rules once at ``lay``'s size, and the counts its
+        round comes to, so that no key waits for them."""
+        rules = view.rules
         cards = rules.spec.cards(rules.jokers)
-        warm_cards(self.cache, self.term.length, self.palette, lay, cards, ascii)
+        warm_cards(self.cache, self.term.length, self.palette, lay, cards, view.ascii)
+        warm_counts(view, self.palette, Canvas(0, 0, self.term.length, self.cache), lay)
 
 
 class LifeTimer:

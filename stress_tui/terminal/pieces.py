@@ -13,11 +13,12 @@ from stress_tui.core.engine import Phase
 from stress_tui.core.lifecycle import Lifecycle
 from stress_tui.core.table import Table
 from stress_tui.core.words import decimal
+from stress_tui.terminal.counts import draw_line, line_key_of, pile_size, size_key_of, wins
 from stress_tui.terminal.draw.canvas import Canvas, Cell, RenderCache
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keynames import key_label
 from stress_tui.terminal.keys import Intent, KeyMap
-from stress_tui.terminal.lang import N_, _, ngettext, rank_name
+from stress_tui.terminal.lang import N_, _, rank_name
 from stress_tui.terminal.layout import Layout
 from stress_tui.terminal.scene import Scene
 
@@ -274,9 +275,11 @@ def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, play
         info_key, lay.info_w, lay.card_h, lambda c: _player_info(view, palette, c, lay, player)
     )
     canvas.blit_rows(y, lay.info_x, info)
-    # The draw pile's count, which every play from it changes, on the line left for it.
-    line = canvas.clip(_draw_line(view, lay, player), lay.info_w - 2)
-    canvas.put(y + 1, lay.info_x + 1, line, palette.plain)
+    # The draw pile's count, which every play from it changes, on the line left for it:
+    # drawn once for each count (and ahead of time: ``counts.warm_counts``), and kept.
+    line_key = line_key_of(view, palette, lay, player, side.draw_count)
+    line = sprites.get(line_key) or draw_line(canvas, line_key)
+    canvas.blit(y + 1, lay.info_x + 1, line[0])
 
 
 def _pile_keys(
@@ -310,13 +313,13 @@ _OTHER_KEYS = {
 
 def _player_info(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
     """Beside the row: name, score, the player's other keys, and a line left blank for the
-    draw pile (``_draw_line``)."""
+    draw pile (``counts.draw_line``)."""
     name = view.names[player]
     kind = view.kinds[player]
     info_w = lay.info_w - 2
     lines: list[tuple[str, str]] = [(canvas.clip(name, info_w), palette.names[player])]
     if lay.card_h > 5:
-        lines += [("", ""), (_wins(view, player), palette.plain), ("", "")]
+        lines += [("", ""), (wins(view.score[player], view.rules.wins), palette.plain), ("", "")]
     else:
         lines.append(("", ""))
     if kind.startswith("bot:"):
@@ -333,19 +336,6 @@ def _player_info(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, pla
             lines.append(("  ".join(pairs), palette.hint))
     for dy, (text, style) in enumerate(lines[: max(lay.card_h, 3)]):
         canvas.put(dy, 1, canvas.clip(text, info_w), style)
-
-
-def _wins(view: Scene, player: int) -> str:
-    """A player's rounds won, out of the rounds that win the match."""
-    return _("wins {won}/{needed}").format(won=view.score[player], needed=view.rules.wins)
-
-
-def _draw_line(view: Scene, lay: Layout, player: int) -> str:
-    """The line under a player's name: the draw pile (and the score, beside small cards)."""
-    draw = view.seen.sides[player].draw_count
-    if lay.card_h > 5:
-        return _("draw {count}").format(count=draw)
-    return _("draw {count}").format(count=f"{draw:<3}") + " " + _wins(view, player)
 
 
 def _player_notice(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
@@ -537,16 +527,15 @@ def _play_piles(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
     y = lay.piles_y
     mid = y + lay.card_h // 2
     seen = view.seen
+    sprites = canvas.cache.sprites
     for target, x in enumerate(lay.pile_x):
         top, count = seen.tops[target], seen.pile_sizes[target]
         _card(canvas, palette, lay, y, x, top, count, view.ascii, stack=False)
         if top is None:
             continue
-        size = ngettext("{count} card", "{count} cards", count).format(count=count)
-        room = x - 2 if target == 0 else canvas.width - x - lay.card_w - 2
-        if len(size) > room:
-            size = str(count)
+        size_key = size_key_of(palette, lay, target, count)
+        cells = (sprites.get(size_key) or pile_size(canvas, size_key))[0]
         if target == 0:
-            canvas.put(mid, x - 2 - len(size), size, palette.hint)
+            canvas.blit(mid, x - 2 - len(cells), cells)
         else:
-            canvas.put(mid, x + lay.card_w + 2, size, palette.hint)
+            canvas.blit(mid, x + lay.card_w + 2, cells)

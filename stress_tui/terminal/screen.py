@@ -303,7 +303,7 @@ class Screen(Running):
 
     def warm_up(self, lay: Layout) -> None:
         """After a frame is up: draw every card once, so that no key waits for it."""
-        self.frames.warm_up(lay, self.rules, self.ascii)
+        self.frames.warm_up(lay, self.view())
 
     # ------------------------------------------------------------------ the terminal
 

@@ -39,8 +39,9 @@ class RenderCache:
 
     cells_limit: ClassVar[int] = 1024
     """Past this many texts, ``trim`` forgets them all."""
-    sprites_limit: ClassVar[int] = 256
-    """Past this many drawn pieces, ``trim`` forgets them all."""
+    sprites_limit: ClassVar[int] = 1024
+    """Past this many drawn pieces, ``trim`` forgets them all (a round draws some 300: its
+    cards, and its counts drawn ahead, ``counts.warm_counts``)."""
 
     def trim(self) -> None:
         """Forget the texts or the pieces if a long round has made many (scores and counts
