@@ -154,7 +154,7 @@ class Screen(Running):
         notices = self.notices
         # The table, the time (the clock's ``draw`` read for this frame), the keys and the
         # notices; the rest set one by one: a class called with keywords is handed them in
-        # a dict made for the call (with 16, a tenth of a frame's scene).
+        # a dict made for the call and unpacked again (a third of what the scene cost).
         scene = Scene(self.table, self.life.last, controller.keymap, notices)
         scene.names = notices.names
         scene.you = notices.you
