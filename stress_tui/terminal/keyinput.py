@@ -81,9 +81,9 @@ _UNFINISHED = r"\x1b(?:\[[\x20-\x3f]*|O|[\]P_^X][^\x07\x1b]*)?\Z"
 without its final byte, SS3 without its key, a string (OSC, DCS...) without its end."""
 
 
-_TYPED = frozenset(bytes([byte]) for byte in range(0x80) if byte != 0x1B)
+_TYPED = {bytes([byte]): chr(byte) for byte in range(0x80) if byte != 0x1B}
 """A read of one of these bytes is that character, a key typed (any but Esc, which may begin
-a sequence), where the character set is UTF-8 or ASCII."""
+a sequence), where the character set is UTF-8 or ASCII: each byte with its character."""
 
 _CTRL_C = r"\x03|\x1b\[99(?::\d*)*;(?:5|69|133|197)(?::[12])?u"
 """Ctrl-C: the byte, or the kitty keyboard protocol's key (Ctrl alone, or with Caps Lock or
@@ -151,10 +151,11 @@ class InputDecoder:
 
     def feed(self, data: bytes, now: float) -> None:
         """Bytes read from the terminal at ``now``."""
-        if data in _TYPED and self.plain and not self.waiting():
+        typed = _TYPED.get(data)
+        if typed is not None and self.plain and not self.waiting():
             # A key typed, with nothing before it: no paste, flood or sequence to mind.
             self.last_input = now
-            self.text = data.decode("ascii")
+            self.text = typed
             return
         dropped_before = self.dropped
         if not data:
