@@ -380,28 +380,25 @@ class NetScreen(Screen):
         standing = net.stage is Stage.GONE or net.dropped or net.result_up or net.counting
         quit_only = self.seat is None or standing
         link = LinkBar(self.link.role, self.link.delay_ms, status, quit_only)
-        return Scene(
-            table=self.table,
-            now=self.clock.now(),
-            keymap=self.keymap,
-            notices=self.notices,
-            names=self.notices.names,  # (the model's, as last told: ``on_change``)
-            you=self.notices.you,
-            kinds=("human", "human"),
-            score=model.score,
-            overlay=self.controller.top,
-            beneath=self.controller.stack.beneath,
-            result=self.controller.result,
-            ascii=self.ascii,
-            ascii_note=self.ascii_note,
-            keyboard=self.settings.keyboard,
-            link=link,
-            bottom=0 if self.seat == JOINER_SEAT else 1,
-            own_rows=self.own_rows,
-            together=self.together.shown(),
-            waiting=self.link.waiting,
-            resume_count=None if not left else count_up(left, RESUME_COUNT),
-        )
+        # The four fields with no default, the rest set one by one (as ``frame_view``).
+        scene = Scene(self.table, self.clock.now(), self.keymap, self.notices)
+        scene.names = self.notices.names  # (the model's, as last told: ``on_change``)
+        scene.you = self.notices.you
+        scene.kinds = ("human", "human")
+        scene.score = model.score
+        scene.overlay = self.controller.top
+        scene.beneath = self.controller.stack.beneath
+        scene.result = self.controller.result
+        scene.ascii = self.ascii
+        scene.ascii_note = self.ascii_note
+        scene.keyboard = self.settings.keyboard
+        scene.link = link
+        scene.bottom = 0 if self.seat == JOINER_SEAT else 1
+        scene.own_rows = self.own_rows
+        scene.together = self.together.shown()
+        scene.waiting = self.link.waiting
+        scene.resume_count = None if not left else count_up(left, RESUME_COUNT)
+        return scene
 
 
 # --------------------------------------------------------------------------- commands
