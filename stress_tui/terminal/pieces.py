@@ -22,6 +22,11 @@ from stress_tui.terminal.lang import N_, _, rank_name
 from stress_tui.terminal.layout import Layout
 from stress_tui.terminal.scene import Scene
 
+_STRESS, _WAITING_FLIP = Phase.STRESS, Phase.WAITING_FLIP
+"""The phases the banner asks of at every frame, under plain names: on Python 3.11 reading
+a member off its enum class goes through ``EnumType.__getattr__``'s slow path
+(``core/view.py``)."""
+
 
 def _suit_text(card: Card, ascii_only: bool) -> str:
     if card.suit is None:
@@ -475,7 +480,7 @@ def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
         canvas.put_centered(lay.banner_y, 0, canvas.width, text, palette.count)
     elif view.waiting is not None and (headline is None or not headline.shown(seen.phase)):
         canvas.put_centered(lay.banner_y, 0, canvas.width, _start_line(view, canvas), palette.count)
-    elif seen.phase is Phase.STRESS:
+    elif seen.phase is _STRESS:
         stress_keys = [key_label(k) for p in (0, 1) for k in view.keymap.keys_for(Intent.STRESS, p)]
         text = "  " + _("STRESS!") + "  "
         if stress_keys:
@@ -487,7 +492,7 @@ def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
         forms = [headline.text] if headline.short is None else [headline.text, headline.short]
         text = canvas.fit(canvas.width, *forms)
         canvas.put_centered(lay.banner_y, 0, canvas.width, text, style)
-    elif seen.phase is Phase.WAITING_FLIP:
+    elif seen.phase is _WAITING_FLIP:
         canvas.put_centered(lay.banner_y, 0, canvas.width, _("New cards on three"), palette.banner)
 
 
