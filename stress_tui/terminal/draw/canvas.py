@@ -259,6 +259,12 @@ class FrameCanvas(Canvas):
     screen. It keeps one frame (its rows, strokes and pieces), so it holds no more than
     the screen, however long the match. A canvas is drawn with one palette.
 
+    A row drawn afresh is drawn on the row the frame before the last had there, where the
+    last frame no longer shows it, so that a play, which draws the same rows afresh each
+    time, writes to lists already the canvas's rather than to new ones. A frame's rows
+    thus stay as drawn only until the frame after the next: keep none longer than the
+    next (``Frames`` keeps the one the screen shows, the last).
+
     Of a row drawn afresh it also says which columns may differ from the last frame
     (``changed``): those of the strokes that differ, where each stroke on the row, in this
     frame and the last, was copied into its own columns and touched no other (no wide
@@ -294,6 +300,8 @@ class FrameCanvas(Canvas):
         self.last_pieces: list[tuple[tuple[object, ...], range, list[list[Stroke]]]] = []
         """The last frame's pieces (a piece is matched with the one drawn in the same
         place in the order, so that keys are compared, never hashed)."""
+        self.blanks: list[Cell] = [(" ", "")] * width
+        """A blank row, copied to draw a row afresh on."""
 
     def put(self, y: int, x: int, text: str, style: str = "") -> int:
         cells = self.cache.cells.get((text, style), ())
@@ -348,16 +356,23 @@ class FrameCanvas(Canvas):
 
     def frame(self) -> Frame:
         last = self.last_strokes
-        rows = list(self.last_rows)
+        last_rows = self.last_rows
+        rows = list(last_rows)
         self.rows = rows
         width = self.width
-        blank: Cell = (" ", "")
+        blanks = self.blanks
+        older = self.before or last_rows  # (before the second frame: none older)
         changed = []
         in_place = self.in_place
         for y, strokes in enumerate(self.strokes):
             if strokes == last[y]:
                 continue  # drawn the same as last time
-            row = rows[y] = [blank] * width  # a new list: the last frame's rows stay as they are
+            row = older[y]
+            if row is last_rows[y]:  # (the last frame's rows stay as they are)
+                row = blanks.copy()
+            else:  # the frame before the last's, shown no more: drawn over
+                row[:] = blanks
+            rows[y] = row
             alone = True
             for x, end, cells, text in strokes:
                 if text is not None:
@@ -381,7 +396,7 @@ class FrameCanvas(Canvas):
             else:
                 changed.append((y, 0, width))
             in_place[y] = alone
-        self.before = self.last_rows
+        self.before = last_rows
         self.changed = changed
         self.last_strokes, self.last_rows = self.strokes, rows
         self.strokes = [[] for _ in range(self.height)]
