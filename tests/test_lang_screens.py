@@ -166,3 +166,30 @@ def test_a_lockout_says_why_beside_its_time_left(
             timeout=0.7,
             what=f"{' or '.join(why)} with {locked!r} and its time left",
         )
+
+
+@pytest.mark.parametrize("code", ["en", "sv", "de"])
+def test_a_card_drawn_into_the_row_is_marked_in_the_language(
+    tmp_path: Path, code: str, speak: None
+) -> None:
+    """Player 1's 5 onto the 4 leaves a gap the draw pile's 7 fills: for a moment the
+    place is marked new between its keys, in the language (``neu``, ``ny``)."""
+    lang.choose(code)
+    new = lang._("new")
+    assert new == {"en": "new", "sv": "ny", "de": "neu"}[code]
+    position = (
+        "rules: standard wins=1; phase: playing; p1 row: 5H | 9D | 8C | 3S; p1 draw: 7C;"
+        " piles: 4C | 10D; p2 row: JC | QC | 8D | KS; p2 draw: 7S 7H"
+    )
+    env: dict[str, str | None] = {"STRESS_TUI_POSITION": position, "LANG": "C.UTF-8"}
+    with game(tmp_path, "--lang", code, env=env) as s:
+        waiting = lang._("press {key} when ready").format(key=",")
+        wait_whole(s, waiting)
+        s.send("c,")
+        s.wait_for(lambda: waiting not in s.text(), timeout=5, what="the round started")
+        marked = re.compile(rf"\b{new}\b")
+        assert not marked.search(s.text())
+        s.send("q")  # the 5 of hearts onto the 4 of clubs
+        s.wait_for(lambda: marked.search(s.text()) is not None, timeout=5, what=repr(new))
+        s.send(KEYS["ctrl_c"])
+        s.wait_exit()

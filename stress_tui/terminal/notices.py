@@ -191,6 +191,8 @@ class Notices:
     """Each play pile the other player just played on, standing out until its ``until``
     or the next play on it: every play where nobody at the table is spoken to as "you"
     (two people at one keyboard watch each other's), else the plays of those who are not."""
+    new: str = field(init=False, default_factory=lambda: _("new"))
+    """A refill's mark, said once in the language its terminal speaks (nearly every play)."""
 
     def note(self, happened: Sequence[Event], now: float, game: Game) -> None:
         """Turn events (just applied to ``game`` at ``now``) into notices."""
@@ -205,7 +207,7 @@ class Notices:
                 )
                 self.refills.pop((event.player, event.pile), None)
             elif type(event) is Drawn:
-                text = "+1" if event.stacked else _("new")
+                text = "+1" if event.stacked else self.new
                 self.refills[event.player, event.pile] = Mark(text, event.player, mark_until)
             elif type(event) is Rejected and event.player is not None:
                 self._rejected(event, now, game)
@@ -309,7 +311,9 @@ class Notices:
                     short=_("Draw piles ran out: each took a play pile"),
                 )
             elif type(event) is Flipped:
-                self._clear_sticky()
+                self._clear_ready()
+                if self.headline is not None and self.headline.sticky_until_flip:
+                    self.headline = None
                 for target, card in enumerate(event.cards):
                     if card is not None:
                         self.piles[target] = Mark(_("flip"), None, mark_until)
@@ -426,11 +430,6 @@ class Notices:
         for i, notice in enumerate(self.player):
             if notice is not None and notice.sticky_until_flip:
                 self.player[i] = None
-
-    def _clear_sticky(self) -> None:
-        self._clear_ready()
-        if self.headline is not None and self.headline.sticky_until_flip:
-            self.headline = None
 
     def expire(self, now: float) -> bool:
         """Drop notices and marks whose time is up; whether anything went."""
