@@ -25,15 +25,21 @@ SizeKey = tuple[str, int, int, str]
 
 def warm_counts(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> None:
     """Draw ahead of time the counts a round comes to as it is played, so that no play
-    waits for a number's drawing: each draw pile's, from what it holds now down to none,
-    and each play pile's size, up to every card of the deck (on ``canvas``'s cache)."""
-    for player in (0, 1):
-        for count in range(view.seen.sides[player].draw_count + 1):
-            draw_line(canvas, line_key_of(view, palette, lay, player, count))
+    waits for a number's drawing: each draw pile's and each play pile's, up to every card
+    of the deck (a stress call gives a draw pile the play piles' cards), on ``canvas``'s
+    cache."""
     cards = len(view.rules.spec.cards(view.rules.jokers))
+    drawn = canvas.cache.sprites
+    for player in (0, 1):
+        for count in range(cards + 1):
+            line = line_key_of(view, palette, lay, player, count)
+            if line not in drawn:
+                draw_line(canvas, line)
     for target in (0, 1):
         for count in range(1, cards + 1):
-            pile_size(canvas, size_key_of(palette, lay, target, count))
+            size = size_key_of(palette, lay, target, count)
+            if size not in drawn:
+                pile_size(canvas, size)
 
 
 def wins(won: int, needed: int) -> str:

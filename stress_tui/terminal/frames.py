@@ -3,8 +3,9 @@ lifecycle's timer: the parts of a ``Screen`` (``terminal/screen.py``) that own a
 their own.
 
 ``Frames`` is the drawing: the palette, the canvas kept from frame to frame, what the
-terminal shows, the area the table is drawn in, and the cards drawn ahead of time. A frame
-is rendered from a ``Scene`` and only what differs from the last is written, in one write.
+terminal shows, the area the table is drawn in, and the cards and counts drawn ahead of
+time. A frame is rendered from a ``Scene`` and only what differs from the last is written,
+in one write.
 
 ``LifeTimer`` carries out the match's lifecycle's moves by itself on the event loop (the
 count's end, the result taking keys), and wakes the screen at each figure of the count.
@@ -104,7 +105,7 @@ class Frames:
         self.skipped = False
         """Whether a frame waited for the terminal to take the last one."""
         self.warm: tuple[int, int] | None = None
-        """The card size drawn ahead of time."""
+        """The window's size whose table is drawn ahead of time (``needs_warming``)."""
 
     def draw(self, scene: Callable[[], Scene]) -> bool:
         """Render the frame ``scene()`` makes and write what differs from the screen, in one
@@ -170,10 +171,11 @@ class Frames:
         self.warm = None
 
     def needs_warming(self, lay: Layout) -> bool:
-        """Whether the cards of ``lay``'s size are still to be drawn ahead (noted as done)."""
-        if self.warm == (lay.card_h, lay.card_w):
+        """Whether the cards and counts of ``lay`` are still to be drawn ahead (noted as
+        done): its cards' size, and where its counts go, are those of the window's size."""
+        if self.warm == (lay.width, lay.height):
             return False
-        self.warm = (lay.card_h, lay.card_w)
+        self.warm = (lay.width, lay.height)
         return True
 
     def warm_up(self, lay: Layout, view: Scene) -> None:
