@@ -36,15 +36,17 @@ def encode(
     it (a move does not change the style), so that a play's few cards take one colour
     change, not one per card: fewer bytes for the terminal to read. The frame's top left
     cell is at ``origin`` (row, column) on the screen."""
-    out: list[str] = []
+    # Written as one string added to, where a list of runs was joined: a play writes a few
+    # characters, and joining is code that nothing else on a key runs (cold at each).
+    out = ""
     if old is None or len(old) != len(new) or (new and len(old[0]) != len(new[0])):
-        out.append(clear)
+        out = clear
         blank: Cell = (" ", "")
         old = [[blank] * len(row) for row in new]
         changed = None
     runs, styles = _runs(old, new, gap, changed)
     if not runs:
-        return "".join(out)
+        return out
     moves = cache.moves if cache is not None else {}
     top, left = origin
     switches = cache.switches if cache is not None else {}
@@ -65,16 +67,15 @@ def encode(
         move = moves.get(at)
         if move is None:
             move = moves[at] = _move(term, at[0], at[1], cache)
-        text = move  # the run's text, written with one append
+        out += move
         for ch, style in new[y][start:end]:
             if style != current and ch:  # (the right half of a wide glyph writes nothing)
-                text += switches.get((current, style)) or _switch(current, style, normal, switches)
+                out += switches.get((current, style)) or _switch(current, style, normal, switches)
                 current = style
-            text += ch
-        out.append(text)
+            out += ch
     if current:
-        out.append(normal)
-    return "".join(out)
+        out += normal
+    return out
 
 
 Run = tuple[int, int, int]
