@@ -34,8 +34,9 @@ from stress_tui.core.text import N_, Term
 class Rules:
     """Every rule a round is played by. Make one with ``Rules.for_deck``.
 
-    Each field but ``fits`` is a house rule of ``HOUSE_RULES``; its default is the table's
-    for the standard deck (``DEFAULTS``), and the table says where another deck's differs.
+    Each field but ``fits`` and ``stamp`` is a house rule of ``HOUSE_RULES``; its default is
+    the table's for the standard deck (``DEFAULTS``), and the table says where another
+    deck's differs.
     """
 
     deck: str = DEFAULTS["deck"]
@@ -73,10 +74,15 @@ class Rules:
     """Round wins that take the match."""
     fits: tuple[frozenset[int], ...] = field(init=False, repr=False, compare=False)
     """For each rank on top of a play pile, the ranks that may be played on it."""
+    stamp: str = field(init=False, repr=False, compare=False)
+    """The rules in one string, equal for equal rules (their ``repr``): what a screen
+    keeps drawn for them is looked up by it, a string keeping its hash, where the rules'
+    own hash is a Python function hashing all sixteen fields (two floats among them)."""
 
     def __post_init__(self) -> None:
         self._check()
         object.__setattr__(self, "fits", _fits(DECKS[self.deck].ranks, self.wrap))
+        object.__setattr__(self, "stamp", repr(self))
 
     @classmethod
     def for_deck(cls, deck: str = "standard", **overrides: Any) -> Rules:

@@ -156,6 +156,10 @@ class KeyMap:
         init=False, repr=False, compare=False
     )
     _hash: int = field(init=False, repr=False, compare=False)
+    stamp: str = field(init=False, repr=False, compare=False)
+    """The bindings in one string, equal for equal maps (their ``repr``): what a screen
+    keeps drawn for them is looked up by it, a string keeping its hash, where a map's own
+    hash is a call of a Python function."""
 
     def __post_init__(self) -> None:
         play: dict[str, Binding] = {}
@@ -197,6 +201,7 @@ class KeyMap:
         object.__setattr__(self, "_by_intent", by_intent)
         object.__setattr__(self, "_piles", piles)
         object.__setattr__(self, "_hash", hash(self.bindings))
+        object.__setattr__(self, "stamp", repr(self.bindings))
 
     def __hash__(self) -> int:
         return self._hash

@@ -253,7 +253,7 @@ def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, play
         lay.card_w,
         lay.gap,
         piles,
-        view.keymap,
+        view.keymap.stamp,
     )
     sprites = canvas.cache.sprites  # (looked up first: Canvas.sprite only to draw one)
     keys = sprites.get(keys_key) or canvas.sprite(
@@ -274,7 +274,7 @@ def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, play
         rules.stress_stop,
         view.names[player],
         view.kinds[player],
-        view.keymap,
+        view.keymap.stamp,
     )
     info = sprites.get(info_key) or canvas.sprite(
         info_key, lay.info_w, lay.card_h, lambda c: _player_info(view, palette, c, lay, player)
