@@ -137,13 +137,14 @@ def _hint(keys: KeyMap, player: int, pile: int) -> tuple[str, str] | None:
 def draw_player(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
     """A player's row (one piece, for what it shows), and the player's notice line."""
     side = view.seen.sides[player]
-    key = (
+    key = (  # (the counts before the cards: a play changes one, and the last frame's key
+        # is told apart by comparing them, where a card is compared by a Python function)
         "player",
         player,
         lay,
-        side.row,
-        side.row_sizes,
         side.draw_count,
+        side.row_sizes,
+        side.row,
         view.score[player],
         view.rules,
         view.names[player],
@@ -462,7 +463,8 @@ def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
     seen = view.seen
     y = lay.piles_y
     mid = y + lay.card_h // 2
-    key = ("play piles", lay, seen.tops, seen.pile_sizes, view.ascii)
+    key = ("play piles", lay, seen.pile_sizes, seen.tops, view.ascii)  # (sizes first, as
+    # the player's row key has its counts)
     canvas.piece(key, range(y, y + lay.card_h), lambda: _play_piles(view, palette, canvas, lay))
     _pile_marks(view, palette, canvas, lay)
     _flashes(view, palette, canvas, lay)
