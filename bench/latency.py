@@ -116,7 +116,11 @@ def measure_keys(
     each of the ``n`` keys' time until the program's bytes that showed its effect were read
     (``TtySession.read_at``): the same keys with this side's filter, pyte's parse and the
     look left out, which cost this harness more the more bytes a key's answer has, where a
-    terminal written in C parses a frame's hundred bytes in microseconds."""
+    terminal written in C parses a frame's hundred bytes in microseconds. After each key
+    the screen is looked at only once the program has written something, as a terminal
+    does nothing after a key until its answer comes: a look at once (a row read from pyte)
+    ran while the program was being woken, and on a busy machine delayed its waking by the
+    look's time (a play's row about 20 us more than the echo's)."""
     samples: list[float] = []
     shown = -math.inf
     gc_was_enabled = gc.isenabled()
@@ -135,7 +139,11 @@ def measure_keys(
                 raise AssertionError(f"reflected() is true for key {i} ({key!r}) before it is sent")
             start = time.perf_counter()
             session.send(key)
-            session.wait_for(partial(reflected, session, i, key), timeout, f"key {i} ({key!r})")
+            # Nothing to look at until the program answers: a look now is this side's work
+            # in the key's time, on a CPU the woken program may be waiting for.
+            session.pump(timeout)
+            left = max(start + timeout - time.perf_counter(), 0.0)
+            session.wait_for(partial(reflected, session, i, key), left, f"key {i} ({key!r})")
             shown = time.perf_counter()
             elapsed = shown - start
             if i >= warmup:

@@ -12,6 +12,7 @@ from bench.latency import (
     BASELINES,
     HUMAN_GAP,
     LETTERS,
+    Key,
     alternate,
     echo_ready,
     echo_reflected,
@@ -45,6 +46,32 @@ def test_measure_latency_on_the_echo_app_sends_its_keys_at_a_human_pace(
     gaps = [b - a for a, b in pairwise(sent)]
     assert len(gaps) == 3 + 20 - 1
     assert min(gaps) >= HUMAN_GAP >= 0.08  # the game's window for a held key's repeats
+
+
+def test_the_screen_is_looked_at_only_once_the_program_has_answered_the_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A look right after the key would run while the program wakes, competing with it for
+    a CPU: each key's effect is looked for only once the program's answer has been read."""
+    sent_at: list[int] = []  # the bytes read when each key was sent
+    send = TtySession.send
+
+    def marked(self: TtySession, data: str | bytes) -> None:
+        if isinstance(data, str) and data in LETTERS:
+            sent_at.append(len(self.log))
+        send(self, data)
+
+    looks: list[int] = []  # for each look after a key: the bytes read since the key
+
+    def reflected(s: TtySession, i: int, key: Key) -> bool:
+        if len(sent_at) == i + 1:  # (not the look before the key)
+            looks.append(len(s.log) - sent_at[i])
+        return echo_reflected(s, i, key)
+
+    monkeypatch.setattr(TtySession, "send", marked)
+    measure_latency(BASELINES["echo"], letter, echo_ready, reflected, 5, warmup=1, quit_key="q")
+    assert len(looks) >= 6
+    assert min(looks) > 0
 
 
 def test_a_predicate_true_before_the_key_is_refused() -> None:
