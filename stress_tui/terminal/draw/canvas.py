@@ -263,7 +263,9 @@ class FrameCanvas(Canvas):
     last frame no longer shows it, so that a play, which draws the same rows afresh each
     time, writes to lists already the canvas's rather than to new ones. A frame's rows
     thus stay as drawn only until the frame after the next: keep none longer than the
-    next (``Frames`` keeps the one the screen shows, the last).
+    next (``Frames`` keeps the one the screen shows, the last). So too the lists of
+    strokes: once a frame's are compared with the next's, they are emptied and take the
+    strokes of the frame after, so that a frame makes no list for each row, nor frees one.
 
     Of a row drawn afresh it also says which columns may differ from the last frame
     (``changed``): those of the strokes that differ, where each stroke on the row, in this
@@ -399,7 +401,9 @@ class FrameCanvas(Canvas):
         self.before = last_rows
         self.changed = changed
         self.last_strokes, self.last_rows = self.strokes, rows
-        self.strokes = [[] for _ in range(self.height)]
+        for line in last:  # the next frame's, emptied (``*= 0``: no call, no slice)
+            line *= 0
+        self.strokes = last
         self.last_pieces, self.pieces = self.pieces, []
         return rows
 
