@@ -11,7 +11,7 @@ import pytest
 from blessed import Terminal
 from blessed.keyboard import Keystroke
 
-from stress_tui.terminal.endpoint import parse_answers, questions
+from stress_tui.terminal.endpoint import MemoryEndpoint, parse_answers, questions
 from stress_tui.terminal.keyinput import (
     CHUNK,
     ESC_DELAY,
@@ -178,6 +178,14 @@ def test_the_start_up_answers_are_read_apart_from_keys_that_came_with_them() -> 
     answers, rest = parse_answers(b"\x1b]11;rgb:" + b"0" * 300_000)
     assert not answers.position and answers.background is None
     assert len(rest) == 300_009  # junk, handed on as input (and bounded there)
+
+
+def test_a_frame_goes_inside_a_synchronized_update_only_where_the_terminal_has_them() -> None:
+    endpoint = MemoryEndpoint()
+    assert endpoint.write_frame("\x1b[3;7H39")
+    endpoint.answers, _ = parse_answers(b"\x1b[?2026;2$y\x1b[12;1R")
+    assert endpoint.write_frame("\x1b[3;8H8")
+    assert endpoint.output == b"\x1b[3;7H39\x1b[?2026h\x1b[3;8H8\x1b[?2026l"
 
 
 class CountingTerminal(Terminal):

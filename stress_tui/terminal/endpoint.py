@@ -194,11 +194,6 @@ class Endpoint:
     # ------------------------------------------------------------------ what a screen asks
 
     @property
-    def sync(self) -> bool:
-        """Whether the terminal draws a frame at once (synchronized output)."""
-        return self.answers.sync
-
-    @property
     def answers_questions(self) -> bool:
         """Whether the terminal answered the start-up questions at all."""
         return self.answers.position
@@ -276,7 +271,7 @@ class Endpoint:
     def write_frame(self, text: str) -> bool:
         """Write a frame's text in one go (inside a synchronized update where the terminal
         has them); ``False`` if the terminal has gone."""
-        return self.write(_SYNC_BEGIN + text + _SYNC_END if self.sync else text)
+        return self.write(_SYNC_BEGIN + text + _SYNC_END if self.answers.sync else text)
 
     def write(self, text: str) -> bool:
         """Write ``text`` without waiting for the terminal; ``False`` if it has gone."""
