@@ -4,14 +4,16 @@ start-up answers (``terminal/endpoint.py``) read apart from the keys that came w
 
 from __future__ import annotations
 
+import asyncio
 import io
 import sys
+from collections.abc import Callable
 
 import pytest
 from blessed import Terminal
 from blessed.keyboard import Keystroke
 
-from stress_tui.terminal.endpoint import MemoryEndpoint, parse_answers, questions
+from stress_tui.terminal.endpoint import Listener, MemoryEndpoint, parse_answers, questions
 from stress_tui.terminal.keyinput import (
     CHUNK,
     ESC_DELAY,
@@ -166,6 +168,49 @@ def test_a_key_typed_alone_after_a_character_cut_short_is_read_after_it() -> Non
     d.feed(b"[", 0.3)
     d.feed(b"A", 0.3)
     assert all_keys(d) == ["KEY_UP"]
+
+
+def test_a_key_typed_alone_is_told_as_it_comes_and_never_before_what_waits() -> None:
+    """Through an endpoint: a key typed alone is told at once, a burst of its own, the
+    first press of it and every later one (``InputDecoder.typed``); after an Esc, which
+    may begin a sequence, it goes with the Esc (Alt+Q, never player 1's q); typed while
+    nobody listens, it waits and is told first once someone does."""
+    told: list[str] = []
+
+    def call(callback: Callable[..., None], *args: object) -> None:
+        callback(*args)
+
+    def nothing(*args: object) -> None:
+        pass
+
+    listener = Listener(
+        key=lambda key: told.append(key.name or str(key)),
+        burst_over=lambda: told.append("|"),
+        resize=nothing,
+        end=nothing,
+        suspend=nothing,
+        resume=nothing,
+    )
+    loop = asyncio.new_event_loop()
+    try:
+        endpoint = MemoryEndpoint()
+        endpoint.listen(loop, listener, call)
+        for data in (b"q", b"q", b"w", b"q"):
+            endpoint.received(data)
+        assert told == ["q", "|", "q", "|", "w", "|", "q", "|"]
+        told.clear()
+        endpoint.received(b"\x1b")
+        assert told == []
+        endpoint.received(b"q")
+        assert told == ["KEY_ALT_Q", "|"]
+        told.clear()
+        endpoint.stop()
+        endpoint.received(b"q")
+        endpoint.listen(loop, listener, call)
+        endpoint.received(b"w")
+        assert told == ["q", "w", "|"]
+    finally:
+        loop.close()
 
 
 def test_the_start_up_answers_are_read_apart_from_keys_that_came_with_them() -> None:

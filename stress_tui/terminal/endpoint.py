@@ -281,7 +281,8 @@ class Endpoint:
 
     def received(self, data: bytes) -> None:
         """Bytes from the terminal: the answers to the start-up questions while they are
-        awaited, else input, decoded, and its keys told in turns."""
+        awaited, else input, decoded, and its keys told in turns (a key typed alone, as
+        nearly every key at a person's pace, told at once: ``InputDecoder.typed``)."""
         assert self.loop is not None
         if self.asking is not None:  # in order, until the answers are read
             self.asking += data
@@ -290,7 +291,16 @@ class Endpoint:
             if heard is not None and done and not heard.done():
                 heard.set_result(None)
             return
-        self.decoder.feed(data, self.loop.time())
+        now = self.loop.time()
+        listener = self.listener
+        if listener is not None:
+            key = self.decoder.typed(data, now)
+            if key is not None:  # a key typed alone, with nothing before it: told now
+                listener.key(key)
+                if self.listener is not None:
+                    listener.burst_over()
+                return
+        self.decoder.feed(data, now)
         if not self.turn_pending:  # else the keys are told in the turn to come
             self.turn()
 

@@ -18,7 +18,8 @@ takes keys back a few at a time. Before blessed sees anything, the bytes are:
   quit key whatever is arriving.
 
 A read of one ASCII byte other than Esc, with nothing waiting or held back (a key typed at
-a person's pace), is that character, without any of the above.
+a person's pace), is that character, without any of the above; once that key has been
+read before, it is the key itself (``typed``), without ``feed`` or ``take``.
 
 Keys are then resolved by blessed (its public ``ungetch`` and ``inkey(timeout=0)``) at most
 ``CHUNK`` characters at a time, never cutting an escape sequence in two; a sequence cut
@@ -148,6 +149,19 @@ class InputDecoder:
         """Each one-character key (Esc aside) as blessed resolved it the first time."""
 
     # ------------------------------------------------------------------ bytes in
+
+    def typed(self, data: bytes, now: float) -> Keystroke | None:
+        """The key ``data``, read at ``now``, is if it is a key typed alone (a byte of
+        ``_TYPED``, with nothing waiting or held back) that has been read before
+        (``single``): taken at once, as nearly every key at a person's pace is. ``None``:
+        ``data`` is to be fed (``feed``) and its keys taken (``take``)."""
+        typed = _TYPED.get(data)
+        if typed is None or not self.plain or self.waiting():
+            return None
+        key = self.single.get(typed)
+        if key is not None:
+            self.last_input = now
+        return key
 
     def feed(self, data: bytes, now: float) -> None:
         """Bytes read from the terminal at ``now``."""
