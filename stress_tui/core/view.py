@@ -23,6 +23,7 @@ accident through any of them.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from stress_tui.core.cards import Card, Suit
@@ -35,18 +36,22 @@ _PLAYING = Phase.PLAYING
 """The phase under a plain name: on Python 3.11 reading a member off its enum class takes
 about 0.2 µs (``EnumType.__getattr__`` keeps the lookup from being specialised)."""
 
-_new = tuple.__new__
-"""Makes a view from its fields in order, as its class does, without the Python frame of
-the named tuple's own ``__new__`` (about half the cost of making it; the table makes a
-view at every change of the position)."""
-
 STAND_IN = Card(2, Suit.CLUBS)
 """The card ``position`` puts where a view shows only a count: it says nothing about the
 real one."""
 
 
-class SideView(NamedTuple):
-    """One player's side of the table, as anyone at it sees it."""
+@dataclass(slots=True, repr=False)
+class SideView:
+    """One player's side of the table, as anyone at it sees it.
+
+    The views are values: never change one once made (they are slotted dataclasses rather
+    than frozen ones or named tuples for the reading: each frame's pieces read a dozen of
+    their fields, and Python 3.11 specialises the read of a slot, where a named tuple's
+    field is looked up on its class at every read; a frozen dataclass takes four times as
+    long to make). Compared by their fields; nothing hashes them. No ``__repr__`` of
+    their own: the first frame would compile it, and nothing shows a view as text
+    (``to_json`` is its text)."""
 
     row: tuple[Card | None, ...]
     """The top card of each pile of the row (``None``: an empty place)."""
@@ -63,9 +68,10 @@ class SideView(NamedTuple):
     """The player's plays are refused before this time."""
 
 
-class TableView(NamedTuple):
+@dataclass(slots=True, repr=False)
+class TableView:
     """What anyone at the table sees at one moment: both sides alike (a spectator's view,
-    and what a player sees too, from no chair in particular)."""
+    and what a player sees too, from no chair in particular). A value, as ``SideView``."""
 
     rules: Rules
     """The house rules, agreed before the deal."""
@@ -197,17 +203,14 @@ def table_view(state: State, now: float | None = None) -> TableView:
     left, right = state.play_piles
     top_left, top_right = state.tops
     one, two = state.players
-    return _new(
-        TableView,
-        (
-            state.rules,
-            state.time if now is None else now,
-            state.phase,
-            (_side_of(one), _side_of(two)),
-            (top_left, top_right),
-            (len(left), len(right)),
-            state.winner,
-        ),
+    return TableView(
+        state.rules,
+        state.time if now is None else now,
+        state.phase,
+        (_side_of(one), _side_of(two)),
+        (top_left, top_right),
+        (len(left), len(right)),
+        state.winner,
     )
 
 
@@ -261,16 +264,13 @@ def position(view: TableView) -> State:
 
 def _side_of(player: PlayerState) -> SideView:
     row = player.row
-    return _new(
-        SideView,
-        (
-            tuple(player.shown),
-            tuple(map(len, row)),
-            len(player.draw_pile),
-            player.ready,
-            player.stop,
-            player.locked_until,
-        ),
+    return SideView(
+        tuple(player.shown),
+        tuple(map(len, row)),
+        len(player.draw_pile),
+        player.ready,
+        player.stop,
+        player.locked_until,
     )
 
 
