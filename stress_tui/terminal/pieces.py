@@ -62,7 +62,7 @@ def _card(
         return
     if top is None:
         key: tuple[object, ...] = ("slot", h, w, palette.slot)
-        rows = canvas.sprite(key, w, h, lambda c: _draw_slot(c, palette.slot))
+        rows = canvas.sprite(key, w, h, _draw_slot, palette.slot)
     else:
         card = top
         face = palette.card_face
@@ -74,14 +74,11 @@ def _card(
             suit = _suit_text(card, ascii_only)
             label, centre = rank_name(card.rank) + suit, suit
         key = ("card", h, w, face, style, label, centre)
-        rows = canvas.sprite(key, w, h, lambda c: _draw_card(c, face, style, label, centre))
+        rows = canvas.sprite(key, w, h, _draw_card, face, style, label, centre)
         if count:
             times = f"x{count}"
             line = canvas.sprite(
-                ("count", w, face, style, times),
-                w,
-                1,
-                lambda c: _draw_count(c, face, style, times),
+                ("count", w, face, style, times), w, 1, _draw_count, face, style, times
             )
             rows = rows[:]
             rows[h // 2 + (h > 3)] = line[0]  # under the suit; on a small card, instead of it
@@ -154,7 +151,7 @@ def draw_player(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, play
     )
     y = lay.rows_y[player]
     rows = range(y, y + lay.card_h + 1)  # the cards, then their keys
-    canvas.piece(key, rows, lambda: _player_row(view, palette, canvas, lay, player))
+    canvas.piece(key, rows, _player_row, view, palette, canvas, lay, player)
     _refill_marks(view, palette, canvas, lay, player)
     _player_notice(view, palette, canvas, lay, player)
 
@@ -227,13 +224,13 @@ def _bar(canvas: Canvas, height: int, glyph: str, style: str) -> list[list[Cell]
     key = ("bar", height, glyph, style)
     rows = canvas.cache.sprites.get(key)
     if rows is None:  # not drawn yet: the glyph measured once
-
-        def draw(bar: Canvas) -> None:
-            for y in range(height):
-                bar.put(y, 0, glyph, style)
-
-        rows = canvas.sprite(key, canvas.text_width(glyph), height, draw)
+        rows = canvas.sprite(key, canvas.text_width(glyph), height, _draw_bar, glyph, style)
     return rows
+
+
+def _draw_bar(canvas: Canvas, glyph: str, style: str) -> None:
+    for y in range(canvas.height):
+        canvas.put(y, 0, glyph, style)
 
 
 def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
@@ -258,10 +255,7 @@ def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, play
     )
     sprites = canvas.cache.sprites  # (looked up first: Canvas.sprite only to draw one)
     keys = sprites.get(keys_key) or canvas.sprite(
-        keys_key,
-        canvas.width,
-        1,
-        lambda c: _pile_keys(view.keymap, palette, c, lay, player, piles),
+        keys_key, canvas.width, 1, _pile_keys, view.keymap, palette, lay, player, piles
     )
     canvas.blit(y + lay.card_h, 0, keys[0])
     rules = view.rules
@@ -278,7 +272,7 @@ def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, play
         view.keymap.stamp,
     )
     info = sprites.get(info_key) or canvas.sprite(
-        info_key, lay.info_w, lay.card_h, lambda c: _player_info(view, palette, c, lay, player)
+        info_key, lay.info_w, lay.card_h, _player_info, view, palette, lay, player
     )
     canvas.blit_rows(y, lay.info_x, info)
     # The draw pile's count, which every play from it changes, on the line left for it:
@@ -289,7 +283,7 @@ def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, play
 
 
 def _pile_keys(
-    keys: KeyMap, palette: Palette, canvas: Canvas, lay: Layout, player: int, piles: int
+    canvas: Canvas, keys: KeyMap, palette: Palette, lay: Layout, player: int, piles: int
 ) -> None:
     """The keys that play each of a player's ``piles`` row piles, under them (one line)."""
     for i in range(piles):
@@ -317,7 +311,7 @@ _OTHER_KEYS = {
 """What the row's side calls a player's keys besides the piles' (in at most 7 columns)."""
 
 
-def _player_info(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
+def _player_info(canvas: Canvas, view: Scene, palette: Palette, lay: Layout, player: int) -> None:
     """Beside the row: name, score, the player's other keys, and a line left blank for the
     draw pile (``counts.draw_line``)."""
     name = view.names[player]
@@ -465,7 +459,7 @@ def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
     mid = y + lay.card_h // 2
     key = ("play piles", lay, seen.pile_sizes, seen.tops, view.ascii)  # (sizes first, as
     # the player's row key has its counts)
-    canvas.piece(key, range(y, y + lay.card_h), lambda: _play_piles(view, palette, canvas, lay))
+    canvas.piece(key, range(y, y + lay.card_h), _play_piles, view, palette, canvas, lay)
     _pile_marks(view, palette, canvas, lay)
     _flashes(view, palette, canvas, lay)
     between_x = lay.pile_x[0] + lay.card_w

@@ -39,7 +39,7 @@ def draw_title(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> No
         palette.hint,
     )
     rows = canvas.cache.sprites.get(key) or canvas.sprite(  # (Canvas.sprite only to draw it)
-        key, canvas.width, 1, lambda c: _draw_title(view, palette, c)
+        key, canvas.width, 1, _draw_title, view, palette
     )
     canvas.blit(lay.title_y, 0, rows[0])
 
@@ -92,14 +92,12 @@ def _link_title(view: Scene, link: LinkBar, palette: Palette, canvas: Canvas, la
         palette.plain,
         palette.hint,
     )
-    rows = canvas.sprite(
-        key, canvas.width, 1, lambda c: _draw_link_title(view, link, delay, palette, c)
-    )
+    rows = canvas.sprite(key, canvas.width, 1, _draw_link_title, view, link, delay, palette)
     canvas.blit(lay.title_y, 0, rows[0])
 
 
 def _draw_link_title(
-    view: Scene, link: LinkBar, delay: str, palette: Palette, canvas: Canvas
+    canvas: Canvas, view: Scene, link: LinkBar, delay: str, palette: Palette
 ) -> None:
     y = 0
     bindings = view.keymap.bindings
@@ -133,7 +131,7 @@ def _rule_line(view: Scene, room: int) -> str:
     return line + note if line else short_line(view.rules, room, _)
 
 
-def _draw_title(view: Scene, palette: Palette, canvas: Canvas) -> None:
+def _draw_title(canvas: Canvas, view: Scene, palette: Palette) -> None:
     """The game's name, the daily deal's day if it is one, the rules (in short forms where
     the line is narrow, never cut mid-word), and the keys everyone has on the right."""
     right = title_hint(view.keymap.bindings)

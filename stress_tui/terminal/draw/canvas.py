@@ -174,23 +174,27 @@ class Canvas:
         key: tuple[object, ...],
         width: int,
         height: int,
-        draw: Callable[[Canvas], None],
+        draw: Callable[..., None],
+        *args: object,
     ) -> list[list[Cell]]:
-        """A small drawing, made once by ``draw`` on a canvas of its own and kept by
-        ``key``."""
+        """A small drawing, made once by ``draw(canvas, *args)`` on a canvas of its own and
+        kept by ``key``."""
         rows = self.cache.sprites.get(key)
         if rows is None:
             small = Canvas(width, height, self.measure, self.cache)
-            draw(small)
+            draw(small, *args)
             rows = small.rows
             self.cache.sprites[key] = rows
         return rows
 
-    def piece(self, key: tuple[object, ...], rows: range, draw: Callable[[], None]) -> None:
-        """A part of the frame, drawn on this canvas by ``draw`` on ``rows`` alone, that is
-        the same whenever ``key`` is (``FrameCanvas`` then puts it back without drawing
-        it)."""
-        draw()
+    def piece(
+        self, key: tuple[object, ...], rows: range, draw: Callable[..., None], *args: object
+    ) -> None:
+        """A part of the frame, drawn on this canvas by ``draw(*args)`` on ``rows`` alone,
+        that is the same whenever ``key`` is (``FrameCanvas`` then puts it back without
+        drawing it). The drawing is given with its arguments, not as a closure: a frame
+        then makes no function, nor a cell for each name one would hold."""
+        draw(*args)
 
     def blit_rows(self, y: int, x: int, rows: Sequence[Sequence[Cell]]) -> None:
         """Copy a drawing's rows (as drawn on another canvas: all as wide), the first to row
@@ -336,7 +340,9 @@ class FrameCanvas(Canvas):
             strokes[y].append((x, end, cells, None))
             y += 1
 
-    def piece(self, key: tuple[object, ...], rows: range, draw: Callable[[], None]) -> None:
+    def piece(
+        self, key: tuple[object, ...], rows: range, draw: Callable[..., None], *args: object
+    ) -> None:
         strokes = self.strokes
         if rows.start < 0 or rows.stop > self.height:
             rows = range(max(rows.start, 0), min(rows.stop, self.height))
@@ -350,7 +356,7 @@ class FrameCanvas(Canvas):
                 line.extend(drawn[i])
         else:
             before = list(map(len, lines))
-            draw()
+            draw(*args)
             drawn = []
             for i, line in enumerate(lines):
                 drawn.append(line[before[i] :])
