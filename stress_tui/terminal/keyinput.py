@@ -82,9 +82,10 @@ _UNFINISHED = r"\x1b(?:\[[\x20-\x3f]*|O|[\]P_^X][^\x07\x1b]*)?\Z"
 without its final byte, SS3 without its key, a string (OSC, DCS...) without its end."""
 
 
-_TYPED = {bytes([byte]): chr(byte) for byte in range(0x80) if byte != 0x1B}
-"""A read of one of these bytes is that character, a key typed (any but Esc, which may begin
-a sequence), where the character set is UTF-8 or ASCII: each byte with its character."""
+_TYPED = tuple(chr(byte) if byte < 0x80 and byte != 0x1B else None for byte in range(256))
+"""What a read of one byte is, by its value, where the character set is UTF-8 or ASCII: an
+ASCII character, a key typed (any but Esc, which may begin a sequence); ``None`` for the
+rest. Looked up by the byte's value: a read is a new ``bytes``, which a dict would hash."""
 
 _CTRL_C = r"\x03|\x1b\[99(?::\d*)*;(?:5|69|133|197)(?::[12])?u"
 """Ctrl-C: the byte, or the kitty keyboard protocol's key (Ctrl alone, or with Caps Lock or
@@ -151,11 +152,11 @@ class InputDecoder:
     # ------------------------------------------------------------------ bytes in
 
     def typed(self, data: bytes, now: float) -> Keystroke | None:
-        """The key ``data``, read at ``now``, is if it is a key typed alone (a byte of
-        ``_TYPED``, with nothing waiting or held back) that has been read before
-        (``single``): taken at once, as nearly every key at a person's pace is. ``None``:
-        ``data`` is to be fed (``feed``) and its keys taken (``take``)."""
-        typed = _TYPED.get(data)
+        """The key ``data``, read at ``now``, is if it is a key typed alone (one byte that
+        ``_TYPED`` has a character for, with nothing waiting or held back) that has been
+        read before (``single``): taken at once, as nearly every key at a person's pace is.
+        ``None``: ``data`` is to be fed (``feed``) and its keys taken (``take``)."""
+        typed = _TYPED[data[0]] if len(data) == 1 else None
         if typed is None or not self.plain or self.waiting():
             return None
         key = self.single.get(typed)
@@ -165,7 +166,7 @@ class InputDecoder:
 
     def feed(self, data: bytes, now: float) -> None:
         """Bytes read from the terminal at ``now``."""
-        typed = _TYPED.get(data)
+        typed = _TYPED[data[0]] if len(data) == 1 else None
         if typed is not None and self.plain and not self.waiting():
             # A key typed, with nothing before it: no paste, flood or sequence to mind.
             self.last_input = now
