@@ -457,9 +457,9 @@ def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
     seen = view.seen
     y = lay.piles_y
     mid = y + lay.card_h // 2
-    key = ("play piles", lay, seen.pile_sizes, seen.tops, view.ascii)  # (sizes first, as
-    # the player's row key has its counts)
-    canvas.piece(key, range(y, y + lay.card_h), _play_piles, view, palette, canvas, lay)
+    # Drawn at every frame, not a piece (``Canvas.piece``): every legal play changes them,
+    # and a piece drawn again costs its bookkeeping on top of its drawing.
+    _play_piles(view, palette, canvas, lay)
     _pile_marks(view, palette, canvas, lay)
     _flashes(view, palette, canvas, lay)
     between_x = lay.pile_x[0] + lay.card_w
