@@ -91,8 +91,12 @@ class Table:
         """Apply an action that arrived from outside (a key, a replay)."""
         happened = self.game.apply(action)
         self.actions += 1
-        if self.on_action is not None:
-            self.on_action(action, happened)
+        # Read once, then called: a bound method kept on the instance is a name Python 3.11
+        # does not specialise as a method call (``self.on_action(...)`` would look it up
+        # on the class first at every play, and miss there).
+        on_action = self.on_action
+        if on_action is not None:
+            on_action(action, happened)
         self._settle(action.time)
         return happened
 
