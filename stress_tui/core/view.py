@@ -266,7 +266,9 @@ def _side_of(player: PlayerState) -> SideView:
     row = player.row
     return SideView(
         tuple(player.shown),
-        tuple(map(len, row)),
+        # The sizes unpacked into the tuple's display, where ``tuple(map(...))`` made a
+        # tuple of a guessed ten and cut it down: code nothing else on a play's key runs.
+        (*map(len, row),),
         len(player.draw_pile),
         player.ready,
         player.stop,
