@@ -515,7 +515,7 @@ def test_a_piece_as_it_was_is_put_back_on_its_rows_and_drawn_again_once_it_chang
             canvas.put(2, 2, shown)
 
         canvas.put(2, 0, "<")  # on a row of the piece, before it
-        canvas.piece(("piece", shown), range(1, 3), piece)
+        canvas.piece(("piece", shown), 1, 3, piece)
         canvas.put(2, 3, "|")  # and after it, over it
         return plain_lines(canvas.frame())
 

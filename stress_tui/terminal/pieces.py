@@ -150,8 +150,8 @@ def draw_player(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, play
         view.ascii,
     )
     y = lay.rows_y[player]
-    rows = range(y, y + lay.card_h + 1)  # the cards, then their keys
-    canvas.piece(key, rows, _player_row, view, palette, canvas, lay, player)
+    # Its rows: the cards, then their keys.
+    canvas.piece(key, y, y + lay.card_h + 1, _player_row, view, palette, canvas, lay, player)
     _refill_marks(view, palette, canvas, lay, player)
     _player_notice(view, palette, canvas, lay, player)
 

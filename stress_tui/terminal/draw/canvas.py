@@ -188,12 +188,19 @@ class Canvas:
         return rows
 
     def piece(
-        self, key: tuple[object, ...], rows: range, draw: Callable[..., None], *args: object
+        self,
+        key: tuple[object, ...],
+        top: int,
+        bottom: int,
+        draw: Callable[..., None],
+        *args: object,
     ) -> None:
-        """A part of the frame, drawn on this canvas by ``draw(*args)`` on ``rows`` alone,
-        that is the same whenever ``key`` is (``FrameCanvas`` then puts it back without
-        drawing it). The drawing is given with its arguments, not as a closure: a frame
-        then makes no function, nor a cell for each name one would hold."""
+        """A part of the frame, drawn on this canvas by ``draw(*args)`` on its rows from
+        ``top`` up to ``bottom`` alone, that is the same whenever ``key`` is (``FrameCanvas``
+        then puts it back without drawing it). The drawing is given with its arguments, not
+        as a closure: a frame then makes no function, nor a cell for each name one would
+        hold; and its rows as two numbers, not a ``range``, whose making and comparing
+        nothing else on a play runs."""
         draw(*args)
 
     def blit_rows(self, y: int, x: int, rows: Sequence[Sequence[Cell]]) -> None:
@@ -300,10 +307,10 @@ class FrameCanvas(Canvas):
         self.in_place: list[bool] = [False] * height
         """For each row of the last frame, whether every stroke on it was copied into its
         own columns alone (so that a stroke changed changes no cell beyond its own)."""
-        self.pieces: list[tuple[tuple[object, ...], range, list[list[Stroke]]]] = []
-        """This frame's pieces so far, in order: key, rows, and the strokes that drew it on
-        each of its rows."""
-        self.last_pieces: list[tuple[tuple[object, ...], range, list[list[Stroke]]]] = []
+        self.pieces: list[tuple[tuple[object, ...], int, int, list[list[Stroke]]]] = []
+        """This frame's pieces so far, in order: key, top and bottom row, and the strokes
+        that drew it on each of its rows."""
+        self.last_pieces: list[tuple[tuple[object, ...], int, int, list[list[Stroke]]]] = []
         """The last frame's pieces (a piece is matched with the one drawn in the same
         place in the order, so that keys are compared, never hashed)."""
         self.blanks: list[Cell] = [(" ", "")] * width
@@ -341,17 +348,23 @@ class FrameCanvas(Canvas):
             y += 1
 
     def piece(
-        self, key: tuple[object, ...], rows: range, draw: Callable[..., None], *args: object
+        self,
+        key: tuple[object, ...],
+        top: int,
+        bottom: int,
+        draw: Callable[..., None],
+        *args: object,
     ) -> None:
-        strokes = self.strokes
-        if rows.start < 0 or rows.stop > self.height:
-            rows = range(max(rows.start, 0), min(rows.stop, self.height))
+        if top < 0:
+            top = 0
+        if bottom > self.height:
+            bottom = self.height
         n = len(self.pieces)
         last = self.last_pieces
-        lines = strokes[rows.start : rows.stop]  # (the rows' lists; plain loops below, as
-        # a comprehension is a function Python 3.11 makes and calls)
-        if n < len(last) and last[n][0] == key and last[n][1] == rows:
-            drawn = last[n][2]
+        lines = self.strokes[top:bottom]  # (the rows' lists; plain loops below, as a
+        # comprehension is a function Python 3.11 makes and calls)
+        if n < len(last) and last[n][0] == key and last[n][1] == top and last[n][2] == bottom:
+            drawn = last[n][3]
             for i, line in enumerate(lines):
                 line.extend(drawn[i])
         else:
@@ -360,7 +373,7 @@ class FrameCanvas(Canvas):
             drawn = []
             for i, line in enumerate(lines):
                 drawn.append(line[before[i] :])
-        self.pieces.append((key, rows, drawn))
+        self.pieces.append((key, top, bottom, drawn))
 
     def frame(self) -> Frame:
         last = self.last_strokes
