@@ -183,7 +183,8 @@ class Frames:
         round comes to, so that no key waits for them."""
         rules = view.rules
         cards = rules.spec.cards(rules.jokers)
-        warm_cards(self.cache, self.term.length, self.palette, lay, cards, view.ascii)
+        flashing = [player for player in (0, 1) if not view.you[player]]
+        warm_cards(self.cache, self.term.length, self.palette, lay, cards, view.ascii, flashing)
         warm_counts(view, self.palette, Canvas(0, 0, self.term.length, self.cache), lay)
 
 

@@ -14,7 +14,7 @@ from stress_tui.core.lifecycle import Lifecycle
 from stress_tui.core.table import Table
 from stress_tui.core.words import decimal
 from stress_tui.terminal.counts import draw_line, line_key_of, pile_size, size_key_of, wins
-from stress_tui.terminal.draw.canvas import Canvas, Cell, RenderCache
+from stress_tui.terminal.draw.canvas import Canvas, RenderCache
 from stress_tui.terminal.draw.palette import Palette
 from stress_tui.terminal.keynames import key_label
 from stress_tui.terminal.keys import Intent, KeyMap
@@ -93,12 +93,20 @@ def warm_cards(
     lay: Layout,
     cards: Iterable[Card],
     ascii_only: bool = False,
+    flashing: Iterable[int] = (),
 ) -> None:
-    """Draw every card once ahead of time, so that no play waits for its card's drawing."""
-    canvas = Canvas(lay.card_w, lay.card_h, measure, cache)
+    """Draw every card once ahead of time, so that no play waits for its card's drawing;
+    and each as flashed on a play pile (``_flashed_card``) by each player in ``flashing``
+    (those whose plays flash: not the ones the screen speaks to)."""
+    canvas = Canvas(lay.width, lay.card_h, measure, cache)
     _card(canvas, palette, lay, 0, 0, None, 0, ascii_only)
-    for card in set(cards):
+    cards = set(cards)
+    for card in cards:
         _card(canvas, palette, lay, 0, 0, card, 1, ascii_only)
+    for player in flashing:
+        for x in lay.pile_x:
+            for card in cards:
+                _flashed_card(canvas, palette, lay, 0, x, card, player, ascii_only)
 
 
 def _draw_slot(canvas: Canvas, style: str) -> None:
@@ -202,35 +210,61 @@ def _pile_marks(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
             canvas.put(mid + 1, x + lay.card_w + 2, text, style)
 
 
-def _flashes(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> None:
+def _flashed_card(
+    canvas: Canvas,
+    palette: Palette,
+    lay: Layout,
+    y: int,
+    x: int,
+    top: Card,
+    player: int,
+    ascii: bool,
+) -> None:
     """A play pile the other player just played on stands out for a moment
-    (``Notices.flashes``): a bar in the player's colour down each side of its card. Drawn
-    while it lasts, gone at the frame after (one redraw, no frames in between). Each bar
-    is drawn once for its height, glyph and colour, and kept, as a card is."""
-    for target, mark in enumerate(view.notices.flashes):
-        if mark is None or mark.player is None or view.seen.tops[target] is None:
-            continue
-        x = lay.pile_x[target]
-        style = palette.names[mark.player]
-        left, right = ("|", "|") if view.ascii else ("\u2590", "\u258c")
-        if x >= 1:
-            canvas.blit_rows(lay.piles_y, x - 1, _bar(canvas, lay.card_h, left, style))
-        if x + lay.card_w < canvas.width:
-            canvas.blit_rows(lay.piles_y, x + lay.card_w, _bar(canvas, lay.card_h, right, style))
-
-
-def _bar(canvas: Canvas, height: int, glyph: str, style: str) -> list[list[Cell]]:
-    """A bar ``height`` rows high, of ``glyph`` in ``style`` (drawn once, kept)."""
-    key = ("bar", height, glyph, style)
+    (``Notices.flashes``): a bar in the player's colour down each side of its card, where
+    the screen has room. Drawn while it lasts, gone at the frame after (one redraw, no
+    frames in between). The card and its bars are one drawing, kept (and drawn ahead, as
+    cards are: ``warm_cards``) and put as one: a flash costs what a card does."""
+    left, right = x >= 1, x + lay.card_w < canvas.width
+    key = (
+        "flashed",
+        lay.card_h,
+        lay.card_w,
+        top.rank,
+        top.suit,
+        player,
+        left,
+        right,
+        ascii,
+        palette,
+    )
     rows = canvas.cache.sprites.get(key)
-    if rows is None:  # not drawn yet: the glyph measured once
-        rows = canvas.sprite(key, canvas.text_width(glyph), height, _draw_bar, glyph, style)
-    return rows
+    if rows is None:
+        bars = ("|", "|") if ascii else ("\u2590", "\u258c")
+        width = left + lay.card_w + (canvas.text_width(bars[1]) if right else 0)
+        args = (palette, lay, top, palette.names[player], bars, left, right, ascii)
+        rows = canvas.sprite(key, width, lay.card_h, _draw_flashed, *args)
+    canvas.blit_rows(y, x - left, rows)
 
 
-def _draw_bar(canvas: Canvas, glyph: str, style: str) -> None:
+def _draw_flashed(
+    canvas: Canvas,
+    palette: Palette,
+    lay: Layout,
+    top: Card,
+    style: str,
+    bars: tuple[str, str],
+    left: bool,
+    right: bool,
+    ascii_only: bool,
+) -> None:
+    """A flashed card (``_flashed_card``): the card, then its bars over it."""
+    _card(canvas, palette, lay, 0, left, top, 0, ascii_only, stack=False)
     for y in range(canvas.height):
-        canvas.put(y, 0, glyph, style)
+        if left:
+            canvas.put(y, 0, bars[0], style)
+        if right:
+            canvas.put(y, left + lay.card_w, bars[1], style)
 
 
 def _player_row(view: Scene, palette: Palette, canvas: Canvas, lay: Layout, player: int) -> None:
@@ -461,7 +495,6 @@ def draw_middle(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
     # and a piece drawn again costs its bookkeeping on top of its drawing.
     _play_piles(view, palette, canvas, lay)
     _pile_marks(view, palette, canvas, lay)
-    _flashes(view, palette, canvas, lay)
     between_x = lay.pile_x[0] + lay.card_w
     between_w = lay.pile_x[1] - between_x
     count = countdown_text(view.table, view.now)
@@ -528,10 +561,15 @@ def _play_piles(view: Scene, palette: Palette, canvas: Canvas, lay: Layout) -> N
     y = lay.piles_y
     mid = y + lay.card_h // 2
     seen = view.seen
+    flashes = view.notices.flashes
     sprites = canvas.cache.sprites
     for target, x in enumerate(lay.pile_x):
         top, count = seen.tops[target], seen.pile_sizes[target]
-        _card(canvas, palette, lay, y, x, top, count, view.ascii, stack=False)
+        flash = flashes[target]
+        if top is not None and flash is not None and flash.player is not None:
+            _flashed_card(canvas, palette, lay, y, x, top, flash.player, view.ascii)
+        else:
+            _card(canvas, palette, lay, y, x, top, count, view.ascii, stack=False)
         if top is None:
             continue
         size_key = size_key_of(palette, lay, target, count)
