@@ -67,6 +67,9 @@ class Table:
         """Called with every action applied and its events (for replays)."""
         self.actions = 0
         """Actions applied so far."""
+        self.unseen: float | None = None
+        """The time of an action from outside that the idle computer players have not
+        looked at yet (``look``; ``None``: they have seen the table as it is)."""
 
     def start(self, now: float) -> None:
         """Begin the round: the first count starts now."""
@@ -81,6 +84,8 @@ class Table:
     def next_deadline(self) -> float | None:
         """When the table next has something to do by itself (``None``: only keys can
         change anything)."""
+        if self.unseen is not None:
+            self.look()
         best = self.flip_at
         for action in self.pending:
             if action is not None and (best is None or action.time < best):
@@ -88,7 +93,12 @@ class Table:
         return best
 
     def submit(self, action: Action) -> list[Event]:
-        """Apply an action that arrived from outside (a key, a replay)."""
+        """Apply an action that arrived from outside (a key, a replay). The idle computer
+        players look at the table it leaves later (``look``): a person's frame does not
+        wait for their decisions, which are the same whenever they are made, as long as
+        nothing has changed the table meanwhile."""
+        if self.unseen is not None:
+            self.look()
         happened = self.game.apply(action)
         self.actions += 1
         # Read once, then called: a bound method kept on the instance is a name Python 3.11
@@ -97,7 +107,7 @@ class Table:
         on_action = self.on_action
         if on_action is not None:
             on_action(action, happened)
-        self._settle(action.time)
+        self._settle(action.time, later=True)
         return happened
 
     def advance(self, now: float) -> list[Event]:
@@ -112,6 +122,8 @@ class Table:
         pending = self.pending
         drivers = self.drivers
         on_action = self.on_action
+        if self.unseen is not None:
+            self.look()
         # Due by ``now`` means earlier than the next float after it.
         beyond = math.nextafter(now, math.inf)
         while True:
@@ -161,9 +173,10 @@ class Table:
                             raise ValueError(f"a driver planned into the past: {planned}")
                         pending[player] = planned
 
-    def _settle(self, now: float) -> None:
+    def _settle(self, now: float, later: bool = False) -> None:
         """After a change: start a count if the piles wait for a flip, and let idle
-        computer players look at the table (one view of it for all of them)."""
+        computer players look at the table (``look``), now or, ``later``, once it is asked
+        what is due next (``next_deadline``) or changed again (``submit``, ``advance``)."""
         phase = self.game.state.phase
         if phase is _WAITING_FLIP:
             if self.flip_at is None:
@@ -173,6 +186,18 @@ class Table:
         if phase is _ROUND_OVER:
             self.pending[0] = self.pending[1] = None
             return
+        if self.drivers:
+            self.unseen = now
+            if not later:
+                self.look()
+
+    def look(self) -> None:
+        """Let the idle computer players look at the table as the last action from outside
+        left it, at that action's time (one view of it for all of them)."""
+        now = self.unseen
+        if now is None:
+            return
+        self.unseen = None
         seen = None
         for driver in self.drivers:
             if self.pending[driver.player] is None:
