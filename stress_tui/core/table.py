@@ -4,7 +4,8 @@ Every driver feeds the same table. Keys arrive through ``submit`` stamped with t
 came in; the table's own doings (the flip at the end of a countdown, a computer player's
 move at the end of its reaction) are due at times that ``next_deadline`` tells and
 ``advance`` carries out. A computer player is shown its player's view of the table
-(``core/view.py``), made once for all of them after each change, never the game itself.
+(``core/view.py``), made once for all of them after each change, never the game itself;
+after a key, once the table is next asked what is due (the person's frame first).
 The app runs it on the event loop's clock, the simulator on a virtual one, and a replay
 feeds back the logged actions: the game's events are the same.
 """
