@@ -103,7 +103,7 @@ class WholeFrames:
         cells = self.row_cells.get(key)
         if cells is None:
             fresh = pyte.Screen(len(row), 1)
-            pyte.ByteStream(fresh).feed(encode(None, [row], term, clear=term.clear).encode())
+            pyte.ByteStream(fresh).feed(encode(None, [row], term, clear=True).encode())
             cells = self.row_cells[key] = [fresh.buffer[0][x] for x in range(len(row))]
         return cells
 

@@ -484,8 +484,8 @@ def test_a_game_of_frames_stays_true_to_the_screen(term: Terminal, colour: bool)
         view = view_of(table, now=now, notices=notices, **extra)
         new = render(view, palette, canvas)
         assert new == render(view, palette, Canvas(*size, term.length)), action
-        stream.feed(encode(old, new, term, clear=term.clear, cache=cache))
-        fresh = screen_of(term, encode(None, new, term, clear=term.clear), *size)
+        stream.feed(encode(old, new, term, clear=True, cache=cache))
+        fresh = screen_of(term, encode(None, new, term, clear=True), *size)
         assert screen.display == fresh.display
         for y in range(size[1]):
             for x in range(size[0]):
@@ -586,10 +586,8 @@ def test_frames_of_moving_texts_written_as_changed_leave_the_screen_as_drawn_who
             canvas.blit_rows(rng.randrange(-1, height), rng.randrange(-1, width), card)
         new = canvas.frame()
         known = old is not None and old is canvas.before
-        stream.feed(
-            encode(old, new, term, clear=term.clear, changed=canvas.changed if known else None)
-        )
-        fresh = screen_of(term, encode(None, new, term, clear=term.clear), width, height)
+        stream.feed(encode(old, new, term, clear=True, changed=canvas.changed if known else None))
+        fresh = screen_of(term, encode(None, new, term, clear=True), width, height)
         assert screen.display == fresh.display, (strokes, screen.display, fresh.display)
         old = new
 
@@ -599,7 +597,7 @@ def test_one_play_sends_a_small_part_of_a_full_redraw(term: Terminal) -> None:
     before = draw(term, view_of(table))
     table.submit(Play(0, 0, 0, 1.0))
     after = draw(term, view_of(table, now=1.0))
-    full = len(encode(None, after, term, clear=term.clear).encode())
+    full = len(encode(None, after, term, clear=True).encode())
     change = len(encode(before, after, term).encode())
     assert change <= 0.15 * full, (change, full)
     assert encode(after, after, term) == ""

@@ -58,7 +58,8 @@ class Clock:
 
     def now(self) -> float:
         """The game time now."""
-        return self.life.time(self.time())
+        time = self.time  # (read, then called: see ``Endpoint.received``)
+        return self.life.time(time())
 
     def reach(self, game_time: float) -> float:
         """The game time now, or ``game_time`` if the clock is just short of it (a timer

@@ -177,7 +177,8 @@ class Controller:
         name = self.key_name(keystroke)
         if name is None:
             return
-        self.pressed = self.repeats.press(name, self.clock.time())
+        time = self.clock.time  # (read, then called: see ``Endpoint.received``)
+        self.pressed = self.repeats.press(name, time())
         top = self.top
         if name == "ctrl+z" and (top is None or top.OTHER_KEYS is None):
             self.host.suspend()  # only seen as a key with the kitty protocol

@@ -296,9 +296,12 @@ class Endpoint:
         if listener is not None:
             key = self.decoder.typed(data, now)
             if key is not None:  # a key typed alone, with nothing before it: told now
-                listener.key(key)
+                # (Each callable read, then called: a call straight off an attribute that
+                # holds a function is looked up in the class first, every time.)
+                tell, over = listener.key, listener.burst_over
+                tell(key)
                 if self.listener is not None:
-                    listener.burst_over()
+                    over()
                 return
         self.decoder.feed(data, now)
         if not self.turn_pending:  # else the keys are told in the turn to come

@@ -133,7 +133,7 @@ class Frames:
             self.frame,
             rows,
             self.term,
-            clear=self.term.clear,
+            clear=True,
             cache=self.cache,
             origin=self.origin,
             changed=canvas.changed if known else None,

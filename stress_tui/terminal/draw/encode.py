@@ -19,7 +19,7 @@ def encode(
     old: Frame | None,
     new: Frame,
     term: Terminal,
-    clear: str = "",
+    clear: bool = False,
     gap: int = 4,
     cache: RenderCache | None = None,
     origin: tuple[int, int] = (0, 0),
@@ -27,10 +27,10 @@ def encode(
 ) -> str:
     """What to write to turn the screen showing ``old`` into ``new``: only the runs of cells
     that changed, each after a cursor move (runs closer than ``gap`` cells are joined).
-    ``old=None`` draws everything that is not blank, after ``clear``. ``changed``, where
-    known, says which rows may differ from ``old``'s, each with the columns outside which
-    it equals ``old``'s (row, from and up to: ``FrameCanvas.changed``); only those cells
-    are compared.
+    ``old=None`` draws everything that is not blank, after clearing the screen if
+    ``clear``. ``changed``, where known, says which rows may differ from ``old``'s, each
+    with the columns outside which it equals ``old``'s (row, from and up to:
+    ``FrameCanvas.changed``); only those cells are compared.
 
     The runs are written in an order that keeps a style on as long as there are runs in
     it (a move does not change the style), so that a play's few cards take one colour
@@ -40,7 +40,9 @@ def encode(
     # characters, and joining is code that nothing else on a key runs (cold at each).
     out = ""
     if old is None or len(old) != len(new) or (new and len(old[0]) != len(new[0])):
-        out = clear
+        # (Read only here: blessed's Terminal has a ``__getattr__``, so that no read of its
+        # attributes is ever specialised, and a play's frame clears nothing.)
+        out = term.clear if clear else ""
         blank: Cell = (" ", "")
         old = [[blank] * len(row) for row in new]
         changed = None
