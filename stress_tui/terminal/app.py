@@ -315,7 +315,7 @@ class App(Screen):
     def draw(self) -> None:
         """Draw (``Screen.draw``), then write the action the frame shows to the round's
         replay: the player sees a key's effect without waiting for the disk."""
-        super().draw()
+        Screen.draw(self)  # (the base named, not ``super()``: see Screen.draw)
         replay = self.log.replay
         if replay.waiting is not None:
             replay.write()

@@ -261,7 +261,9 @@ class Screen(Running):
         notices and marks whose time is up gone with the frame (the timer then set anew)."""
         if self.notices.expire(self.clock.now()):
             self.schedule()
-        super().draw()
+        # The base named, not ``super()``: a frame's only ``super()`` (with App.draw's) was
+        # C code nothing else on a play runs, cold at a person's pace.
+        Running.draw(self)
 
     # ------------------------------------------------------------------ keys
 
