@@ -263,9 +263,7 @@ class FrameCanvas(Canvas):
     ``render`` puts the whole table on it every frame, as on any canvas, but each stroke is
     only noted, row by row. A piece (``piece``) whose key (and rows) are the same as in the
     last frame is not drawn again: its strokes on each of its rows then are noted once
-    more, a row's at a time (where the last frame's row held its strokes alone, that row's
-    list is taken on whole, and set apart again in ``frame()`` if more is put on the row
-    after the piece). ``frame()`` then draws a
+    more, a row's at a time. ``frame()`` then draws a
     row afresh (on blank cells, stroke by stroke, as ``Canvas`` would) only if its strokes
     differ from the last frame's, and hands back the last frame's row otherwise. A play
     that moves one card thus draws the pieces it changed and the rows they cover, not the
@@ -309,17 +307,14 @@ class FrameCanvas(Canvas):
         self.in_place: list[bool] = [False] * height
         """For each row of the last frame, whether every stroke on it was copied into its
         own columns alone (so that a stroke changed changes no cell beyond its own)."""
-        self.pieces: list[tuple[tuple[object, ...], int, int, list[int], list[int]]] = []
-        """This frame's pieces so far, in order: key, top and bottom row, and where on each
-        of its rows its strokes lie in the row's list (from, and up to)."""
-        self.last_pieces: list[tuple[tuple[object, ...], int, int, list[int], list[int]]] = []
+        self.pieces: list[tuple[tuple[object, ...], int, int, list[list[Stroke]]]] = []
+        """This frame's pieces so far, in order: key, top and bottom row, and the strokes
+        that drew it on each of its rows."""
+        self.last_pieces: list[tuple[tuple[object, ...], int, int, list[list[Stroke]]]] = []
         """The last frame's pieces (a piece is matched with the one drawn in the same
         place in the order, so that keys are compared, never hashed)."""
         self.blanks: list[Cell] = [(" ", "")] * width
         """A blank row, copied to draw a row afresh on."""
-        self.taken: list[tuple[int, list[Stroke], int]] = []
-        """The rows whose list of strokes this frame took on from the last (a kept piece
-        alone on it): each with the list it had and the strokes the last frame put on it."""
 
     def put(self, y: int, x: int, text: str, style: str = "") -> int:
         cells = self.cache.cells.get((text, style), ())
@@ -366,49 +361,22 @@ class FrameCanvas(Canvas):
             bottom = self.height
         n = len(self.pieces)
         last = self.last_pieces
-        strokes = self.strokes
-        lines = strokes[top:bottom]  # (the rows' lists; plain loops below, as a
+        lines = self.strokes[top:bottom]  # (the rows' lists; plain loops below, as a
         # comprehension is a function Python 3.11 makes and calls)
         if n < len(last) and last[n][0] == key and last[n][1] == top and last[n][2] == bottom:
-            kept = last[n]
-            starts, stops = kept[3], kept[4]
-            old = self.last_strokes
-            same = True  # (each row's strokes at the same places as in the last frame)
-            y = top
-            for line in lines:
-                i = y - top
-                start, stop = starts[i], stops[i]
-                was = old[y]
-                if not line and not start and stop and stop == len(was):
-                    # The last frame's row was this piece's alone: its list taken on
-                    # whole, its strokes not copied (nor each counted once more).
-                    strokes[y] = was
-                    self.taken.append((y, line, stop))
-                else:
-                    if len(line) != start:
-                        same = False
-                    line += was[start:stop]
-                y += 1
-            if not same:  # (where its strokes now lie on each row)
-                stops = list(map(len, strokes[top:bottom]))
-                starts = [end - kept[4][i] + kept[3][i] for i, end in enumerate(stops)]
-                kept = (key, top, bottom, starts, stops)
-            self.pieces.append(kept)
+            drawn = last[n][3]
+            for i, line in enumerate(lines):
+                line.extend(drawn[i])
         else:
-            starts = list(map(len, lines))
+            before = list(map(len, lines))
             draw(*args)
-            stops = list(map(len, self.strokes[top:bottom]))  # (the rows' lists anew: a
-            # piece drawn in this one may have taken some on)
-            self.pieces.append((key, top, bottom, starts, stops))
+            drawn = []
+            for i, line in enumerate(lines):
+                drawn.append(line[before[i] :])
+        self.pieces.append((key, top, bottom, drawn))
 
     def frame(self) -> Frame:
         last = self.last_strokes
-        taken = self.taken
-        for y, spare, n in taken:
-            line = self.strokes[y]
-            if len(line) != n:  # drawn on after the piece: the last frame's row set apart
-                spare += line[:n]
-                last[y] = spare
         last_rows = self.last_rows
         rows = list(last_rows)
         self.rows = rows
@@ -452,9 +420,6 @@ class FrameCanvas(Canvas):
         self.before = last_rows
         self.changed = changed
         self.last_strokes, self.last_rows = self.strokes, rows
-        for y, spare, _ in taken:  # (a list taken on is this frame's now)
-            last[y] = spare
-        taken *= 0
         for line in last:  # the next frame's, emptied (``*= 0``: no call, no slice)
             line *= 0
         self.strokes = last
